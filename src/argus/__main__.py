@@ -1,0 +1,3 @@
+from argus.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,35 @@
+"""Fixtures shared by every test package."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SHARED = REPO_ROOT.parent / "shared"
+
+RunArgus = Callable[..., subprocess.CompletedProcess[str]]
+
+
+@pytest.fixture
+def run_argus() -> RunArgus:
+    """Run the real CLI in a subprocess: run_argus("lint", "x.json", cwd=tmp_path)."""
+
+    def run(
+        *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = 300
+    ) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "argus", *args],
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+
+    return run
