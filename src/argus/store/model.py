@@ -1,0 +1,83 @@
+"""What the run store holds: runs and the events appended during them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+
+class ViewLike(Protocol):
+    """Anything naming a view: argus.spec.View, or the store's own ViewKey."""
+
+    @property
+    def target(self) -> str: ...
+
+    @property
+    def state(self) -> str: ...
+
+    @property
+    def appearance(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class ViewKey:
+    target: str
+    state: str
+    appearance: str
+
+
+@dataclass(frozen=True)
+class Event:
+    """One fact about a run. ``id`` and ``created_at`` are set by the store on append."""
+
+    kind: str
+    feature: str
+    run_id: str | None = None
+    target: str | None = None
+    state: str | None = None
+    appearance: str | None = None
+    iteration: int | None = None
+    payload: Mapping[str, Any] = field(default_factory=dict)
+    id: int | None = None
+    created_at: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "run_id": self.run_id,
+            "kind": self.kind,
+            "feature": self.feature,
+            "target": self.target,
+            "state": self.state,
+            "appearance": self.appearance,
+            "iteration": self.iteration,
+            "created_at": self.created_at,
+            "payload": dict(self.payload),
+        }
+
+
+@dataclass(frozen=True)
+class Run:
+    run_id: str
+    feature: str
+    mode: str
+    started_at: str
+    finished_at: str | None
+    status: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "run_id": self.run_id,
+            "feature": self.feature,
+            "mode": self.mode,
+            "started_at": self.started_at,
+            "finished_at": self.finished_at,
+            "status": self.status,
+        }
+
+
+def utc_now() -> str:
+    """ISO 8601 UTC with microseconds and a Z, so that text order is time order."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")

@@ -1,0 +1,230 @@
+"""The run store: one SQLite file per repository at ``.argus/argus.db``.
+
+WAL mode lets the loop append while ``argus runs`` or the report reads; a busy timeout lets two
+writers (two views sensed in parallel, two loops) wait for each other instead of failing.
+Every sqlite3 error is mapped to an Argus error in ``_sqlite_errors``, the one seam.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+from argus.errors import InputError, StateError
+from argus.store.migrations import EVENT_KINDS, LATEST_VERSION, migrate
+from argus.store.model import Event, Run, ViewLike, utc_now
+
+DB_RELATIVE = Path(".argus") / "argus.db"
+BUSY_TIMEOUT_MS = 30_000
+
+
+def db_path(root: Path) -> Path:
+    return root / DB_RELATIVE
+
+
+class RunStore:
+    """Append-only event log plus a runs table. Use as a context manager."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
+        self.path = path
+        self._conn = conn
+
+    @classmethod
+    def open(cls, root: Path) -> RunStore:
+        """Open (creating and migrating as needed) the store of the repository at ``root``."""
+        path = db_path(root)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StateError(f"{path.parent}: cannot create run store directory ({exc})") from exc
+        with _sqlite_errors(path):
+            conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        try:
+            with _sqlite_errors(path):
+                conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+                conn.execute("PRAGMA journal_mode = WAL")
+                conn.execute("PRAGMA foreign_keys = ON")
+                before = migrate(conn)
+            if before > LATEST_VERSION:
+                raise StateError(
+                    f"{path}: run store schema version {before} is newer than this argus "
+                    f"understands ({LATEST_VERSION}); upgrade argus"
+                )
+        except BaseException:
+            conn.close()
+            raise
+        return cls(path, conn)
+
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- runs -------------------------------------------------------------------------------
+
+    def start_run(self, feature: str, mode: str) -> str:
+        started_at = utc_now()
+        run_id = f"{started_at[:19].replace('-', '').replace(':', '')}Z-{secrets.token_hex(3)}"
+        with _sqlite_errors(self.path):
+            self._conn.execute(
+                "INSERT INTO runs (run_id, feature, mode, started_at) VALUES (?, ?, ?, ?)",
+                (run_id, feature, mode, started_at),
+            )
+        return run_id
+
+    def finish_run(self, run_id: str, status: str) -> None:
+        with _sqlite_errors(self.path), self._write():
+            row = self._conn.execute(
+                "SELECT finished_at FROM runs WHERE run_id = ?", (run_id,)
+            ).fetchone()
+            if row is None:
+                raise StateError(f"{self.path}: no run {run_id!r} to finish")
+            if row[0] is not None:
+                raise StateError(f"{self.path}: run {run_id!r} already finished at {row[0]}")
+            self._conn.execute(
+                "UPDATE runs SET finished_at = ?, status = ? WHERE run_id = ?",
+                (utc_now(), status, run_id),
+            )
+
+    def runs(self, feature: str | None = None, limit: int | None = None) -> list[Run]:
+        """Runs, most recent first."""
+        sql = "SELECT run_id, feature, mode, started_at, finished_at, status FROM runs"
+        params: list[Any] = []
+        if feature is not None:
+            sql += " WHERE feature = ?"
+            params.append(feature)
+        sql += " ORDER BY started_at DESC, rowid DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        with _sqlite_errors(self.path):
+            rows = self._conn.execute(sql, params).fetchall()
+        return [Run(*row) for row in rows]
+
+    def last_run(self, feature: str) -> Run | None:
+        found = self.runs(feature=feature, limit=1)
+        return found[0] if found else None
+
+    # -- events -----------------------------------------------------------------------------
+
+    def append(self, event: Event) -> Event:
+        """Append ``event``; return it with its id and created_at."""
+        if event.kind not in EVENT_KINDS:
+            raise InputError(
+                f"unknown event kind {event.kind!r}; expected one of {', '.join(EVENT_KINDS)}"
+            )
+        try:
+            payload = json.dumps(dict(event.payload), sort_keys=True, allow_nan=False)
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"{event.kind} event payload is not plain JSON ({exc})") from exc
+        created_at = utc_now()
+        with _sqlite_errors(self.path):
+            cursor = self._conn.execute(
+                "INSERT INTO events (run_id, kind, feature, target, state, appearance,"
+                " iteration, created_at, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    event.run_id,
+                    event.kind,
+                    event.feature,
+                    event.target,
+                    event.state,
+                    event.appearance,
+                    event.iteration,
+                    created_at,
+                    payload,
+                ),
+            )
+        return replace(event, id=cursor.lastrowid, created_at=created_at)
+
+    def events(
+        self,
+        run_id: str | None = None,
+        feature: str | None = None,
+        kind: str | None = None,
+        view: ViewLike | None = None,
+    ) -> list[Event]:
+        """Events in append order, filtered by every argument given."""
+        clauses: list[str] = []
+        params: list[Any] = []
+        for column, value in (("run_id", run_id), ("feature", feature), ("kind", kind)):
+            if value is not None:
+                clauses.append(f"{column} = ?")
+                params.append(value)
+        if view is not None:
+            clauses.append("target = ? AND state = ? AND appearance = ?")
+            params.extend((view.target, view.state, view.appearance))
+        sql = (
+            "SELECT id, run_id, kind, feature, target, state, appearance, iteration,"
+            " created_at, payload FROM events"
+        )
+        if clauses:
+            sql += " WHERE " + " AND ".join(clauses)
+        sql += " ORDER BY id"
+        with _sqlite_errors(self.path):
+            rows = self._conn.execute(sql, params).fetchall()
+        return [_event_from_row(row) for row in rows]
+
+    def schema_version(self) -> int:
+        with _sqlite_errors(self.path):
+            row = self._conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+        return int(row[0])
+
+    @contextmanager
+    def _write(self) -> Iterator[None]:
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+
+
+def _event_from_row(row: tuple[Any, ...]) -> Event:
+    payload: Mapping[str, Any] = json.loads(row[9])
+    return Event(
+        id=row[0],
+        run_id=row[1],
+        kind=row[2],
+        feature=row[3],
+        target=row[4],
+        state=row[5],
+        appearance=row[6],
+        iteration=row[7],
+        created_at=row[8],
+        payload=payload,
+    )
+
+
+@contextmanager
+def _sqlite_errors(path: Path) -> Iterator[None]:
+    """The seam: sqlite3's exceptions become one-line Argus errors naming the database."""
+    try:
+        yield
+    except sqlite3.IntegrityError as exc:
+        raise StateError(f"{path}: run store refused the write ({exc})") from exc
+    except sqlite3.DatabaseError as exc:
+        text = str(exc)
+        if "not a database" in text or "malformed" in text:
+            raise InputError(
+                f"{path}: not a readable Argus run store ({text}); move it aside and rerun"
+            ) from exc
+        raise StateError(f"{path}: run store error ({text})") from exc
+    except sqlite3.Error as exc:
+        raise StateError(f"{path}: run store error ({exc})") from exc
