@@ -1,0 +1,179 @@
+"""Run the configured implementer: an external agent CLI that edits the UI once per call.
+
+The command is a template (``claude -p "$(cat {prompt_file})"`` is a shell idiom we do not
+need: ``claude -p --prompt-file {prompt_file}`` or ``my-agent {prompt_file}`` work as argv).
+It is split like a shell line, then each placeholder is filled inside its own argument, so a
+value with spaces never splits and nothing is ever passed through a shell. A crash, a
+timeout or a missing status line is recorded as data; none of them stops the run.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import signal
+import subprocess
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from argus.errors import ConfigError
+from argus.loop.status import Status, parse_status
+
+PLACEHOLDERS = ("prompt_file", "feature", "target", "state", "appearance", "workdir")
+_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+# Only the tail of a long transcript is searched for the status line.
+_STATUS_TAIL_BYTES = 64 * 1024
+_TERM_GRACE_S = 5.0
+
+
+@dataclass(frozen=True)
+class ImplementerResult:
+    """What one implementer call did, as far as Argus can observe it."""
+
+    argv: tuple[str, ...]
+    exit_code: int | None  # None when it never started or was killed on timeout
+    timed_out: bool
+    started: bool
+    status: Status | None  # the four-state status it printed, if any
+    duration_s: float
+    log_path: Path
+    error: str  # one line when it could not start, crashed or timed out
+
+    @property
+    def outcome(self) -> str:
+        if not self.started:
+            return "not_started"
+        if self.timed_out:
+            return "timeout"
+        if self.exit_code != 0:
+            return "crashed"
+        if self.status is None:
+            return "no_status"
+        return "ok"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "argv": list(self.argv),
+            "exit_code": self.exit_code,
+            "timed_out": self.timed_out,
+            "started": self.started,
+            "status": self.status.value if self.status else None,
+            "outcome": self.outcome,
+            "duration_s": round(self.duration_s, 3),
+            "log": self.log_path.name,
+            "error": self.error,
+        }
+
+
+def expand_command(template: str, values: Mapping[str, str]) -> list[str]:
+    """Split ``template`` like a shell line and fill the placeholders inside each argument."""
+    try:
+        parts = shlex.split(template)
+    except ValueError as exc:
+        raise ConfigError(f"[implementer] command: cannot split {template!r} ({exc})") from exc
+    if not parts:
+        raise ConfigError("[implementer] command is empty; set it in argus.toml")
+    for name in _PLACEHOLDER.findall(template):
+        if name not in PLACEHOLDERS:
+            raise ConfigError(
+                f"[implementer] command: unknown placeholder {{{name}}}; "
+                f"use {', '.join('{' + p + '}' for p in PLACEHOLDERS)}"
+            )
+
+    def fill(match: re.Match[str]) -> str:
+        return values.get(match.group(1), match.group(0))
+
+    return [_PLACEHOLDER.sub(fill, part) for part in parts]
+
+
+def run_implementer(
+    template: str,
+    values: Mapping[str, str],
+    *,
+    cwd: Path,
+    timeout: float,
+    log_path: Path,
+) -> ImplementerResult:
+    """Run the implementer once; its stdout and stderr go to ``log_path``."""
+    argv = expand_command(template, values)
+    env = dict(os.environ)
+    env.update({f"ARGUS_{name.upper()}": value for name, value in values.items()})
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    started_at = time.monotonic()
+    with log_path.open("wb") as log:
+        try:
+            # A new session makes the implementer the leader of its own process group, so a
+            # timeout can stop everything it spawned, not just the first process.
+            proc = subprocess.Popen(
+                argv,
+                cwd=cwd,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        except OSError as exc:
+            return ImplementerResult(
+                argv=tuple(argv),
+                exit_code=None,
+                timed_out=False,
+                started=False,
+                status=None,
+                duration_s=time.monotonic() - started_at,
+                log_path=log_path,
+                error=f"could not start {argv[0]!r}: {exc.strerror or exc}",
+            )
+        timed_out = False
+        try:
+            code: int | None = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            _stop_group(proc)
+            code = None
+    duration = time.monotonic() - started_at
+    status = parse_status(_tail(log_path))
+    error = ""
+    if timed_out:
+        error = f"timed out after {timeout:g}s and was stopped"
+    elif code != 0:
+        error = f"exited with code {code}"
+    elif status is None:
+        error = "printed no STATUS line (expected e.g. 'STATUS: DONE' at the end)"
+    return ImplementerResult(
+        argv=tuple(argv),
+        exit_code=code,
+        timed_out=timed_out,
+        started=True,
+        status=status,
+        duration_s=duration,
+        log_path=log_path,
+        error=error,
+    )
+
+
+def _stop_group(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM the implementer's process group, then SIGKILL what is left after a grace."""
+    for sig, grace in ((signal.SIGTERM, _TERM_GRACE_S), (signal.SIGKILL, None)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(timeout=grace)
+            # The leader is gone; members of the group may linger, so still send SIGKILL.
+        except subprocess.TimeoutExpired:
+            continue
+    proc.wait()
+
+
+def _tail(path: Path) -> str:
+    with path.open("rb") as fh:
+        fh.seek(0, os.SEEK_END)
+        size = fh.tell()
+        fh.seek(max(0, size - _STATUS_TAIL_BYTES))
+        return fh.read().decode("utf-8", errors="replace")

@@ -1,0 +1,123 @@
+"""The implementer's prompt: what failed and why, in the design system's terms.
+
+The prompt carries only what the implementer needs to fix the failing items: the failing
+dimensions or red gates with their evidence, the spec.md criteria, the tokens, and the
+constraints. It never asks to match a screenshot or the reference (that teaches pixel-chasing
+instead of following the design system), and it carries nothing else the judge said: no
+scores, no notes, no passing dimensions, so the implementer cannot learn to please the judge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+# Caps keep one huge spec.md or tokens file from crowding out the findings.
+MAX_EVIDENCE_CHARS = 1500
+MAX_DOCUMENT_CHARS = 20_000
+
+
+class ViewName(Protocol):
+    @property
+    def feature(self) -> str: ...
+
+    @property
+    def target(self) -> str: ...
+
+    @property
+    def state(self) -> str: ...
+
+    @property
+    def appearance(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One item to fix: a failing rubric dimension or a red gate, with its evidence."""
+
+    kind: str  # "dimension" or "gate"
+    name: str
+    evidence: str
+
+
+@dataclass(frozen=True)
+class PromptContext:
+    view: ViewName
+    route: str
+    fixture: str
+    spec_md: str
+    tokens_text: str
+    protected: Sequence[str]  # repo-relative paths the implementer must not edit
+    iteration: int
+
+
+def _cap(text: str, limit: int) -> str:
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    return text[:limit] + "…[truncated]"
+
+
+def _findings_section(findings: Sequence[Finding]) -> list[str]:
+    gates = [f for f in findings if f.kind == "gate"]
+    dims = [f for f in findings if f.kind == "dimension"]
+    lines: list[str] = []
+    if gates:
+        lines.append("These deterministic gates are red; make each of them pass:")
+        for finding in gates:
+            lines.append(f"- gate `{finding.name}`: {_cap(finding.evidence, MAX_EVIDENCE_CHARS)}")
+    if dims:
+        lines.append("These rubric dimensions fail; fix the cause named by the evidence:")
+        for finding in dims:
+            lines.append(
+                f"- dimension `{finding.name}`: {_cap(finding.evidence, MAX_EVIDENCE_CHARS)}"
+            )
+    return lines
+
+
+def build_prompt(context: PromptContext, findings: Sequence[Finding]) -> str:
+    """The whole prompt as Markdown text."""
+    view = context.view
+    protected = "\n".join(f"- {path}" for path in context.protected) or "- (none)"
+    parts = [
+        f"# Fix the `{view.target}` view of the `{view.feature}` feature",
+        "",
+        f"The view is state `{view.state}`, appearance `{view.appearance}`, rendered at "
+        f"route `{context.route}` with the deterministic fixture `{context.fixture}`. "
+        f"This is fix attempt {context.iteration}.",
+        "",
+        "## What to fix",
+        "",
+        *_findings_section(findings),
+        "",
+        "Fix the cause in the UI code using the design system below (its tokens, spacing scale "
+        "and type scale); do not work around a check.",
+        "",
+        "## Acceptance criteria (spec.md)",
+        "",
+        _cap(context.spec_md, MAX_DOCUMENT_CHARS) or "(spec.md is empty)",
+        "",
+        "## Design tokens",
+        "",
+        "```json",
+        _cap(context.tokens_text, MAX_DOCUMENT_CHARS),
+        "```",
+        "",
+        "## Constraints",
+        "",
+        "- Change only this feature's UI code; fix only the items listed above.",
+        "- Do not edit the spec, the tokens, the fixtures, the reference images, the snapshot "
+        "baselines or the tests. Argus checks these files before and after your edit and "
+        "rejects the whole attempt if any of them changed:",
+        protected,
+        "- No unrelated refactors or clean-ups.",
+        "",
+        "## When you finish",
+        "",
+        "End your output with exactly one status line:",
+        "`STATUS: DONE`, `STATUS: DONE_WITH_CONCERNS` (say which), `STATUS: BLOCKED` (say why) "
+        "or `STATUS: NEEDS_CONTEXT` (say what you need).",
+        "",
+    ]
+    return "\n".join(parts)

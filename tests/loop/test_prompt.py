@@ -1,0 +1,74 @@
+"""The implementer prompt: only what failed, with evidence; never a request to match a picture."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from argus.loop.prompt import MAX_EVIDENCE_CHARS, Finding, PromptContext, build_prompt
+
+
+@dataclass(frozen=True)
+class _View:
+    feature: str = "habits"
+    target: str = "list"
+    state: str = "populated"
+    appearance: str = "dark"
+
+
+CONTEXT = PromptContext(
+    view=_View(),
+    route="/",
+    fixture="populated",
+    spec_md="# Habits\n- Each habit row shows its name and a complete button.",
+    tokens_text='{"colors": {"accent": "#3355ff"}}',
+    protected=("argus/specs/habits/spec.json", "argus/specs/habits/references/list.png"),
+    iteration=3,
+)
+
+
+def test_names_failing_dimensions_with_evidence_and_context() -> None:
+    prompt = build_prompt(
+        CONTEXT,
+        [Finding("dimension", "layout_spacing", "row gap is 12px; spacing scale has 8 and 16")],
+    )
+    assert "`layout_spacing`" in prompt
+    assert "row gap is 12px; spacing scale has 8 and 16" in prompt
+    assert "Each habit row shows its name" in prompt  # spec.md criteria
+    assert '"accent": "#3355ff"' in prompt  # tokens
+    assert "argus/specs/habits/spec.json" in prompt  # constraint: protected set
+    assert "STATUS: DONE" in prompt  # the status contract
+    assert "state `populated`, appearance `dark`" in prompt
+
+
+def test_names_red_gates_with_their_details() -> None:
+    prompt = build_prompt(CONTEXT, [Finding("gate", "console", "1 page error, 0 console errors")])
+    assert "gate `console`: 1 page error" in prompt
+    assert "dimension `" not in prompt
+
+
+def test_carries_nothing_else_from_the_judge() -> None:
+    prompt = build_prompt(CONTEXT, [Finding("dimension", "typography", "title is 19px")])
+    lowered = prompt.lower()
+    # No request to match a screenshot or the reference, no image paths, no scores.
+    for forbidden in (
+        "screenshot",
+        "match the reference",
+        "look like",
+        "looks like",
+        "render.png",
+        "pixel",
+        "score",
+        "visual_fidelity",
+        "closer_to_reference",
+        "notes",
+    ):
+        assert forbidden not in lowered, forbidden
+    # Passing dimensions are not named.
+    for passing in ("token_compliance", "hierarchy", "accessibility", "functional_correctness"):
+        assert passing not in prompt
+
+
+def test_long_evidence_is_capped() -> None:
+    prompt = build_prompt(CONTEXT, [Finding("gate", "axe", "x" * (MAX_EVIDENCE_CHARS * 3))])
+    assert "x" * MAX_EVIDENCE_CHARS + "…[truncated]" in prompt
+    assert "x" * (MAX_EVIDENCE_CHARS + 1) not in prompt

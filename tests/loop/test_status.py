@@ -1,0 +1,44 @@
+"""The four-state status: parsing an implementer's status line, ranking, exit codes."""
+
+from __future__ import annotations
+
+import pytest
+
+from argus.loop.status import EXIT_CODES, Status, parse_status, worst
+
+
+@pytest.mark.parametrize(
+    ("output", "expected"),
+    [
+        ("edited styles.css\nSTATUS: DONE\n", Status.DONE),
+        ("STATUS: DONE_WITH_CONCERNS\nthe gap token is odd", Status.DONE_WITH_CONCERNS),
+        ("status: blocked", Status.BLOCKED),
+        ("**STATUS:** NEEDS_CONTEXT", Status.NEEDS_CONTEXT),
+        ("> Status - DONE", Status.DONE),
+        ("- STATUS = BLOCKED (no access)", Status.BLOCKED),
+        # The last status line wins: an agent may quote the protocol before answering.
+        ("print STATUS: DONE when done\n...\nSTATUS: BLOCKED\n", Status.BLOCKED),
+        ("STATUS: DONE\nSTATUS: NEEDS_CONTEXT\n", Status.NEEDS_CONTEXT),
+        ("all good, I am DONE\n", None),
+        ("STATUS: FINISHED\n", None),
+        ("", None),
+        ("STATUS: DONEISH", None),
+    ],
+)
+def test_parse_status(output: str, expected: Status | None) -> None:
+    assert parse_status(output) == expected
+
+
+def test_worst_orders_blocked_needs_context_concerns_done() -> None:
+    assert worst([]) is Status.DONE
+    assert worst([Status.DONE, Status.DONE_WITH_CONCERNS]) is Status.DONE_WITH_CONCERNS
+    assert worst([Status.DONE_WITH_CONCERNS, Status.NEEDS_CONTEXT]) is Status.NEEDS_CONTEXT
+    assert worst([Status.NEEDS_CONTEXT, Status.BLOCKED, Status.DONE]) is Status.BLOCKED
+
+
+def test_exit_codes_are_distinct_and_done_is_zero() -> None:
+    assert EXIT_CODES[Status.DONE] == 0
+    assert EXIT_CODES[Status.DONE_WITH_CONCERNS] == 1
+    assert EXIT_CODES[Status.BLOCKED] == 2
+    assert EXIT_CODES[Status.NEEDS_CONTEXT] == 3
+    assert len(set(EXIT_CODES.values())) == len(Status)
