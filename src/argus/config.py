@@ -1,0 +1,192 @@
+"""The project config: ``argus.toml`` at the repo root, or ``[tool.argus]`` in pyproject.toml.
+
+Validated with pydantic at this boundary (unknown keys are errors, so a typo names the file
+and the key). Without either file every default applies. Other parts read their own
+section: ``config.gates``, ``config.judge``, ``config.implementer``.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from argus.errors import ConfigError
+
+DEFAULT_URL_TEMPLATE = "{route}?argus_fixture={fixture}&argus_appearance={appearance}"
+ALL_GATES = (
+    "token_contrast",
+    "a11y_ids",
+    "axe",
+    "console",
+    "rendered_contrast",
+    "token_compliance",
+    "source_tokens",
+    "snapshot",
+    "build",
+    "lint",
+    "type_check",
+    "flows",
+)
+COLOR_PROPERTIES = (
+    "color",
+    "background-color",
+    "border-top-color",
+    "border-right-color",
+    "border-bottom-color",
+    "border-left-color",
+)
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ViewportConfig(_Section):
+    width: int = Field(default=1280, ge=1, le=10000)
+    height: int = Field(default=800, ge=1, le=10000)
+
+
+class WebServerConfig(_Section):
+    command: str = Field(min_length=1)
+    url: str = ""  # defaults to base_url
+    timeout: float = Field(default=60.0, gt=0)
+    reuse_existing: bool = True
+    cwd: str = "."
+
+
+class BrowserConfig(_Section):
+    executable: str = ""
+    args: list[str] = Field(default_factory=list)
+    locale: str = "en-US"
+    timezone: str = "UTC"
+    timeout: float = Field(default=30.0, gt=0)  # seconds per view: navigation and each wait
+
+
+class CommandGateConfig(_Section):
+    command: str = Field(min_length=1)
+    timeout: float = Field(default=300.0, gt=0)
+
+
+class AxeConfig(_Section):
+    tags: list[str] = Field(default_factory=lambda: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    impact_floor: Literal["minor", "moderate", "serious", "critical"] = "serious"
+    disable_rules: list[str] = Field(default_factory=list)
+
+
+class TokenComplianceConfig(_Section):
+    properties: list[str] = Field(default_factory=lambda: list(COLOR_PROPERTIES))
+    allow: list[str] = Field(default_factory=lambda: ["transparent", "currentcolor"])
+    delta_e: float = Field(default=1.0, ge=0)
+
+
+class SourceTokensConfig(_Section):
+    paths: list[str] = Field(default_factory=list)
+    git_base: str = ""
+
+
+class SnapshotConfig(_Section):
+    threshold: float = Field(default=0.1, ge=0, le=1)
+    max_diff_pixels: int = Field(default=0, ge=0)
+    max_diff_pixel_ratio: float = Field(default=0.0, ge=0, le=1)
+    max_window_density: float = Field(default=0.0, ge=0, le=1)
+    window: int = Field(default=16, ge=1)
+    update: Literal["none", "missing", "changed", "all"] = "missing"
+
+
+class GatesConfig(_Section):
+    enabled: list[str] = Field(default_factory=lambda: list(ALL_GATES))
+    max_console_errors: int = Field(default=0, ge=0)
+    commands: dict[str, CommandGateConfig] = Field(default_factory=dict)
+    axe: AxeConfig = Field(default_factory=AxeConfig)
+    token_compliance: TokenComplianceConfig = Field(default_factory=TokenComplianceConfig)
+    source_tokens: SourceTokensConfig = Field(default_factory=SourceTokensConfig)
+    snapshot: SnapshotConfig = Field(default_factory=SnapshotConfig)
+
+
+class JudgeConfig(_Section):
+    backend: str = "metric"
+    model: str = ""
+    command: str = ""
+    timeout: float = Field(default=120.0, gt=0)
+    max_image_pixels: int = Field(default=1_568_000, ge=1)
+    cache: bool = True
+
+
+class ImplementerConfig(_Section):
+    command: str = ""
+    timeout: float = Field(default=900.0, gt=0)
+    model: str = ""
+
+
+class ProjectConfig(_Section):
+    base_url: str = ""
+    url_template: str = DEFAULT_URL_TEMPLATE
+    viewport: ViewportConfig = Field(default_factory=ViewportConfig)
+    workers: int | None = Field(default=None, ge=1, le=64)
+    web_server: WebServerConfig | None = None
+    browser: BrowserConfig = Field(default_factory=BrowserConfig)
+    gates: GatesConfig = Field(default_factory=GatesConfig)
+    judge: JudgeConfig = Field(default_factory=JudgeConfig)
+    implementer: ImplementerConfig = Field(default_factory=ImplementerConfig)
+    # Where the config came from (None: defaults) and the directory its paths are relative to.
+    source: Path | None = Field(default=None, exclude=True)
+    root: Path = Field(default_factory=Path.cwd, exclude=True)
+
+    @property
+    def pool_size(self) -> int:
+        """The sense pool size: ``workers`` or the CPU count."""
+        return self.workers or os.cpu_count() or 1
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc}); fix the syntax") from exc
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read ({exc.strerror})") from exc
+
+
+def _first_error(path: Path, prefix: str, exc: ValidationError) -> ConfigError:
+    err = exc.errors()[0]
+    key = prefix + ".".join(str(part) for part in err["loc"])
+    if err["type"] == "extra_forbidden":
+        what = "unknown key; check the spelling against docs/sense.md"
+    elif err["type"] == "missing":
+        what = "required key is missing"
+    else:
+        what = f"{err['msg']} (got {err.get('input')!r})"
+    more = len(exc.errors()) - 1
+    tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
+    return ConfigError(f"{path}: {key}: {what}{tail}")
+
+
+def parse_config(
+    data: dict[str, Any], *, source: Path, root: Path, prefix: str = ""
+) -> ProjectConfig:
+    """Validate one config mapping; ConfigError names the file and the dotted key."""
+    try:
+        return ProjectConfig.model_validate({**data, "source": source, "root": root})
+    except ValidationError as exc:
+        raise _first_error(source, prefix, exc) from exc
+
+
+def load_config(root: Path) -> ProjectConfig:
+    """The config of the repo at ``root``: argus.toml, else [tool.argus], else defaults."""
+    root = root.resolve()
+    toml_path = root / "argus.toml"
+    if toml_path.is_file():
+        return parse_config(_read_toml(toml_path), source=toml_path, root=root)
+    pyproject = root / "pyproject.toml"
+    if pyproject.is_file():
+        section = _read_toml(pyproject).get("tool", {}).get("argus")
+        if section is not None:
+            if not isinstance(section, dict):
+                raise ConfigError(f"{pyproject}: [tool.argus] must be a table")
+            return parse_config(section, source=pyproject, root=root, prefix="tool.argus.")
+    return ProjectConfig(root=root)

@@ -1,0 +1,121 @@
+"""Find a Chromium to drive, and the flags it needs inside a CI container.
+
+Order of preference (first hit wins):
+
+1. ``ARGUS_BROWSER`` (an executable path, or a name on PATH);
+2. the project config's ``[browser] executable``;
+3. Playwright's own Chromium, when ``playwright install chromium`` has put one on disk;
+4. Debian's ``/usr/lib/chromium/chromium`` and ``/usr/bin/chromium``;
+5. ``google-chrome`` on PATH.
+
+Nothing found is one SensorError line naming every place tried and how to install one.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from argus.errors import SensorError
+
+if TYPE_CHECKING:
+    from argus.config import ProjectConfig
+
+DEBIAN_PATHS = (Path("/usr/lib/chromium/chromium"), Path("/usr/bin/chromium"))
+CHROME_NAMES = ("google-chrome", "google-chrome-stable")
+
+# Without these a closed network makes Chromium stall on update and sync requests.
+QUIET_FLAGS = (
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-default-apps",
+    "--disable-features=Translate,MediaRouter,OptimizationHints",
+    "--hide-scrollbars",
+    "--font-render-hinting=none",
+)
+
+
+def _executable(candidate: str) -> str | None:
+    """An existing executable file, or a name resolved on PATH."""
+    path = Path(candidate).expanduser()
+    if path.is_file() and os.access(path, os.X_OK):
+        return str(path)
+    if os.sep not in candidate:
+        return shutil.which(candidate)
+    return None
+
+
+def playwright_chromium_path() -> str | None:
+    """Where Playwright keeps its own Chromium, asked of its driver without launching a browser.
+
+    The sync driver refuses to start inside a running asyncio loop, so it is asked from a
+    fresh thread.
+    """
+
+    def ask() -> str:
+        from playwright.sync_api import sync_playwright
+
+        with sync_playwright() as pw:
+            return str(pw.chromium.executable_path)
+
+    try:
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            return pool.submit(ask).result(timeout=60)
+    except Exception:  # the driver itself is broken: treat as "no Playwright Chromium"
+        return None
+
+
+def discover_browser(
+    config: ProjectConfig | None = None,
+    *,
+    playwright_path: Callable[[], str | None] = playwright_chromium_path,
+) -> str:
+    """The path of the Chromium to launch; SensorError listing what was tried when none."""
+    tried: list[str] = []
+    env = os.environ.get("ARGUS_BROWSER", "").strip()
+    if env:
+        found = _executable(env)
+        if found:
+            return found
+        tried.append(f"ARGUS_BROWSER={env} (not an executable)")
+    configured = config.browser.executable.strip() if config is not None else ""
+    if configured:
+        found = _executable(configured)
+        if found:
+            return found
+        tried.append(f"[browser] executable={configured} (not an executable)")
+    bundled = playwright_path()
+    if bundled and _executable(bundled):
+        return bundled
+    tried.append(f"Playwright's Chromium ({bundled or 'driver unavailable'})")
+    for path in DEBIAN_PATHS:
+        found = _executable(str(path))
+        if found:
+            return found
+        tried.append(str(path))
+    for name in CHROME_NAMES:
+        found = shutil.which(name)
+        if found:
+            return found
+    tried.append("google-chrome on PATH")
+    raise SensorError(
+        "no Chromium found (tried " + ", ".join(tried) + "); install one with "
+        "`python -m playwright install chromium` or `apt-get install chromium`, "
+        "or set ARGUS_BROWSER to its path"
+    )
+
+
+def launch_args(extra: tuple[str, ...] | list[str] = ()) -> list[str]:
+    """Command-line flags for a headless Chromium in a container."""
+    args = list(QUIET_FLAGS)
+    # Chromium's sandbox cannot start as root; elsewhere keep it on.
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        args.append("--no-sandbox")
+    args.extend(extra)
+    return args

@@ -1,0 +1,135 @@
+"""Start the project's web server before sensing and stop it afterwards (Playwright's webServer).
+
+``reuse_existing`` keeps a server that already answers at the URL (a developer's dev server);
+otherwise the command is started in its own process group, the URL is polled until it answers
+within ``timeout`` seconds, and the whole group is stopped on exit.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from argus.config import ProjectConfig, WebServerConfig
+from argus.errors import ConfigError, SensorError
+
+POLL_SECONDS = 0.1
+STOP_GRACE_SECONDS = 5.0
+TAIL_CHARS = 400
+
+# Local servers must never be reached through a proxy from the environment.
+_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def url_answers(url: str, timeout: float = 1.0) -> bool:
+    """True when an HTTP server answers at ``url`` with a status below 404 (Playwright's rule)."""
+    try:
+        with _OPENER.open(url, timeout=timeout) as response:
+            return int(response.status) < 404
+    except urllib.error.HTTPError as exc:
+        return exc.code < 404
+    except (OSError, ValueError):
+        return False
+
+
+def _tail(log_path: Path) -> str:
+    try:
+        text = log_path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    text = " ".join(text.split())
+    return text[-TAIL_CHARS:] if text else "(no output)"
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop the server's whole process group: TERM, then KILL after a grace period."""
+    if process.poll() is not None:
+        return
+    for sig, wait in ((signal.SIGTERM, STOP_GRACE_SECONDS), (signal.SIGKILL, STOP_GRACE_SECONDS)):
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            process.wait(timeout=wait)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def server_url(config: ProjectConfig, server: WebServerConfig) -> str:
+    url = server.url or config.base_url
+    if not url:
+        where = config.source or "argus.toml"
+        raise ConfigError(f"{where}: web_server.url: no url to wait on; set it or base_url")
+    return url
+
+
+@contextmanager
+def web_server(config: ProjectConfig) -> Iterator[str | None]:
+    """Run the configured web server for the duration of the block; yields its URL (or None)."""
+    server = config.web_server
+    if server is None:
+        yield None
+        return
+    url = server_url(config, server)
+    if url_answers(url):
+        if server.reuse_existing:
+            yield url
+            return
+        raise SensorError(
+            f"web server: {url} already answers and reuse_existing is false; "
+            "stop the running server or set web_server.reuse_existing = true"
+        )
+    cwd = (config.root / server.cwd).resolve()
+    with tempfile.TemporaryDirectory(prefix="argus-server-") as tmp:
+        log_path = Path(tmp) / "server.log"
+        with log_path.open("wb") as log:
+            try:
+                process = subprocess.Popen(
+                    server.command,
+                    shell=True,
+                    cwd=cwd,
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )
+            except OSError as exc:
+                raise SensorError(
+                    f"web server: cannot start {server.command!r} in {cwd}: {exc}"
+                ) from exc
+        try:
+            _wait_until_up(process, url, server, log_path)
+            yield url
+        finally:
+            _stop(process)
+
+
+def _wait_until_up(
+    process: subprocess.Popen[bytes], url: str, server: WebServerConfig, log_path: Path
+) -> None:
+    deadline = time.monotonic() + server.timeout
+    while True:
+        if url_answers(url, timeout=min(1.0, server.timeout)):
+            return
+        code = process.poll()
+        if code is not None:
+            raise SensorError(
+                f"web server: {server.command!r} exited with code {code} before {url} answered; "
+                f"output: {_tail(log_path)}"
+            )
+        if time.monotonic() >= deadline:
+            raise SensorError(
+                f"web server: {url} did not answer within {server.timeout:g}s of starting "
+                f"{server.command!r}; output: {_tail(log_path)}"
+            )
+        time.sleep(POLL_SECONDS)

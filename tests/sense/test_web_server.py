@@ -1,0 +1,85 @@
+"""The configured web server: started, waited on, reused, stopped, and timed out."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from argus.config import ProjectConfig, WebServerConfig
+from argus.errors import ConfigError, SensorError
+from argus.sense.server import url_answers, web_server
+from tests.support.habits import free_port
+
+Serve = Callable[[Path], str]
+
+
+def _config(tmp_path: Path, command: str, port: int, **options: Any) -> ProjectConfig:
+    server = WebServerConfig(command=command, url=f"http://127.0.0.1:{port}/", **options)
+    return ProjectConfig(root=tmp_path, web_server=server)
+
+
+def _http_server(port: int) -> str:
+    return f"{sys.executable} -m http.server {port} --bind 127.0.0.1"
+
+
+def test_starts_waits_and_stops(tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_text("hello")
+    port = free_port()
+    config = _config(tmp_path, _http_server(port), port, timeout=20)
+    with web_server(config) as url:
+        assert url == f"http://127.0.0.1:{port}/"
+        assert url_answers(url)
+    assert not url_answers(f"http://127.0.0.1:{port}/")
+
+
+def test_reuses_a_server_that_already_answers(tmp_path: Path, serve: Serve) -> None:
+    base = serve(tmp_path)
+    port = int(base.rsplit(":", 1)[1])
+    # The command would fail if it ran: reuse must not start it.
+    config = _config(tmp_path, "exit 3", port)
+    with web_server(config) as url:
+        assert url_answers(url)
+    assert url_answers(base), "a reused server is not ours to stop"
+
+
+def test_existing_server_without_reuse_is_an_error(tmp_path: Path, serve: Serve) -> None:
+    port = int(serve(tmp_path).rsplit(":", 1)[1])
+    config = _config(tmp_path, "exit 3", port, reuse_existing=False)
+    with pytest.raises(SensorError, match="already answers"), web_server(config):
+        pass
+
+
+def test_server_that_never_answers_times_out_with_its_output(tmp_path: Path) -> None:
+    port = free_port()
+    config = _config(tmp_path, "echo booting slowly; sleep 30", port, timeout=0.5)
+    with pytest.raises(SensorError) as info, web_server(config):
+        pass
+    message = str(info.value)
+    assert "did not answer within 0.5s" in message
+    assert "booting slowly" in message
+    assert "\n" not in message
+
+
+def test_server_that_exits_early_reports_its_exit_code(tmp_path: Path) -> None:
+    port = free_port()
+    config = _config(tmp_path, "echo no such module >&2; exit 4", port, timeout=10)
+    with (
+        pytest.raises(SensorError, match=r"exited with code 4 .*no such module"),
+        web_server(config),
+    ):
+        pass
+
+
+def test_no_server_configured_yields_none(tmp_path: Path) -> None:
+    with web_server(ProjectConfig(root=tmp_path)) as url:
+        assert url is None
+
+
+def test_server_without_any_url_is_a_config_error(tmp_path: Path) -> None:
+    config = ProjectConfig(root=tmp_path, web_server=WebServerConfig(command="true"))
+    with pytest.raises(ConfigError, match=r"web_server\.url"), web_server(config):
+        pass
