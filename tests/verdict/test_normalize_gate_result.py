@@ -1,0 +1,107 @@
+"""normalize_gate_result: all_green is derived from the statuses, never taken as claimed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from argus.contracts import validate_errors
+from argus.errors import InputError
+from argus.verdict import normalize_gate_result
+from tests.verdict.helpers import gate_result
+
+IDS_OK = {"expected": 3, "present": 3, "missing": []}
+IDS_MISSING = {"expected": 3, "present": 2, "missing": ["complete-button"]}
+
+CASES = [
+    ("all pass", {"token_contrast": "pass", "axe": "pass"}, True, ()),
+    ("skips ignored", {"token_contrast": "pass", "build": "skip", "flows": "skip"}, True, ()),
+    ("nothing ran", {"build": "skip"}, True, ()),
+    ("one fail", {"token_contrast": "fail", "axe": "pass"}, False, ("token_contrast",)),
+    ("error is never green", {"console": "error", "axe": "pass"}, False, ("console",)),
+    ("snapshot diff", {"snapshot": "diff", "axe": "pass"}, False, ("snapshot",)),
+    ("snapshot pass", {"snapshot": "pass"}, True, ()),
+    ("ids all present", {"a11y_ids": IDS_OK}, True, ()),
+    ("ids missing", {"a11y_ids": IDS_MISSING}, False, ("a11y_ids",)),
+    (
+        "ids missing but claims pass",
+        {"a11y_ids": {**IDS_MISSING, "status": "pass"}},
+        False,
+        ("a11y_ids",),
+    ),
+    (
+        "fewer present than expected, none listed",
+        {"a11y_ids": {"expected": 3, "present": 1, "missing": []}},
+        False,
+        ("a11y_ids",),
+    ),
+    (
+        "ids reported failed stays failed",
+        {"a11y_ids": {**IDS_OK, "status": "fail"}},
+        False,
+        ("a11y_ids",),
+    ),
+    ("ids as a status word", {"a11y_ids": "fail"}, False, ("a11y_ids",)),
+    (
+        "several red",
+        {"lint": "fail", "build": "error", "snapshot": "diff", "axe": "pass"},
+        False,
+        ("lint", "build", "snapshot"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("label", "gates", "green", "red"), CASES, ids=[c[0] for c in CASES])
+def test_all_green_is_derived(
+    label: str, gates: dict[str, Any], green: bool, red: tuple[str, ...]
+) -> None:
+    for claim in (True, False):
+        result = normalize_gate_result(gate_result(gates, all_green=claim))
+        assert result.all_green is green
+        assert result.red_gates == red
+        out = result.to_json()
+        assert out["all_green"] is green
+        assert validate_errors("gate-result", out) == []
+        corrected = [c.field for c in result.corrections if c.field == "all_green"]
+        assert corrected == ([] if claim is green else ["all_green"])
+
+
+def test_a11y_block_gets_the_derived_status() -> None:
+    result = normalize_gate_result(gate_result({"a11y_ids": {**IDS_MISSING, "status": "pass"}}))
+    assert result.to_json()["gates"]["a11y_ids"]["status"] == "fail"
+    assert "gates.a11y_ids.status" in [c.field for c in result.corrections]
+
+
+def test_details_and_view_pass_through() -> None:
+    raw = gate_result(
+        {"axe": "fail"},
+        state="populated",
+        appearance="dark",
+        iteration=3,
+        details={"axe": {"summary": "2 serious violations"}},
+    )
+    out = normalize_gate_result(raw).to_json()
+    assert out["details"] == {"axe": {"summary": "2 serious violations"}}
+    assert (out["state"], out["appearance"], out["iteration"]) == ("populated", "dark", 3)
+
+
+INVALID = [
+    ("not an object", [], "expected a JSON object"),
+    ("no gates", {"feature": "habits", "target": "list"}, "'gates' must be an object"),
+    ("no feature", {"target": "list", "gates": {}}, "'feature'"),
+    ("unknown status", gate_result({"axe": "green"}), "green"),
+    ("diff outside snapshot", gate_result({"axe": "diff"}), "diff"),
+    ("unknown gate", gate_result({"vibes": "pass"}), "vibes"),
+    ("object for a plain gate", gate_result({"axe": {"status": "pass"}}), "status word"),
+    ("ids block without missing", gate_result({"a11y_ids": {"expected": 1}}), "'missing'"),
+]
+
+
+@pytest.mark.parametrize(("label", "raw", "needle"), INVALID, ids=[c[0] for c in INVALID])
+def test_invalid_gate_results(label: str, raw: Any, needle: str) -> None:
+    with pytest.raises(InputError) as info:
+        normalize_gate_result(raw, source="g.json")
+    message = str(info.value)
+    assert message.startswith("g.json: invalid gate result") and needle in message
+    assert "\n" not in message
