@@ -7,7 +7,13 @@ the code can rely on its shape. Errors name the file and the JSON path of the of
 from __future__ import annotations
 
 from argus.contracts.rubric import Dimension, Rubric, load_rubric
-from argus.contracts.validation import SCHEMA_NAMES, schema, validate, validate_errors
+from argus.contracts.validation import (
+    SCHEMA_NAMES,
+    schema,
+    schema_violations,
+    validate,
+    validate_errors,
+)
 
 __all__ = [
     "SCHEMA_NAMES",
@@ -15,6 +21,7 @@ __all__ = [
     "Rubric",
     "load_rubric",
     "schema",
+    "schema_violations",
     "validate",
     "validate_errors",
 ]

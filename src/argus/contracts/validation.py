@@ -64,13 +64,13 @@ def _plain_message(error: ValidationError) -> str:
     return error.message
 
 
-def _describe(error: ValidationError) -> str:
+def _locate(error: ValidationError) -> tuple[str, str]:
     # Descend into oneOf/anyOf failures to the branch that explains the problem best.
     leaf = best_match([error])
     message = " ".join(_plain_message(leaf).split())
     if len(message) > _MAX_MESSAGE:
         message = message[: _MAX_MESSAGE - 1] + "…"
-    return f"{leaf.json_path}: {message}"
+    return leaf.json_path, message
 
 
 def _path_key(error: ValidationError) -> list[tuple[int, int, str]]:
@@ -84,10 +84,15 @@ def _sorted_errors(name: str, data: Any) -> list[ValidationError]:
     return sorted(errors, key=lambda e: (_path_key(e), str(e.validator)))
 
 
+def schema_violations(name: str, data: Any) -> list[tuple[str, str]]:
+    """Every schema violation in ``data`` as (JSON path, message) pairs; [] when valid."""
+    _check_name(name)
+    return [_locate(error) for error in _sorted_errors(name, data)]
+
+
 def validate_errors(name: str, data: Any) -> list[str]:
     """Every schema violation in ``data``, each as ``$.json.path: message``; [] when valid."""
-    _check_name(name)
-    return [_describe(error) for error in _sorted_errors(name, data)]
+    return [f"{path}: {message}" for path, message in schema_violations(name, data)]
 
 
 def validate(name: str, data: Any, source: Path) -> None:

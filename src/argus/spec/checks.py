@@ -1,0 +1,143 @@
+"""Semantic checks of a schema-valid spec.json: what JSON Schema alone cannot express.
+
+These need no file contents, so ``load_spec`` runs them too; the checks that open the files a
+spec names are in ``argus.spec.files`` (run by ``argus lint``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from argus.spec.paths import SPECS_DIR, escape_problem
+
+
+@dataclass(frozen=True)
+class Issue:
+    """One problem, located by the JSON path of the offending value in spec.json."""
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}"
+
+
+def _quoted(items: list[str]) -> str:
+    return ", ".join(items) if items else "none"
+
+
+def _feature_dir_issues(data: dict[str, Any], spec_path: Path, root: Path) -> Iterator[Issue]:
+    # Runs, references and baselines live under argus/specs/{feature}/: the name must agree.
+    spec_dir = spec_path.parent
+    if spec_dir.parent.resolve() == (root / SPECS_DIR).resolve() and (
+        data["feature"] != spec_dir.name
+    ):
+        yield Issue(
+            "$.feature",
+            f"'{data['feature']}' does not match its directory argus/specs/{spec_dir.name}/",
+        )
+
+
+def _target_issues(i: int, target: dict[str, Any]) -> Iterator[Issue]:
+    at = f"$.targets[{i}]"
+    states: list[str] = target["states"]
+    appearances: list[str] = target.get("appearances", ["light"])
+    canonical = target.get("canonical", {})
+    if "state" in canonical and canonical["state"] not in states:
+        yield Issue(
+            f"{at}.canonical.state",
+            f"'{canonical['state']}' is not a state of target '{target['id']}' "
+            f"(states: {_quoted(states)})",
+        )
+    if "appearance" in canonical and canonical["appearance"] not in appearances:
+        yield Issue(
+            f"{at}.canonical.appearance",
+            f"'{canonical['appearance']}' is not an appearance of target '{target['id']}' "
+            f"(appearances: {_quoted(appearances)})",
+        )
+    for key in target.get("fixtures", {}):
+        if key not in states:
+            yield Issue(
+                f"{at}.fixtures",
+                f"fixture for '{key}', which is not a state of target '{target['id']}' "
+                f"(states: {_quoted(states)})",
+            )
+    for key in target.get("expectations", {}):
+        if key not in states:
+            yield Issue(
+                f"{at}.expectations",
+                f"expectations for '{key}', which is not a state of target '{target['id']}' "
+                f"(states: {_quoted(states)})",
+            )
+    seen: dict[tuple[str, str], int] = {}
+    for j, reference in enumerate(target.get("references", [])):
+        ref_at = f"{at}.references[{j}]"
+        view = (reference["state"], reference["appearance"])
+        if reference["state"] not in states:
+            yield Issue(
+                f"{ref_at}.state",
+                f"'{reference['state']}' is not a state of target '{target['id']}' "
+                f"(states: {_quoted(states)})",
+            )
+        if reference["appearance"] not in appearances:
+            yield Issue(
+                f"{ref_at}.appearance",
+                f"'{reference['appearance']}' is not an appearance of target '{target['id']}' "
+                f"(appearances: {_quoted(appearances)})",
+            )
+        if view in seen:
+            yield Issue(ref_at, f"second reference for {view[0]}/{view[1]} (first: [{seen[view]}])")
+        seen.setdefault(view, j)
+
+
+def spec_paths(data: dict[str, Any]) -> Iterator[tuple[str, str, bool]]:
+    """(JSON path, path text, relative to the feature dir?) for every path the spec names."""
+    design = data["design_system"]
+    yield "$.design_system.tokens", design["tokens"], False
+    if "contrast_pairs" in design:
+        yield "$.design_system.contrast_pairs", design["contrast_pairs"], False
+    for i, target in enumerate(data["targets"]):
+        for j, reference in enumerate(target.get("references", [])):
+            if "file" in reference:
+                yield f"$.targets[{i}].references[{j}].file", reference["file"], True
+        for state, expectation in target.get("expectations", {}).items():
+            for k, count in enumerate(expectation.get("counts", [])):
+                if "equals_fixture" in count:
+                    where = f"$.targets[{i}].expectations.{state}.counts[{k}].equals_fixture.file"
+                    yield where, count["equals_fixture"]["file"], False
+
+
+def consistency_issues(data: dict[str, Any], spec_path: Path, root: Path) -> list[Issue]:
+    """Names that must agree within the spec: ids, states, appearances, the feature directory."""
+    issues = list(_feature_dir_issues(data, spec_path, root))
+    first_index: dict[str, int] = {}
+    for i, target in enumerate(data["targets"]):
+        if target["id"] in first_index:
+            issues.append(
+                Issue(
+                    f"$.targets[{i}].id",
+                    f"duplicate target id '{target['id']}' "
+                    f"(first used by $.targets[{first_index[target['id']]}])",
+                )
+            )
+        first_index.setdefault(target["id"], i)
+        issues.extend(_target_issues(i, target))
+    return issues
+
+
+def path_issues(data: dict[str, Any], spec_path: Path, root: Path) -> list[Issue]:
+    """Every path the spec names that would leave the repository."""
+    issues = []
+    for where, text, in_feature in spec_paths(data):
+        problem = escape_problem(root, spec_path.parent if in_feature else root, text)
+        if problem:
+            issues.append(Issue(where, problem))
+    return issues
+
+
+def structural_issues(data: dict[str, Any], spec_path: Path, root: Path) -> list[Issue]:
+    """Everything wrong with a schema-valid spec that can be found without opening its files."""
+    return consistency_issues(data, spec_path, root) + path_issues(data, spec_path, root)

@@ -1,0 +1,129 @@
+"""Checks that open the files a spec names: references, tokens, contrast pairs, fixtures, rubric.
+
+Run only after ``structural_issues`` found no path escape, since these open the paths.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from argus.contracts import load_rubric
+from argus.errors import InputError
+from argus.io import read_json
+from argus.spec.checks import Issue
+from argus.spec.fixtures import fixture_count
+from argus.spec.paths import repo_path
+from argus.tokens import Tokens, load_tokens
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def png_problem(path: Path) -> str | None:
+    """Why ``path`` is not a readable PNG file, or None when it is one."""
+    if not path.exists():
+        return f"file not found: {path}"
+    if not path.is_file():
+        return f"not a regular file: {path}"
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(len(PNG_SIGNATURE))
+    except OSError as exc:
+        return f"cannot read {path} ({exc.strerror})"
+    if head != PNG_SIGNATURE:
+        return f"not a PNG image (wrong file signature): {path}"
+    return None
+
+
+def _reference_issues(data: dict[str, Any], spec_dir: Path, root: Path) -> Iterator[Issue]:
+    for i, target in enumerate(data["targets"]):
+        for j, reference in enumerate(target.get("references", [])):
+            if reference["status"] != "present":
+                continue
+            problem = png_problem(repo_path(root, spec_dir, reference["file"]))
+            if problem:
+                yield Issue(f"$.targets[{i}].references[{j}].file", f"marked present but {problem}")
+
+
+def _tokens_issues(data: dict[str, Any], root: Path) -> tuple[Tokens | None, list[Issue]]:
+    where = "$.design_system.tokens"
+    try:
+        tokens = load_tokens(repo_path(root, root, data["design_system"]["tokens"]))
+    except InputError as err:
+        return None, [Issue(where, str(err))]
+    issues = [
+        Issue(
+            f"$.targets[{i}].appearances",
+            f"appearance '{appearance}' has no colours in {tokens.source.name} "
+            f"(it defines {', '.join(tokens.appearances)})",
+        )
+        for i, target in enumerate(data["targets"])
+        for appearance in target.get("appearances", ["light"])
+        if not tokens.has_appearance(appearance)
+    ]
+    return tokens, issues
+
+
+def _pair_issues(path: Path, tokens: Tokens | None) -> Iterator[Issue]:
+    where = "$.design_system.contrast_pairs"
+    try:
+        doc = read_json(path, what="contrast pairs file")
+    except InputError as err:
+        yield Issue(where, str(err))
+        return
+    pairs = doc.get("pairs") if isinstance(doc, dict) else None
+    if not isinstance(pairs, list):
+        yield Issue(where, f"{path}: expected an object with a 'pairs' array")
+        return
+    for k, pair in enumerate(pairs):
+        if not isinstance(pair, dict):
+            yield Issue(where, f"{path.name}: pairs[{k}] is not an object")
+            continue
+        for role in ("fg", "bg", "surface"):
+            name = pair.get(role)
+            if role != "surface" and not isinstance(name, str):
+                yield Issue(where, f"{path.name}: pairs[{k}].{role} must name a colour token")
+            elif isinstance(name, str) and tokens is not None and name not in tokens.colors:
+                yield Issue(
+                    where,
+                    f"{path.name}: pairs[{k}].{role} '{name}' is not a colour token "
+                    f"in {tokens.source.name}",
+                )
+
+
+def _fixture_count_issues(data: dict[str, Any], root: Path) -> Iterator[Issue]:
+    for i, target in enumerate(data["targets"]):
+        for state, expectation in target.get("expectations", {}).items():
+            for k, count in enumerate(expectation.get("counts", [])):
+                fixture = count.get("equals_fixture")
+                if fixture is None:
+                    continue
+                where = f"$.targets[{i}].expectations.{state}.counts[{k}].equals_fixture"
+                try:
+                    fixture_count(repo_path(root, root, fixture["file"]), fixture["pointer"])
+                except InputError as err:
+                    yield Issue(where, str(err))
+
+
+def _rubric_issues(spec_dir: Path) -> Iterator[Issue]:
+    rubric = spec_dir / "rubric.json"
+    if rubric.exists():
+        try:
+            load_rubric(rubric)
+        except InputError as err:
+            yield Issue("rubric.json", str(err))
+
+
+def file_issues(data: dict[str, Any], spec_path: Path, root: Path) -> list[Issue]:
+    """Problems with the files a (structurally sound) spec names."""
+    spec_dir = spec_path.parent
+    issues = list(_reference_issues(data, spec_dir, root))
+    tokens, token_issues = _tokens_issues(data, root)
+    issues.extend(token_issues)
+    pairs = data["design_system"].get("contrast_pairs")
+    if pairs is not None:
+        issues.extend(_pair_issues(repo_path(root, root, pairs), tokens))
+    issues.extend(_fixture_count_issues(data, root))
+    issues.extend(_rubric_issues(spec_dir))
+    return issues

@@ -1,0 +1,108 @@
+"""``argus lint``'s engine: schema errors, semantic checks and the reference worklist."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from argus.contracts import schema_violations
+from argus.spec.checks import Issue, consistency_issues, path_issues
+from argus.spec.files import file_issues
+from argus.spec.load import read_spec_data
+from argus.spec.paths import find_repo_root
+
+
+@dataclass(frozen=True)
+class WorklistItem:
+    """A view's reference status: what a human still has to supply or approve."""
+
+    target: str
+    state: str
+    appearance: str
+    status: str  # present | needed | candidate
+    file: str | None
+    canonical: bool
+
+    @property
+    def slug(self) -> str:
+        return f"{self.target}-{self.state}-{self.appearance}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "target": self.target,
+            "state": self.state,
+            "appearance": self.appearance,
+            "status": self.status,
+            "file": self.file,
+            "canonical": self.canonical,
+        }
+
+
+@dataclass(frozen=True)
+class LintReport:
+    spec: Path
+    errors: tuple[Issue, ...]
+    worklist: tuple[WorklistItem, ...]
+
+    @property
+    def valid(self) -> bool:
+        return not self.errors
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "spec": str(self.spec),
+            "valid": self.valid,
+            "errors": [{"path": e.path, "message": e.message} for e in self.errors],
+            "reference_worklist": [item.to_json() for item in self.worklist],
+        }
+
+
+def reference_worklist(data: dict[str, Any]) -> list[WorklistItem]:
+    """Every canonical view with its reference status, then other references still open."""
+    items: list[WorklistItem] = []
+    for target in data["targets"]:
+        appearances = target.get("appearances", ["light"])
+        canonical = target.get("canonical", {})
+        view = (
+            canonical.get("state", target["states"][0]),
+            canonical.get("appearance", appearances[0]),
+        )
+        references = {(r["state"], r["appearance"]): r for r in target.get("references", [])}
+        entry = references.get(view)
+        items.append(
+            WorklistItem(
+                target=target["id"],
+                state=view[0],
+                appearance=view[1],
+                status=entry["status"] if entry else "needed",
+                file=entry.get("file") if entry else None,
+                canonical=True,
+            )
+        )
+        items.extend(
+            WorklistItem(target["id"], key[0], key[1], ref["status"], ref.get("file"), False)
+            for key, ref in references.items()
+            if key != view and ref["status"] != "present"
+        )
+    return items
+
+
+def lint_data(data: Any, spec_path: Path, root: Path) -> LintReport:
+    """Lint parsed spec JSON: schema first; the semantic checks only run on a schema-valid spec."""
+    violations = schema_violations("spec", data)
+    if violations:
+        return LintReport(spec_path, tuple(Issue(*v) for v in violations), ())
+    absolute = spec_path.absolute()
+    escapes = path_issues(data, absolute, root)
+    issues = consistency_issues(data, absolute, root) + escapes
+    # Opening files is only safe once every path is known to stay inside the repository.
+    if not escapes:
+        issues.extend(file_issues(data, absolute, root))
+    return LintReport(spec_path, tuple(issues), tuple(reference_worklist(data)))
+
+
+def lint_spec(path: Path, root: Path | None = None) -> LintReport:
+    """Lint one spec.json. InputError (exit 2) when the file itself cannot be read as JSON."""
+    data = read_spec_data(path)
+    return lint_data(data, path, root or find_repo_root(path.absolute().parent))

@@ -1,0 +1,132 @@
+"""Read spec.json into the spec model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from argus.contracts import validate
+from argus.errors import InputError
+from argus.io import read_json
+from argus.spec.checks import structural_issues
+from argus.spec.model import (
+    Canonical,
+    CountExpectation,
+    Expectation,
+    FixtureCount,
+    Reference,
+    SnapshotSettings,
+    Spec,
+    Target,
+    Viewport,
+)
+from argus.spec.paths import find_repo_root, repo_path
+
+
+def read_spec_data(path: Path) -> dict[str, Any]:
+    """The parsed spec.json; InputError when it is missing, oversized or not JSON."""
+    data: Any = read_json(path, what="spec")
+    return data  # type: ignore[no-any-return]
+
+
+def load_spec(path: Path) -> Spec:
+    """Load a spec that passes its schema and the structural checks; InputError otherwise.
+
+    The files the spec names (tokens, references, fixtures) are not opened here; ``argus lint``
+    checks them.
+    """
+    data = read_spec_data(path)
+    validate("spec", data, source=path)
+    root = find_repo_root(path.absolute().parent)
+    issues = structural_issues(data, path.absolute(), root)
+    if issues:
+        more = f" (+{len(issues) - 1} more)" if len(issues) > 1 else ""
+        raise InputError(f"{path}: {issues[0]}{more}; run 'argus lint {path}'")
+    return build_spec(data, path.absolute(), root)
+
+
+def _viewport(raw: dict[str, int] | None) -> Viewport | None:
+    return None if raw is None else Viewport(raw["width"], raw["height"])
+
+
+def _expectation(raw: dict[str, Any], root: Path) -> Expectation:
+    counts = []
+    for count in raw.get("counts", []):
+        fixture = count.get("equals_fixture")
+        counts.append(
+            CountExpectation(
+                role=count["role"],
+                name=count.get("name"),
+                equals=count.get("equals"),
+                equals_fixture=None
+                if fixture is None
+                else FixtureCount(repo_path(root, root, fixture["file"]), fixture["pointer"]),
+            )
+        )
+    return Expectation(aria_snapshot=raw.get("aria_snapshot"), counts=tuple(counts))
+
+
+def _target(raw: dict[str, Any], spec_dir: Path, root: Path) -> Target:
+    states = tuple(raw["states"])
+    appearances = tuple(raw.get("appearances", ["light"]))
+    canonical = raw.get("canonical", {})
+    snapshot = raw.get("snapshot", {})
+    references = tuple(
+        Reference(
+            state=ref["state"],
+            appearance=ref["appearance"],
+            status=ref["status"],
+            source=ref.get("source"),
+            file=repo_path(root, spec_dir, ref["file"]) if "file" in ref else None,
+        )
+        for ref in raw.get("references", [])
+    )
+    return Target(
+        id=raw["id"],
+        route=raw["route"],
+        states=states,
+        appearances=appearances,
+        fixtures=dict(raw.get("fixtures", {})),
+        canonical=Canonical(
+            canonical.get("state", states[0]), canonical.get("appearance", appearances[0])
+        ),
+        a11y_contract=tuple(raw.get("a11y_contract", [])),
+        references=references,
+        component_contracts=tuple(raw.get("component_contracts", [])),
+        viewport=_viewport(raw.get("viewport")),
+        full_page=raw.get("full_page", False),
+        primary_action=raw.get("primary_action"),
+        snapshot=SnapshotSettings(
+            masks=tuple(snapshot.get("masks", [])),
+            max_diff_pixels=snapshot.get("max_diff_pixels"),
+            max_diff_pixel_ratio=snapshot.get("max_diff_pixel_ratio"),
+            max_window_density=snapshot.get("max_window_density"),
+            threshold=snapshot.get("threshold"),
+        ),
+        expectations={
+            state: _expectation(expectation, root)
+            for state, expectation in raw.get("expectations", {}).items()
+        },
+        gates=tuple(raw["gates"]) if "gates" in raw else None,
+    )
+
+
+def build_spec(data: dict[str, Any], path: Path, root: Path) -> Spec:
+    """The model of a schema-valid spec whose paths were checked (see ``structural_issues``)."""
+    spec_dir = path.parent
+    design = data["design_system"]
+    rubric = spec_dir / "rubric.json"
+    return Spec(
+        feature=data["feature"],
+        adapter=data["adapter"],
+        path=path,
+        root=root,
+        tokens_path=repo_path(root, root, design["tokens"]),
+        contrast_pairs_path=repo_path(root, root, design["contrast_pairs"])
+        if "contrast_pairs" in design
+        else None,
+        viewport=_viewport(data.get("viewport")),
+        targets=tuple(_target(target, spec_dir, root) for target in data["targets"]),
+        rubric_path=rubric if rubric.is_file() else None,
+        raw=data,
+    )

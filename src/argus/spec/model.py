@@ -1,0 +1,168 @@
+"""The spec model: frozen dataclasses built from a validated spec.json.
+
+Paths in the model are absolute (repository root joined with the spec's repo-relative text) and
+were checked to stay inside the repository when the spec was loaded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from argus.errors import InputError
+from argus.spec.fixtures import fixture_count
+
+ReferenceStatus = Literal["present", "needed", "candidate"]
+ReferenceSource = Literal["human", "candidate"]
+
+
+@dataclass(frozen=True)
+class Viewport:
+    width: int
+    height: int
+
+
+DEFAULT_VIEWPORT = Viewport(1280, 800)
+
+
+@dataclass(frozen=True)
+class View:
+    """One thing the loop signs off: a target in one state and one appearance."""
+
+    feature: str
+    target: str
+    state: str
+    appearance: str
+
+    @property
+    def slug(self) -> str:
+        return f"{self.target}-{self.state}-{self.appearance}"
+
+
+@dataclass(frozen=True)
+class Canonical:
+    """The state and appearance of a target that gets the reference image."""
+
+    state: str
+    appearance: str
+
+
+@dataclass(frozen=True)
+class Reference:
+    state: str
+    appearance: str
+    status: ReferenceStatus
+    source: ReferenceSource | None
+    file: Path | None
+
+
+@dataclass(frozen=True)
+class SnapshotSettings:
+    """Per-target snapshot options; None means "use the project config"."""
+
+    masks: tuple[str, ...] = ()
+    max_diff_pixels: int | None = None
+    max_diff_pixel_ratio: float | None = None
+    max_window_density: float | None = None
+    threshold: float | None = None
+
+
+@dataclass(frozen=True)
+class FixtureCount:
+    """The expected count is the length of the array at ``pointer`` in the JSON ``file``."""
+
+    file: Path
+    pointer: str
+
+    def expected(self) -> int:
+        """Read the fixture now; InputError when the pointer does not find an array."""
+        return fixture_count(self.file, self.pointer)
+
+
+@dataclass(frozen=True)
+class CountExpectation:
+    """Elements with ``role`` (and accessible ``name`` when given) the page must show."""
+
+    role: str
+    name: str | None
+    equals: int | None
+    equals_fixture: FixtureCount | None
+
+
+@dataclass(frozen=True)
+class Expectation:
+    aria_snapshot: str | None = None
+    counts: tuple[CountExpectation, ...] = ()
+
+
+@dataclass(frozen=True)
+class Target:
+    id: str
+    route: str
+    states: tuple[str, ...]
+    appearances: tuple[str, ...]
+    fixtures: Mapping[str, str]
+    canonical: Canonical
+    a11y_contract: tuple[str, ...]
+    references: tuple[Reference, ...]
+    component_contracts: tuple[Mapping[str, Any], ...]
+    viewport: Viewport | None
+    full_page: bool
+    primary_action: str | None
+    snapshot: SnapshotSettings
+    expectations: Mapping[str, Expectation]
+    gates: tuple[str, ...] | None  # None: the project's gate list applies
+
+    def fixture_for(self, state: str) -> str:
+        return self.fixtures.get(state, state)
+
+    def reference_for(self, state: str, appearance: str) -> Reference | None:
+        for reference in self.references:
+            if reference.state == state and reference.appearance == appearance:
+                return reference
+        return None
+
+
+@dataclass(frozen=True)
+class Spec:
+    feature: str
+    adapter: str
+    path: Path
+    root: Path
+    tokens_path: Path
+    contrast_pairs_path: Path | None
+    viewport: Viewport | None
+    targets: tuple[Target, ...]
+    rubric_path: Path | None
+    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def spec_dir(self) -> Path:
+        return self.path.parent
+
+    def target(self, target_id: str) -> Target:
+        for target in self.targets:
+            if target.id == target_id:
+                return target
+        known = ", ".join(t.id for t in self.targets)
+        raise InputError(f"{self.path}: no target '{target_id}' (targets: {known})")
+
+    def viewport_for(self, target_id: str, default: Viewport = DEFAULT_VIEWPORT) -> Viewport:
+        """The target's viewport, else the spec's, else ``default`` (the project's or 1280x800)."""
+        return self.target(target_id).viewport or self.viewport or default
+
+    def views(self, target_id: str | None = None) -> list[View]:
+        """Every view of one target (or of all targets): states x appearances, in spec order."""
+        targets = self.targets if target_id is None else (self.target(target_id),)
+        return [
+            View(self.feature, target.id, state, appearance)
+            for target in targets
+            for state in target.states
+            for appearance in target.appearances
+        ]
+
+    def canonical_view(self, target_id: str) -> View:
+        canonical = self.target(target_id).canonical
+        return View(self.feature, target_id, canonical.state, canonical.appearance)
