@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from argus.diff.yiq import U8, Index, brightness, channel_differences
+from argus.diff.yiq import U32, Index, brightness, channel_differences
 
-U32 = npt.NDArray[np.uint32]
 Mask = npt.NDArray[np.bool_]
+Counts = npt.NDArray[np.uint8]
 
 # Neighbour offsets (dx, dy) in pixelmatch's visiting order (x outer, y inner): the order
 # decides which of two equally dark (or bright) neighbours counts as the darkest.
@@ -26,14 +26,15 @@ MAP_SHARE = 0.05
 
 
 class Neighbourhood:
-    """The 8-neighbourhood of some pixels: flat positions, which exist, and the border bonus."""
+    """The 8-neighbourhood of some pixels: flat positions, which exist, and the border bonus
+    (pixelmatch counts a pixel on the image edge as having one equal neighbour already)."""
 
     def __init__(self, pos: Index, width: int, height: int) -> None:
         x = pos % width
         y = pos // width
-        self.border: npt.NDArray[np.uint8] = (
-            (x == 0) | (x == width - 1) | (y == 0) | (y == height - 1)
-        ).astype(np.uint8)
+        self.border: Counts = ((x == 0) | (x == width - 1) | (y == 0) | (y == height - 1)).astype(
+            np.uint8
+        )
         rows = []
         valid = []
         for dx, dy in OFFSETS:
@@ -44,10 +45,12 @@ class Neighbourhood:
         self.valid: Mask = np.stack(valid)
 
 
-def equal_neighbour_map(img: U32) -> npt.NDArray[np.uint8]:
+def equal_neighbour_map(img: U32) -> Counts:
     """For every pixel of an H x W uint32 image: equal neighbours, plus one on the border."""
     h, w = img.shape
     count = np.zeros((h, w), dtype=np.uint8)
+    # Each comparison of a pixel with its right, lower, lower-right and lower-left
+    # neighbour counts for both pixels of the pair.
     pairs = (
         ((slice(None), slice(1, None)), (slice(None), slice(None, -1))),
         ((slice(1, None), slice(None)), (slice(None, -1), slice(None))),
@@ -65,23 +68,26 @@ def equal_neighbour_map(img: U32) -> npt.NDArray[np.uint8]:
 
 
 class SiblingCounter:
-    """Counts equal neighbours (+ border bonus) of pixels in one image, by gathering for a
-    few pixels or from a whole-image map once many are asked for."""
+    """Equal neighbours (+ border bonus) of pixels of one image: gathered for a few pixels,
+    read from a whole-image map once many are asked for."""
 
     def __init__(self, img: U32) -> None:
         self.img = img
         self.flat = img.reshape(-1)
-        self._map: npt.NDArray[np.uint8] | None = None
+        self._map: Counts | None = None
 
-    def at(self, pos: Index) -> npt.NDArray[np.uint8]:
-        if self._map is None and pos.size > MAP_SHARE * self.flat.size:
+    def full_map(self) -> Counts:
+        if self._map is None:
             self._map = equal_neighbour_map(self.img).reshape(-1)
-        if self._map is not None:
-            return self._map[pos]
+        return self._map
+
+    def at(self, pos: Index) -> Counts:
+        if self._map is not None or pos.size > MAP_SHARE * self.flat.size:
+            return self.full_map()[pos]
         h, w = self.img.shape
         hood = Neighbourhood(pos, w, h)
         same = (self.flat[hood.positions] == self.flat[pos]) & hood.valid
-        result: npt.NDArray[np.uint8] = hood.border + same.sum(axis=0, dtype=np.uint8)
+        result: Counts = hood.border + same.sum(axis=0, dtype=np.uint8)
         return result
 
     def has_many(self, pos: Index) -> Mask:
@@ -89,11 +95,9 @@ class SiblingCounter:
         return many
 
 
-def antialiased(
-    pixels: U8, own: SiblingCounter, other: SiblingCounter, pos: Index, checkerboard: bool
-) -> Mask:
-    """Which of the pixels at flat positions ``pos`` of image ``pixels`` (N x 4) look like
-    anti-aliasing; ``own``/``other`` count siblings in this image and in the other one."""
+def antialiased(own: SiblingCounter, other: SiblingCounter, pos: Index, checkerboard: bool) -> Mask:
+    """Which pixels at flat positions ``pos`` of ``own``'s image look like anti-aliasing,
+    with ``other`` counting siblings in the other image."""
     result = np.zeros(pos.size, dtype=bool)
     # More than two equal neighbours rules anti-aliasing out; equal pixels have a zero
     # brightness delta, so this cheap count never rejects a pixel the full test would keep.
@@ -103,15 +107,15 @@ def antialiased(
     sub = pos[open_]
     h, w = own.img.shape
     hood = Neighbourhood(sub, w, h)
-    centre = pixels[sub]
-    deltas = np.empty(hood.positions.shape, dtype=np.float64)
-    for k in range(len(OFFSETS)):
-        dr, dg, db = channel_differences(centre, pixels[hood.positions[k]], sub * 4, checkerboard)
-        deltas[k] = brightness(dr, dg, db)
+    # Brightness delta of each centre pixel against each neighbour, the background of
+    # semi-transparent pixels taken at the centre's offset.
+    dr, dg, db = channel_differences(own.flat[sub], own.flat[hood.positions], sub * 4, checkerboard)
+    deltas = brightness(dr, dg, db)
     zeroes = hood.border + ((deltas == 0) & hood.valid).sum(axis=0, dtype=np.uint8)
     darker = np.where(hood.valid & (deltas < 0), deltas, np.inf)
     brighter = np.where(hood.valid & (deltas > 0), deltas, -np.inf)
-    # argmin/argmax return the first extreme in visiting order, as the strict < and > do.
+    # argmin/argmax return the first extreme in visiting order, as pixelmatch's strict < and
+    # > comparisons keep the first.
     darkest = darker.argmin(axis=0)
     brightest = brighter.argmax(axis=0)
     cols = np.arange(sub.size)

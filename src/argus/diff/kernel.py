@@ -15,14 +15,15 @@ import numpy as np
 import numpy.typing as npt
 
 from argus.diff.antialias import SiblingCounter, antialiased
-from argus.diff.yiq import MAX_YIQ_DELTA, U8, color_delta, gray_values
+from argus.diff.runs import Index, Mask, run_lengths, run_starts
+from argus.diff.yiq import MAX_YIQ_DELTA, U8, U32, channels, color_delta, gray_values
 from argus.errors import InputError
 
 Color = tuple[int, int, int]
 
-# Pixels drawn per block when painting the grayscale background: small enough that the
-# float temporaries stay in cache.
-GRAY_BLOCK = 1 << 15
+# Below this share of changed pixels, work on the changed pixels one by one; above it, on
+# runs of repeated pixel pairs (screenshots are mostly flat colour).
+SPARSE_SHARE = 1 / 16
 
 
 def describe_size(img: npt.NDArray[np.generic]) -> str:
@@ -63,15 +64,54 @@ def check_fraction(value: float, name: str) -> float:
     return float(value)
 
 
-def draw_gray(img: U8, output: U8, alpha: float) -> None:
-    """Paint every pixel of ``output`` as ``img``'s faded grayscale, block by block."""
-    src = img.reshape(-1, 4)
-    dst = output.reshape(-1, 4)
-    for start in range(0, src.shape[0], GRAY_BLOCK):
-        block = src[start : start + GRAY_BLOCK]
-        gray = gray_values(block, alpha)
-        dst[start : start + GRAY_BLOCK, :3] = gray[:, None]
-        dst[start : start + GRAY_BLOCK, 3] = 255
+def pixel_value(rgba: Sequence[int]) -> np.uint32:
+    """RGBA bytes as the uint32 they read as (native byte order)."""
+    value: np.uint32 = np.array(rgba, dtype=np.uint8).view(np.uint32)[0]
+    return value
+
+
+def opaque_value(rgb: Color) -> np.uint32:
+    return pixel_value((*rgb, 255))
+
+
+def draw_gray(flat1: U32, out: U32, alpha: float) -> None:
+    """Paint every pixel of ``out`` as image 1's faded grayscale, computed once per run."""
+    starts = run_starts(flat1)
+    gray = gray_values(flat1[starts], alpha).astype(np.uint32)
+    # gray level g as the opaque pixel (g, g, g, 255)
+    values = gray * pixel_value((1, 1, 1, 0)) | pixel_value((0, 0, 0, 255))
+    out[:] = np.repeat(values, run_lengths(starts, flat1.size))
+
+
+def candidates_sparse(
+    flat1: U32, flat2: U32, changed: Index, max_delta: float, checkerboard: bool
+) -> tuple[Index, Mask]:
+    """Changed pixels over the threshold, and which of them are darker in image 2."""
+    delta = color_delta(flat1[changed], flat2[changed], changed * 4, checkerboard)
+    over = np.abs(delta) > max_delta
+    darker: Mask = delta[over] < 0
+    return changed[over], darker
+
+
+def candidates_by_run(
+    flat1: U32, flat2: U32, max_delta: float, checkerboard: bool
+) -> tuple[Index, Mask]:
+    """As candidates_sparse, computing the delta once per run of repeated pixel pairs.
+
+    The checkerboard background depends on the position, so with it every semi-transparent
+    pixel is a run of its own.
+    """
+    split = None
+    if checkerboard:
+        translucent = (channels(flat1)[:, 3] & channels(flat2)[:, 3]) < 255
+        split = translucent if translucent.any() else None
+    starts = run_starts(flat1, flat2, split=split)
+    lengths = run_lengths(starts, flat1.size)
+    delta = color_delta(flat1[starts], flat2[starts], starts * 4, checkerboard)
+    over = np.repeat(np.abs(delta) > max_delta, lengths)
+    candidates = np.flatnonzero(over)
+    darker: Mask = np.repeat(delta < 0, lengths)[candidates]
+    return candidates, darker
 
 
 def pixelmatch(
@@ -110,22 +150,25 @@ def pixelmatch(
     height, width = a.shape[:2]
     a32 = a.view(np.uint32).reshape(height, width)
     b32 = b.view(np.uint32).reshape(height, width)
+    flat1 = a32.reshape(-1)
+    flat2 = b32.reshape(-1)
+    out32 = None if output is None else output.view(np.uint32).reshape(-1)
 
+    if out32 is not None and not diff_mask:
+        draw_gray(flat1, out32, alpha)
     # Only pixels whose bytes differ can differ at all; none means identical images.
-    changed = np.flatnonzero(a32 != b32)
-    if output is not None and not diff_mask:
-        draw_gray(a, output, alpha)
-    if changed.size == 0:
+    changed_mask = flat1 != flat2
+    n_changed = int(np.count_nonzero(changed_mask))
+    if n_changed == 0:
         return 0
 
-    # Squared YIQ distance of each changed pixel; beyond the threshold it is a candidate.
-    pa = a.reshape(-1, 4)
-    pb = b.reshape(-1, 4)
-    delta = color_delta(pa[changed], pb[changed], changed * 4, checkerboard)
+    # Squared YIQ distance of each changed pixel; over the threshold it is a candidate.
     max_delta = MAX_YIQ_DELTA * threshold * threshold
-    over = np.abs(delta) > max_delta
-    candidates = changed[over]
-    delta = delta[over]
+    if n_changed < SPARSE_SHARE * flat1.size:
+        changed = np.flatnonzero(changed_mask)
+        candidates, darker = candidates_sparse(flat1, flat2, changed, max_delta, checkerboard)
+    else:
+        candidates, darker = candidates_by_run(flat1, flat2, max_delta, checkerboard)
     if candidates.size == 0:
         return 0
 
@@ -134,16 +177,14 @@ def pixelmatch(
     if not include_aa:
         count_a = SiblingCounter(a32)
         count_b = SiblingCounter(b32)
-        excluded = antialiased(pa, count_a, count_b, candidates, checkerboard)
+        excluded = antialiased(count_a, count_b, candidates, checkerboard)
         rest = np.flatnonzero(~excluded)
-        excluded[rest] = antialiased(pb, count_b, count_a, candidates[rest], checkerboard)
+        excluded[rest] = antialiased(count_b, count_a, candidates[rest], checkerboard)
 
-    if output is not None:
-        flat = output.reshape(-1, 4)
+    if out32 is not None:
         if not diff_mask:
-            flat[candidates[excluded]] = (*aa_rgb, 255)
+            out32[candidates[excluded]] = opaque_value(aa_rgb)
         real = ~excluded
-        darker = real & (delta < 0)
-        flat[candidates[darker]] = (*alt_rgb, 255)
-        flat[candidates[real & ~darker]] = (*diff_rgb, 255)
+        out32[candidates[real & darker]] = opaque_value(alt_rgb)
+        out32[candidates[real & ~darker]] = opaque_value(diff_rgb)
     return int(candidates.size - np.count_nonzero(excluded))

@@ -13,6 +13,7 @@ import numpy.typing as npt
 
 F64 = npt.NDArray[np.float64]
 U8 = npt.NDArray[np.uint8]
+U32 = npt.NDArray[np.uint32]
 Index = npt.NDArray[np.intp]
 
 # The largest possible YIQ delta (black against white): thresholds scale it quadratically.
@@ -40,25 +41,40 @@ def background(offsets: Index, checkerboard: bool) -> tuple[F64 | float, F64 | f
     return red.astype(np.float64), green.astype(np.float64), blue.astype(np.float64)
 
 
-def channel_differences(p1: U8, p2: U8, offsets: Index, checkerboard: bool) -> tuple[F64, F64, F64]:
-    """Per-channel differences of RGBA pixel rows ``p1`` and ``p2`` (n x 4), alpha-blended.
+def channels(pixels: U32) -> U8:
+    """RGBA bytes of uint32 pixel values, as an array with a trailing axis of 4."""
+    view: U8 = pixels.view(np.uint8).reshape(*pixels.shape, 4)
+    return view
+
+
+def opaque(pixels: U32) -> bool:
+    return bool(np.all(channels(pixels)[..., 3] == 255))
+
+
+def channel_differences(
+    p1: U32, p2: U32, offsets: Index, checkerboard: bool
+) -> tuple[F64, F64, F64]:
+    """Per-channel differences of pixel values ``p1`` and ``p2`` (any shape), alpha-blended
+    over the background at byte ``offsets`` (broadcastable to the pixels).
 
     For two opaque pixels the blended form (r1*255 - r2*255) / 255 is exactly r1 - r2 in
     IEEE arithmetic, so one formula serves every pixel; the opaque case skips the work.
     """
-    if bool(np.all(p1[:, 3] == 255)) and bool(np.all(p2[:, 3] == 255)):
+    c1 = channels(p1)
+    c2 = channels(p2)
+    if opaque(p1) and opaque(p2):
         return (
-            np.subtract(p1[:, 0], p2[:, 0], dtype=np.float64),
-            np.subtract(p1[:, 1], p2[:, 1], dtype=np.float64),
-            np.subtract(p1[:, 2], p2[:, 2], dtype=np.float64),
+            np.subtract(c1[..., 0], c2[..., 0], dtype=np.float64),
+            np.subtract(c1[..., 1], c2[..., 1], dtype=np.float64),
+            np.subtract(c1[..., 2], c2[..., 2], dtype=np.float64),
         )
-    a1 = p1[:, 3].astype(np.float64)
-    a2 = p2[:, 3].astype(np.float64)
+    a1 = c1[..., 3].astype(np.float64)
+    a2 = c2[..., 3].astype(np.float64)
     da = a1 - a2
     bg = background(offsets, checkerboard)
     out = []
     for channel in range(3):
-        num = p1[:, channel] * a1 - p2[:, channel] * a2 - bg[channel] * da
+        num = c1[..., channel] * a1 - c2[..., channel] * a2 - bg[channel] * da
         out.append(num / 255.0)
     return out[0], out[1], out[2]
 
@@ -69,7 +85,7 @@ def brightness(dr: F64, dg: F64, db: F64) -> F64:
     return y
 
 
-def color_delta(p1: U8, p2: U8, offsets: Index, checkerboard: bool) -> F64:
+def color_delta(p1: U32, p2: U32, offsets: Index, checkerboard: bool) -> F64:
     """Squared YIQ distance per pixel pair; negative where the second pixel is darker."""
     dr, dg, db = channel_differences(p1, p2, offsets, checkerboard)
     y = brightness(dr, dg, db)
@@ -80,10 +96,11 @@ def color_delta(p1: U8, p2: U8, offsets: Index, checkerboard: bool) -> F64:
     return delta
 
 
-def gray_values(pixels: U8, alpha: float) -> U8:
-    """pixelmatch's faded grayscale background for pixels (n x 4): luma blended with white."""
-    luma = pixels[:, 0] * Y_R + pixels[:, 1] * Y_G + pixels[:, 2] * Y_B
-    val = 255.0 + (luma - 255.0) * alpha * pixels[:, 3] / 255.0
+def gray_values(pixels: U32, alpha: float) -> U8:
+    """pixelmatch's faded grayscale background for pixel values: luma blended with white."""
+    c = channels(pixels)
+    luma = c[..., 0] * Y_R + c[..., 1] * Y_G + c[..., 2] * Y_B
+    val = 255.0 + (luma - 255.0) * alpha * c[..., 3] / 255.0
     # A JavaScript Uint8Array store truncates; val stays within [0, 255] for alpha in [0, 1].
     result: U8 = val.astype(np.uint8)
     return result
