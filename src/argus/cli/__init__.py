@@ -17,7 +17,7 @@ from argus import __version__
 from argus.errors import ArgusError
 
 # Subcommand modules, in the order `argus --help` lists them.
-COMMANDS: tuple[str, ...] = ()
+COMMANDS: tuple[str, ...] = ("init", "lint", "schema", "tokens", "contrast", "ids")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,93 @@
+"""`argus lint [SPEC...] [--json]`: check feature specs and list the references still needed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from argus.errors import InputError
+from argus.spec import LintReport, find_repo_root, find_specs, lint_spec
+from argus.spec.paths import SPECS_DIR
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "lint",
+        help="validate spec.json files and list missing references",
+        description="Validate feature specs: the schema, then consistency, paths and the files "
+        "they name. Exit 0 valid, 1 invalid, 2 unreadable. Without SPEC, lint every "
+        "argus/specs/*/spec.json of the project.",
+    )
+    parser.add_argument(
+        "specs", nargs="*", type=Path, metavar="SPEC", help="spec.json files or feature directories"
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON report")
+    parser.set_defaults(func=run)
+
+
+def _spec_paths(given: list[Path]) -> list[Path]:
+    if given:
+        return [path / "spec.json" if path.is_dir() else path for path in given]
+    root = find_repo_root(Path.cwd())
+    found = find_specs(root)
+    if not found:
+        raise InputError(
+            f"{root / SPECS_DIR}: no */spec.json found; create one with 'argus init FEATURE'"
+        )
+    return [_shown(path) for path in found]
+
+
+def _shown(path: Path) -> Path:
+    """``path`` relative to the working directory when it lies below it."""
+    try:
+        return path.relative_to(Path.cwd())
+    except ValueError:
+        return path
+
+
+def _print_text(report: LintReport) -> None:
+    if report.valid:
+        print(f"{report.spec}: valid")
+    else:
+        count = len(report.errors)
+        print(f"{report.spec}: INVALID ({count} error{'s' if count != 1 else ''})")
+    for issue in report.errors:
+        print(f"  error {issue}")
+    for item in report.worklist:
+        view = f"{item.target} {item.state}/{item.appearance}"
+        where = f" ({item.file})" if item.file else ""
+        label = "reference" if item.canonical else "extra reference"
+        line = f"  {label} {view}: {item.status}{where}"
+        if item.status == "needed":
+            line += f"; supply references/{item.slug}.png or let 'argus loop' render a candidate"
+        elif item.status == "candidate":
+            line += "; approve it with 'argus approve' or replace it"
+        print(line)
+
+
+def run(args: argparse.Namespace) -> int:
+    reports: list[LintReport] = []
+    unreadable: list[tuple[Path, str]] = []
+    for path in _spec_paths(args.specs):
+        try:
+            reports.append(lint_spec(path))
+        except InputError as err:
+            unreadable.append((path, str(err)))
+    valid = not unreadable and all(report.valid for report in reports)
+    if args.json:
+        document = {
+            "valid": valid,
+            "specs": [report.to_json() for report in reports],
+            "unreadable": [{"spec": str(path), "error": error} for path, error in unreadable],
+        }
+        print(json.dumps(document, indent=2))
+    else:
+        for report in reports:
+            _print_text(report)
+    for _, error in unreadable:
+        print(f"argus: {error}", file=sys.stderr)
+    if unreadable:
+        return 2
+    return 0 if valid else 1

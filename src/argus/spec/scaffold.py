@@ -1,0 +1,110 @@
+"""`argus init`: a new feature's spec files from the shipped templates, plus .gitignore rules."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from argus.contracts.rubric import default_rubric_text
+from argus.errors import InputError
+from argus.io import atomic_write_text, read_bytes
+from argus.spec.paths import SPECS_DIR, escape_problem
+
+TEMPLATE_FILES = ("spec.json", "spec.md", "tokens.json", "contrast-pairs.json")
+FEATURE_SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
+
+# Run directories hold renders and probe dumps (fixture data); only the sign-off is committed.
+# The negation must follow the wildcard, so the two lines are always written together, in order.
+FEATURE_IGNORE_RULES = (
+    "# Argus: run artefacts stay local; only the sign-off record is committed.",
+    ".argus-runs/*",
+    "!.argus-runs/signoff.json",
+)
+ROOT_IGNORE_RULES = ("# Argus: the local run store.", "/.argus/")
+
+
+@dataclass(frozen=True)
+class Scaffold:
+    feature_dir: Path
+    written: tuple[Path, ...]  # every file created or changed, in order
+
+
+def check_feature_name(feature: str) -> None:
+    if not FEATURE_SLUG.match(feature):
+        raise InputError(
+            f"invalid feature name '{feature}': use lowercase letters, digits and hyphens, "
+            "starting with a letter or digit (at most 64 characters)"
+        )
+
+
+def render_templates(feature: str) -> dict[str, str]:
+    """The four spec files for ``feature``, as text."""
+    files = resources.files("argus.spec").joinpath("templates")
+    rendered = {
+        name: files.joinpath(name).read_text("utf-8").replace("{{feature}}", feature)
+        for name in TEMPLATE_FILES
+    }
+    for name, text in rendered.items():
+        if name.endswith(".json"):
+            json.loads(text)  # a broken template is our bug; fail before writing anything
+    return rendered
+
+
+def ensure_ignore_rules(path: Path, block: tuple[str, ...]) -> bool:
+    """Make the .gitignore ``path`` hold ``block``'s rules in order; False if it already did.
+
+    ``block`` may start with comment lines. Rules that are missing or out of order are removed
+    and the whole block is appended, so running this twice changes nothing the second time.
+    """
+    text = ""
+    if path.exists():
+        try:
+            text = read_bytes(path, what=".gitignore").decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(f"{path}: .gitignore is not UTF-8 text") from exc
+    lines = text.splitlines()
+    stripped = [line.strip() for line in lines]
+    rules = [line for line in block if not line.startswith("#")]
+    positions = [stripped.index(rule) if rule in stripped else -1 for rule in rules]
+    if -1 not in positions and positions == sorted(positions):
+        return False
+    kept = [line for line in lines if line.strip() not in block]
+    while kept and not kept[-1].strip():
+        kept.pop()
+    atomic_write_text(path, "\n".join([*kept, "", *block] if kept else block) + "\n")
+    return True
+
+
+def init_feature(root: Path, feature: str, *, with_rubric: bool = False) -> Scaffold:
+    """Create argus/specs/{feature}/ under ``root``; InputError if the feature already exists."""
+    check_feature_name(feature)
+    relative = (SPECS_DIR / feature).as_posix()
+    problem = escape_problem(root, root, relative)
+    if problem:
+        raise InputError(f"{root / relative}: {problem}")
+    feature_dir = root / relative
+    names = (*TEMPLATE_FILES, "rubric.json") if with_rubric else TEMPLATE_FILES
+    existing = [name for name in names if (feature_dir / name).exists()]
+    if existing:
+        raise InputError(
+            f"{feature_dir / existing[0]}: feature '{feature}' already exists; "
+            "edit its files or choose another name (argus init never overwrites)"
+        )
+    contents = render_templates(feature)
+    if with_rubric:
+        contents["rubric.json"] = default_rubric_text()
+    written: list[Path] = []
+    for name, text in contents.items():
+        atomic_write_text(feature_dir / name, text)
+        written.append(feature_dir / name)
+    (feature_dir / "references").mkdir(exist_ok=True)
+    for path, rules in (
+        (feature_dir / ".gitignore", FEATURE_IGNORE_RULES),
+        (root / ".gitignore", ROOT_IGNORE_RULES),
+    ):
+        if ensure_ignore_rules(path, rules):
+            written.append(path)
+    return Scaffold(feature_dir, tuple(written))
