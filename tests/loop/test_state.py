@@ -1,0 +1,275 @@
+"""Loop state: streak, attempts, freeze, budget, unchanged confirms, gate-fails, decisions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from argus.errors import InputError, StateError
+from argus.loop.state import (
+    LoopSettings,
+    LoopState,
+    init_state,
+    load_state,
+    save_state,
+    state_path,
+)
+from argus.spec.model import View
+from argus.verdict import NormalizedVerdict, normalize_verdict
+from tests.verdict.helpers import RUBRIC, verdict
+
+VIEW = View("habits", "list", "populated", "light")
+SETTINGS = LoopSettings.from_rubric(RUBRIC)  # 2 passes, 3 attempts, 12 iterations
+
+
+def fresh(settings: LoopSettings = SETTINGS) -> LoopState:
+    return LoopState(VIEW.feature, VIEW.target, VIEW.state, VIEW.appearance, settings)
+
+
+def judged(
+    state: LoopState, scores: dict[str, float | None] | None = None, **extra: Any
+) -> NormalizedVerdict:
+    raw = verdict(scores, iteration=state.iteration + 1, **extra)
+    return normalize_verdict(raw, RUBRIC)
+
+
+def run(state: LoopState, steps: list[Any]) -> LoopState:
+    """Apply steps: a dict of scores (judge), "unchanged", or a list of red gate names."""
+    for step in steps:
+        if step == "unchanged":
+            state = state.unchanged()
+        elif isinstance(step, list):
+            state = state.gate_fail(step)
+        else:
+            state = state.record(judged(state, step))
+    return state
+
+
+FAIL_SPACING = {"layout_spacing": 0.5}
+FAIL_TYPE = {"typography": 0}
+
+SEQUENCES = [
+    ("nothing yet", [], 0, 0, "implement", ()),
+    ("one pass", [{}], 1, 1, "confirm", ()),
+    ("two passes sign off", [{}, {}], 2, 2, "signoff", ()),
+    ("pass then unchanged signs off", [{}, "unchanged"], 2, 2, "signoff", ()),
+    ("fail resets the streak", [{}, FAIL_SPACING], 2, 0, "fix_dimensions", ("layout_spacing",)),
+    ("fail then pass", [FAIL_SPACING, {}], 2, 1, "confirm", ()),
+    ("red gates reset the streak", [{}, ["axe"]], 2, 0, "fix_gates", ()),
+    (
+        "two dims failing",
+        [{**FAIL_SPACING, **FAIL_TYPE}],
+        1,
+        0,
+        "fix_dimensions",
+        ("layout_spacing", "typography"),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("label", "steps", "iteration", "streak", "action", "fix"),
+    SEQUENCES,
+    ids=[s[0] for s in SEQUENCES],
+)
+def test_sequences(
+    label: str, steps: list[Any], iteration: int, streak: int, action: str, fix: tuple[str, ...]
+) -> None:
+    state = run(fresh(), steps)
+    decision = state.decision()
+    assert (state.iteration, state.consecutive_passes) == (iteration, streak)
+    assert decision.next_action == action
+    assert decision.fix_dimensions == fix
+    assert decision.should_signoff is (action == "signoff")
+
+
+def test_three_failed_attempts_freeze_the_dimension() -> None:
+    state = run(fresh(), [FAIL_SPACING, FAIL_SPACING])
+    assert state.attempts == {"layout_spacing": 2}
+    assert state.frozen == ()
+    assert state.decision().fix_dimensions == ("layout_spacing",)
+
+    state = run(state, [FAIL_SPACING])
+    decision = state.decision()
+    assert state.frozen == ("layout_spacing",)
+    assert decision.newly_frozen == ("layout_spacing",)
+    assert decision.fix_dimensions == ()  # the implementer is no longer asked for it
+    assert decision.concerns == ("frozen: layout_spacing",)
+    assert state.consecutive_passes == 1  # only frozen dimensions fail: converging, with concerns
+    assert decision.next_action == "confirm"
+
+    state = run(state, [FAIL_SPACING])
+    decision = state.decision()
+    assert decision.should_signoff and decision.newly_frozen == ()
+    assert decision.concerns == ("frozen: layout_spacing",)
+    assert state.attempts == {"layout_spacing": 4}
+
+
+def test_frozen_dimension_does_not_excuse_another_failure() -> None:
+    state = run(fresh(), [FAIL_SPACING] * 3 + [{**FAIL_SPACING, **FAIL_TYPE}])
+    assert state.consecutive_passes == 0
+    assert state.decision().fix_dimensions == ("typography",)
+
+
+def test_frozen_dimension_that_later_passes_is_no_concern() -> None:
+    state = run(fresh(), [FAIL_SPACING] * 3 + [{}])
+    decision = state.decision()
+    assert state.frozen == ("layout_spacing",)
+    assert decision.concerns == ()
+    assert decision.should_signoff
+
+
+def test_budget_is_exhausted_and_then_refuses_steps() -> None:
+    state = run(fresh(LoopSettings(2, 3, 3)), [FAIL_TYPE, ["build"], FAIL_TYPE])
+    decision = state.decision()
+    assert decision.budget_exhausted and decision.next_action == "stop_budget"
+    assert not decision.should_signoff
+    with pytest.raises(StateError, match="used its budget of 3"):
+        state.gate_fail(["build"])
+
+
+def test_sign_off_on_the_last_budgeted_iteration_is_not_budget_exhaustion() -> None:
+    state = run(fresh(LoopSettings(2, 3, 2)), [{}, {}])
+    assert state.decision().should_signoff
+    assert not state.decision().budget_exhausted
+
+
+def test_signed_off_state_refuses_more_steps() -> None:
+    state = run(fresh(), [{}, {}])
+    with pytest.raises(StateError, match="already has 2 consecutive passes"):
+        state.record(judged(state))
+
+
+@pytest.mark.parametrize(
+    ("label", "steps", "last"),
+    [
+        ("nothing recorded", [], "nothing recorded yet"),
+        ("after a fail", [FAIL_SPACING], "fail"),
+        ("after a gate-fail", [{}, ["console"]], "gate-fail"),
+        ("after an inconclusive", [{"__inconclusive__": 1}], "fail"),
+    ],
+)
+def test_unchanged_only_confirms_a_pass(label: str, steps: list[Any], last: str) -> None:
+    state = fresh()
+    for step in steps:
+        if isinstance(step, dict) and "__inconclusive__" in step:
+            state = state.record(judged(state, status="inconclusive", error="timed out"))
+        else:
+            state = run(state, [step])
+    with pytest.raises(StateError, match=f"last step was {last}"):
+        state.unchanged()
+
+
+def test_unchanged_chain_counts_when_more_passes_are_required() -> None:
+    state = run(fresh(LoopSettings(3, 3, 12)), [{}, "unchanged", "unchanged"])
+    assert state.decision().should_signoff
+
+
+def test_gate_fail_remembers_red_gates() -> None:
+    state = run(fresh(), [["axe", "console", "axe"]])
+    decision = state.decision()
+    assert state.red_gates == ("axe", "console")
+    assert decision.red_gates == ("axe", "console")
+    assert decision.fix_dimensions == ()
+    with pytest.raises(StateError, match="needs the names"):
+        state.gate_fail([])
+    assert run(state, [{}]).red_gates == ()
+
+
+def test_inconclusive_never_passes_and_counts_no_attempts() -> None:
+    state = run(fresh(), [{}])
+    state = state.record(judged(state, FAIL_TYPE, status="inconclusive", error="bad JSON twice"))
+    decision = state.decision()
+    assert state.consecutive_passes == 0
+    assert state.attempts == {}
+    assert decision.next_action == "retry_judge"
+    assert decision.fix_dimensions == ()
+
+
+def test_unverified_converges_and_is_reported_as_a_concern() -> None:
+    state = run(fresh(), [{"accessibility": None}, "unchanged"])
+    decision = state.decision()
+    assert decision.should_signoff
+    assert decision.unverified == ("accessibility",)
+    assert decision.concerns == ("unverified: accessibility",)
+
+
+def test_verdict_for_another_iteration_is_refused() -> None:
+    state = run(fresh(), [{}])
+    stale = normalize_verdict(verdict(iteration=1), RUBRIC)
+    with pytest.raises(StateError, match="record each verdict once"):
+        state.record(stale)  # replaying the same verdict must not count a second pass
+
+
+def test_verdict_for_another_view_is_refused() -> None:
+    other = normalize_verdict(verdict(view=("list", "empty", "light")), RUBRIC)
+    with pytest.raises(StateError, match="verdict is for habits/list/empty/light"):
+        fresh().record(other)
+
+
+def test_reference_source_is_adopted_then_enforced() -> None:
+    state = fresh()
+    state = state.record(judged(state, reference_source="candidate"))
+    assert state.reference_source == "candidate"
+    with pytest.raises(StateError, match="human reference"):
+        state.record(judged(state, reference_source="human"))
+
+
+# -- files ----------------------------------------------------------------------------------
+
+
+def test_state_path_is_per_view_under_argus_runs(tmp_path: Path) -> None:
+    expected = tmp_path / "argus/specs/habits/.argus-runs/list-populated-light/state.json"
+    assert state_path(tmp_path, VIEW) == expected
+
+
+def test_save_and_load_round_trip(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    state = run(fresh(), [FAIL_SPACING, ["axe"], {"accessibility": None}])
+    saved = save_state(path, state)
+    loaded = load_state(path)
+    assert loaded == saved
+    assert loaded.decision() == state.decision()
+
+
+def test_init_creates_resumes_and_resets(tmp_path: Path) -> None:
+    path = state_path(tmp_path, VIEW)
+    created = init_state(path, VIEW, SETTINGS, reference_source="human")
+    assert path.is_file() and created.iteration == 0
+    save_state(path, run(created, [{}]))
+    resumed = init_state(path, VIEW, SETTINGS)
+    assert resumed.iteration == 1 and resumed.reference_source == "human"
+    reset = init_state(path, VIEW, SETTINGS, reset=True)
+    assert reset.iteration == 0
+    with pytest.raises(StateError, match="holds the state of habits/list/populated/light"):
+        init_state(path, View("habits", "list", "empty", "dark"), SETTINGS)
+
+
+def test_missing_state_is_a_state_error(tmp_path: Path) -> None:
+    with pytest.raises(StateError, match="run 'argus state init' first"):
+        load_state(tmp_path / "state.json")
+
+
+@pytest.mark.parametrize(
+    ("content", "needle"),
+    [
+        ('{"feature": "habits", "tar', "not valid JSON"),
+        ("[]", "state.json"),
+        ('{"feature": "habits"}', "state.json"),
+        (None, "corrupt loop state"),
+    ],
+)
+def test_corrupt_state_is_an_input_error_naming_the_file(
+    tmp_path: Path, content: str | None, needle: str
+) -> None:
+    path = tmp_path / "state.json"
+    if content is None:  # passes the seed-shaped schema, but our settings are gone
+        save_state(path, fresh())
+        content = path.read_text().replace('"settings"', '"settingz"')
+    path.write_text(content)
+    with pytest.raises(InputError) as info:
+        load_state(path)
+    assert str(path) in str(info.value) and needle in str(info.value)
+    assert "\n" not in str(info.value)
