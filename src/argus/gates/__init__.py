@@ -1,0 +1,44 @@
+"""The deterministic gates: one module a gate, registered by name, and the runner.
+
+    run = run_gates(inputs)            # every configured gate of one view
+    run.all_green, run.red_gates       # derived from the statuses, never self-reported
+    run.write(run_dir / "gate-result.json")
+
+Importing the package registers every built-in gate.
+"""
+
+from argus.gates import (  # noqa: F401  (imported to register the gates)
+    a11y_ids,
+    axe,
+    commands,
+    console,
+    rendered_contrast,
+    source_tokens,
+    token_compliance,
+    token_contrast,
+)
+from argus.gates.base import (
+    Finding,
+    GateInputs,
+    GateOutcome,
+    GateStatus,
+    SensedFiles,
+    gate_names,
+    get_gate,
+    register_gate,
+)
+from argus.gates.runner import GateRun, configured_gates, run_gates
+
+__all__ = [
+    "Finding",
+    "GateInputs",
+    "GateOutcome",
+    "GateRun",
+    "GateStatus",
+    "SensedFiles",
+    "configured_gates",
+    "gate_names",
+    "get_gate",
+    "register_gate",
+    "run_gates",
+]

@@ -1,0 +1,173 @@
+"""What every gate shares: its inputs, its outcome, and the registry that names it.
+
+A gate is a function ``(GateInputs) -> GateOutcome`` registered under a name with
+``@register_gate("name")``. A red gate is data (status ``fail`` with findings naming the
+offending elements); an exception means the gate could not run, and the runner turns it into
+status ``error``. Nothing a caller says about a gate's status is ever trusted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from argus.errors import InputError
+from argus.io import read_json
+
+if TYPE_CHECKING:
+    from argus.config import ProjectConfig
+    from argus.spec import Spec, Target, View
+    from argus.tokens import Tokens
+
+
+class GateStatus(StrEnum):
+    PASS = "pass"
+    FAIL = "fail"
+    SKIP = "skip"
+    ERROR = "error"
+    DIFF = "diff"  # snapshot only: the render moved away from its baseline
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One offence: which element, which property, what it was, what it should be."""
+
+    element: str
+    property: str
+    value: str
+    expected: str = ""
+    message: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        return {
+            "element": self.element,
+            "property": self.property,
+            "value": self.value,
+            "expected": self.expected,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True)
+class GateOutcome:
+    name: str
+    status: GateStatus
+    summary: str
+    findings: tuple[Finding, ...] = ()
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "status": self.status.value,
+            "summary": self.summary,
+            "findings": [f.to_json() for f in self.findings],
+            "data": dict(self.data),
+        }
+
+
+@dataclass(frozen=True)
+class SensedFiles:
+    """The files a sensor wrote for one view (see docs/internals.md)."""
+
+    dir: Path
+
+    @property
+    def render(self) -> Path:
+        return self.dir / "render.png"
+
+    @property
+    def probe(self) -> Path:
+        return self.dir / "probe.json"
+
+    @property
+    def console(self) -> Path:
+        return self.dir / "console.json"
+
+    @property
+    def axe(self) -> Path:
+        return self.dir / "axe.json"
+
+    @property
+    def meta(self) -> Path:
+        return self.dir / "meta.json"
+
+
+@dataclass(frozen=True)
+class GateInputs:
+    """Everything a gate may look at for one view. Sensed JSON is read once and shared."""
+
+    spec: Spec
+    target: Target
+    view: View
+    tokens: Tokens
+    sensed: SensedFiles
+    run_dir: Path
+    config: ProjectConfig
+    root: Path
+
+    @cached_property
+    def probe(self) -> dict[str, Any]:
+        return _read_object(self.sensed.probe, "probe.json")
+
+    @cached_property
+    def console(self) -> dict[str, Any]:
+        return _read_object(self.sensed.console, "console.json")
+
+    @cached_property
+    def axe(self) -> dict[str, Any]:
+        return _read_object(self.sensed.axe, "axe.json")
+
+    @cached_property
+    def meta(self) -> dict[str, Any]:
+        if not self.sensed.meta.is_file():
+            return {}
+        return _read_object(self.sensed.meta, "meta.json")
+
+
+def _read_object(path: Path, what: str) -> dict[str, Any]:
+    if not path.is_file():
+        raise InputError(f"{path}: {what} not found; sense the view first (argus sense)")
+    data = read_json(path, what=what)
+    if not isinstance(data, dict):
+        raise InputError(f"{path}: {what} must be a JSON object; re-sense the view")
+    return data
+
+
+Gate = Callable[[GateInputs], GateOutcome]
+
+_REGISTRY: dict[str, Gate] = {}
+
+
+def register_gate(name: str) -> Callable[[Gate], Gate]:
+    """Register ``func`` as the gate called ``name`` (one name, one gate)."""
+
+    def decorate(func: Gate) -> Gate:
+        if name in _REGISTRY and _REGISTRY[name] is not func:
+            raise ValueError(f"gate {name!r} is already registered")
+        _REGISTRY[name] = func
+        return func
+
+    return decorate
+
+
+def _load_builtin_gates() -> None:
+    # Importing the package imports every gate module, which registers it.
+    import argus.gates  # noqa: F401
+
+
+def get_gate(name: str) -> Gate:
+    _load_builtin_gates()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY))
+        raise InputError(f"unknown gate {name!r}; known gates: {known}") from None
+
+
+def gate_names() -> tuple[str, ...]:
+    _load_builtin_gates()
+    return tuple(sorted(_REGISTRY))

@@ -1,0 +1,96 @@
+"""Project gates: build, lint, type_check and flows, each a command from the config.
+
+Argus runs the command itself (a shell command line, in the repository root, with a
+timeout) and takes the status from the exit code alone: 0 passes, anything else fails, a
+timeout fails with a note. A gate without a configured command is skipped. The output goes
+to ``{run_dir}/{gate}.log`` and never into the outcome.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+from argus.errors import InputError
+from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, register_gate
+from argus.io import atomic_write_bytes
+
+COMMAND_GATES = ("build", "lint", "type_check", "flows")
+# Keep the tail of very chatty output: the end is where a failure is explained.
+MAX_LOG_BYTES = 2 * 1024 * 1024
+
+
+def run_command_gate(
+    name: str, command: str, *, timeout: float, cwd: Path, log_path: Path
+) -> GateOutcome:
+    """Run ``command`` through the shell in ``cwd``; the exit code decides pass or fail."""
+    started = time.monotonic()
+    timed_out = False
+    try:
+        process = subprocess.Popen(
+            command,
+            shell=True,
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, so a timeout ends every child
+        )
+    except OSError as exc:
+        raise InputError(f"{cwd}: cannot start the {name} command ({exc.strerror})") from exc
+    try:
+        output, _ = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        _kill_group(process)
+        output, _ = process.communicate()
+    seconds = time.monotonic() - started
+    atomic_write_bytes(log_path, output[-MAX_LOG_BYTES:])
+    code = process.returncode
+    data = {
+        "command": command,
+        "exit_code": code,
+        "timed_out": timed_out,
+        "seconds": round(seconds, 3),
+        "log": str(log_path),
+    }
+    if timed_out:
+        finding = Finding(
+            name, "timeout", f"{timeout:g}s", "finish in time", f"killed; see {log_path}"
+        )
+        summary = f"timed out after {timeout:g}s (killed)"
+        return GateOutcome(name, GateStatus.FAIL, summary, (finding,), data)
+    if code != 0:
+        finding = Finding(name, "exit_code", str(code), "0", f"see {log_path}")
+        return GateOutcome(name, GateStatus.FAIL, f"exit code {code}", (finding,), data)
+    return GateOutcome(name, GateStatus.PASS, f"exit code 0 in {seconds:.1f}s", (), data)
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+
+
+def _command_gate(name: str) -> None:
+    @register_gate(name)
+    def gate(inputs: GateInputs) -> GateOutcome:
+        configured = inputs.config.gates.commands.get(name)
+        if configured is None:
+            return GateOutcome(
+                name, GateStatus.SKIP, f"no [gates.commands.{name}] command configured"
+            )
+        return run_command_gate(
+            name,
+            configured.command,
+            timeout=configured.timeout,
+            cwd=inputs.root,
+            log_path=inputs.run_dir / f"{name}.log",
+        )
+
+
+for _name in COMMAND_GATES:
+    _command_gate(_name)

@@ -1,0 +1,177 @@
+"""A read-only view over probe.json for the gates: elements, ancestry, short names.
+
+probe.json is written by a sensor (possibly a project adapter), so it is validated here at
+the boundary: a malformed element is an InputError naming the field, never a KeyError deep
+inside a gate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from argus.errors import InputError
+
+# A short selector stops climbing after this many steps below its anchor.
+MAX_SELECTOR_DEPTH = 3
+
+
+@dataclass(frozen=True)
+class Box:
+    x: float
+    y: float
+    width: float
+    height: float
+
+    @property
+    def empty(self) -> bool:
+        return self.width <= 0 or self.height <= 0
+
+
+@dataclass(frozen=True)
+class Element:
+    index: int
+    parent: int | None
+    tag: str
+    id: str
+    testid: str
+    text: str
+    visible: bool
+    box: Box
+    style: Mapping[str, str]
+
+    def px(self, prop: str) -> float | None:
+        """A computed length in px, or None for keywords such as ``normal``."""
+        return parse_px(self.style.get(prop, ""))
+
+    @property
+    def has_text(self) -> bool:
+        return bool(self.text.strip())
+
+
+def parse_px(value: str) -> float | None:
+    value = value.strip()
+    if not value.endswith("px"):
+        return None
+    try:
+        return float(value[:-2])
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True)
+class Probe:
+    elements: tuple[Element, ...]
+    viewport_width: float
+    viewport_height: float
+
+    def ancestors(self, element: Element) -> Iterator[Element]:
+        """The element's ancestors, nearest first."""
+        seen = 0
+        parent = element.parent
+        while parent is not None and seen < len(self.elements):
+            node = self.elements[parent]
+            yield node
+            parent = node.parent
+            seen += 1
+
+    def selector(self, element: Element) -> str:
+        """A short CSS selector naming the element: its id, test id, or a path below one."""
+        own = _anchor(element)
+        if own:
+            return own
+        steps = [self._step(element)]
+        for node in self.ancestors(element):
+            anchor = _anchor(node)
+            if anchor:
+                return " > ".join([anchor, *reversed(steps)])
+            if len(steps) >= MAX_SELECTOR_DEPTH:
+                return " ".join(["…", *reversed(steps)])
+            steps.append(self._step(node))
+        return " > ".join(reversed(steps))
+
+    def _step(self, element: Element) -> str:
+        if element.parent is None:
+            return element.tag
+        same = [
+            e.index
+            for e in self._children(element.parent)
+            if e.tag == element.tag  # nth-of-type counts siblings of one tag
+        ]
+        if len(same) <= 1:
+            return element.tag
+        return f"{element.tag}:nth-of-type({same.index(element.index) + 1})"
+
+    def _children(self, parent: int) -> list[Element]:
+        return self._children_by_parent.get(parent, [])
+
+    @cached_property
+    def _children_by_parent(self) -> dict[int, list[Element]]:
+        children: dict[int, list[Element]] = {}
+        for e in self.elements:
+            if e.parent is not None:
+                children.setdefault(e.parent, []).append(e)
+        return children
+
+
+def _anchor(element: Element) -> str:
+    if element.id:
+        return f"#{element.id}"
+    if element.testid:
+        return f'[data-testid="{element.testid}"]'
+    return ""
+
+
+def parse_probe(data: Mapping[str, Any], source: str = "probe.json") -> Probe:
+    """Validate the parts of probe.json the gates use and return them typed."""
+    raw_elements = data.get("elements")
+    if not isinstance(raw_elements, list):
+        raise InputError(f"{source}: 'elements' must be a list; re-sense the view")
+    viewport = data.get("viewport") or {}
+    if not isinstance(viewport, dict):
+        raise InputError(f"{source}: 'viewport' must be an object; re-sense the view")
+    elements = tuple(_element(raw, i, source) for i, raw in enumerate(raw_elements))
+    return Probe(
+        elements=elements,
+        viewport_width=_number(viewport.get("width", 0), f"{source}: viewport.width"),
+        viewport_height=_number(viewport.get("height", 0), f"{source}: viewport.height"),
+    )
+
+
+def _element(raw: Any, position: int, source: str) -> Element:
+    where = f"{source}: elements[{position}]"
+    if not isinstance(raw, dict):
+        raise InputError(f"{where} must be an object; re-sense the view")
+    index = raw.get("index", position)
+    if index != position:
+        raise InputError(f"{where}.index is {index!r}, expected {position} (document order)")
+    parent = raw.get("parent")
+    if parent is not None and (not isinstance(parent, int) or not 0 <= parent < position):
+        raise InputError(f"{where}.parent {parent!r} is not an earlier element index")
+    style = raw.get("style") or {}
+    if not isinstance(style, dict) or not all(isinstance(v, str) for v in style.values()):
+        raise InputError(f"{where}.style must map property names to strings")
+    box = raw.get("box") or {}
+    if not isinstance(box, dict):
+        raise InputError(f"{where}.box must be an object with x, y, width, height")
+    return Element(
+        index=position,
+        parent=parent,
+        tag=str(raw.get("tag", "")).lower(),
+        id=str(raw.get("id") or ""),
+        testid=str(raw.get("testid") or ""),
+        text=str(raw.get("text") or ""),
+        visible=bool(raw.get("visible", True)),
+        box=Box(
+            *(_number(box.get(k, 0), f"{where}.box.{k}") for k in ("x", "y", "width", "height"))
+        ),
+        style=style,
+    )
+
+
+def _number(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InputError(f"{where} must be a number, got {value!r}")
+    return float(value)

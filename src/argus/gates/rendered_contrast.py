@@ -1,0 +1,228 @@
+"""rendered_contrast: every visible text element's colour against what is really behind it.
+
+For solid backgrounds the answer comes from computed styles: walk the ancestors, compositing
+translucent backgrounds and group opacity, down to the canvas. Where a background image or
+gradient lies under the text, styles cannot say, so the render is measured instead (see
+argus.gates.render_pixels). What cannot be decided either way is reported as not measurable,
+which keeps the gate from passing.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from argus.color import RGBA, composite, contrast_ratio, parse_color, to_hex
+from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, register_gate
+from argus.gates.probe import Element, Probe, parse_probe
+from argus.gates.render_pixels import RenderImage, worst_contrast_in_box
+
+AA_NORMAL = 4.5
+AA_LARGE = 3.0
+WHITE = RGBA(255.0, 255.0, 255.0, 1.0)
+BLACK = RGBA(0.0, 0.0, 0.0, 1.0)
+MAX_FINDINGS = 50
+
+
+@dataclass(frozen=True)
+class Layering:
+    """What composites into the pixels of one text element's box."""
+
+    text: RGBA  # the text's colour as shown (opaque), when no image is involved
+    background: RGBA  # the background as shown (opaque), when no image is involved
+    text_alpha: float  # the text's colour alpha times every group opacity above it
+    over_image: bool  # a background image or gradient shows through under the text
+
+
+@dataclass(frozen=True)
+class TextResult:
+    element: Element
+    required: float
+    ratio: float | None  # None: not measurable
+    method: Literal["style", "render"]
+    text: RGBA
+    background: RGBA | None
+    note: str = ""
+
+    @property
+    def passed(self) -> bool:
+        return self.ratio is not None and self.ratio >= self.required
+
+
+def canvas_for(appearance: str) -> RGBA:
+    return BLACK if "dark" in appearance.lower() else WHITE
+
+
+def is_large_text(element: Element) -> bool:
+    """WCAG large text: 18pt (24px), or 14pt (18.66px) and bold."""
+    size = element.px("font-size") or 0.0
+    return size >= 24.0 or (size >= 18.66 and font_weight(element) >= 700)
+
+
+def font_weight(element: Element) -> int:
+    raw = element.style.get("font-weight", "400").strip().lower()
+    keywords = {"normal": 400, "bold": 700, "bolder": 700, "lighter": 300}
+    if raw in keywords:
+        return keywords[raw]
+    try:
+        return int(float(raw))
+    except ValueError:
+        return 400
+
+
+def layering(probe: Probe, element: Element, canvas: RGBA) -> Layering:
+    """Composite the element's text and background up through its ancestors to the canvas."""
+    text_color = parse_color(element.style.get("color", "rgb(0, 0, 0)"))
+    bg = _background(element)
+    over_image = _has_image(element)
+    text = composite(text_color, bg)
+    text_alpha = text_color.a
+    node = element
+    for parent in probe.ancestors(element):
+        opacity = _opacity(node)
+        text, bg = _fade(text, opacity), _fade(bg, opacity)
+        text_alpha *= opacity
+        if bg.a < 1.0:
+            # Whatever the parent paints shows through the translucent layers above it.
+            over_image = over_image or _has_image(parent)
+            parent_bg = _background(parent)
+            text, bg = composite(text, parent_bg), composite(bg, parent_bg)
+        node = parent
+    opacity = _opacity(node)
+    text, bg = _fade(text, opacity), _fade(bg, opacity)
+    text_alpha *= opacity
+    return Layering(composite(text, canvas), composite(bg, canvas), text_alpha, over_image)
+
+
+def _background(element: Element) -> RGBA:
+    return parse_color(element.style.get("background-color", "rgba(0, 0, 0, 0)"))
+
+
+def _has_image(element: Element) -> bool:
+    return element.style.get("background-image", "none").strip() not in ("", "none")
+
+
+def _opacity(element: Element) -> float:
+    try:
+        return min(max(float(element.style.get("opacity", "1")), 0.0), 1.0)
+    except ValueError:
+        return 1.0
+
+
+def _fade(color: RGBA, opacity: float) -> RGBA:
+    return color if opacity >= 1.0 else RGBA(color.r, color.g, color.b, color.a * opacity)
+
+
+def text_elements(probe: Probe) -> list[Element]:
+    """Elements with their own visible text and a box bigger than the 1px 'sr-only' trick."""
+    return [
+        e
+        for e in probe.elements
+        if e.visible and e.has_text and e.box.width > 1 and e.box.height > 1
+    ]
+
+
+def measure(
+    probe: Probe, appearance: str, load_render: Callable[[], RenderImage | None]
+) -> tuple[list[TextResult], int]:
+    """Contrast of every visible text element; also how many were invisible (skipped).
+
+    ``load_render`` is called only when some text lies over an image.
+    """
+    canvas = canvas_for(appearance)
+    results: list[TextResult] = []
+    invisible = 0
+    for element in text_elements(probe):
+        layers = layering(probe, element, canvas)
+        if layers.text_alpha <= 0.0:
+            invisible += 1
+            continue
+        required = AA_LARGE if is_large_text(element) else AA_NORMAL
+        if not layers.over_image:
+            ratio = contrast_ratio(layers.text, layers.background)
+            results.append(
+                TextResult(element, required, ratio, "style", layers.text, layers.background)
+            )
+            continue
+        text_color = parse_color(element.style.get("color", "rgb(0, 0, 0)"))
+        shown = RGBA(text_color.r, text_color.g, text_color.b, layers.text_alpha)
+        render = load_render()
+        if render is None:
+            results.append(
+                TextResult(element, required, None, "render", shown, None, "no render.png")
+            )
+            continue
+        worst = worst_contrast_in_box(render, element.box, shown, _size(element))
+        if worst is None:
+            note = "its box lies outside the render"
+            results.append(TextResult(element, required, None, "render", shown, None, note))
+        else:
+            ratio, pixel = worst
+            results.append(TextResult(element, required, ratio, "render", shown, pixel))
+    return results, invisible
+
+
+def _size(element: Element) -> float:
+    return element.px("font-size") or 16.0
+
+
+def check_rendered_contrast(probe: Probe, appearance: str, render_path: Path | None) -> GateOutcome:
+    """WCAG AA for every visible text element, from styles or, over images, from the render."""
+
+    @functools.cache
+    def load_render() -> RenderImage | None:
+        if render_path is None or not render_path.is_file():
+            return None
+        return RenderImage.load(render_path, probe.viewport_width)
+
+    results, invisible = measure(probe, appearance, load_render)
+    failed = [r for r in results if r.ratio is not None and not r.passed]
+    unmeasurable = [r for r in results if r.ratio is None]
+    findings = [_finding(probe, r) for r in [*failed, *unmeasurable]][:MAX_FINDINGS]
+    ratios = [r.ratio for r in results if r.ratio is not None]
+    data = {
+        "checked": len(results),
+        "failed": len(failed),
+        "not_measurable": len(unmeasurable),
+        "from_render": sum(1 for r in results if r.method == "render"),
+        "invisible": invisible,
+        "worst_ratio": round(min(ratios), 2) if ratios else None,
+    }
+    summary = (
+        f"{len(results)} text element(s): {len(failed)} below WCAG AA, "
+        f"{len(unmeasurable)} not measurable ({data['from_render']} measured from the render)"
+    )
+    if failed:
+        status = GateStatus.FAIL
+    elif unmeasurable:
+        status = GateStatus.ERROR
+    else:
+        status = GateStatus.PASS
+    return GateOutcome("rendered_contrast", status, summary, tuple(findings), data)
+
+
+def _finding(probe: Probe, result: TextResult) -> Finding:
+    where = probe.selector(result.element)
+    expected = f">= {result.required:g}:1"
+    if result.ratio is None:
+        return Finding(
+            where, "contrast", "not measurable", expected, f"text over an image: {result.note}"
+        )
+    bg = to_hex(result.background) if result.background else "?"
+    source = "worst background pixel in the render" if result.method == "render" else "background"
+    return Finding(
+        element=where,
+        property="contrast",
+        value=f"{result.ratio:.2f}:1",
+        expected=expected,
+        message=f"text {to_hex(result.text)} on {source} {bg}",
+    )
+
+
+@register_gate("rendered_contrast")
+def rendered_contrast_gate(inputs: GateInputs) -> GateOutcome:
+    probe = parse_probe(inputs.probe, str(inputs.sensed.probe))
+    return check_rendered_contrast(probe, inputs.view.appearance, inputs.sensed.render)

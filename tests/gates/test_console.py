@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from argus.errors import InputError
+from argus.gates.base import GateStatus
+from argus.gates.console import check_console
+
+SECRET = "token=hunter2 do-what-I-say"
+
+
+@pytest.mark.parametrize(
+    ("console", "limit", "status"),
+    [
+        ({"messages": [], "page_errors": []}, 0, GateStatus.PASS),
+        ({"messages": [{"level": "warning", "text": "w"}], "page_errors": []}, 0, GateStatus.PASS),
+        ({"messages": [{"level": "error", "text": SECRET}], "page_errors": []}, 0, GateStatus.FAIL),
+        ({"messages": [{"level": "error", "text": SECRET}], "page_errors": []}, 1, GateStatus.PASS),
+        (
+            {"messages": [{"level": "error", "text": "a"}] * 2, "page_errors": []},
+            1,
+            GateStatus.FAIL,
+        ),
+        # An uncaught page error fails whatever the console-error allowance.
+        ({"messages": [], "page_errors": [{"text": SECRET}]}, 5, GateStatus.FAIL),
+    ],
+)
+def test_console_status(console: dict, limit: int, status: GateStatus) -> None:
+    assert check_console(console, limit).status is status
+
+
+def test_outcome_carries_counts_never_text() -> None:
+    outcome = check_console(
+        {
+            "messages": [{"level": "error", "text": SECRET, "location": "x.js:1:1"}],
+            "page_errors": [{"text": SECRET}],
+        }
+    )
+    assert outcome.data["console_errors"] == 1
+    assert outcome.data["page_errors"] == 1
+    assert {f.property for f in outcome.findings} == {"page_errors", "console_errors"}
+    assert "hunter2" not in json.dumps(outcome.to_json())
+
+
+@pytest.mark.parametrize(
+    "console", [{"messages": "oops"}, {"messages": ["text"]}, {"page_errors": {}}]
+)
+def test_malformed_console_json_is_an_input_error(console: dict) -> None:
+    with pytest.raises(InputError, match=r"console\.json"):
+        check_console(console)

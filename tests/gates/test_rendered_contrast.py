@@ -1,0 +1,222 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from argus.color import RGBA, composite, contrast_ratio
+from argus.errors import InputError
+from argus.gates.base import GateStatus
+from argus.gates.probe import parse_probe
+from argus.gates.rendered_contrast import check_rendered_contrast
+from tests.gates.probes import el, page
+
+BOX = {"x": 100, "y": 100, "width": 300, "height": 40}
+
+
+def run(doc: dict, appearance: str = "light", render: Path | None = None):
+    return check_rendered_contrast(parse_probe(doc), appearance, render)
+
+
+def test_dark_text_on_white_passes() -> None:
+    outcome = run(page(el("p", id="ok", text="Hello", color="rgb(22, 24, 29)")))
+    assert outcome.status is GateStatus.PASS
+    assert outcome.data["checked"] == 1
+
+
+def test_light_grey_text_fails_naming_the_element() -> None:
+    outcome = run(page(el("p", id="meta", text="3-day streak", color="rgb(226, 229, 234)")))
+    assert outcome.status is GateStatus.FAIL
+    (finding,) = outcome.findings
+    assert finding.element == "#meta"
+    assert finding.expected == ">= 4.5:1"
+    assert finding.value.endswith(":1") and float(finding.value[:-2]) < 1.5
+
+
+@pytest.mark.parametrize(
+    ("size", "weight", "status"),
+    [
+        ("24px", "400", GateStatus.PASS),  # large text: 3.0 is enough
+        ("16px", "400", GateStatus.FAIL),
+        ("19px", "700", GateStatus.PASS),  # 14pt bold is large
+        ("19px", "400", GateStatus.FAIL),
+        ("18px", "700", GateStatus.FAIL),  # below 18.66px even when bold
+    ],
+)
+def test_large_text_threshold(size: str, weight: str, status: GateStatus) -> None:
+    # #888888 on white is about 3.5:1: large text passes, body text does not.
+    doc = page(el("p", text="x", color="rgb(136, 136, 136)", font_size=size, font_weight=weight))
+    assert run(doc).status is status
+
+
+def test_translucent_backgrounds_composite_down_to_the_first_opaque_one() -> None:
+    doc = page(
+        el("div", background_color="rgba(0, 0, 0, 0.5)"),
+        el("p", parent=1, id="t", text="x", color="rgb(255, 255, 255)"),
+    )
+    outcome = run(doc)
+    expected = contrast_ratio(
+        RGBA(255, 255, 255), composite(RGBA(0, 0, 0, 0.5), RGBA(255, 255, 255))
+    )
+    assert outcome.data["worst_ratio"] == round(expected, 2)
+    assert outcome.status is GateStatus.FAIL  # about 4.0:1
+
+
+def test_an_opaque_ancestor_hides_what_is_beneath_it() -> None:
+    doc = page(
+        el("div", background_color="rgb(0, 0, 0)"),
+        el("section", parent=1, background_color="rgb(20, 20, 20)"),
+        el("p", parent=2, text="x", color="rgb(255, 255, 255)"),
+        body_bg="rgb(255, 255, 255)",
+    )
+    assert run(doc).status is GateStatus.PASS
+
+
+def test_group_opacity_fades_the_text() -> None:
+    faded = page(el("p", text="x", color="rgb(0, 0, 0)", opacity="0.3"))
+    assert run(faded).status is GateStatus.FAIL
+    parent_faded = page(el("div", opacity="0.3"), el("p", parent=1, text="x", color="rgb(0, 0, 0)"))
+    assert run(parent_faded).status is GateStatus.FAIL
+
+
+def test_canvas_follows_the_appearance_when_nothing_is_opaque() -> None:
+    doc = page(el("p", text="x", color="rgb(240, 240, 240)"), body_bg="rgba(0, 0, 0, 0)")
+    assert run(doc, "dark").status is GateStatus.PASS
+    assert run(doc, "light").status is GateStatus.FAIL
+
+
+def test_invisible_and_visually_hidden_text_is_not_judged() -> None:
+    doc = page(
+        el("p", text="a", color="rgb(250, 250, 250)", opacity="0"),
+        el(
+            "h2",
+            text="b",
+            color="rgb(250, 250, 250)",
+            box={"x": 0, "y": 0, "width": 1, "height": 1},
+        ),
+        el("p", text="c", color="rgb(250, 250, 250)", visible=False),
+        el("p", text="   ", color="rgb(250, 250, 250)"),
+    )
+    outcome = run(doc)
+    assert outcome.status is GateStatus.PASS
+    assert outcome.data["checked"] == 0
+    assert outcome.data["invisible"] == 1
+
+
+# --- text over images and gradients: measured from the render -----------------------------
+
+
+def render_with(tmp_path: Path, paint) -> Path:
+    image = Image.new("RGB", (1280, 800), (255, 255, 255))
+    paint(image)
+    path = tmp_path / "render.png"
+    image.save(path)
+    return path
+
+
+def gradient_doc(color: str = "rgb(255, 255, 255)") -> dict:
+    return page(
+        el("div", id="hero", background_image="linear-gradient(90deg, #000, #fff)", box=BOX),
+        el("p", parent=1, id="hero-text", text="Over the hero", color=color, box=BOX),
+    )
+
+
+def paint_gradient(image: Image.Image, start: int, end: int) -> None:
+    x0, y0, w, h = BOX["x"], BOX["y"], BOX["width"], BOX["height"]
+    ramp = np.linspace(start, end, w).astype(np.uint8)
+    block = np.repeat(np.repeat(ramp[None, :, None], h, axis=0), 3, axis=2)
+    image.paste(Image.fromarray(block), (x0, y0))
+
+
+def paint_glyphs(image: Image.Image, color: tuple[int, int, int]) -> None:
+    draw = ImageDraw.Draw(image)
+    font = ImageFont.load_default(size=20)
+    draw.text((BOX["x"] + 8, BOX["y"] + 8), "Over the hero wwwmm", font=font, fill=color)
+
+
+def test_text_over_a_gradient_that_reaches_its_colour_fails(tmp_path: Path) -> None:
+    render = render_with(tmp_path, lambda im: paint_gradient(im, 0, 255))
+    outcome = run(gradient_doc(), render=render)
+    assert outcome.status is GateStatus.FAIL
+    assert outcome.data["from_render"] == 1
+    (finding,) = outcome.findings
+    assert finding.element == "#hero-text"
+    assert "render" in finding.message
+
+
+def test_text_over_a_dark_gradient_passes_despite_its_own_glyph_pixels(tmp_path: Path) -> None:
+    def paint(image: Image.Image) -> None:
+        paint_gradient(image, 0, 60)
+        paint_glyphs(image, (255, 255, 255))
+
+    outcome = run(gradient_doc(), render=render_with(tmp_path, paint))
+    assert outcome.status is GateStatus.PASS, outcome.findings
+    # The worst case is the lightest background pixel (60), not an anti-aliased glyph edge.
+    expected = contrast_ratio(RGBA(255, 255, 255), RGBA(60, 60, 60))
+    assert outcome.data["worst_ratio"] == pytest.approx(expected, abs=0.3)
+
+
+def test_a_background_patch_matching_the_text_is_not_mistaken_for_glyphs(tmp_path: Path) -> None:
+    def paint(image: Image.Image) -> None:
+        paint_gradient(image, 0, 30)
+        draw = ImageDraw.Draw(image)  # a light band under part of the text, wider than a stroke
+        draw.rectangle(
+            (BOX["x"] + 200, BOX["y"], BOX["x"] + 260, BOX["y"] + 39), fill=(235, 235, 235)
+        )
+        paint_glyphs(image, (255, 255, 255))
+
+    outcome = run(gradient_doc(), render=render_with(tmp_path, paint))
+    assert outcome.status is GateStatus.FAIL
+    assert outcome.data["worst_ratio"] < 1.2
+
+
+def test_text_over_an_image_off_the_render_is_not_measurable(tmp_path: Path) -> None:
+    doc = gradient_doc()
+    for item in doc["elements"][1:]:
+        item["box"] = {"x": 100, "y": 2000, "width": 300, "height": 40}
+    outcome = run(doc, render=render_with(tmp_path, lambda im: None))
+    assert outcome.status is GateStatus.ERROR
+    assert outcome.findings[0].value == "not measurable"
+    assert "outside the render" in outcome.findings[0].message
+
+
+def test_text_over_an_image_without_a_render_is_not_measurable(tmp_path: Path) -> None:
+    outcome = run(gradient_doc(), render=tmp_path / "missing.png")
+    assert outcome.status is GateStatus.ERROR
+    assert outcome.data["not_measurable"] == 1
+
+
+def test_a_fail_outranks_not_measurable(tmp_path: Path) -> None:
+    doc = gradient_doc()
+    doc["elements"].append({**doc["elements"][2], "index": 3, "parent": 0, "id": "bad"})
+    doc["elements"][3]["style"] = {**doc["elements"][3]["style"], "color": "rgb(250, 250, 250)"}
+    outcome = run(doc, render=tmp_path / "missing.png")
+    assert outcome.status is GateStatus.FAIL
+
+
+def test_hidpi_render_scales_the_box(tmp_path: Path) -> None:
+    image = Image.new("RGB", (2560, 1600), (0, 0, 0))
+    x, y, w, h = (2 * BOX[k] for k in ("x", "y", "width", "height"))
+    ImageDraw.Draw(image).rectangle((x, y, x + w - 1, y + h - 1), fill=(250, 250, 250))
+    image.save(tmp_path / "render.png")
+    outcome = run(gradient_doc(), render=tmp_path / "render.png")
+    assert outcome.status is GateStatus.FAIL  # only the light box (scaled by 2) is measured
+    assert outcome.data["worst_ratio"] < 1.1
+
+
+@pytest.mark.parametrize(
+    ("mutate", "match"),
+    [
+        (lambda d: d.update(elements="x"), "'elements' must be a list"),
+        (lambda d: d["elements"][1].update(parent=7), "parent"),
+        (lambda d: d["elements"][1].update(style={"color": 3}), "style"),
+        (lambda d: d["elements"][1]["box"].update(width="wide"), "box.width"),
+    ],
+)
+def test_malformed_probe_is_an_input_error(mutate, match: str) -> None:
+    doc = page(el("p", text="x"))
+    mutate(doc)
+    with pytest.raises(InputError, match=match):
+        run(doc)
