@@ -10,6 +10,7 @@ is darker) and anti-aliasing yellow. Work is done only on the pixels whose bytes
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -114,6 +115,72 @@ def candidates_by_run(
     return candidates, darker
 
 
+@dataclass(frozen=True)
+class Match:
+    """Where two images differ: candidates over the threshold (flat pixel positions), which
+    of them are darker in image 2, and which are excluded as anti-aliasing."""
+
+    candidates: Index
+    darker: Mask
+    excluded: Mask
+
+    @property
+    def mismatch(self) -> int:
+        return int(self.candidates.size - np.count_nonzero(self.excluded))
+
+    def mismatched(self) -> Index:
+        """Flat positions of the counted (not anti-aliased) differing pixels."""
+        positions: Index = self.candidates[~self.excluded]
+        return positions
+
+
+NO_MATCH = Match(np.empty(0, np.intp), np.empty(0, bool), np.empty(0, bool))
+
+
+def match(a: U8, b: U8, *, threshold: float, include_aa: bool, checkerboard: bool) -> Match:
+    """The comparison itself, on validated same-sized C-contiguous RGBA arrays."""
+    height, width = a.shape[:2]
+    a32 = a.view(np.uint32).reshape(height, width)
+    b32 = b.view(np.uint32).reshape(height, width)
+    flat1 = a32.reshape(-1)
+    flat2 = b32.reshape(-1)
+
+    # Only pixels whose bytes differ can differ at all; none means identical images.
+    changed_mask = flat1 != flat2
+    n_changed = int(np.count_nonzero(changed_mask))
+    if n_changed == 0:
+        return NO_MATCH
+
+    # Squared YIQ distance of each changed pixel; over the threshold it is a candidate.
+    max_delta = MAX_YIQ_DELTA * threshold * threshold
+    if n_changed < SPARSE_SHARE * flat1.size:
+        changed = np.flatnonzero(changed_mask)
+        candidates, darker = candidates_sparse(flat1, flat2, changed, max_delta, checkerboard)
+    else:
+        candidates, darker = candidates_by_run(flat1, flat2, max_delta, checkerboard)
+
+    # A candidate that is anti-aliasing in either image is excluded (drawn, not counted).
+    excluded = np.zeros(candidates.size, dtype=bool)
+    if not include_aa and candidates.size:
+        count_a = SiblingCounter(a32)
+        count_b = SiblingCounter(b32)
+        excluded = antialiased(count_a, count_b, candidates, checkerboard)
+        rest = np.flatnonzero(~excluded)
+        excluded[rest] = antialiased(count_b, count_a, candidates[rest], checkerboard)
+    return Match(candidates, darker, excluded)
+
+
+def draw_diff(
+    found: Match, out32: U32, aa_rgb: Color | None, diff_rgb: Color, alt_rgb: Color
+) -> None:
+    """Colour the candidates: anti-aliasing (unless ``aa_rgb`` is None), then differences."""
+    if aa_rgb is not None:
+        out32[found.candidates[found.excluded]] = opaque_value(aa_rgb)
+    real = ~found.excluded
+    out32[found.candidates[real & found.darker]] = opaque_value(alt_rgb)
+    out32[found.candidates[real & ~found.darker]] = opaque_value(diff_rgb)
+
+
 def pixelmatch(
     img1: U8,
     img2: U8,
@@ -130,61 +197,30 @@ def pixelmatch(
 ) -> int:
     """Number of mismatched pixels between two H x W x 4 uint8 RGBA images.
 
-    ``output``, when given, is an H x W x 4 uint8 array the diff image is drawn into (with
-    ``diff_mask`` only differing pixels are written; the rest is left as it was).
+    ``output``, when given, is an H x W x 4 uint8 array the diff image is drawn into: image 1
+    as faded grayscale, anti-aliasing in ``aa_color``, differences in ``diff_color`` (or
+    ``diff_color_alt`` where image 2 is darker). With ``diff_mask`` only the differences are
+    written and every other pixel is left as it was.
     """
     a = check_image(img1, "image 1")
     b = check_image(img2, "image 2")
     check_same_size(a, b)
+    out32 = None
     if output is not None:
         out = check_image(output, "output")
         check_same_size(a, out, "image 1", "output")
         if out is not output or not output.flags.writeable:
             raise InputError("output: expected a writable C-contiguous H x W x 4 uint8 array")
+        out32 = output.view(np.uint32).reshape(-1)
     threshold = check_fraction(threshold, "threshold")
     alpha = check_fraction(alpha, "alpha")
     aa_rgb = check_color(aa_color, "aa_color")
     diff_rgb = check_color(diff_color, "diff_color")
     alt_rgb = check_color(diff_color_alt, "diff_color_alt") if diff_color_alt else diff_rgb
 
-    height, width = a.shape[:2]
-    a32 = a.view(np.uint32).reshape(height, width)
-    b32 = b.view(np.uint32).reshape(height, width)
-    flat1 = a32.reshape(-1)
-    flat2 = b32.reshape(-1)
-    out32 = None if output is None else output.view(np.uint32).reshape(-1)
-
-    if out32 is not None and not diff_mask:
-        draw_gray(flat1, out32, alpha)
-    # Only pixels whose bytes differ can differ at all; none means identical images.
-    changed_mask = flat1 != flat2
-    n_changed = int(np.count_nonzero(changed_mask))
-    if n_changed == 0:
-        return 0
-
-    # Squared YIQ distance of each changed pixel; over the threshold it is a candidate.
-    max_delta = MAX_YIQ_DELTA * threshold * threshold
-    if n_changed < SPARSE_SHARE * flat1.size:
-        changed = np.flatnonzero(changed_mask)
-        candidates, darker = candidates_sparse(flat1, flat2, changed, max_delta, checkerboard)
-    else:
-        candidates, darker = candidates_by_run(flat1, flat2, max_delta, checkerboard)
-    if candidates.size == 0:
-        return 0
-
-    # A candidate that is anti-aliasing in either image is excluded (drawn, not counted).
-    excluded = np.zeros(candidates.size, dtype=bool)
-    if not include_aa:
-        count_a = SiblingCounter(a32)
-        count_b = SiblingCounter(b32)
-        excluded = antialiased(count_a, count_b, candidates, checkerboard)
-        rest = np.flatnonzero(~excluded)
-        excluded[rest] = antialiased(count_b, count_a, candidates[rest], checkerboard)
-
+    found = match(a, b, threshold=threshold, include_aa=include_aa, checkerboard=checkerboard)
     if out32 is not None:
         if not diff_mask:
-            out32[candidates[excluded]] = opaque_value(aa_rgb)
-        real = ~excluded
-        out32[candidates[real & darker]] = opaque_value(alt_rgb)
-        out32[candidates[real & ~darker]] = opaque_value(diff_rgb)
-    return int(candidates.size - np.count_nonzero(excluded))
+            draw_gray(a.view(np.uint32).reshape(-1), out32, alpha)
+        draw_diff(found, out32, None if diff_mask else aa_rgb, diff_rgb, alt_rgb)
+    return found.mismatch
