@@ -78,7 +78,10 @@ class AxeConfig(_Section):
 
 
 class TokenComplianceConfig(_Section):
-    properties: list[str] = Field(default_factory=lambda: list(COLOR_PROPERTIES))
+    # Longhands or the groups border-color, margin, padding, gap (see docs/gates.md).
+    properties: list[str] = Field(
+        default_factory=lambda: [*COLOR_PROPERTIES, "font-size", "margin", "padding", "gap"]
+    )
     allow: list[str] = Field(default_factory=lambda: ["transparent", "currentcolor"])
     delta_e: float = Field(default=1.0, ge=0)
 

@@ -77,8 +77,12 @@ def scan_source(text: str, language: str) -> list[SourceHit]:
     else:
         hits = list(scanners[language](text, language))
     allowed = {i + 1 for i, line in enumerate(text.splitlines()) if ALLOW_MARKER in line}
-    unique = dict.fromkeys(h for h in hits if h.line not in allowed)
-    return sorted(unique, key=lambda h: (h.line, h.literal))
+    # One literal on one line is one hit, named by the first scanner that saw it.
+    unique: dict[tuple[int, str], SourceHit] = {}
+    for hit in hits:
+        if hit.line not in allowed:
+            unique.setdefault((hit.line, hit.literal), hit)
+    return sorted(unique.values(), key=lambda h: (h.line, h.literal))
 
 
 # --- CSS / SCSS -----------------------------------------------------------------------------

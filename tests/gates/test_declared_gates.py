@@ -1,0 +1,78 @@
+"""token_contrast (declared pairs) and a11y_ids (the contract over the probe)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from argus.errors import InputError
+from argus.gates.a11y_ids import check_a11y_ids
+from argus.gates.base import GateStatus
+from argus.gates.token_contrast import check_token_contrast
+from argus.tokens import Tokens
+from tests.gates.probes import el, page
+
+
+def pairs_file(tmp_path: Path, pairs: list[dict]) -> Path:
+    path = tmp_path / "contrast-pairs.json"
+    path.write_text(json.dumps({"pairs": pairs}), encoding="utf-8")
+    return path
+
+
+def test_declared_pairs_that_hold_pass(tmp_path: Path, tokens: Tokens) -> None:
+    path = pairs_file(tmp_path, [{"fg": "text-primary", "bg": "surface", "min": 4.5}])
+    outcome = check_token_contrast(tokens, path)
+    assert outcome.status is GateStatus.PASS
+    assert len(outcome.data["pairs"]) == 2  # light and dark
+
+
+def test_a_pair_below_its_minimum_fails_naming_pair_and_appearance(
+    tmp_path: Path, tokens: Tokens
+) -> None:
+    path = pairs_file(tmp_path, [{"fg": "border", "bg": "surface", "min": 4.5}])
+    outcome = check_token_contrast(tokens, path)
+    assert outcome.status is GateStatus.FAIL
+    assert {f.property for f in outcome.findings} == {"contrast (light)", "contrast (dark)"}
+    assert outcome.findings[0].element == "border on surface"
+
+
+def test_whitelisted_appearance_does_not_fail(tmp_path: Path, tokens: Tokens) -> None:
+    path = pairs_file(
+        tmp_path, [{"fg": "border", "bg": "surface", "min": 4.5, "whitelist": ["light", "dark"]}]
+    )
+    outcome = check_token_contrast(tokens, path)
+    assert outcome.status is GateStatus.PASS
+    assert "2 whitelisted" in outcome.summary
+
+
+def test_unknown_token_in_a_pair_is_an_input_error(tmp_path: Path, tokens: Tokens) -> None:
+    path = pairs_file(tmp_path, [{"fg": "ink", "bg": "surface"}])
+    with pytest.raises(InputError, match="'ink'"):
+        check_token_contrast(tokens, path)
+
+
+PROBE = page(
+    el("main", testid="habits.screen"),
+    el("h1", parent=1, testid="habits.title", text="Habits"),
+    el("li", parent=1, testid="row.habit.read"),
+)
+
+
+def test_every_contract_id_present_passes() -> None:
+    outcome = check_a11y_ids(PROBE, ["habits.screen", "habits.title", "row.habit.*"])
+    assert outcome.status is GateStatus.PASS
+    assert outcome.data == {"expected": 3, "present": 3, "missing": []}
+
+
+def test_a_missing_id_fails_and_is_named() -> None:
+    outcome = check_a11y_ids(PROBE, ["habits.screen", "habits.add", "row.task.*"])
+    assert outcome.status is GateStatus.FAIL
+    assert outcome.data == {"expected": 3, "present": 1, "missing": ["habits.add", "row.task.*"]}
+    assert [f.element for f in outcome.findings] == ["habits.add", "row.task.*"]
+
+
+def test_a_contract_entry_matching_everything_is_an_input_error() -> None:
+    with pytest.raises(InputError, match="prefix"):
+        check_a11y_ids(PROBE, ["*"])

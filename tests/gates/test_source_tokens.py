@@ -1,0 +1,120 @@
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from argus.errors import ConfigError
+from argus.gates.base import GateStatus
+from argus.gates.source_scan import scan_source
+from argus.gates.source_tokens import check_source_tokens, select_files
+from argus.tokens import Tokens
+
+
+def literals(text: str, language: str) -> list[tuple[int, str]]:
+    return [(hit.line, hit.literal) for hit in scan_source(text, language)]
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "expected"),
+    [
+        # CSS: literals in declarations are hits, token uses are not.
+        ("css", ".a {\n  color: #555c69;\n}", [(2, "#555c69")]),
+        ("css", ".a { color: var(--color-text); margin: var(--space-md) 0; }", []),
+        ("css", ".a { background: rgb(10 20 30 / 50%); }", [(1, "rgb(10 20 30 / 50%)")]),
+        ("css", ".a { box-shadow: 0 1px 2px hsla(0, 0%, 0%, .2); }", [(1, "hsla(0, 0%, 0%, .2)")]),
+        ("css", ".a { color: red; font-family: Red Hat; }", [(1, "red")]),
+        ("css", ".a { border: 1px solid transparent; color: currentColor; }", []),
+        ("css", ".a { padding: 12px 1.5rem; margin: 0; }", [(1, "12px"), (1, "1.5rem")]),
+        ("css", ".a { width: 12px; border-width: 2px; line-height: 24px; }", []),
+        ("css", ".a { margin: calc(var(--space-md) - var(--space-xs) / 2) 0 0; }", []),
+        ("css", ".a { color: var(--x, #fff); background: url(#f00); }", []),
+        ("css", "/* color: #fff; */\n.a { color: #fff; } /* argus-allow */", []),
+        ("css", ".a {\n  gap: 10px;\n}\n.b:hover { color: #abc; }", [(2, "10px"), (4, "#abc")]),
+        # Token definitions are exempt; a component's own custom property is not.
+        (
+            "css",
+            ":root { --c: #fff; --s: 4px; }\n:root[data-appearance=\"dark\"] { --c: #000; }",
+            [],
+        ),
+        ("css", "@media (min-width: 600px) { :root { --c: #fff; } }", []),
+        ("css", ".card { --accent: #ff0000; }", [(1, "#ff0000")]),
+        ("scss", "$accent: #3447c4;\n.a { $local: #fff; color: $accent; }", [(2, "#fff")]),
+        ("scss", "// color: #fff;\n.a { b { padding: 3px; } }", [(2, "3px")]),
+        # JS / TS / JSX: style objects, colour strings, CSS in template literals.
+        ("js", "const s = { color: '#fff', marginTop: 12, padding: 0 };", [(1, "#fff"), (1, "12")]),
+        ("js", "<div style={{ backgroundColor: 'rebeccapurple', gap: '8px' }} />", [(1, "8px"), (1, "rebeccapurple")]),
+        ("js", "const accent = \"#3447c4\";", [(1, "#3447c4")]),
+        ("js", "const Box = styled.div`\n  padding: 12px;\n  color: var(--c);\n`;", [(2, "12px")]),
+        ("js", "class A { #abc = 1; }\n// color: '#fff'\nconst u = 'http://x/#top';", []),
+        ("js", "const s = { color: tokens.text, margin: space.md, streak: 0 };", []),
+        ("js", "const s = { padding: 16 }; // argus-allow", []),
+        # Swift.
+        ("swift", "Color(red: 0.2, green: 0.3, blue: 0.4)", [(1, "Color(red")]),
+        ("swift", "let c = UIColor(white: 0.5, alpha: 1)", [(1, "UIColor(white")]),
+        ("swift", "Text(\"x\").padding(12)\nVStack(spacing: 8) {}", [(1, ".padding(12)"), (2, "spacing: 8")]),
+        ("swift", ".padding(.horizontal, 16)\n.padding(0)\n.padding(Spacing.md)", [(1, ".padding(.horizontal, 16)")]),
+        ("swift", "Color(\"Accent\")\n// Color(red: 1, green: 0, blue: 0)", []),
+        # HTML: style blocks and attributes, SVG colours; currentColor and none are fine.
+        (
+            "html",
+            "<p style=\"color: #f00\">x</p>\n<svg fill=\"none\" stroke=\"currentColor\"></svg>\n"
+            "<style>\n.a { margin: 3px; }\n</style>\n<rect fill=\"#00ff00\"/>",
+            [(1, "#f00"), (4, "3px"), (6, "#00ff00")],
+        ),
+    ],
+)
+def test_scan_source(language: str, text: str, expected: list[tuple[int, str]]) -> None:
+    assert sorted(literals(text, language)) == sorted(expected)
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def test_clean_sources_pass_and_a_hard_coded_colour_fails(tmp_path: Path, tokens: Tokens) -> None:
+    write(tmp_path, {"app.css": ".a { color: var(--c); }\n", "bad.css": ".b {\n  color: #555c69;\n}\n"})
+    clean = check_source_tokens(tmp_path, [Path("app.css")], tokens, "light")
+    assert clean.status is GateStatus.PASS
+    outcome = check_source_tokens(tmp_path, [Path("app.css"), Path("bad.css")], tokens, "light")
+    assert outcome.status is GateStatus.FAIL
+    (finding,) = outcome.findings
+    assert finding.element == "bad.css:2"
+    assert finding.property == "color:color"
+    assert finding.value == "#555c69"
+    assert finding.expected == "token text-secondary"
+    assert outcome.data["hard_coded_colors"] == 1
+
+
+def test_spacing_suggestion_names_the_nearest_step(tmp_path: Path, tokens: Tokens) -> None:
+    write(tmp_path, {"a.css": ".a { padding: 15px; }"})
+    (finding,) = check_source_tokens(tmp_path, [Path("a.css")], tokens, "light").findings
+    assert finding.expected == "token md"
+
+
+def test_select_files_by_glob(tmp_path: Path) -> None:
+    write(tmp_path, {"src/a.css": "", "src/deep/b.tsx": "", "src/c.md": "", "other/d.css": ""})
+    assert select_files(tmp_path, ["src/**/*"]) == [Path("src/a.css"), Path("src/deep/b.tsx")]
+    with pytest.raises(ConfigError, match="inside the repository"):
+        select_files(tmp_path, ["../elsewhere/*.css"])
+
+
+def git(root: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+
+
+def test_select_files_changed_against_a_git_base(tmp_path: Path) -> None:
+    write(tmp_path, {"a.css": "", "b.css": "", "gone.css": ""})
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "-c", "user.email=a@b", "-c", "user.name=t", "add", ".")
+    git(tmp_path, "-c", "user.email=a@b", "-c", "user.name=t", "commit", "-qm", "base")
+    write(tmp_path, {"b.css": ".b { color: #fff; }", "new.ts": "", "notes.txt": ""})
+    (tmp_path / "gone.css").unlink()
+    assert select_files(tmp_path, [], "HEAD") == [Path("b.css"), Path("new.ts")]
+    assert select_files(tmp_path, ["*.css"], "HEAD") == [Path("b.css")]
+    with pytest.raises(ConfigError, match="git_base"):
+        select_files(tmp_path, [], "no-such-ref")

@@ -1,0 +1,163 @@
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from argus.errors import InputError
+from argus.gates.base import GateStatus
+from argus.gates.probe import parse_probe
+from argus.gates.token_compliance import DEFAULT_PROPERTIES, check_token_compliance
+from argus.tokens import Tokens
+from tests.gates.probes import el, page
+
+# Habits tokens: text-primary #16181d, text-secondary #555c69, surface #ffffff, border #e2e5ea;
+# spacing 4 8 16 24 32 48; type 14 16 20 28.
+ON_TOKENS = dict(color="rgb(22, 24, 29)", font_size="16px")
+
+
+def check(tokens: Tokens, *elements: dict, appearance: str = "light", **options):
+    doc = page(*elements, body_bg="rgb(245, 246, 248)")
+    options.setdefault("properties", DEFAULT_PROPERTIES)
+    return check_token_compliance(parse_probe(doc), tokens, appearance, **options)
+
+
+def test_on_token_page_passes(tokens: Tokens) -> None:
+    outcome = check(
+        tokens,
+        el(
+            "main",
+            id="screen",
+            background_color="rgb(255, 255, 255)",
+            padding_top="48px",
+            padding_left="24px",
+            row_gap="24px",
+            border_top_width="1px",
+            border_top_color="rgb(226, 229, 234)",
+        ),
+        el("p", parent=1, text="Habits", margin_top="4px", **ON_TOKENS),
+    )
+    assert outcome.status is GateStatus.PASS, outcome.findings
+    assert outcome.data["checked"] > 10
+
+
+def test_off_palette_text_colour_fails_with_the_nearest_token(tokens: Tokens) -> None:
+    outcome = check(tokens, el("p", id="summary", text="x", color="rgb(91, 75, 138)"))
+    assert outcome.status is GateStatus.FAIL
+    (finding,) = outcome.findings
+    assert (finding.element, finding.property) == ("#summary", "color")
+    assert finding.value == "rgb(91, 75, 138)"
+    assert re.fullmatch(r"[a-z-]+ #[0-9a-f]{6}", finding.expected)
+    assert "ΔE2000" in finding.message
+
+
+def test_colour_within_delta_e_passes_and_tolerance_is_configurable(tokens: Tokens) -> None:
+    near = el("p", text="x", color="rgb(86, 92, 105)")  # #565c69: one step off text-secondary
+    assert check(tokens, near).status is GateStatus.PASS
+    assert check(tokens, near, delta_e=0.0).status is GateStatus.FAIL
+
+
+def test_colours_belong_to_the_views_appearance(tokens: Tokens) -> None:
+    light_text = el("p", text="x", color="rgb(85, 92, 105)")  # text-secondary, light only
+    assert check(tokens, light_text, appearance="light").status is GateStatus.PASS
+    assert check(tokens, light_text, appearance="dark").status is GateStatus.FAIL
+
+
+def test_transparent_is_ignored_and_text_colour_needs_text(tokens: Tokens) -> None:
+    outcome = check(
+        tokens,
+        el("div", background_color="rgba(0, 0, 0, 0)", color="rgb(255, 0, 0)"),
+        el("span", text="", color="rgb(255, 0, 0)"),
+    )
+    assert outcome.status is GateStatus.PASS
+
+
+def test_border_colour_counts_only_where_the_border_is_drawn(tokens: Tokens) -> None:
+    red = "rgb(255, 0, 0)"
+    undrawn = el("div", border_left_color=red, border_left_width="0px")
+    assert check(tokens, undrawn).status is GateStatus.PASS
+    drawn = el("div", id="card", border_left_color=red, border_left_width="1px")
+    outcome = check(tokens, drawn)
+    assert [(f.element, f.property) for f in outcome.findings] == [("#card", "border-left-color")]
+
+
+def test_off_scale_font_size_fails(tokens: Tokens) -> None:
+    outcome = check(
+        tokens, el("p", id="name", text="Read", color="rgb(22, 24, 29)", font_size="18px")
+    )
+    (finding,) = outcome.findings
+    assert (finding.property, finding.value) == ("font-size", "18px")
+    assert finding.expected in ("body 16px", "lg 20px")
+    assert "type scale" in finding.message
+
+
+def test_off_grid_margin_fails_and_names_the_nearest_step(tokens: Tokens) -> None:
+    outcome = check(tokens, el("p", testid="habits.summary", margin_top="14px"))
+    (finding,) = outcome.findings
+    assert finding.element == '[data-testid="habits.summary"]'
+    assert (finding.property, finding.value, finding.expected) == ("margin-top", "14px", "md 16px")
+
+
+@pytest.mark.parametrize(
+    ("style", "status"),
+    [
+        ({"padding_left": "12px"}, GateStatus.FAIL),
+        ({"row_gap": "10px"}, GateStatus.FAIL),
+        ({"column_gap": "normal"}, GateStatus.PASS),
+        ({"margin_top": "-8px"}, GateStatus.PASS),  # a negative step of the scale
+        ({"margin_top": "16.02px"}, GateStatus.PASS),  # layout rounding
+        ({"margin_left": "280px", "margin_right": "280px"}, GateStatus.PASS),  # margin: 0 auto
+        ({"margin_left": "280px", "margin_right": "0px"}, GateStatus.FAIL),
+    ],
+)
+def test_spacing_cases(tokens: Tokens, style: dict, status: GateStatus) -> None:
+    assert check(tokens, el("div", **style)).status is status
+
+
+def test_hidden_and_visually_hidden_elements_are_skipped(tokens: Tokens) -> None:
+    outcome = check(
+        tokens,
+        el(
+            "h2",
+            text="x",
+            font_size="24px",
+            margin_top="19.92px",
+            box={"x": 0, "y": 0, "width": 1, "height": 1},
+        ),
+        el("p", text="x", font_size="13px", visible=False),
+    )
+    assert outcome.status is GateStatus.PASS
+
+
+def test_allow_list_by_id_covers_the_subtree_and_by_value(tokens: Tokens) -> None:
+    chart = el("div", id="chart", background_color="rgb(255, 0, 0)")
+    inside = el("span", parent=1, text="x", color="rgb(0, 128, 0)", **{"font_size": "16px"})
+    assert check(tokens, chart, inside).status is GateStatus.FAIL
+    assert check(tokens, chart, inside, allow=["#chart"]).status is GateStatus.PASS
+    assert check(tokens, chart, inside, allow=["chart"]).status is GateStatus.PASS
+    assert check(tokens, el("p", padding_top="12px"), allow=["12px"]).status is GateStatus.PASS
+    red = el("div", background_color="rgb(255, 0, 0)")
+    assert check(tokens, red, allow=["#ff0000"]).status is GateStatus.PASS
+    assert check(tokens, red, allow=["red"]).status is GateStatus.PASS
+
+
+def test_properties_are_configurable(tokens: Tokens) -> None:
+    off_grid = el("p", text="x", color="rgb(22, 24, 29)", margin_top="14px", font_size="18px")
+    assert check(tokens, off_grid, properties=["color"]).status is GateStatus.PASS
+    only_margin = check(tokens, off_grid, properties=["margin"])
+    assert [f.property for f in only_margin.findings] == ["margin-top"]
+    radius = el("div", border_radius="6px")
+    assert check(tokens, radius).status is GateStatus.PASS  # not checked by default
+    assert check(tokens, radius, properties=["border-radius"]).status is GateStatus.FAIL
+
+
+def test_unknown_property_and_appearance_are_input_errors(tokens: Tokens) -> None:
+    with pytest.raises(InputError, match="unknown property 'colour'"):
+        check(tokens, properties=["colour"])
+    with pytest.raises(InputError, match="no appearance 'sepia'"):
+        check(tokens, appearance="sepia")
+
+
+def test_unparseable_computed_colour_is_an_input_error(tokens: Tokens) -> None:
+    with pytest.raises(InputError, match="bad colour"):
+        check(tokens, el("div", background_color="not-a-colour"))
