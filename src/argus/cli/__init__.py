@@ -17,7 +17,18 @@ from argus import __version__
 from argus.errors import ArgusError
 
 # Subcommand modules, in the order `argus --help` lists them.
-COMMANDS: tuple[str, ...] = ("init", "lint", "schema", "tokens", "contrast", "ids")
+COMMANDS: tuple[str, ...] = (
+    "init",
+    "lint",
+    "schema",
+    "tokens",
+    "contrast",
+    "ids",
+    "verdict",
+    "state",
+    "runs",
+    "diff",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

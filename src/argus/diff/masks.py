@@ -1,0 +1,116 @@
+"""Masks: regions painted one identical colour in both images before they are compared.
+
+A spec names masks as CSS selectors or element ids; they are resolved against the elements
+the probe recorded (probe.json) to boxes in CSS pixels, scaled to image pixels by the device
+pixel ratio, and painted in Playwright's default mask colour.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from argus.diff.yiq import U8
+from argus.errors import InputError
+
+MASK_RGBA = (255, 0, 255, 255)  # Playwright's default maskColor, #FF00FF
+
+_ID = re.compile(r"^#([A-Za-z0-9_\-:.]+)$")
+_TESTID = re.compile(r"""^\[data-testid\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\]\s"']+))\s*\]$""")
+_WORD = re.compile(r"^[A-Za-z][A-Za-z0-9_\-:.]*$")
+
+
+@dataclass(frozen=True)
+class Box:
+    """A rectangle in CSS pixels, as the probe records element boxes."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+    def to_pixels(self, scale: float = 1.0) -> tuple[int, int, int, int]:
+        """(x, y, width, height) in image pixels, grown outward to whole pixels."""
+        x0 = math.floor(self.x * scale)
+        y0 = math.floor(self.y * scale)
+        x1 = math.ceil((self.x + self.width) * scale)
+        y1 = math.ceil((self.y + self.height) * scale)
+        return x0, y0, x1 - x0, y1 - y0
+
+
+@dataclass(frozen=True)
+class MaskResolution:
+    boxes: tuple[Box, ...]
+    unresolved: tuple[str, ...]  # selectors that matched no visible element
+
+
+def _matches(selector: str, element: Mapping[str, Any]) -> bool:
+    if found := _ID.match(selector):
+        return bool(element.get("id") == found.group(1))
+    if found := _TESTID.match(selector):
+        wanted = next(g for g in found.groups() if g is not None)
+        return bool(element.get("testid") == wanted)
+    # A bare word is an element id or data-testid first, else a tag name (see resolve_masks).
+    return False
+
+
+def _elements(probe: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    elements = probe.get("elements")
+    if not isinstance(elements, list):
+        raise InputError("probe.json: no 'elements' list; re-run argus sense for this view")
+    return [e for e in elements if isinstance(e, Mapping)]
+
+
+def _box(element: Mapping[str, Any]) -> Box | None:
+    raw = element.get("box")
+    if not isinstance(raw, Mapping) or element.get("visible") is False:
+        return None
+    try:
+        box = Box(float(raw["x"]), float(raw["y"]), float(raw["width"]), float(raw["height"]))
+    except (KeyError, TypeError, ValueError):
+        return None
+    return box if box.width > 0 and box.height > 0 else None
+
+
+def resolve_masks(selectors: Iterable[str], probe: Mapping[str, Any]) -> MaskResolution:
+    """Boxes of the visible probe elements each selector names.
+
+    Supported: ``#id``, ``[data-testid=x]`` (quotes optional), and a bare word, which names
+    elements whose id or data-testid is that word, or failing those, elements of that tag.
+    Any other selector is an InputError (the probe holds no full DOM to match it against).
+    """
+    elements = _elements(probe)
+    boxes: list[Box] = []
+    unresolved: list[str] = []
+    for raw in selectors:
+        selector = raw.strip()
+        if _ID.match(selector) or _TESTID.match(selector):
+            hits = [e for e in elements if _matches(selector, e)]
+        elif _WORD.match(selector):
+            hits = [e for e in elements if selector in (e.get("id"), e.get("testid"))]
+            if not hits:
+                hits = [e for e in elements if str(e.get("tag", "")).lower() == selector.lower()]
+        else:
+            raise InputError(
+                f"snapshot mask {raw!r}: unsupported selector; use #id, [data-testid=x], "
+                "an element id or a tag name"
+            )
+        found = [box for box in (_box(e) for e in hits) if box is not None]
+        if not found:
+            unresolved.append(raw)
+        boxes.extend(found)
+    return MaskResolution(tuple(boxes), tuple(unresolved))
+
+
+def paint_masks(img: U8, boxes: Sequence[Box], scale: float = 1.0) -> None:
+    """Fill each box (CSS pixels x ``scale``), clipped to the image, with the mask colour."""
+    height, width = img.shape[:2]
+    for box in boxes:
+        x, y, w, h = box.to_pixels(scale)
+        x0, y0 = max(x, 0), max(y, 0)
+        x1, y1 = min(x + w, width), min(y + h, height)
+        if x1 > x0 and y1 > y0:
+            img[y0:y1, x0:x1] = MASK_RGBA

@@ -1,0 +1,83 @@
+"""PNG files in and out: decode to H x W x 4 uint8 RGBA arrays, encode and save atomically.
+
+Pillow decodes; its C decoder releases the GIL, so two files decode in parallel threads. The
+decoded image is pasted straight into a numpy buffer instead of going through
+``np.asarray`` (which copies through ``tobytes``).
+"""
+
+from __future__ import annotations
+
+import io
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+from PIL import Image, UnidentifiedImageError
+
+from argus.diff.yiq import U8
+from argus.errors import InputError
+from argus.io import atomic_write_bytes, read_bytes
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+# Screenshots of long pages are large; the cap only guards against absurd files.
+MAX_PNG_BYTES = 256 * 1024 * 1024
+
+_pool: ThreadPoolExecutor | None = None
+
+
+def _to_rgba_array(im: Image.Image) -> U8:
+    if im.mode != "RGBA":
+        im = im.convert("RGBA")
+    width, height = im.size
+    arr = np.empty((height, width, 4), dtype=np.uint8)
+    target = Image.frombuffer("RGBA", (width, height), arr, "raw", "RGBA", 0, 1)
+    # frombuffer maps our buffer read-only; pasting into it then fills `arr` in one copy.
+    target.readonly = 0
+    target.paste(im)
+    row = height // 2
+    sample = np.frombuffer(im.crop((0, row, width, row + 1)).tobytes(), dtype=np.uint8)
+    if not np.array_equal(arr[row].reshape(-1), sample):  # a Pillow that copied instead
+        return np.asarray(im, dtype=np.uint8).copy()
+    return arr
+
+
+def decode_png(data: bytes, source: Path | str = "image") -> U8:
+    """Decode PNG bytes to RGBA; anything that is not a readable PNG is an InputError."""
+    if not data.startswith(PNG_SIGNATURE):
+        raise InputError(f"{source}: not a PNG image (no PNG signature); pass a .png file")
+    try:
+        with Image.open(io.BytesIO(data), formats=["PNG"]) as im:
+            im.load()
+            return _to_rgba_array(im)
+    except Image.DecompressionBombError as exc:
+        raise InputError(f"{source}: PNG is too large to decode safely ({exc})") from exc
+    except (OSError, SyntaxError, ValueError, UnidentifiedImageError) as exc:
+        raise InputError(f"{source}: corrupt or truncated PNG ({exc}); re-export it") from exc
+
+
+def load_png(path: Path) -> U8:
+    """Read and decode one PNG file to an H x W x 4 uint8 RGBA array."""
+    return decode_png(read_bytes(path, what="PNG image", limit=MAX_PNG_BYTES), path)
+
+
+def load_png_pair(first: Path, second: Path) -> tuple[U8, U8]:
+    """Decode two PNG files in parallel."""
+    global _pool
+    if _pool is None:
+        _pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="argus-png")
+    later = _pool.submit(load_png, second)
+    a = load_png(first)
+    return a, later.result()
+
+
+def encode_png(img: U8, compress_level: int = 6) -> bytes:
+    buf = io.BytesIO()
+    Image.fromarray(np.ascontiguousarray(img), "RGBA").save(
+        buf, format="PNG", compress_level=compress_level
+    )
+    return buf.getvalue()
+
+
+def save_png(path: Path, img: U8, compress_level: int = 6) -> None:
+    """Encode an RGBA array as PNG and write it atomically."""
+    atomic_write_bytes(path, encode_png(img, compress_level))

@@ -1,0 +1,122 @@
+"""Bounding boxes of changed regions: connected components on a coarse grid.
+
+Differing pixels are binned into cells of ``cell`` x ``cell`` pixels; occupied cells that
+touch (8-connectivity) form one region, so the strokes of one edited word become one box.
+Labelling works on runs of occupied cells row by row with a small union-find (no scipy).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+Index = npt.NDArray[np.intp]
+
+
+@dataclass(frozen=True)
+class Region:
+    """A changed region in image pixels: top-left corner, size, and its differing pixels."""
+
+    x: int
+    y: int
+    width: int
+    height: int
+    pixels: int
+
+    def to_json(self) -> dict[str, int]:
+        return {
+            "x": self.x,
+            "y": self.y,
+            "width": self.width,
+            "height": self.height,
+            "pixels": self.pixels,
+        }
+
+
+def _cell_runs(occupied: npt.NDArray[np.bool_]) -> tuple[Index, Index, Index]:
+    """Row, first column and one-past-last column of each run of occupied cells."""
+    rows, cols = occupied.shape
+    padded = np.zeros((rows, cols + 2), dtype=np.int8)
+    padded[:, 1:-1] = occupied
+    edges = np.diff(padded, axis=1)
+    start_r, start_c = np.nonzero(edges == 1)
+    _, end_c = np.nonzero(edges == -1)
+    return start_r, start_c, end_c
+
+
+def _find(parent: list[int], i: int) -> int:
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
+
+
+def changed_regions(
+    positions: Index, width: int, height: int, cell: int = 8, limit: int = 100
+) -> tuple[Region, ...]:
+    """Regions of the differing pixels at flat ``positions``, largest first, at most ``limit``."""
+    if positions.size == 0:
+        return ()
+    ys = positions // width
+    xs = positions % width
+    grid_h = -(-height // cell)
+    grid_w = -(-width // cell)
+    cell_of = (ys // cell) * grid_w + xs // cell
+    counts = np.bincount(cell_of, minlength=grid_h * grid_w).reshape(grid_h, grid_w)
+    run_row, run_start, run_end = _cell_runs(counts > 0)
+
+    # Union runs of consecutive rows that overlap, diagonals included.
+    parent = list(range(run_row.size))
+    row_first = np.searchsorted(run_row, np.arange(grid_h + 1))
+    for r in range(1, grid_h):
+        p0, p1 = int(row_first[r - 1]), int(row_first[r])
+        i0, i1 = int(row_first[r]), int(row_first[r + 1])
+        if p0 == p1 or i0 == i1:
+            continue
+        # Runs in a row are sorted and disjoint: the previous row's runs overlapping run i
+        # (widened by one cell for diagonals) form the slice lo[i]:hi[i].
+        lo = np.searchsorted(run_end[p0:p1], run_start[i0:i1], side="left") + p0
+        hi = np.searchsorted(run_start[p0:p1], run_end[i0:i1], side="right") + p0
+        for i, j0, j1 in zip(range(i0, i1), lo.tolist(), hi.tolist(), strict=True):
+            for j in range(j0, j1):
+                a, b = _find(parent, i), _find(parent, j)
+                if a != b:
+                    parent[a] = b
+    labels = np.array([_find(parent, i) for i in range(run_row.size)], dtype=np.intp)
+
+    # Label cells through their runs; pixel counts per label come from the cell counts.
+    cell_label = np.full((grid_h, grid_w), -1, dtype=np.intp)
+    for i in range(run_row.size):
+        cell_label[int(run_row[i]), int(run_start[i]) : int(run_end[i])] = labels[i]
+    flat_label = cell_label.reshape(-1)
+    occupied = np.flatnonzero(flat_label >= 0)
+    per_label = np.bincount(flat_label[occupied], weights=counts.reshape(-1)[occupied])
+    ranked = sorted(np.flatnonzero(per_label).tolist(), key=lambda lab: -per_label[lab])
+
+    mask = np.zeros(height * width, dtype=bool)
+    mask[positions] = True
+    mask2d = mask.reshape(height, width)
+    regions = []
+    for lab in ranked[:limit]:
+        # The cells' extent, then the exact pixel extent of this region's own cells.
+        cr, cc = np.nonzero(cell_label == lab)
+        r0, r1, c0, c1 = int(cr.min()), int(cr.max()) + 1, int(cc.min()), int(cc.max()) + 1
+        own = np.repeat(np.repeat(cell_label[r0:r1, c0:c1] == lab, cell, 0), cell, 1)
+        y0, x0 = r0 * cell, c0 * cell
+        block = mask2d[y0 : r1 * cell, x0 : c1 * cell]
+        block = block & own[: block.shape[0], : block.shape[1]]
+        rows = np.flatnonzero(block.any(axis=1))
+        cols = np.flatnonzero(block.any(axis=0))
+        regions.append(
+            Region(
+                x0 + int(cols[0]),
+                y0 + int(rows[0]),
+                int(cols[-1] - cols[0]) + 1,
+                int(rows[-1] - rows[0]) + 1,
+                int(per_label[lab]),
+            )
+        )
+    regions.sort(key=lambda reg: (-reg.pixels, reg.y, reg.x))
+    return tuple(regions)

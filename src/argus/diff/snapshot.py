@@ -1,0 +1,152 @@
+"""Snapshot baselines: compare a render to its committed baseline, write or update it.
+
+Baselines live at ``argus/specs/{feature}/__snapshots__/{target}-{state}-{appearance}.png``
+(optionally ``-{platform}`` before ``.png``). Update modes follow Playwright's
+``--update-snapshots``: ``missing`` writes baselines that do not exist (the default),
+``changed`` also overwrites those that differ beyond the tolerance, ``all`` overwrites every
+baseline compared, ``none`` never writes. Masked regions are painted in both images before
+comparing, and a baseline is written with its masks painted, so volatile content never
+reaches the repository.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from argus.diff.compare import compare
+from argus.diff.masks import Box, paint_masks
+from argus.diff.png import load_png, save_png
+from argus.diff.regions import Region
+from argus.diff.tolerance import Tolerance
+from argus.errors import InputError
+
+UpdateMode = Literal["all", "changed", "missing", "none"]
+UPDATE_MODES: tuple[UpdateMode, ...] = ("all", "changed", "missing", "none")
+Status = Literal["pass", "diff", "skip"]
+Action = Literal["none", "written", "updated"]
+
+_NAME_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
+
+
+def baseline_path(
+    spec_dir: Path, target: str, state: str, appearance: str, platform: str | None = None
+) -> Path:
+    """``{spec_dir}/__snapshots__/{target}-{state}-{appearance}[-{platform}].png``."""
+    parts = [target, state, appearance] + ([platform] if platform else [])
+    for part in parts:
+        if not _NAME_PART.match(part) or ".." in part:
+            raise InputError(f"snapshot name part {part!r}: use letters, digits, _ . - only")
+    return spec_dir / "__snapshots__" / ("-".join(parts) + ".png")
+
+
+def diff_image_path(render: Path) -> Path:
+    """Where the diff image of a render goes: beside it, ``{stem}-diff.png``."""
+    return render.with_name(f"{render.stem}-diff.png")
+
+
+@dataclass(frozen=True)
+class SnapshotOutcome:
+    status: Status  # pass | diff | skip (nothing to compare against)
+    action: Action  # what happened to the baseline
+    baseline: Path
+    message: str
+    diff_image: Path | None = None
+    mismatch: int | None = None
+    ratio: float | None = None
+    density_ratio: float | None = None
+    regions: tuple[Region, ...] = ()
+
+    @property
+    def written(self) -> bool:
+        return self.action == "written"
+
+    @property
+    def updated(self) -> bool:
+        return self.action == "updated"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "action": self.action,
+            "baseline": str(self.baseline),
+            "message": self.message,
+            "diff_image": None if self.diff_image is None else str(self.diff_image),
+            "mismatch": self.mismatch,
+            "ratio": self.ratio,
+            "density_ratio": self.density_ratio,
+            "regions": [r.to_json() for r in self.regions],
+        }
+
+
+def compare_to_baseline(
+    render: Path,
+    baseline: Path,
+    settings: Tolerance,
+    masks_boxes: Sequence[Box] = (),
+    update_mode: UpdateMode = "missing",
+    *,
+    scale: float = 1.0,
+) -> SnapshotOutcome:
+    """Compare ``render`` with ``baseline`` after painting the masks (CSS boxes x ``scale``,
+    the device pixel ratio) in both, and write the baseline as ``update_mode`` says."""
+    if update_mode not in UPDATE_MODES:
+        raise InputError(f"--update-snapshots={update_mode}: use one of {', '.join(UPDATE_MODES)}")
+    actual = load_png(render)
+    paint_masks(actual, masks_boxes, scale)
+    stale_diff = diff_image_path(render)
+    stale_diff.unlink(missing_ok=True)
+
+    if not baseline.exists():
+        if update_mode == "none":
+            return SnapshotOutcome(
+                "skip",
+                "none",
+                baseline,
+                f"no baseline at {baseline}; run with --update-snapshots=missing to write it",
+            )
+        save_png(baseline, actual)
+        return SnapshotOutcome(
+            "skip", "written", baseline, f"baseline written to {baseline}; nothing to compare yet"
+        )
+
+    expected = load_png(baseline)
+    paint_masks(expected, masks_boxes, scale)
+    rewrite = update_mode in ("all", "changed")
+    if expected.shape != actual.shape:
+        if rewrite:
+            save_png(baseline, actual)
+        return SnapshotOutcome(
+            "diff",
+            "updated" if rewrite else "none",
+            baseline,
+            f"size changed: baseline {expected.shape[1]}x{expected.shape[0]}, "
+            f"render {actual.shape[1]}x{actual.shape[0]}",
+        )
+
+    result = compare(
+        expected, actual, threshold=settings.threshold, window=settings.window, diff_image=True
+    )
+    ok, why = settings.judge(result)
+    diff_file = None
+    if not ok and result.diff_image is not None:
+        diff_file = stale_diff
+        save_png(diff_file, result.diff_image, compress_level=1)
+    action: Action = "none"
+    if update_mode == "all" or (update_mode == "changed" and not ok):
+        save_png(baseline, actual)
+        action = "updated"
+    return SnapshotOutcome(
+        "pass" if ok else "diff",
+        action,
+        baseline,
+        why,
+        diff_file,
+        result.mismatch,
+        result.ratio,
+        result.density_ratio,
+        result.regions,
+    )
