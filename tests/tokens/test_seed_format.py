@@ -31,7 +31,7 @@ SEED_TEMPLATE = {
 
 def test_seed_shape_loads(write_tokens: WriteTokens) -> None:
     tokens = load_tokens(write_tokens(SEED_TEMPLATE))
-    assert tokens.format == "seed"
+    assert tokens.format == "argus"
     assert tokens.appearances == ("light", "dark")
     assert to_hex(tokens.color("surface", "dark")) == "#0b0b0f"
     assert to_hex(tokens.color("textPrimary", "dark")) == "#f5f5f7"

@@ -32,7 +32,7 @@ class Tokens:
     type_scale: Mapping[str, float]
     radii: Mapping[str, float]
     font_families: Mapping[str, str]
-    format: str = "seed"
+    format: str = "argus"  # "argus" (the flat shape) or "dtcg"
     _nearest_cache: dict[tuple[RGBA, str], tuple[str, float] | None] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )

@@ -60,7 +60,7 @@ def read_seed_tokens(doc: Mapping[str, Any], source: Path) -> Tokens:
         type_scale=_scale(doc, "type", source, dimension_px),
         radii=_scale(doc, "radii", source, dimension_px),
         font_families=_scale(doc, "fonts", source, font_family),
-        format="seed",
+        format="argus",
     )
 
 
