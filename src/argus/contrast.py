@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import ROUND_DOWN, Decimal
 from pathlib import Path
 from typing import Any
 
@@ -130,6 +131,11 @@ class ContrastReport:
             "failures": len(self.failures),
             "pairs": [row.as_json() for row in self.rows],
         }
+
+
+def format_ratio(ratio: float) -> str:
+    """Two decimals, truncated not rounded: a failing 4.4951 must never print as 4.50."""
+    return str(Decimal(repr(ratio)).quantize(Decimal("0.01"), rounding=ROUND_DOWN))
 
 
 def load_pairs(path: Path) -> tuple[ContrastPair, ...]:

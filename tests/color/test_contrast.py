@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from argus.color import RGBA, composite, contrast_ratio, parse_color
-from argus.contrast import check_pairs, load_pairs
+from argus.contrast import check_pairs, format_ratio, load_pairs
 from argus.errors import InputError
 from argus.tokens import Tokens, load_tokens
 
@@ -203,3 +203,10 @@ def test_comments_are_ignored_and_the_seed_template_shape_is_accepted(tmp_path: 
     }
     tokens, pairs = setup(tmp_path, doc)
     assert len(check_pairs(tokens, pairs).rows) == 6
+
+
+@pytest.mark.parametrize(
+    ("ratio", "shown"), [(4.4951, "4.49"), (4.5, "4.50"), (21.0, "21.00"), (4.539999, "4.53")]
+)
+def test_format_ratio_truncates(ratio: float, shown: str) -> None:
+    assert format_ratio(ratio) == shown

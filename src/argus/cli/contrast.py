@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-from decimal import ROUND_DOWN, Decimal
 from pathlib import Path
 from typing import Any
 
-from argus.contrast import ContrastReport, check_pairs
+from argus.contrast import ContrastReport, check_pairs, format_ratio
 from argus.errors import InputError
 from argus.spec import load_spec
 from argus.tokens import load_tokens
@@ -73,7 +72,7 @@ def render_table(report: ContrastReport) -> str:
                 row.status.upper() if row.status == "fail" else row.status,
                 f"{row.fg} / {row.bg}",
                 "all" if row.appearance == "*" else row.appearance,
-                display_ratio(row.ratio),
+                format_ratio(row.ratio),
                 f"{row.minimum:g}",
             )
         )
@@ -85,8 +84,3 @@ def render_table(report: ContrastReport) -> str:
     verdict = "PASS" if report.passed else "FAIL"
     lines.append(f"contrast: {verdict} ({failing} of {len(report.rows)} failing)")
     return "\n".join(lines)
-
-
-def display_ratio(ratio: float) -> str:
-    """Two decimals, truncated: a failing 4.4951 must never print as 4.50."""
-    return str(Decimal(repr(ratio)).quantize(Decimal("0.01"), rounding=ROUND_DOWN))
