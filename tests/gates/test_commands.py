@@ -10,7 +10,9 @@ PY = sys.executable
 
 
 def run(tmp_path: Path, command: str, timeout: float = 30):
-    return run_command_gate("build", command, timeout=timeout, cwd=tmp_path, log_path=tmp_path / "run" / "build.log")
+    return run_command_gate(
+        "build", command, timeout=timeout, cwd=tmp_path, log_path=tmp_path / "run" / "build.log"
+    )
 
 
 def test_exit_zero_passes_and_output_goes_to_the_log(tmp_path: Path) -> None:
@@ -35,7 +37,7 @@ def test_runs_in_the_repository_root(tmp_path: Path) -> None:
 
 
 def test_timeout_fails_with_a_note_and_kills_the_command(tmp_path: Path) -> None:
-    outcome = run(tmp_path, f"{PY} -c \"import time; time.sleep(30)\"", timeout=0.5)
+    outcome = run(tmp_path, f'{PY} -c "import time; time.sleep(30)"', timeout=0.5)
     assert outcome.status is GateStatus.FAIL
     assert outcome.data["timed_out"] is True
     assert "timed out" in outcome.summary

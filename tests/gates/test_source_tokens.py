@@ -35,7 +35,7 @@ def literals(text: str, language: str) -> list[tuple[int, str]]:
         # Token definitions are exempt; a component's own custom property is not.
         (
             "css",
-            ":root { --c: #fff; --s: 4px; }\n:root[data-appearance=\"dark\"] { --c: #000; }",
+            ':root { --c: #fff; --s: 4px; }\n:root[data-appearance="dark"] { --c: #000; }',
             [],
         ),
         ("css", "@media (min-width: 600px) { :root { --c: #fff; } }", []),
@@ -44,8 +44,12 @@ def literals(text: str, language: str) -> list[tuple[int, str]]:
         ("scss", "// color: #fff;\n.a { b { padding: 3px; } }", [(2, "3px")]),
         # JS / TS / JSX: style objects, colour strings, CSS in template literals.
         ("js", "const s = { color: '#fff', marginTop: 12, padding: 0 };", [(1, "#fff"), (1, "12")]),
-        ("js", "<div style={{ backgroundColor: 'rebeccapurple', gap: '8px' }} />", [(1, "8px"), (1, "rebeccapurple")]),
-        ("js", "const accent = \"#3447c4\";", [(1, "#3447c4")]),
+        (
+            "js",
+            "<div style={{ backgroundColor: 'rebeccapurple', gap: '8px' }} />",
+            [(1, "8px"), (1, "rebeccapurple")],
+        ),
+        ("js", 'const accent = "#3447c4";', [(1, "#3447c4")]),
         ("js", "const Box = styled.div`\n  padding: 12px;\n  color: var(--c);\n`;", [(2, "12px")]),
         ("js", "class A { #abc = 1; }\n// color: '#fff'\nconst u = 'http://x/#top';", []),
         ("js", "const s = { color: tokens.text, margin: space.md, streak: 0 };", []),
@@ -53,14 +57,22 @@ def literals(text: str, language: str) -> list[tuple[int, str]]:
         # Swift.
         ("swift", "Color(red: 0.2, green: 0.3, blue: 0.4)", [(1, "Color(red")]),
         ("swift", "let c = UIColor(white: 0.5, alpha: 1)", [(1, "UIColor(white")]),
-        ("swift", "Text(\"x\").padding(12)\nVStack(spacing: 8) {}", [(1, ".padding(12)"), (2, "spacing: 8")]),
-        ("swift", ".padding(.horizontal, 16)\n.padding(0)\n.padding(Spacing.md)", [(1, ".padding(.horizontal, 16)")]),
-        ("swift", "Color(\"Accent\")\n// Color(red: 1, green: 0, blue: 0)", []),
+        (
+            "swift",
+            'Text("x").padding(12)\nVStack(spacing: 8) {}',
+            [(1, ".padding(12)"), (2, "spacing: 8")],
+        ),
+        (
+            "swift",
+            ".padding(.horizontal, 16)\n.padding(0)\n.padding(Spacing.md)",
+            [(1, ".padding(.horizontal, 16)")],
+        ),
+        ("swift", 'Color("Accent")\n// Color(red: 1, green: 0, blue: 0)', []),
         # HTML: style blocks and attributes, SVG colours; currentColor and none are fine.
         (
             "html",
-            "<p style=\"color: #f00\">x</p>\n<svg fill=\"none\" stroke=\"currentColor\"></svg>\n"
-            "<style>\n.a { margin: 3px; }\n</style>\n<rect fill=\"#00ff00\"/>",
+            '<p style="color: #f00">x</p>\n<svg fill="none" stroke="currentColor"></svg>\n'
+            '<style>\n.a { margin: 3px; }\n</style>\n<rect fill="#00ff00"/>',
             [(1, "#f00"), (4, "3px"), (6, "#00ff00")],
         ),
     ],
@@ -77,7 +89,10 @@ def write(root: Path, files: dict[str, str]) -> None:
 
 
 def test_clean_sources_pass_and_a_hard_coded_colour_fails(tmp_path: Path, tokens: Tokens) -> None:
-    write(tmp_path, {"app.css": ".a { color: var(--c); }\n", "bad.css": ".b {\n  color: #555c69;\n}\n"})
+    write(
+        tmp_path,
+        {"app.css": ".a { color: var(--c); }\n", "bad.css": ".b {\n  color: #555c69;\n}\n"},
+    )
     clean = check_source_tokens(tmp_path, [Path("app.css")], tokens, "light")
     assert clean.status is GateStatus.PASS
     outcome = check_source_tokens(tmp_path, [Path("app.css"), Path("bad.css")], tokens, "light")

@@ -1,0 +1,104 @@
+"""`argus gates`: run every configured gate on one view and write gate-result.json."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from argus.config import ProjectConfig, load_config
+from argus.errors import InputError, SensorError
+from argus.gates.base import GateOutcome
+from argus.gates.inputs import gate_inputs, spec_path, view_dir
+from argus.gates.runner import RESULT_FILE, GateRun, run_gates
+from argus.sense.views import check_view
+from argus.spec import Spec, View, find_repo_root, load_spec
+
+FINDINGS_SHOWN = 2
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "gates",
+        help="run the deterministic gates on one view",
+        description="Run every configured gate on one view (target, state, appearance) and "
+        "write gate-result.json. The sensed files come from --sensed DIR, from a fresh render "
+        "(--sense), or by default from the view's run directory. Exit 0 when every gate is "
+        "green, 1 when one is red (fail, error or diff), 2 on bad input.",
+    )
+    parser.add_argument("--feature", required=True, help="feature name (argus/specs/FEATURE)")
+    parser.add_argument("--target", required=True, help="target id from the spec")
+    parser.add_argument("--state", required=True, help="state of the target")
+    parser.add_argument("--appearance", required=True, help="appearance, e.g. light or dark")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--sense", action="store_true", help="render the view now, then gate it")
+    source.add_argument("--sensed", type=Path, metavar="DIR", help="a directory a sensor wrote")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="where gate-result.json (and --sense output) go (default: the view's run directory)",
+    )
+    parser.add_argument("--root", type=Path, help="repository root (default: found from cwd)")
+    parser.add_argument("--json", action="store_true", help="print gate-result.json")
+    parser.set_defaults(func=run_gates_command)
+
+
+def run_gates_command(args: argparse.Namespace) -> int:
+    root = args.root.resolve() if args.root else find_repo_root(Path.cwd())
+    config = load_config(root)
+    spec = load_spec(spec_path(config.root, args.feature))
+    view = View(spec.feature, args.target, args.state, args.appearance)
+    check_view(spec, view)
+    out = (args.out or view_dir(spec, view)).resolve()
+    if args.sense:
+        sensed = _sense(config, spec, view, out)
+    else:
+        sensed = (args.sensed or out).resolve()
+        if not sensed.is_dir():
+            raise InputError(f"{sensed}: no sensed directory; pass --sense or --sensed DIR")
+    inputs = gate_inputs(spec, view, sensed, config=config, run_dir=out)
+    run = run_gates(inputs)
+    run.write(out / RESULT_FILE)
+    if args.json:
+        print(json.dumps(run.result, indent=2))
+    else:
+        print(render_table(run))
+        print(f"wrote {out / RESULT_FILE}")
+    return 0 if run.all_green else 1
+
+
+def _sense(config: ProjectConfig, spec: Spec, view: View, out: Path) -> Path:
+    from argus.sense.sensor import sense_view  # starts a browser: only when asked to
+
+    result = sense_view(spec, view, config, out)
+    if not result.ok:
+        raise SensorError(f"sensing failed: {result.error}")
+    return out
+
+
+def render_table(run: GateRun) -> str:
+    rows = [("gate", "status", "summary")]
+    notes: list[str] = []
+    for outcome in run.outcomes:
+        status = outcome.status.value
+        rows.append((outcome.name, status.upper() if status != "pass" else status, outcome.summary))
+        notes.extend(_finding_lines(outcome))
+    widths = [max(len(r[i]) for r in rows) for i in range(2)]
+    lines = [f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]}" for r in rows]
+    verdict = "all green" if run.all_green else f"red: {', '.join(run.red_gates)}"
+    return "\n".join([*lines, *notes, verdict])
+
+
+def _finding_lines(outcome: GateOutcome) -> list[str]:
+    lines = []
+    for finding in outcome.findings[:FINDINGS_SHOWN]:
+        expected = f" (expected {finding.expected})" if finding.expected else ""
+        lines.append(
+            f"  {outcome.name}: {finding.element} {finding.property}={finding.value}{expected}"
+        )
+    more = len(outcome.findings) - FINDINGS_SHOWN
+    if more > 0:
+        lines.append(f"  {outcome.name}: … {more} more in gate-result.json")
+    return lines

@@ -1,0 +1,66 @@
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from tests.conftest import RunArgus
+from tests.gates.probes import el, page
+from tests.gates.test_runner import CONTRACT_IDS
+from tests.support.habits import copy_habits
+
+GATES = '["token_contrast", "a11y_ids", "axe", "console", "token_compliance"]'
+
+
+def project(tmp_path: Path, page_errors: int = 0) -> tuple[Path, Path]:
+    root = copy_habits(tmp_path)
+    config = root / "argus.toml"
+    config.write_text(re.sub(r"enabled = \[.*\]", f"enabled = {GATES}", config.read_text()))
+    sensed = tmp_path / "sensed"
+    sensed.mkdir()
+    probe = page(*(el("div", testid=t) for t in CONTRACT_IDS), body_bg="rgb(245, 246, 248)")
+    console = {"messages": [], "page_errors": [{"text": "x"}] * page_errors}
+    (sensed / "probe.json").write_text(json.dumps(probe))
+    (sensed / "console.json").write_text(json.dumps(console))
+    (sensed / "axe.json").write_text(json.dumps({"violations": [], "incomplete": []}))
+    return root, sensed
+
+
+VIEW = ("--feature", "habits", "--target", "list", "--state", "populated", "--appearance", "light")
+
+
+def test_green_view_exits_0_and_writes_gate_result(tmp_path: Path, run_argus: RunArgus) -> None:
+    root, sensed = project(tmp_path)
+    out = tmp_path / "out"
+    done = run_argus("gates", *VIEW, "--sensed", str(sensed), "--out", str(out), cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert "all green" in done.stdout
+    result = json.loads((out / "gate-result.json").read_text())
+    assert result["all_green"] is True
+    assert set(result["gates"]) == set(json.loads(GATES))
+
+
+def test_red_gate_exits_1_and_names_it(tmp_path: Path, run_argus: RunArgus) -> None:
+    root, sensed = project(tmp_path, page_errors=1)
+    done = run_argus("gates", *VIEW, "--sensed", str(sensed), "--json", cwd=root)
+    assert done.returncode == 1
+    result = json.loads(done.stdout)
+    assert result["gates"]["console"] == "fail" and result["all_green"] is False
+    # Default --out: the view's run directory in the spec folder.
+    written = root / "argus/specs/habits/.argus-runs/list-populated-light/gate-result.json"
+    assert json.loads(written.read_text())["all_green"] is False
+
+
+def test_bad_input_exits_2_with_one_line(tmp_path: Path, run_argus: RunArgus) -> None:
+    root, sensed = project(tmp_path)
+    wrong = [a if a != "populated" else "loading" for a in VIEW]
+    done = run_argus("gates", *wrong, "--sensed", str(sensed), cwd=root)
+    assert done.returncode == 2
+    assert done.stderr.startswith("argus: ") and "no state 'loading'" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    missing = run_argus("gates", *VIEW, "--sensed", str(tmp_path / "nope"), cwd=root)
+    assert missing.returncode == 2 and "no sensed directory" in missing.stderr
+    unknown = run_argus(
+        "gates", *VIEW[:1], "shopping", *VIEW[2:], "--sensed", str(sensed), cwd=root
+    )
+    assert unknown.returncode == 2 and unknown.stderr.startswith("argus: ")
