@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from argus.contracts import load_rubric
 from argus.errors import InputError
@@ -15,7 +15,9 @@ from argus.io import read_json
 from argus.spec.checks import Issue
 from argus.spec.fixtures import fixture_count
 from argus.spec.paths import repo_path
-from argus.tokens import Tokens, load_tokens
+
+if TYPE_CHECKING:
+    from argus.tokens import Tokens
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -47,6 +49,9 @@ def _reference_issues(data: dict[str, Any], spec_dir: Path, root: Path) -> Itera
 
 
 def _tokens_issues(data: dict[str, Any], root: Path) -> tuple[Tokens | None, list[Issue]]:
+    # Imported here: the colour library behind tokens costs ~0.4 s, and only lint needs it.
+    from argus.tokens import load_tokens
+
     where = "$.design_system.tokens"
     try:
         tokens = load_tokens(repo_path(root, root, data["design_system"]["tokens"]))

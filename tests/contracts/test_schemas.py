@@ -1,0 +1,319 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from argus.contracts import SCHEMA_NAMES, load_rubric, schema, validate, validate_errors
+from argus.contracts.rubric import default_rubric_text
+from argus.errors import InputError
+from tests.spec.project import spec_data
+
+DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+
+
+def verdict_data() -> dict[str, Any]:
+    rubric = load_rubric(None)
+    return {
+        "iteration": 1,
+        "feature": "habits",
+        "target": "list",
+        "dimensions": {
+            name: {"score": 1, "anchor": dim.anchor, "evidence": "measured"}
+            for name, dim in rubric.dimensions.items()
+        },
+        "all_pass": True,
+        "failed_dimensions": [],
+    }
+
+
+def gate_data() -> dict[str, Any]:
+    return {
+        "feature": "habits",
+        "target": "list",
+        "gates": {
+            "token_contrast": "pass",
+            "a11y_ids": {"expected": 2, "present": 2, "missing": []},
+            "snapshot": "skip",
+        },
+        "all_green": True,
+        "details": {"token_contrast": {"summary": "4 pairs checked"}},
+    }
+
+
+def signoff_data() -> dict[str, Any]:
+    return {
+        "version": 1,
+        "records": [
+            {
+                "feature": "habits",
+                "target": "list",
+                "state": "populated",
+                "appearance": "light",
+                "signed_off_at": "2025-01-02T03:04:05+00:00",
+                "iterations": 3,
+                "reference_source": "candidate",
+                "final_verdict": {"all_pass": True, "dimensions": {}},
+                "snapshot_baseline": "argus/specs/habits/__snapshots__/list-populated-light.png",
+                "human_spotcheck": {"status": "pending"},
+            }
+        ],
+    }
+
+
+def loop_state_data() -> dict[str, Any]:
+    return {
+        "feature": "habits",
+        "target": "list",
+        "iteration": 2,
+        "consecutive_passes": 1,
+        "attempts": {"layout_spacing": 1},
+        "frozen": [],
+        "reference_source": "human",
+        "last_outcome": "pass",
+    }
+
+
+VALID = {
+    "spec": spec_data,
+    "rubric": lambda: json.loads(default_rubric_text()),
+    "verdict": verdict_data,
+    "gate-result": gate_data,
+    "loop-state": loop_state_data,
+    "signoff": signoff_data,
+}
+
+
+@pytest.mark.parametrize("name", SCHEMA_NAMES)
+def test_every_schema_is_a_valid_draft_2020_12_schema(name: str) -> None:
+    document = schema(name)
+    assert document["$schema"] == DRAFT_2020_12
+    Draft202012Validator.check_schema(document)
+
+
+@pytest.mark.parametrize("name", SCHEMA_NAMES)
+def test_a_valid_example_of_every_schema_passes(name: str) -> None:
+    assert validate_errors(name, VALID[name]()) == []
+
+
+def test_schema_returns_a_copy_the_caller_may_change() -> None:
+    schema("spec")["properties"].clear()
+    assert "targets" in schema("spec")["properties"]
+
+
+def test_unknown_schema_name_lists_the_known_ones() -> None:
+    with pytest.raises(InputError) as info:
+        schema("specs")
+    assert "unknown schema 'specs'" in str(info.value)
+    for name in SCHEMA_NAMES:
+        assert name in str(info.value)
+
+
+def _set(data: dict[str, Any], dotted: str, value: Any) -> dict[str, Any]:
+    """Set a value at a dotted path ('targets.0.states'); the special value DELETE removes it."""
+    keys = [int(k) if k.isdigit() else k for k in dotted.split(".")]
+    node: Any = data
+    for key in keys[:-1]:
+        node = node[key]
+    if value is DELETE:
+        del node[keys[-1]]
+    else:
+        node[keys[-1]] = value
+    return data
+
+
+DELETE = object()
+
+# (schema, field to change, new value, the expected first error "path: message")
+INVALID_CASES = [
+    ("spec", "targets.0.states", [], "$.targets[0].states: [] should be non-empty"),
+    ("spec", "targets", [], "$.targets: [] should be non-empty"),
+    ("spec", "feature", "Habits", "$.feature: 'Habits' does not match '^[a-z0-9][a-z0-9-]*$'"),
+    ("spec", "adapter", DELETE, "$: 'adapter' is a required property"),
+    ("spec", "colour", "red", "$: Additional properties are not allowed ('colour' was unexpected)"),
+    ("spec", "targets.0.route", 3, "$.targets[0].route: 3 is not of type 'string'"),
+    (
+        "spec",
+        "viewport",
+        {"width": 0, "height": 800},
+        "$.viewport.width: 0 is less than the minimum of 1",
+    ),
+    (
+        "spec",
+        "targets.0.full_page",
+        "yes",
+        "$.targets[0].full_page: 'yes' is not of type 'boolean'",
+    ),
+    ("spec", "targets.0.gates", ["contrast"], "$.targets[0].gates[0]: 'contrast' is not one of"),
+    (
+        "spec",
+        "targets.0.references.0.file",
+        DELETE,
+        "$.targets[0].references[0]: 'file' is a required property",
+    ),
+    (
+        "spec",
+        "targets.0.references.0.status",
+        "missing",
+        "$.targets[0].references[0].status: 'missing' is not one of ['present', 'needed',",
+    ),
+    (
+        "spec",
+        "targets.0.expectations.empty.counts.0",
+        {"role": "listitem"},
+        "$.targets[0].expectations.empty.counts[0]: 'equals' is a required property",
+    ),
+    (
+        "spec",
+        "targets.0.expectations.empty.counts.0",
+        {"role": "listitem", "equals": 1, "equals_fixture": {"file": "f.json", "pointer": "/a"}},
+        "$.targets[0].expectations.empty.counts[0]: 'equals' is not allowed here",
+    ),
+    (
+        "spec",
+        "targets.0.snapshot",
+        {"max_diff_pixel_ratio": 2},
+        "$.targets[0].snapshot.max_diff_pixel_ratio: 2 is greater than the maximum of 1",
+    ),
+    (
+        "verdict",
+        "dimensions.typography.score",
+        0.7,
+        "$.dimensions.typography.score: 0.7 is not one of [0, 0.5, 1",
+    ),
+    (
+        "verdict",
+        "dimensions.typography",
+        {"abstained": True, "score": 1, "anchor": "design-system", "evidence": "x"},
+        "$.dimensions.typography.score: None was expected",
+    ),
+    ("verdict", "status", "inconclusive", "$: 'error' is a required property"),
+    (
+        "verdict",
+        "dimensions.hierarchy.anchor",
+        "taste",
+        "$.dimensions.hierarchy.anchor: 'taste' is not one of",
+    ),
+    (
+        "gate-result",
+        "gates.snapshot",
+        "fail",
+        "$.gates.snapshot: 'fail' is not one of ['pass', 'diff', 'skip', 'error']",
+    ),
+    (
+        "gate-result",
+        "gates.axe",
+        "diff",
+        "$.gates.axe: 'diff' is not one of ['pass', 'fail', 'skip', 'error']",
+    ),
+    (
+        "gate-result",
+        "gates.eyeball",
+        "pass",
+        "$.gates: Additional properties are not allowed ('eyeball' was unexpected)",
+    ),
+    ("gate-result", "all_green", DELETE, "$: 'all_green' is a required property"),
+    (
+        "loop-state",
+        "consecutive_passes",
+        -1,
+        "$.consecutive_passes: -1 is less than the minimum of 0",
+    ),
+    ("loop-state", "last_outcome", "maybe", "$.last_outcome: 'maybe' is not one of"),
+    (
+        "signoff",
+        "records.0.human_spotcheck",
+        {"status": "wrong"},
+        "$.records[0].human_spotcheck: 'wrong_dimension' is a required property",
+    ),
+    (
+        "signoff",
+        "records.0.human_spotcheck",
+        {"status": "approved", "wrong_dimension": "typography"},
+        "$.records[0].human_spotcheck: 'wrong_dimension' is not allowed here",
+    ),
+    (
+        "signoff",
+        "records.0.iterations",
+        0,
+        "$.records[0].iterations: 0 is less than the minimum of 1",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "field", "value", "expected"), INVALID_CASES)
+def test_schema_errors_name_the_json_path(name: str, field: str, value: Any, expected: str) -> None:
+    data = _set(VALID[name](), field, value)
+    errors = validate_errors(name, data)
+    assert errors, "the change should make the document invalid"
+    assert errors[0].startswith(expected)
+
+
+def test_validate_raises_one_line_with_file_and_first_error() -> None:
+    data = _set(spec_data(), "targets.0.states", [])
+    with pytest.raises(InputError) as info:
+        validate("spec", data, source=Path("spec.json"))
+    message = str(info.value)
+    assert message.startswith("spec.json: $.targets[0].states: [] should be non-empty")
+    assert "argus schema spec" in message
+    assert "\n" not in message
+
+
+def test_validate_accepts_a_valid_document() -> None:
+    validate("spec", spec_data(), source=Path("spec.json"))
+
+
+def test_errors_come_in_document_order_with_numeric_indices() -> None:
+    data = spec_data()
+    data["targets"] = [dict(data["targets"][0], id=f"t{i}") for i in range(12)]
+    data["targets"][10]["states"] = []
+    data["targets"][2]["states"] = []
+    errors = validate_errors("spec", data)
+    assert [e.split(":")[0] for e in errors] == ["$.targets[2].states", "$.targets[10].states"]
+
+
+def test_validate_errors_lists_every_error() -> None:
+    data = spec_data()
+    del data["adapter"]
+    data["targets"][0]["states"] = []
+    assert len(validate_errors("spec", data)) == 2
+
+
+def test_messages_quoting_huge_values_stay_one_short_line() -> None:
+    data = spec_data()
+    data["targets"][0]["route"] = {"x" * 50: "y\n" * 500}
+    (error,) = validate_errors("spec", data)
+    assert "\n" not in error
+    assert len(error) < 260
+    assert error.endswith("…")
+
+
+def test_inconclusive_verdict_never_claims_a_pass() -> None:
+    data = verdict_data()
+    data.update(status="inconclusive", error="malformed answer twice", dimensions={})
+    assert validate_errors("verdict", data) == ["$.all_pass: False was expected"]
+    data["all_pass"] = False
+    assert validate_errors("verdict", data) == []
+
+
+def test_abstained_dimension_has_no_score() -> None:
+    data = verdict_data()
+    data["dimensions"]["hierarchy"] = {
+        "abstained": True,
+        "score": None,
+        "anchor": "design-system",
+        "evidence": "spec has prose only",
+    }
+    data["unverified_dimensions"] = ["hierarchy"]
+    assert validate_errors("verdict", data) == []
+
+
+def test_gate_result_accepts_every_gate_name_from_the_spec_schema() -> None:
+    names = schema("spec")["$defs"]["gate_name"]["enum"]
+    assert len(names) == 12
+    data = gate_data()
+    data["gates"] = {name: "skip" for name in names}
+    assert validate_errors("gate-result", data) == []

@@ -1,0 +1,168 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import RunArgus
+from tests.spec.project import make_project, spec_data, write_json
+
+
+def one_line_error(stderr: str) -> str:
+    lines = stderr.splitlines()
+    assert len(lines) == 1, stderr
+    assert lines[0].startswith("argus: ")
+    assert "Traceback" not in stderr
+    return lines[0]
+
+
+def test_lint_valid_spec_exits_0(tmp_path: Path, run_argus: RunArgus) -> None:
+    spec = make_project(tmp_path)
+    result = run_argus("lint", str(spec))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"{spec}: valid" in result.stdout
+    assert "reference list populated/light: present" in result.stdout
+    assert result.stderr == ""
+
+
+def test_lint_invalid_spec_exits_1_and_prints_json_paths(
+    tmp_path: Path, run_argus: RunArgus
+) -> None:
+    data = spec_data()
+    data["targets"][0]["canonical"]["state"] = "loading"
+    spec = make_project(tmp_path, data)
+    (spec.parent / "references/list-populated-light.png").write_bytes(b"not a png")
+    result = run_argus("lint", str(spec))
+    assert result.returncode == 1
+    assert "INVALID (2 errors)" in result.stdout
+    assert "$.targets[0].canonical.state: 'loading' is not a state" in result.stdout
+    assert "$.targets[0].references[0].file: marked present but not a PNG" in result.stdout
+    assert result.stderr == ""
+
+
+def test_lint_schema_error_exits_1(tmp_path: Path, run_argus: RunArgus) -> None:
+    data = spec_data()
+    data["targets"][0]["states"] = []
+    result = run_argus("lint", str(make_project(tmp_path, data)))
+    assert result.returncode == 1
+    assert "error $.targets[0].states: [] should be non-empty" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [
+        (None, "spec not found"),
+        (b'{"feature": ', "spec is not valid JSON (line 1"),
+        (b" " * (5 * 1024 * 1024 + 1), "over the 5 MiB limit"),
+    ],
+    ids=["missing", "bad-json", "oversized"],
+)
+def test_lint_unreadable_spec_exits_2_with_one_line(
+    tmp_path: Path, run_argus: RunArgus, content: bytes | None, expected: str
+) -> None:
+    spec = make_project(tmp_path)
+    if content is None:
+        spec.unlink()
+    else:
+        spec.write_bytes(content)
+    result = run_argus("lint", str(spec))
+    assert result.returncode == 2
+    line = one_line_error(result.stderr)
+    assert str(spec) in line
+    assert expected in line
+
+
+def test_lint_json_report(tmp_path: Path, run_argus: RunArgus) -> None:
+    spec = make_project(tmp_path)
+    data = spec_data()
+    data["targets"][0]["references"] = []
+    write_json(spec, data)
+    result = run_argus("lint", "--json", str(spec))
+    assert result.returncode == 0
+    document = json.loads(result.stdout)
+    assert document["valid"] is True
+    assert document["unreadable"] == []
+    (report,) = document["specs"]
+    assert report["valid"] is True
+    assert report["errors"] == []
+    assert report["reference_worklist"][0]["status"] == "needed"
+
+
+def test_lint_json_report_of_an_invalid_spec(tmp_path: Path, run_argus: RunArgus) -> None:
+    data = spec_data()
+    data["design_system"]["tokens"] = "../tokens.json"
+    result = run_argus("lint", "--json", str(make_project(tmp_path / "repo", data)))
+    assert result.returncode == 1
+    (report,) = json.loads(result.stdout)["specs"]
+    assert report["errors"][0]["path"] == "$.design_system.tokens"
+    assert "'..'" in report["errors"][0]["message"]
+
+
+def test_lint_without_arguments_finds_every_feature(tmp_path: Path, run_argus: RunArgus) -> None:
+    make_project(tmp_path)
+    bad = spec_data()
+    bad["feature"] = "other"
+    bad["targets"] = []
+    write_json(tmp_path / "argus/specs/other/spec.json", bad)
+    result = run_argus("lint", cwd=tmp_path / "argus")
+    assert result.returncode == 1
+    # Paths are shown relative to the working directory.
+    assert result.stdout.startswith("specs/habits/spec.json: valid")
+    assert "\nspecs/other/spec.json: INVALID" in result.stdout
+
+
+def test_lint_accepts_a_feature_directory(tmp_path: Path, run_argus: RunArgus) -> None:
+    spec = make_project(tmp_path)
+    result = run_argus("lint", str(spec.parent))
+    assert result.returncode == 0
+
+
+def test_lint_with_one_unreadable_spec_among_several_exits_2(
+    tmp_path: Path, run_argus: RunArgus
+) -> None:
+    spec = make_project(tmp_path)
+    result = run_argus("lint", str(spec), str(tmp_path / "nope.json"))
+    assert result.returncode == 2
+    assert "valid" in result.stdout
+    assert "nope.json: spec not found" in one_line_error(result.stderr)
+
+
+def test_lint_without_specs_exits_2(tmp_path: Path, run_argus: RunArgus) -> None:
+    (tmp_path / "argus.toml").write_text("")
+    result = run_argus("lint", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "argus init FEATURE" in one_line_error(result.stderr)
+
+
+def test_init_then_lint_is_clean_with_the_reference_needed(
+    tmp_path: Path, run_argus: RunArgus
+) -> None:
+    (tmp_path / "pyproject.toml").write_text("")
+    created = run_argus("init", "habits", cwd=tmp_path)
+    assert created.returncode == 0, created.stderr
+    assert "wrote argus/specs/habits/spec.json" in created.stdout
+    assert "wrote argus/specs/habits/.gitignore" in created.stdout
+    result = run_argus("lint", "--json", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout
+    (report,) = json.loads(result.stdout)["specs"]
+    assert report["errors"] == []
+    assert report["reference_worklist"][0]["status"] == "needed"
+
+
+def test_init_refuses_an_existing_feature(tmp_path: Path, run_argus: RunArgus) -> None:
+    (tmp_path / "argus.toml").write_text("")
+    assert run_argus("init", "habits", cwd=tmp_path).returncode == 0
+    before = (tmp_path / "argus/specs/habits/spec.json").read_bytes()
+    again = run_argus("init", "habits", cwd=tmp_path)
+    assert again.returncode == 2
+    assert "already exists" in one_line_error(again.stderr)
+    assert (tmp_path / "argus/specs/habits/spec.json").read_bytes() == before
+
+
+def test_init_rejects_a_bad_feature_name(tmp_path: Path, run_argus: RunArgus) -> None:
+    (tmp_path / "argus.toml").write_text("")
+    result = run_argus("init", "My_Feature", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "invalid feature name 'My_Feature'" in one_line_error(result.stderr)
+    assert not (tmp_path / "argus").exists()
