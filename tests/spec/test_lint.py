@@ -232,14 +232,14 @@ CASES: list[tuple[str, Change, str, Change]] = [
         ),
         "$.design_system.contrast_pairs: contrast-pairs.json: pairs[0].surface 'paper'",
         rewrite(
-            PAIRS, {"pairs": [{"fg": "text", "bg": "surface", "surface": "surface", "min": 4.5}]}
+            PAIRS, {"pairs": [{"fg": "text", "bg": "surface", "surface": "#eeeeee", "min": 4.5}]}
         ),
     ),
     (
         "contrast pairs without a pairs array",
         rewrite(PAIRS, {"pair": []}),
         "$.design_system.contrast_pairs: ",
-        rewrite(PAIRS, {"pairs": []}),
+        rewrite(PAIRS, {"_about": "x", "pairs": [{"fg": "text", "bg": "surface"}]}),
     ),
     (
         "path with ..",

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 from argus.contracts import load_rubric
 from argus.errors import InputError
-from argus.io import read_json
 from argus.spec.checks import Issue
 from argus.spec.fixtures import fixture_count
 from argus.spec.paths import repo_path
@@ -71,29 +70,33 @@ def _tokens_issues(data: dict[str, Any], root: Path) -> tuple[Tokens | None, lis
 
 
 def _pair_issues(path: Path, tokens: Tokens | None) -> Iterator[Issue]:
+    from argus.color import parse_color
+    from argus.contrast import load_pairs
+
     where = "$.design_system.contrast_pairs"
     try:
-        doc = read_json(path, what="contrast pairs file")
+        pairs = load_pairs(path)
     except InputError as err:
         yield Issue(where, str(err))
         return
-    pairs = doc.get("pairs") if isinstance(doc, dict) else None
-    if not isinstance(pairs, list):
-        yield Issue(where, f"{path}: expected an object with a 'pairs' array")
-        return
+    if tokens is None:
+        return  # the tokens problem is already reported
     for k, pair in enumerate(pairs):
-        if not isinstance(pair, dict):
-            yield Issue(where, f"{path.name}: pairs[{k}] is not an object")
-            continue
-        for role in ("fg", "bg", "surface"):
-            name = pair.get(role)
-            if role != "surface" and not isinstance(name, str):
-                yield Issue(where, f"{path.name}: pairs[{k}].{role} must name a colour token")
-            elif isinstance(name, str) and tokens is not None and name not in tokens.colors:
+        for role, name in (("fg", pair.fg), ("bg", pair.bg)):
+            if name not in tokens.colors:
                 yield Issue(
                     where,
                     f"{path.name}: pairs[{k}].{role} '{name}' is not a colour token "
                     f"in {tokens.source.name}",
+                )
+        if pair.surface not in tokens.colors:
+            try:
+                parse_color(pair.surface)
+            except InputError:
+                yield Issue(
+                    where,
+                    f"{path.name}: pairs[{k}].surface '{pair.surface}' is neither a colour "
+                    f"token in {tokens.source.name} nor a colour",
                 )
 
 
