@@ -13,6 +13,7 @@ from argus.gates import (  # noqa: F401  (imported to register the gates)
     commands,
     console,
     rendered_contrast,
+    snapshot,
     source_tokens,
     token_compliance,
     token_contrast,

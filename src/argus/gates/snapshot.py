@@ -1,0 +1,101 @@
+"""snapshot: the render against its committed baseline (argus.diff), with the target's masks.
+
+Masks (CSS selectors or element ids from the target's ``snapshot.masks``) are resolved to
+boxes through the probe. Status is ``pass``, ``diff`` (moved beyond the tolerance; the diff
+image is written next to the render) or ``skip`` (no baseline to compare with; with
+``update = "missing"`` the render becomes the baseline). Findings name each changed region
+and the element under it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PIL import Image, UnidentifiedImageError
+
+from argus.diff import SnapshotOutcome, Tolerance, baseline_path, compare_to_baseline
+from argus.diff.masks import resolve_masks
+from argus.diff.regions import Region
+from argus.errors import InputError
+from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, register_gate
+from argus.gates.probe import Element, Probe, parse_probe
+
+MAX_REGIONS = 10
+
+
+def device_pixel_ratio(render: Path, viewport_width: float) -> float:
+    """Image pixels per CSS pixel: the render's width over the probed viewport's."""
+    if not render.is_file():
+        raise InputError(f"{render}: render.png not found; sense the view first (argus sense)")
+    try:
+        with Image.open(render) as image:
+            width = image.size[0]
+    except (OSError, UnidentifiedImageError) as exc:
+        raise InputError(
+            f"{render}: cannot read the render as an image; re-sense the view"
+        ) from exc
+    return width / viewport_width if viewport_width > 0 else 1.0
+
+
+def snapshot_outcome(
+    result: SnapshotOutcome, probe: Probe, scale: float, unresolved: tuple[str, ...]
+) -> GateOutcome:
+    """Turn the diff package's outcome into the gate's, naming the element under each region."""
+    status = {"pass": GateStatus.PASS, "diff": GateStatus.DIFF, "skip": GateStatus.SKIP}[
+        result.status
+    ]
+    findings = tuple(_region_finding(r, probe, scale) for r in result.regions[:MAX_REGIONS])
+    if status is GateStatus.DIFF and not findings:
+        findings = (
+            Finding("render", "pixels", result.message, "the baseline", str(result.baseline)),
+        )
+    data = {**result.to_json(), "masks_unresolved": list(unresolved), "scale": scale}
+    summary = result.message
+    if unresolved:
+        summary += f"; masks matching nothing: {', '.join(unresolved)}"
+    return GateOutcome(
+        "snapshot", status, summary, findings if status is GateStatus.DIFF else (), data
+    )
+
+
+def _region_finding(region: Region, probe: Probe, scale: float) -> Finding:
+    cx = (region.x + region.width / 2) / scale
+    cy = (region.y + region.height / 2) / scale
+    element = _deepest_at(probe, cx, cy)
+    where = probe.selector(element) if element is not None else "page"
+    box = f"{region.width}x{region.height} at ({region.x}, {region.y})"
+    return Finding(
+        element=where,
+        property="pixels",
+        value=f"{region.pixels} differing",
+        expected="as in the baseline",
+        message=f"changed region {box} (image pixels)",
+    )
+
+
+def _deepest_at(probe: Probe, x: float, y: float) -> Element | None:
+    """The last (innermost, in document order) visible element whose box holds the point."""
+    found = None
+    for element in probe.elements:
+        b = element.box
+        if element.visible and b.x <= x <= b.x + b.width and b.y <= y <= b.y + b.height:
+            found = element
+    return found
+
+
+@register_gate("snapshot")
+def snapshot_gate(inputs: GateInputs) -> GateOutcome:
+    view = inputs.view
+    settings = inputs.config.gates.snapshot
+    probe = parse_probe(inputs.probe, str(inputs.sensed.probe))
+    scale = device_pixel_ratio(inputs.sensed.render, probe.viewport_width)
+    masks = resolve_masks(inputs.target.snapshot.masks, inputs.probe)
+    result = compare_to_baseline(
+        inputs.sensed.render,
+        baseline_path(inputs.spec.spec_dir, view.target, view.state, view.appearance),
+        Tolerance.resolve(settings, inputs.target.snapshot),
+        masks.boxes,
+        settings.update,
+        scale=scale,
+    )
+    return snapshot_outcome(result, probe, scale, masks.unresolved)

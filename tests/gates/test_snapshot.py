@@ -1,0 +1,90 @@
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageDraw
+
+from argus.errors import InputError
+from argus.gates.base import GateInputs, GateStatus
+from argus.gates.snapshot import snapshot_gate
+from tests.gates.probes import el, page
+
+MakeInputs = Callable[..., GateInputs]
+CLOCK = {"x": 600, "y": 20, "width": 100, "height": 30}
+
+
+def snapshot_inputs(make: MakeInputs, *, change: bool = False, **config) -> GateInputs:
+    probe = page(
+        el("header", id="top", box={"x": 0, "y": 0, "width": 1280, "height": 80}),
+        el("span", parent=1, id="clock", text="12:00", box=CLOCK),
+    )
+    inputs = make(probe=probe)
+    image = Image.new("RGB", (1280, 800), (245, 246, 248))
+    if change:
+        ImageDraw.Draw(image).rectangle((610, 25, 680, 45), fill=(20, 20, 20))
+    image.save(inputs.sensed.render)
+    if config:
+        gates = inputs.config.gates
+        snapshot = gates.snapshot.model_copy(update=config)
+        cfg = inputs.config.model_copy(
+            update={"gates": gates.model_copy(update={"snapshot": snapshot})}
+        )
+        inputs = dataclasses.replace(inputs, config=cfg)
+    return inputs
+
+
+def baseline(inputs: GateInputs) -> Path:
+    return inputs.spec.spec_dir / "__snapshots__" / "list-populated-light.png"
+
+
+def test_first_run_writes_the_baseline_and_skips(habits_inputs: MakeInputs) -> None:
+    inputs = snapshot_inputs(habits_inputs)
+    outcome = snapshot_gate(inputs)
+    assert outcome.status is GateStatus.SKIP
+    assert baseline(inputs).is_file()
+    assert outcome.data["action"] == "written"
+
+
+def test_no_baseline_and_no_updates_skips_without_writing(habits_inputs: MakeInputs) -> None:
+    inputs = snapshot_inputs(habits_inputs, update="none")
+    assert snapshot_gate(inputs).status is GateStatus.SKIP
+    assert not baseline(inputs).exists()
+
+
+def test_unchanged_render_passes(habits_inputs: MakeInputs) -> None:
+    inputs = snapshot_inputs(habits_inputs)
+    snapshot_gate(inputs)
+    assert snapshot_gate(inputs).status is GateStatus.PASS
+
+
+def test_changed_render_diffs_names_the_element_and_writes_the_diff_image(
+    habits_inputs: MakeInputs,
+) -> None:
+    snapshot_gate(snapshot_inputs(habits_inputs))
+    inputs = snapshot_inputs(habits_inputs, change=True)
+    outcome = snapshot_gate(inputs)
+    assert outcome.status is GateStatus.DIFF
+    assert outcome.findings[0].element == "#clock"
+    assert (inputs.sensed.dir / "render-diff.png").is_file()
+
+
+def test_masked_change_passes(habits_inputs: MakeInputs) -> None:
+    snapshot_gate(snapshot_inputs(habits_inputs))
+    inputs = snapshot_inputs(habits_inputs, change=True)
+    target = dataclasses.replace(
+        inputs.target,
+        snapshot=dataclasses.replace(inputs.target.snapshot, masks=("#clock", "#gone")),
+    )
+    outcome = snapshot_gate(dataclasses.replace(inputs, target=target))
+    assert outcome.status is GateStatus.PASS
+    assert outcome.data["masks_unresolved"] == ["#gone"]
+
+
+def test_missing_render_is_an_input_error(habits_inputs: MakeInputs) -> None:
+    inputs = snapshot_inputs(habits_inputs)
+    inputs.sensed.render.unlink()
+    with pytest.raises(InputError, match=r"render\.png not found"):
+        snapshot_gate(inputs)
