@@ -1,0 +1,98 @@
+"""`argus runs`: recent runs and their events from the run store (.argus/argus.db)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from argus.errors import InputError
+from argus.spec import find_repo_root
+from argus.store import EVENT_KINDS, Event, Run, RunStore, db_path
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "runs",
+        help="list recent runs and their events",
+        description="Read the run store (.argus/argus.db): recent runs with their event counts, "
+        "or every event of one run with --run. Exit 0, or 2 when the store is unreadable.",
+    )
+    parser.add_argument("--feature", help="only runs of this feature")
+    parser.add_argument("--run", metavar="RUN_ID", help="show every event of this run")
+    parser.add_argument("--kind", choices=EVENT_KINDS, help="only events of this kind")
+    parser.add_argument("--limit", type=int, default=10, help="runs to list (default 10)")
+    parser.add_argument("--root", type=Path, help="repository root (default: found from cwd)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(func=run_runs)
+
+
+def run_runs(args: argparse.Namespace) -> int:
+    if args.limit < 1:
+        raise InputError(f"--limit must be at least 1, got {args.limit}")
+    root = args.root.resolve() if args.root else find_repo_root(Path.cwd())
+    if not db_path(root).is_file():  # reading must not create a store
+        print(json.dumps({"runs": []}) if args.json else f"no runs recorded yet in {root}")
+        return 0
+    with RunStore.open(root) as store:
+        if args.run is not None:
+            found = [run for run in store.runs(feature=args.feature) if run.run_id == args.run]
+            if not found:
+                raise InputError(f"{store.path}: no run {args.run!r}; 'argus runs' lists them")
+            runs = found
+        else:
+            runs = store.runs(feature=args.feature, limit=args.limit)
+        events = {run.run_id: store.events(run_id=run.run_id, kind=args.kind) for run in runs}
+    if args.json:
+        payload = [
+            {**run.to_json(), "events": [e.to_json() for e in events[run.run_id]]} for run in runs
+        ]
+        print(json.dumps({"runs": payload}, indent=2))
+    elif args.run is not None:
+        print(render_events(runs[0], events[runs[0].run_id]))
+    else:
+        print(render_runs(runs, events))
+    return 0
+
+
+def render_runs(runs: list[Run], events: dict[str, list[Event]]) -> str:
+    if not runs:
+        return "no runs match"
+    rows = [("run", "feature", "mode", "started", "status", "events")]
+    for run in runs:
+        counts = Counter(event.kind for event in events[run.run_id])
+        summary = ", ".join(f"{kind} {counts[kind]}" for kind in EVENT_KINDS if counts[kind])
+        rows.append(
+            (
+                run.run_id,
+                run.feature,
+                run.mode,
+                run.started_at,
+                run.status or "running",
+                summary or "-",
+            )
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    return "\n".join(
+        "  ".join(cell.ljust(width) for cell, width in zip(row[:-1], widths, strict=True))
+        + "  "
+        + row[-1]
+        for row in rows
+    )
+
+
+def render_events(run: Run, events: list[Event]) -> str:
+    lines = [
+        f"run {run.run_id}: {run.feature}, {run.mode}, started {run.started_at}, "
+        f"{run.status or 'running'}"
+    ]
+    for event in events:
+        view = "/".join(p for p in (event.target, event.state, event.appearance) if p)
+        iteration = f" #{event.iteration}" if event.iteration is not None else ""
+        payload = json.dumps(dict(event.payload), sort_keys=True)
+        if len(payload) > 100:
+            payload = payload[:99] + "…"
+        lines.append(f"  {event.created_at}  {event.kind:<14} {view}{iteration}  {payload}")
+    return "\n".join(lines)

@@ -1,0 +1,85 @@
+"""`argus runs` through the real CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from argus.store import Event, RunStore, db_path
+from tests.conftest import RunArgus
+
+
+def _seed(root: Path) -> tuple[str, str]:
+    with RunStore.open(root) as store:
+        first = store.start_run("habits", "headless")
+        store.append(Event(kind="run_started", feature="habits", run_id=first))
+        store.append(
+            Event(
+                kind="verdict",
+                feature="habits",
+                run_id=first,
+                target="list",
+                state="populated",
+                appearance="light",
+                iteration=1,
+                payload={"all_pass": True},
+            )
+        )
+        store.finish_run(first, "DONE")
+        second = store.start_run("settings", "report-only")
+        store.append(Event(kind="note", feature="settings", run_id=second, payload={"n": 1}))
+    return first, second
+
+
+def test_no_store_yet_is_not_an_error_and_creates_nothing(
+    run_argus: RunArgus, tmp_path: Path
+) -> None:
+    (tmp_path / "argus.toml").write_text("")
+    result = run_argus("runs", cwd=tmp_path)
+    assert result.returncode == 0 and "no runs recorded yet" in result.stdout
+    assert not db_path(tmp_path).exists()
+    result = run_argus("runs", "--json", cwd=tmp_path)
+    assert json.loads(result.stdout) == {"runs": []}
+
+
+def test_lists_runs_with_event_counts(run_argus: RunArgus, tmp_path: Path) -> None:
+    (tmp_path / "argus.toml").write_text("")
+    first, second = _seed(tmp_path)
+    result = run_argus("runs", cwd=tmp_path)
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert lines[1].startswith(second) and "running" in lines[1]  # most recent first
+    assert lines[2].startswith(first) and "DONE" in lines[2] and "verdict 1" in lines[2]
+
+
+def test_feature_filter_and_json(run_argus: RunArgus, tmp_path: Path) -> None:
+    (tmp_path / "argus.toml").write_text("")
+    first, _ = _seed(tmp_path)
+    result = run_argus("runs", "--feature", "habits", "--json", cwd=tmp_path)
+    runs = json.loads(result.stdout)["runs"]
+    assert [run["run_id"] for run in runs] == [first]
+    assert [event["kind"] for event in runs[0]["events"]] == ["run_started", "verdict"]
+    assert runs[0]["events"][1]["payload"] == {"all_pass": True}
+
+
+def test_one_run_with_kind_filter(run_argus: RunArgus, tmp_path: Path) -> None:
+    (tmp_path / "argus.toml").write_text("")
+    first, _ = _seed(tmp_path)
+    result = run_argus("runs", "--run", first, "--kind", "verdict", cwd=tmp_path)
+    assert result.returncode == 0
+    assert "verdict" in result.stdout and "list/populated/light #1" in result.stdout
+    assert "run_started" not in result.stdout
+    result = run_argus("runs", "--run", "nope", cwd=tmp_path)
+    assert result.returncode == 2 and "no run 'nope'" in result.stderr
+
+
+def test_corrupt_store_is_one_line_exit_2(run_argus: RunArgus, tmp_path: Path) -> None:
+    (tmp_path / "argus.toml").write_text("")
+    path = db_path(tmp_path)
+    path.parent.mkdir()
+    path.write_text("definitely not sqlite\n" * 200)
+    result = run_argus("runs", cwd=tmp_path)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"argus: {path}")
+    assert "Traceback" not in result.stderr
