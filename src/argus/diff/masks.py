@@ -20,7 +20,7 @@ MASK_RGBA = (255, 0, 255, 255)  # Playwright's default maskColor, #FF00FF
 
 _ID = re.compile(r"^#([A-Za-z0-9_\-:.]+)$")
 _TESTID = re.compile(r"""^\[data-testid\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\]\s"']+))\s*\]$""")
-_WORD = re.compile(r"^[A-Za-z][A-Za-z0-9_\-:.]*$")
+_WORD = re.compile(r"^[A-Za-z][A-Za-z0-9_\-]*$")
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,120 @@
+"""The vectorised kernel: validation, the identical fast path, both evaluation paths."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from argus.diff import pixelmatch
+from argus.diff.kernel import SPARSE_SHARE
+from argus.errors import InputError
+
+from .conftest import page
+from .reference import reference_pixelmatch
+
+
+def test_different_sizes_are_rejected_naming_both_sizes() -> None:
+    with pytest.raises(InputError, match=r"image 1 is 64x48, image 2 is 64x49"):
+        pixelmatch(page(64, 48), page(64, 49))
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        (np.zeros((4, 4, 3), np.uint8), "H x W x 4 uint8"),
+        (np.zeros((4, 4, 4), np.float32), "H x W x 4 uint8"),
+        (np.zeros((0, 4, 4), np.uint8), "empty"),
+        ([[0, 0, 0, 0]], "expected an H x W x 4 uint8 array"),
+    ],
+)
+def test_malformed_inputs_are_rejected(bad: object, message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        pixelmatch(bad, np.zeros((4, 4, 4), np.uint8))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [("threshold", 1.5), ("threshold", -0.1), ("alpha", 2.0), ("diff_color", (256, 0, 0))],
+)
+def test_out_of_range_options_are_rejected(option: str, value: object) -> None:
+    with pytest.raises(InputError, match=option):
+        pixelmatch(page(), page(), **{option: value})  # type: ignore[arg-type]
+
+
+def test_output_of_another_size_is_rejected() -> None:
+    with pytest.raises(InputError, match="output is 8x8"):
+        pixelmatch(page(), page(), np.zeros((8, 8, 4), np.uint8))
+
+
+def test_identical_images_draw_the_gray_background() -> None:
+    img = page()
+    output = np.zeros_like(img)
+    assert pixelmatch(img, img.copy(), output) == 0
+    # Luma faded to 10% over white: the 250 background becomes 254 (255 - 5 * 0.1, truncated).
+    assert output[0, 0].tolist() == [254, 254, 254, 255]
+    gray = output[5, 10]
+    assert gray[0] == gray[1] == gray[2] and 220 < gray[0] < 255 and gray[3] == 255
+
+
+def test_identical_images_leave_a_diff_mask_untouched() -> None:
+    img = page()
+    output = np.full_like(img, 7)
+    assert pixelmatch(img, img, output, diff_mask=True) == 0
+    assert (output == 7).all()
+
+
+def test_one_changed_pixel_is_counted_and_drawn_red() -> None:
+    a = page()
+    b = a.copy()
+    b[40, 50, :3] = (0, 0, 0)
+    output = np.zeros_like(a)
+    assert pixelmatch(a, b, output) == 1
+    assert output[40, 50].tolist() == [255, 0, 0, 255]
+
+
+def test_darker_pixels_use_the_alternative_colour() -> None:
+    a = page()
+    b = a.copy()
+    b[40, 50, :3] = (0, 0, 0)  # darker in b
+    b[10, 50, :3] = (255, 255, 255)  # lighter in b
+    a[10, 50, :3] = (0, 0, 0)
+    output = np.zeros_like(a)
+    assert pixelmatch(a, b, output, diff_color_alt=(0, 255, 0)) == 2
+    assert output[40, 50].tolist() == [0, 255, 0, 255]
+    assert output[10, 50].tolist() == [255, 0, 0, 255]
+
+
+def test_non_contiguous_inputs_are_accepted() -> None:
+    a = page()
+    b = a.copy()
+    b[40, 50, :3] = 0
+    assert pixelmatch(a[:, ::-1], b[:, ::-1]) == 1
+
+
+def random_pair(seed: int, changed_share: float, size: int = 24) -> tuple[np.ndarray, np.ndarray]:
+    """Blocky palette images (equal neighbours occur, so anti-aliasing is exercised)."""
+    rng = np.random.default_rng(seed)
+    palette = rng.integers(0, 256, (5, 4), dtype=np.uint8)
+    palette[:3, 3] = 255
+    palette[4, 3] = 0
+    cells = rng.integers(0, 5, (size // 3, size // 3))
+    a = palette[np.kron(cells, np.ones((3, 3), dtype=int))]
+    b = a.copy()
+    flip = rng.random(a.shape[:2]) < changed_share
+    b[flip] = palette[rng.integers(0, 5, int(flip.sum()))]
+    noise = rng.random(a.shape[:2]) < changed_share / 2
+    b[noise, :3] = np.clip(
+        b[noise, :3].astype(int) + rng.integers(-40, 40, (int(noise.sum()), 3)), 0, 255
+    )
+    return a, b
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("share", [SPARSE_SHARE / 3, 0.5])  # per pixel and per run paths
+@pytest.mark.parametrize(
+    "opts",
+    [{}, {"threshold": 0.0}, {"include_aa": True}, {"checkerboard": False, "threshold": 0.05}],
+)
+def test_matches_the_scalar_reference(seed: int, share: float, opts: dict[str, object]) -> None:
+    a, b = random_pair(seed, share)
+    assert pixelmatch(a, b, **opts) == reference_pixelmatch(a, b, **opts)  # type: ignore[arg-type]

@@ -1,0 +1,64 @@
+"""PNG load/save: RGBA decoding of every mode, one-line errors naming the file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from argus.diff import load_png, load_png_pair, save_png
+from argus.errors import InputError
+
+from .conftest import FIXTURES, page
+
+
+def test_round_trip(tmp_path: Path) -> None:
+    img = page()
+    img[0, 0] = (1, 2, 3, 4)
+    save_png(tmp_path / "x.png", img)
+    assert np.array_equal(load_png(tmp_path / "x.png"), img)
+
+
+@pytest.mark.parametrize("mode", ["RGB", "L", "LA", "P"])
+def test_other_modes_decode_to_rgba(tmp_path: Path, mode: str) -> None:
+    rgba = page()
+    Image.fromarray(rgba, "RGBA").convert(mode).save(tmp_path / "m.png")
+    expected = np.asarray(Image.open(tmp_path / "m.png").convert("RGBA"))
+    assert np.array_equal(load_png(tmp_path / "m.png"), expected)
+
+
+def test_palette_fixture_matches_pillow_conversion() -> None:
+    # 2a.png is a palette image in the conformance set.
+    assert Image.open(FIXTURES / "2a.png").mode == "P"
+    expected = np.asarray(Image.open(FIXTURES / "2a.png").convert("RGBA"))
+    assert np.array_equal(load_png(FIXTURES / "2a.png"), expected)
+
+
+def test_pair_decodes_both(tmp_path: Path) -> None:
+    a, b = page(), page()
+    b[1, 1] = 0
+    save_png(tmp_path / "a.png", a)
+    save_png(tmp_path / "b.png", b)
+    got_a, got_b = load_png_pair(tmp_path / "a.png", tmp_path / "b.png")
+    assert np.array_equal(got_a, a) and np.array_equal(got_b, b)
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match=r"nope\.png: PNG image not found"):
+        load_png(tmp_path / "nope.png")
+
+
+def test_not_a_png(tmp_path: Path) -> None:
+    Image.fromarray(page()[..., :3]).save(tmp_path / "x.jpg", format="JPEG")
+    with pytest.raises(InputError, match=r"x\.jpg: not a PNG image"):
+        load_png(tmp_path / "x.jpg")
+
+
+def test_corrupt_png(tmp_path: Path) -> None:
+    save_png(tmp_path / "x.png", page())
+    data = (tmp_path / "x.png").read_bytes()
+    (tmp_path / "bad.png").write_bytes(data[: len(data) // 2])
+    with pytest.raises(InputError, match=r"bad\.png: corrupt or truncated PNG"):
+        load_png(tmp_path / "bad.png")
