@@ -1,0 +1,121 @@
+"""Gather a view's judge inputs from the spec and a sense directory, and build its packet."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from argus.contracts.rubric import default_rubric_text
+from argus.errors import InputError
+from argus.io import atomic_write_text, read_json
+from argus.judge.packet import Packet, build_packet
+from argus.spec import Spec, View
+
+PACKET_DIR = "packet"
+
+
+def view_contract(spec: Spec, view: View) -> dict[str, Any]:
+    """What spec.json says about this one view, with fixture counts resolved to numbers."""
+    target = spec.target(view.target)
+    expectation = target.expectations.get(view.state)
+    expectations: dict[str, Any] | None = None
+    if expectation is not None:
+        counts = []
+        for count in expectation.counts:
+            entry: dict[str, Any] = {"role": count.role, "name": count.name}
+            if count.equals_fixture is not None:
+                source = count.equals_fixture
+                entry["equals"] = fixture_length(source.file, source.pointer)
+                entry["from"] = f"{source.file.relative_to(spec.root).as_posix()}#{source.pointer}"
+            else:
+                entry["equals"] = count.equals
+            counts.append(entry)
+        expectations = {"aria_snapshot": expectation.aria_snapshot, "counts": counts}
+    return {
+        "feature": spec.feature,
+        "target": target.id,
+        "state": view.state,
+        "appearance": view.appearance,
+        "fixture": target.fixture_for(view.state),
+        "primary_action": target.primary_action,
+        "a11y_contract": list(target.a11y_contract),
+        "component_contracts": [
+            dict(c) for c in target.component_contracts if c.get("state") in (None, view.state)
+        ],
+        "expectations": expectations,
+    }
+
+
+def fixture_length(file: Path, pointer: str) -> int:
+    """The length of the array at JSON Pointer ``pointer`` (RFC 6901) in the JSON ``file``."""
+    node: Any = read_json(file, what="fixture")
+    if pointer and not pointer.startswith("/"):
+        raise InputError(f"{file}: JSON pointer {pointer!r} must be empty or start with '/'")
+    for raw in pointer.split("/")[1:] if pointer else []:
+        token = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, Mapping) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            raise InputError(f"{file}: JSON pointer {pointer!r} does not resolve (at {token!r})")
+    if not isinstance(node, list):
+        raise InputError(
+            f"{file}: JSON pointer {pointer!r} points at a {type(node).__name__}, not an array"
+        )
+    return len(node)
+
+
+def packet_for_view(
+    spec: Spec,
+    view: View,
+    *,
+    sensed: Path,
+    gate_result: Path,
+    run_dir: Path,
+    iteration: int,
+    prev_render: Path | None = None,
+) -> Packet:
+    """Build ``run_dir/packet`` for ``view`` from the spec and the sensor's files in ``sensed``."""
+    target = spec.target(view.target)
+    inputs: dict[str, Path] = {
+        "spec": spec.path,
+        "tokens": spec.tokens_path,
+        "render": sensed / "render.png",
+        "probe": sensed / "probe.json",
+        "gate_result": gate_result,
+    }
+    spec_md = spec.spec_dir / "spec.md"
+    if spec_md.is_file():
+        inputs["spec_md"] = spec_md
+    for role, name in (("console", "console.json"), ("axe", "axe.json")):
+        if (sensed / name).is_file():
+            inputs[role] = sensed / name
+    if prev_render is not None and prev_render.is_file():
+        inputs["prev_render"] = prev_render
+    reference = target.reference_for(view.state, view.appearance)
+    source: str | None = None
+    if reference is not None and reference.status == "present" and reference.file is not None:
+        inputs["reference"] = reference.file
+        source = reference.source or "human"
+    if spec.rubric_path is not None:
+        inputs["rubric"] = spec.rubric_path
+    else:
+        default = run_dir / "rubric.default.json"
+        atomic_write_text(default, default_rubric_text())
+        inputs["rubric"] = default
+    contract = view_contract(spec, view)
+    json.dumps(contract)  # fail here, not half-way through writing, if it is not JSON
+    return build_packet(
+        run_dir / PACKET_DIR,
+        feature=view.feature,
+        target=view.target,
+        state=view.state,
+        appearance=view.appearance,
+        iteration=iteration,
+        reference_source=source,
+        inputs=inputs,
+        contract=contract,
+    )

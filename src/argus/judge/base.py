@@ -1,0 +1,160 @@
+"""The judge protocol, the registry of backends, and the flow every verdict goes through.
+
+A backend is a class registered by name (``@register_judge("metric")``) and built from the
+project config by ``get_judge(name, config)``. Its ``judge(packet)`` returns a *raw* verdict
+(a dict in the verdict shape). ``run_judge`` then owns the rules no backend may bend:
+
+- the view's identity (feature, target, state, appearance, iteration, reference_source) comes
+  from the packet, never from the answer;
+- the answer must pass ``argus.verdict.normalize_verdict`` (exactly the rubric's dimensions,
+  scores 0/0.5/1, the rubric's anchors; all_pass re-derived);
+- a malformed answer gets one retry; a second malformed answer, or a backend that could not
+  answer at all, becomes an ``inconclusive`` verdict, which is never a pass;
+- a model judge running on the implementer's own model is refused (it would grade itself).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+from argus.config import ProjectConfig
+from argus.contracts import Rubric
+from argus.errors import ConfigError, InputError, JudgeError
+from argus.judge.content import clip
+from argus.judge.packet import Packet
+from argus.verdict import NormalizedVerdict, normalize_verdict
+
+BUILTIN_BACKENDS = ("metric", "litellm", "command", "composite")
+MAX_EVIDENCE_CHARS = 2000
+MAX_ERROR_CHARS = 300
+ATTEMPTS = 2  # the first answer and one retry
+
+
+class Judge(Protocol):
+    """A backend: ``judge(packet)`` returns a raw verdict dict for the packet's view."""
+
+    name: str
+    model: str | None
+
+    def judge(self, packet: Packet) -> dict[str, Any]: ...
+
+
+class MalformedAnswer(JudgeError):
+    """The backend answered, but not with a usable verdict (worth one retry)."""
+
+
+JudgeFactory = Callable[[ProjectConfig], Judge]
+_REGISTRY: dict[str, JudgeFactory] = {}
+
+
+def register_judge(name: str) -> Callable[[JudgeFactory], JudgeFactory]:
+    def add(factory: JudgeFactory) -> JudgeFactory:
+        _REGISTRY[name] = factory
+        return factory
+
+    return add
+
+
+def judge_names() -> tuple[str, ...]:
+    _load_builtins()
+    return tuple(sorted(_REGISTRY))
+
+
+def _load_builtins() -> None:
+    for name in BUILTIN_BACKENDS:
+        importlib.import_module(f"argus.judge.{name}")
+
+
+def get_judge(name: str, config: ProjectConfig) -> Judge:
+    """The backend called ``name``, built from ``config`` (ConfigError when unknown)."""
+    _load_builtins()
+    factory = _REGISTRY.get(name)
+    if factory is None:
+        where = config.source or "argus.toml"
+        raise ConfigError(
+            f"{where}: judge.backend: unknown judge {name!r}; "
+            f"use one of {', '.join(sorted(_REGISTRY))}"
+        )
+    return factory(config)
+
+
+def model_identity(model: str) -> str:
+    """A model name without its provider route: 'openai/gpt-4o' and 'gpt-4o' are one model."""
+    return model.strip().lower().rsplit("/", 1)[-1]
+
+
+def require_independent(judge_model: str, config: ProjectConfig) -> None:
+    """Refuse a model judge that runs on the model that built the change."""
+    implementer = config.implementer.model
+    if judge_model and implementer and model_identity(judge_model) == model_identity(implementer):
+        where = config.source or "argus.toml"
+        raise JudgeError(
+            f"{where}: judge.model {judge_model!r} is the implementer's model; a judge must be a "
+            "different model (set judge.model to another one)"
+        )
+
+
+def stamp(raw: Mapping[str, Any], packet: Packet, judge: Judge) -> dict[str, Any]:
+    """The answer with the packet's view identity and the backend's name put on it."""
+    stamped = {
+        k: v
+        for k, v in raw.items()
+        if k not in ("feature", "target", "state", "appearance", "iteration", "reference_source")
+    }
+    stamped.update(packet.verdict_header())
+    stamped["backend"] = judge.name
+    stamped["model"] = judge.model
+    dimensions = raw.get("dimensions")
+    if isinstance(dimensions, Mapping):
+        stamped["dimensions"] = {
+            name: _stamp_dimension(entry, judge.name) for name, entry in dimensions.items()
+        }
+    return stamped
+
+
+def _stamp_dimension(entry: Any, backend: str) -> Any:
+    if not isinstance(entry, Mapping):
+        return entry
+    out = dict(entry)
+    out.setdefault("judged_by", backend)
+    if isinstance(out.get("evidence"), str):
+        out["evidence"] = clip(out["evidence"], MAX_EVIDENCE_CHARS)
+    return out
+
+
+def inconclusive(packet: Packet, judge: Judge, reason: str) -> dict[str, Any]:
+    """A verdict that says the judge could not judge: it scores nothing and never passes."""
+    return {
+        **packet.verdict_header(),
+        "status": "inconclusive",
+        "error": clip(reason.strip() or "the judge gave no reason", MAX_ERROR_CHARS),
+        "backend": judge.name,
+        "model": judge.model,
+        "dimensions": {},
+        "closer_to_reference_than_prev": None,
+    }
+
+
+def run_judge(judge: Judge, packet: Packet, rubric: Rubric) -> NormalizedVerdict:
+    """Judge ``packet``: normalized verdict, one retry on a malformed answer, else inconclusive."""
+    problem = ""
+    for attempt in range(1, ATTEMPTS + 1):
+        try:
+            raw = judge.judge(packet)
+        except MalformedAnswer as exc:
+            problem = f"attempt {attempt}: {exc}"
+            continue
+        except JudgeError as exc:  # could not answer at all (transport, timeout, exit code)
+            problem = str(exc)
+            break
+        try:
+            return normalize_verdict(
+                stamp(raw, packet, judge), rubric, source=f"{judge.name} judge"
+            )
+        except InputError as exc:
+            problem = f"attempt {attempt}: {exc}"
+    return normalize_verdict(
+        inconclusive(packet, judge, problem), rubric, source=f"{judge.name} judge"
+    )

@@ -1,0 +1,85 @@
+"""The metric judge: deterministic, offline, every score from a measurement.
+
+Each rubric dimension has one measuring function (a module of this package). A dimension it
+cannot measure, it abstains on, with the reason; the verdict then reports it as unverified,
+never as passed. Evidence is a short sentence in Argus's own words with the numbers behind it
+in ``measurements``; page text is never quoted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from argus.config import ProjectConfig
+from argus.contracts import load_rubric
+from argus.judge.base import register_judge
+from argus.judge.metric.accessibility import accessibility
+from argus.judge.metric.context import Measured, MetricContext
+from argus.judge.metric.design import layout_spacing, token_compliance, typography
+from argus.judge.metric.functional import functional_correctness
+from argus.judge.metric.hierarchy import hierarchy
+from argus.judge.metric.visual import closer_than_previous, visual_fidelity
+from argus.judge.packet import Packet
+
+MEASURES: dict[str, Callable[[MetricContext], Measured]] = {
+    "visual_fidelity": visual_fidelity,
+    "token_compliance": token_compliance,
+    "layout_spacing": layout_spacing,
+    "typography": typography,
+    "hierarchy": hierarchy,
+    "functional_correctness": functional_correctness,
+    "accessibility": accessibility,
+}
+
+
+def dimension_entry(measured: Measured, anchor: str) -> dict[str, Any]:
+    """A verdict's dimension entry for one measurement (an abstention keeps its reason)."""
+    entry: dict[str, Any] = {
+        "score": measured.score,
+        "anchor": anchor,
+        "evidence": measured.evidence,
+    }
+    if measured.score is None:
+        entry["abstained"] = True
+    entry["measurements"] = dict(measured.numbers)
+    entry["judged_by"] = "metric"
+    return entry
+
+
+class MetricJudge:
+    name = "metric"
+    model: str | None = None
+
+    def __init__(self, config: ProjectConfig) -> None:
+        self.config = config
+
+    def measure(self, packet: Packet, names: tuple[str, ...] | None = None) -> dict[str, Measured]:
+        """Measure the rubric's dimensions (or just ``names``) of ``packet``."""
+        ctx = MetricContext(packet, self.config)
+        out: dict[str, Measured] = {}
+        for name in names or tuple(MEASURES):
+            measure = MEASURES.get(name)
+            out[name] = (
+                measure(ctx)
+                if measure
+                else Measured.abstain(f"The metric judge has no measurement for '{name}'.")
+            )
+        return out
+
+    def judge(self, packet: Packet) -> dict[str, Any]:
+        rubric = load_rubric(packet.require("rubric"))
+        measured = self.measure(packet, rubric.names)
+        ctx = MetricContext(packet, self.config)
+        return {
+            "dimensions": {
+                name: dimension_entry(measured[name], rubric.dimensions[name].anchor)
+                for name in rubric.names
+            },
+            "closer_to_reference_than_prev": closer_than_previous(ctx),
+        }
+
+
+@register_judge("metric")
+def _metric(config: ProjectConfig) -> MetricJudge:
+    return MetricJudge(config)

@@ -1,0 +1,84 @@
+"""accessibility: the id contract, labelled controls, axe, and the contrast of rendered text.
+
+- ids: every id of the spec's a11y contract is exposed (the a11y_ids gate's own check);
+- names: every shown interactive element has a non-empty accessible name;
+- axe: no violation at or above the configured impact floor (default serious) in axe.json,
+  when the sensor ran axe (its absence is said, not counted as a pass of axe);
+- contrast: every visible text element meets WCAG AA against what is behind it (the
+  rendered_contrast gate's own measurement).
+
+1 when every check that ran passes, 0 when any fails: an unlabelled button or a missing id is
+not half-accessible.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from argus.gates.a11y_ids import check_a11y_ids
+from argus.gates.axe import check_axe
+from argus.gates.rendered_contrast import check_rendered_contrast
+from argus.judge.content import clip
+from argus.judge.metric.context import Measured, MetricContext
+
+SELECTOR_CHARS = 60
+
+
+def accessibility(ctx: MetricContext) -> Measured:
+    numbers: dict[str, Any] = {}
+    failures: list[str] = []
+    ran: list[str] = []
+
+    contract = [str(i) for i in ctx.contract.get("a11y_contract") or []]
+    ids = check_a11y_ids(ctx.probe_raw, contract)
+    missing = list(ids.data.get("missing", []))
+    numbers["ids"] = {"expected": ids.data.get("expected"), "missing": missing}
+    ran.append(f"{len(contract) - len(missing)}/{len(contract)} contract ids present")
+    if missing:
+        failures.append(f"contract id(s) missing: {', '.join(missing)}")
+
+    controls = [n for n in ctx.nodes if n.shown and n.interactive]
+    unnamed = [n for n in controls if not n.name.strip()]
+    numbers["controls"] = len(controls)
+    numbers["unnamed_controls"] = len(unnamed)
+    ran.append(f"{len(controls) - len(unnamed)}/{len(controls)} controls named")
+    if unnamed:
+        where = ", ".join(clip(ctx.probe.selector(n.element), SELECTOR_CHARS) for n in unnamed[:3])
+        failures.append(f"{len(unnamed)} control(s) without an accessible name ({where})")
+
+    axe = ctx.optional_json("axe")
+    if axe is None:
+        numbers["axe"] = None
+        ran.append("axe not run by the sensor")
+    else:
+        settings = ctx.config.gates.axe
+        outcome = check_axe(
+            axe,
+            tags=settings.tags,
+            impact_floor=settings.impact_floor,
+            disable_rules=settings.disable_rules,
+        )
+        violations = dict(outcome.data.get("violations", {}))
+        numbers["axe"] = {"violations": violations, "impact_floor": settings.impact_floor}
+        ran.append(f"axe: {sum(violations.values())} {settings.impact_floor}+ violation node(s)")
+        if violations:
+            rules = ", ".join(f"{rule} ×{count}" for rule, count in sorted(violations.items()))
+            failures.append(f"axe {settings.impact_floor}+ violations: {rules}")
+
+    contrast = check_rendered_contrast(ctx.probe, ctx.appearance, ctx.packet.require("render"))
+    low = int(contrast.data.get("failed", 0))
+    numbers["contrast"] = {
+        "checked": contrast.data.get("checked"),
+        "below_aa": low,
+        "worst_ratio": contrast.data.get("worst_ratio"),
+    }
+    ran.append(f"text contrast worst {contrast.data.get('worst_ratio')}:1")
+    if low:
+        failures.append(
+            f"{low} text element(s) below WCAG AA contrast "
+            f"(worst {contrast.data.get('worst_ratio')}:1)"
+        )
+
+    if failures:
+        return Measured(0, "; ".join(failures) + ".", numbers)
+    return Measured(1, "Accessible: " + "; ".join(ran) + ".", numbers)

@@ -1,0 +1,113 @@
+"""What every metric dimension reads (the packet, parsed once) and what it returns."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from argus.config import ProjectConfig
+from argus.diff.png import load_png
+from argus.errors import InputError
+from argus.gates.probe import Element, Probe, parse_probe
+from argus.judge.packet import Packet
+from argus.tokens import Tokens, load_tokens
+
+
+@dataclass(frozen=True)
+class Measured:
+    """One dimension's result: a score from measurements, or an explicit abstention."""
+
+    score: float | None  # 0, 0.5 or 1; None = abstained
+    evidence: str  # a short sentence in Argus's words, with the numbers that decided it
+    numbers: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def abstain(cls, why: str, **numbers: Any) -> Measured:
+        return cls(None, why, numbers)
+
+
+@dataclass(frozen=True)
+class Node:
+    """A probe element with the accessibility facts the gates' view leaves out."""
+
+    element: Element
+    role: str
+    name: str
+    heading_level: int | None
+    interactive: bool
+
+    @property
+    def shown(self) -> bool:
+        """Visible with a box bigger than the 1 px 'visually hidden' pattern."""
+        box = self.element.box
+        return self.element.visible and box.width > 1 and box.height > 1
+
+
+class MetricContext:
+    """The packet's inputs, parsed lazily; each dimension takes what it needs."""
+
+    def __init__(self, packet: Packet, config: ProjectConfig) -> None:
+        self.packet = packet
+        self.config = config
+        self.appearance = packet.appearance
+
+    @cached_property
+    def probe_raw(self) -> dict[str, Any]:
+        raw = self.packet.json("probe")
+        if not isinstance(raw, dict):
+            raise InputError(f"{self.packet.require('probe')}: probe.json must be a JSON object")
+        return raw
+
+    @cached_property
+    def probe(self) -> Probe:
+        return parse_probe(self.probe_raw, str(self.packet.require("probe")))
+
+    @cached_property
+    def nodes(self) -> tuple[Node, ...]:
+        raw_elements = self.probe_raw.get("elements", [])
+        nodes = []
+        for element, raw in zip(self.probe.elements, raw_elements, strict=True):
+            level = raw.get("heading_level")
+            nodes.append(
+                Node(
+                    element=element,
+                    role=str(raw.get("role") or ""),
+                    name=str(raw.get("name") or ""),
+                    heading_level=level
+                    if isinstance(level, int) and not isinstance(level, bool)
+                    else None,
+                    interactive=bool(raw.get("interactive", False)),
+                )
+            )
+        return tuple(nodes)
+
+    @cached_property
+    def tokens(self) -> Tokens:
+        return load_tokens(self.packet.require("tokens"))
+
+    @cached_property
+    def contract(self) -> dict[str, Any]:
+        data = self.packet.json("contract")
+        return data if isinstance(data, dict) else {}
+
+    def optional_json(self, role: str) -> dict[str, Any] | None:
+        if self.packet.path(role) is None:
+            return None
+        data = self.packet.json(role)
+        if not isinstance(data, dict):
+            raise InputError(f"{self.packet.require(role)}: expected a JSON object")
+        return data
+
+    def image(self, role: str) -> NDArray[np.uint8] | None:
+        path: Path | None = self.packet.path(role)
+        return load_png(path) if path is not None else None
+
+    @cached_property
+    def render(self) -> NDArray[np.uint8]:
+        return load_png(self.packet.require("render"))

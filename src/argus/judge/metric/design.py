@@ -1,0 +1,184 @@
+"""token_compliance, layout_spacing, typography: computed styles against the design tokens.
+
+The value checks are the token_compliance gate's own (argus.gates.token_compliance), run here
+per dimension so that a project that switched the gate off is still judged, and so that each
+dimension names only its own offences. The judge adds what the gate does not check: font
+families against the tokens and the alignment of stacked siblings.
+
+Scores: 1 when nothing is off; 0.5 when every offence is a near miss (a colour within
+NEAR_DELTA_E of a token, a length within NEAR_PX of a step, a sibling edge NEAR_PX out of line);
+0 otherwise.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from argus.color import parse_color
+from argus.gates.base import Finding
+from argus.gates.probe import Element, parse_px
+from argus.gates.token_compliance import check_token_compliance
+from argus.judge.content import clip
+from argus.judge.metric.context import Measured, MetricContext, Node
+
+NEAR_DELTA_E = 5.0
+NEAR_PX = 2.0
+ALIGN_SLOP = 3.0  # left edges this close but not equal are meant to line up and do not
+MAX_LISTED = 3
+SELECTOR_CHARS = 60
+
+COLOUR_PROPERTIES = ("color", "background-color", "border-color")
+SPACING_PROPERTIES = ("margin", "padding", "gap")
+
+
+def _offences(ctx: MetricContext, properties: Sequence[str]) -> tuple[list[Finding], int]:
+    settings = ctx.config.gates.token_compliance
+    outcome = check_token_compliance(
+        ctx.probe,
+        ctx.tokens,
+        ctx.appearance,
+        properties=properties,
+        allow=settings.allow,
+        delta_e=settings.delta_e,
+    )
+    return list(outcome.findings), int(outcome.data.get("checked", 0))
+
+
+def _listed(findings: Sequence[Finding]) -> str:
+    shown = [
+        f"{clip(f.element, SELECTOR_CHARS)} {f.property} {f.value} (nearest {f.expected})"
+        for f in findings[:MAX_LISTED]
+    ]
+    more = f" and {len(findings) - MAX_LISTED} more" if len(findings) > MAX_LISTED else ""
+    return "; ".join(shown) + more
+
+
+def _score(findings: Sequence[Finding], near: Callable[[Finding], bool]) -> float:
+    if not findings:
+        return 1
+    return 0.5 if all(near(f) for f in findings) else 0
+
+
+def _near_colour(ctx: MetricContext) -> Callable[[Finding], bool]:
+    def near(finding: Finding) -> bool:
+        nearest = ctx.tokens.nearest_color(parse_color(finding.value), ctx.appearance)
+        return nearest is not None and nearest[1] <= NEAR_DELTA_E
+
+    return near
+
+
+def _near_length(lookup: Callable[[float], tuple[str, float] | None]) -> Callable[[Finding], bool]:
+    def near(finding: Finding) -> bool:
+        px = parse_px(finding.value)
+        nearest = lookup(abs(px)) if px is not None else None
+        return nearest is not None and nearest[1] <= NEAR_PX
+
+    return near
+
+
+def token_compliance(ctx: MetricContext) -> Measured:
+    properties = COLOUR_PROPERTIES + (("border-radius",) if ctx.tokens.radii else ())
+    findings, checked = _offences(ctx, properties)
+    numbers: dict[str, Any] = {"checked": checked, "off_token": len(findings)}
+    if not findings:
+        return Measured(
+            1, f"All {checked} rendered colour values are {ctx.appearance} palette tokens.", numbers
+        )
+    return Measured(
+        _score(findings, _near_colour(ctx)),
+        f"{len(findings)} of {checked} rendered colour values are off the {ctx.appearance} "
+        f"palette: {_listed(findings)}.",
+        numbers,
+    )
+
+
+def _stacked_siblings(nodes: Sequence[Node]) -> list[tuple[Element, Element]]:
+    """Pairs of shown siblings placed one under the other (a vertical stack)."""
+    children: dict[int, list[Element]] = {}
+    for node in nodes:
+        e = node.element
+        if node.shown and e.parent is not None:
+            children.setdefault(e.parent, []).append(e)
+    pairs = []
+    for kids in children.values():
+        kids = sorted(kids, key=lambda e: e.box.y)
+        for upper, lower in itertools.pairwise(kids):
+            if lower.box.y >= upper.box.y + upper.box.height - 0.5:
+                pairs.append((upper, lower))
+    return pairs
+
+
+def layout_spacing(ctx: MetricContext) -> Measured:
+    findings, checked = _offences(ctx, SPACING_PROPERTIES)
+    pairs = _stacked_siblings(ctx.nodes)
+    misaligned = [(a, b) for a, b in pairs if 0.5 < abs(a.box.x - b.box.x) <= ALIGN_SLOP]
+    numbers: dict[str, Any] = {
+        "checked": checked,
+        "off_scale": len(findings),
+        "stacked_pairs": len(pairs),
+        "misaligned_pairs": len(misaligned),
+    }
+    if not findings and not misaligned:
+        return Measured(
+            1,
+            f"All {checked} margins, paddings and gaps are on the spacing scale and the "
+            f"{len(pairs)} stacked sibling pairs line up.",
+            numbers,
+        )
+    parts = []
+    if findings:
+        parts.append(f"{len(findings)} spacing values off the scale: {_listed(findings)}")
+    if misaligned:
+        a, b = misaligned[0]
+        parts.append(
+            f"{len(misaligned)} stacked sibling pair(s) almost but not quite aligned, e.g. "
+            f"{ctx.probe.selector(a)} and {ctx.probe.selector(b)} at x {a.box.x:g} and {b.box.x:g}"
+        )
+    # Edges a few px out of line are a near miss by definition.
+    score = min(
+        _score(findings, _near_length(ctx.tokens.nearest_spacing)), 0.5 if misaligned else 1
+    )
+    return Measured(score, "; ".join(parts) + ".", numbers)
+
+
+def _families(value: str) -> list[str]:
+    return [part.strip().strip("'\"").lower() for part in value.split(",") if part.strip()]
+
+
+def typography(ctx: MetricContext) -> Measured:
+    findings, checked = _offences(ctx, ("font-size",))
+    allowed = {f for stack in ctx.tokens.font_families.values() for f in _families(stack)[:1]}
+    texts = [n.element for n in ctx.nodes if n.shown and n.element.has_text]
+    off_family = [
+        e
+        for e in texts
+        if allowed and (_families(e.style.get("font-family", "")) or [""])[0] not in allowed
+    ]
+    numbers: dict[str, Any] = {
+        "checked": checked,
+        "off_scale": len(findings),
+        "families_checked": len(texts) if allowed else 0,
+        "off_family": len(off_family),
+    }
+    family_note = (
+        "" if allowed else " (the tokens name no font family, so families were not checked)"
+    )
+    if not findings and not off_family:
+        return Measured(
+            1,
+            f"All {checked} text sizes are on the type scale"
+            f"{family_note or ' and every family is a token family'}.",
+            numbers,
+        )
+    parts = []
+    if findings:
+        parts.append(f"{len(findings)} text sizes off the type scale: {_listed(findings)}")
+    if off_family:
+        parts.append(
+            f"{len(off_family)} text element(s) set in a family the tokens do not name, e.g. "
+            f"{ctx.probe.selector(off_family[0])}"
+        )
+    score = 0 if off_family else _score(findings, _near_length(ctx.tokens.nearest_type_size))
+    return Measured(score, "; ".join(parts) + "." + family_note, numbers)

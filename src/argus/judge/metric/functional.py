@@ -1,0 +1,117 @@
+"""functional_correctness: the spec's machine-checkable expectations for this state.
+
+From contract.json (spec.json narrowed to this view, fixture counts already resolved):
+- ``aria_snapshot``: a Playwright-style template the probe's ARIA snapshot must match
+  (argus.judge.aria);
+- ``counts``: shown elements with a role (and an accessible name, literal or ``/regex/``) must
+  number exactly ``equals`` (for example one list item per habit in the fixture).
+The console is evidence too: an uncaught page error or a console error means the page did not
+work as rendered (counted, never quoted: a page can log anything).
+
+1 when every check passes; 0.5 when more than half pass; 0 otherwise. With no expectations
+for the state (a prose-only contract) and a clean console, the dimension abstains.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from argus.errors import InputError
+from argus.judge.aria import TextPattern, collapse, first_unmatched, parse_aria, template_matches
+from argus.judge.metric.context import Measured, MetricContext, Node
+
+
+def _name_pattern(name: str | None) -> TextPattern | None:
+    if name is None:
+        return None
+    if len(name) >= 2 and name.startswith("/") and name.endswith("/"):
+        try:
+            return TextPattern(regex=re.compile(name[1:-1]))
+        except re.error as exc:
+            raise InputError(f"spec expectations: bad name pattern {name} ({exc})") from exc
+    return TextPattern(literal=name)
+
+
+def count_matching(nodes: tuple[Node, ...], role: str, name: str | None) -> int:
+    pattern = _name_pattern(name)
+    return sum(
+        1
+        for n in nodes
+        if n.element.visible
+        and n.role == role
+        and (pattern is None or pattern.matches(collapse(n.name)))
+    )
+
+
+def _console_errors(ctx: MetricContext) -> tuple[int, int] | None:
+    console = ctx.optional_json("console")
+    if console is None:
+        return None
+    messages = console.get("messages") or []
+    errors = sum(1 for m in messages if isinstance(m, dict) and m.get("level") == "error")
+    page_errors = len(console.get("page_errors") or [])
+    return errors, page_errors
+
+
+def functional_correctness(ctx: MetricContext) -> Measured:
+    expectations: dict[str, Any] | None = ctx.contract.get("expectations")
+    results: list[tuple[str, bool]] = []  # (what was checked, passed)
+    numbers: dict[str, Any] = {}
+    if expectations:
+        template = expectations.get("aria_snapshot")
+        if template:
+            snapshot = ctx.probe_raw.get("aria_snapshot")
+            if not isinstance(snapshot, str) or not snapshot.strip():
+                return Measured.abstain(
+                    "The probe has no ARIA snapshot to match the spec's template against."
+                )
+            tree = parse_aria(snapshot, where="probe.json aria_snapshot")
+            wanted = parse_aria(template, where="spec aria_snapshot expectation")
+            matched = template_matches(tree, wanted)
+            missing = None if matched else first_unmatched(tree, wanted)
+            label = "the ARIA snapshot matches the spec's template"
+            if not matched:
+                label = (
+                    f"the ARIA snapshot does not match the spec's template "
+                    f"(first missing: {missing})"
+                    if missing
+                    else "the ARIA snapshot has the template's nodes, not in its order or nesting"
+                )
+            results.append((label, matched))
+            numbers["aria_template_matched"] = matched
+        counts = []
+        for count in expectations.get("counts") or []:
+            role, name, want = str(count["role"]), count.get("name"), int(count["equals"])
+            have = count_matching(ctx.nodes, role, name)
+            label = f"{role}{f' {name!r}' if name else ''}: {have} shown, {want} expected"
+            if count.get("from"):
+                label += f" (length of {count['from']})"
+            results.append((label, have == want))
+            counts.append({"role": role, "name": name, "expected": want, "found": have})
+        numbers["counts"] = counts
+    console = _console_errors(ctx)
+    if console is not None:
+        errors, page_errors = console
+        numbers.update(console_errors=errors, page_errors=page_errors)
+        if errors or page_errors:
+            results.append(
+                (f"{page_errors} uncaught page error(s) and {errors} console error(s)", False)
+            )
+    if not results:
+        return Measured.abstain(
+            "The spec has no machine-checkable expectations for this state (prose only) and the "
+            "console is clean, so functional correctness cannot be measured here.",
+            **numbers,
+        )
+    failed = [label for label, ok in results if not ok]
+    numbers["checks"] = len(results)
+    numbers["failed"] = len(failed)
+    if not failed:
+        return Measured(
+            1, "All expectations hold: " + "; ".join(label for label, _ in results) + ".", numbers
+        )
+    score = 0.5 if len(failed) < len(results) / 2 else 0
+    return Measured(
+        score, f"{len(failed)} of {len(results)} checks fail: " + "; ".join(failed) + ".", numbers
+    )

@@ -1,0 +1,163 @@
+"""visual_fidelity, and closer_to_reference_than_prev: the render against the reference image.
+
+Against a *candidate* reference (an earlier render a person approved as it was) the dimension
+asserts only that the composition is unchanged: a regression check against the approved
+baseline, never a claim that the design is good (that rests on the design-system dimensions).
+Against a *human* reference it is a fidelity check in the manner of Design2Code. Neither is a
+bare pixel match: colours, spacing and type are other dimensions' business, and a list with one
+row more or fewer is functional_correctness's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from PIL import Image
+
+from argus.diff.compare import compare
+from argus.judge.composition import StructureChange, design_scores, structure_changes
+from argus.judge.layout import find_blocks, find_regions
+from argus.judge.metric.context import Measured, MetricContext
+from argus.judge.ssim import grey, ssim
+
+SSIM_DOWNSAMPLE = 4  # composition scale: 4×4 px blocks averaged before SSIM
+# Human reference (Design2Code scores): at or above PASS for 1, at or above PARTIAL for 0.5.
+PASS = {"block_match": 0.9, "position": 0.95, "colour": 0.8}
+PARTIAL = {"block_match": 0.75, "position": 0.9, "colour": 0.6}
+MAX_LISTED = 3
+
+RGBA8 = NDArray[np.uint8]
+
+
+@dataclass(frozen=True)
+class Layout:
+    regions: list[Any]
+    blocks: list[Any]
+
+
+def _layout(image: RGBA8) -> Layout:
+    regions = find_regions(image)
+    return Layout(regions, find_blocks(image, regions))
+
+
+def _fit(reference: RGBA8, shape: tuple[int, ...]) -> RGBA8:
+    """The reference at the render's size (a mock may be drawn at another scale)."""
+    if reference.shape[:2] == shape[:2]:
+        return reference
+    resized = Image.fromarray(reference, "RGBA").resize(
+        (shape[1], shape[0]), Image.Resampling.LANCZOS
+    )
+    return np.asarray(resized, dtype=np.uint8).copy()
+
+
+def _changes_text(changes: list[StructureChange]) -> str:
+    listed = "; ".join(c.describe() for c in changes[:MAX_LISTED])
+    more = f" (and {len(changes) - MAX_LISTED} more)" if len(changes) > MAX_LISTED else ""
+    return listed + more
+
+
+def pixel_numbers(render: RGBA8, reference: RGBA8) -> dict[str, Any]:
+    """SSIM at composition scale and the windowed diff density; null when sizes differ."""
+    if render.shape != reference.shape:
+        return {"ssim": None, "diff_ratio": None, "densest_window": None}
+    result = compare(render, reference)
+    return {
+        "ssim": round(ssim(grey(render), grey(reference), downsample=SSIM_DOWNSAMPLE), 4),
+        "diff_ratio": round(result.ratio, 4),
+        "densest_window": round(result.density_ratio, 4),
+        "window_px": result.window,
+    }
+
+
+def visual_fidelity(ctx: MetricContext) -> Measured:
+    reference = ctx.image("reference")
+    if reference is None:
+        return Measured.abstain(
+            "No approved reference image for this view, so composition cannot be compared."
+        )
+    render = ctx.render
+    if ctx.packet.reference_source == "candidate":
+        return _unchanged(render, reference)
+    return _fidelity(render, _fit(reference, render.shape))
+
+
+def _unchanged(render: RGBA8, reference: RGBA8) -> Measured:
+    numbers = pixel_numbers(render, reference)
+    if numbers["diff_ratio"] == 0:
+        return Measured(
+            1, "The render is pixel-identical to the approved candidate baseline.", numbers
+        )
+    ours, theirs = _layout(render), _layout(reference)
+    changes = structure_changes(ours.regions, ours.blocks, theirs.regions, theirs.blocks)
+    numbers = {
+        **numbers,
+        "regions": [len(ours.regions), len(theirs.regions)],
+        "blocks": [len(ours.blocks), len(theirs.blocks)],
+        "region_changes": sum(1 for c in changes if c.kind == "region"),
+        "block_changes": sum(1 for c in changes if c.kind == "block"),
+    }
+    if not changes:
+        return Measured(
+            1,
+            "Composition unchanged from the approved candidate baseline: all "
+            f"{len(theirs.regions)} regions and their blocks are in place "
+            f"(SSIM {numbers['ssim']}); a regression check, not a quality judgement.",
+            numbers,
+        )
+    score = 0 if numbers["region_changes"] else 0.5
+    return Measured(
+        score,
+        f"Composition changed from the approved candidate baseline: {_changes_text(changes)}.",
+        numbers,
+    )
+
+
+def _fidelity(render: RGBA8, reference: RGBA8) -> Measured:
+    ours, theirs = _layout(render), _layout(reference)
+    page = (render.shape[1], render.shape[0])
+    scores = design_scores(ours.blocks, theirs.blocks, page)
+    changes = [
+        c
+        for c in structure_changes(ours.regions, ours.blocks, theirs.regions, theirs.blocks)
+        if c.kind == "region"
+    ]
+    values = {
+        "block_match": scores.block_match,
+        "position": scores.position,
+        "colour": scores.colour,
+    }
+    numbers = {
+        **{k: round(v, 3) for k, v in values.items()},
+        "pairs": scores.pairs,
+        "blocks": [scores.render_blocks, scores.reference_blocks],
+        "region_changes": len(changes),
+        **pixel_numbers(render, reference),
+    }
+    summary = (
+        f"block match {values['block_match']:.2f}, position {values['position']:.2f}, "
+        f"colour {values['colour']:.2f} over {scores.pairs} paired blocks"
+    )
+    if not changes and all(values[k] >= PASS[k] for k in PASS):
+        return Measured(1, f"Composition matches the reference: {summary}.", numbers)
+    reason = f"; {_changes_text(changes)}" if changes else ""
+    score = 0.5 if len(changes) <= 1 and all(values[k] >= PARTIAL[k] for k in PARTIAL) else 0
+    return Measured(score, f"Composition departs from the reference: {summary}{reason}.", numbers)
+
+
+def distance_to(image: RGBA8, reference: RGBA8) -> tuple[int, float]:
+    """(composition changes, 1 - SSIM): smaller is closer to the reference."""
+    fitted = _fit(reference, image.shape)
+    ours, theirs = _layout(image), _layout(fitted)
+    changes = len(structure_changes(ours.regions, ours.blocks, theirs.regions, theirs.blocks))
+    return changes, 1 - ssim(grey(image), grey(fitted), downsample=SSIM_DOWNSAMPLE)
+
+
+def closer_than_previous(ctx: MetricContext) -> bool | None:
+    """Is this render closer to the reference than the previous one? None when there is none."""
+    reference, previous = ctx.image("reference"), ctx.image("prev_render")
+    if reference is None or previous is None:
+        return None
+    return distance_to(ctx.render, reference) < distance_to(previous, reference)
