@@ -28,6 +28,7 @@ COMMANDS: tuple[str, ...] = (
     "state",
     "runs",
     "diff",
+    "sense",
     "gates",
 )
 

@@ -39,6 +39,14 @@ QUIET_FLAGS = (
     "--hide-scrollbars",
     "--font-render-hinting=none",
 )
+# Byte-identical renders: partial raster repaints tiles in an order that changes anti-aliased
+# edges (rounded corners) from run to run; a fixed colour profile and no CPU-specific Skia
+# paths keep pixels the same across machines.
+DETERMINISM_FLAGS = (
+    "--disable-partial-raster",
+    "--force-color-profile=srgb",
+    "--disable-skia-runtime-opts",
+)
 
 
 def _executable(candidate: str) -> str | None:
@@ -113,7 +121,7 @@ def discover_browser(
 
 def launch_args(extra: tuple[str, ...] | list[str] = ()) -> list[str]:
     """Command-line flags for a headless Chromium in a container."""
-    args = list(QUIET_FLAGS)
+    args = [*QUIET_FLAGS, *DETERMINISM_FLAGS]
     # Chromium's sandbox cannot start as root; elsewhere keep it on.
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         args.append("--no-sandbox")

@@ -1,0 +1,103 @@
+"""`argus sense`: render views and write what the sensor saw (render, probe, console, axe, meta)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from argus.config import load_config
+from argus.errors import InputError, SensorError
+from argus.spec import Spec, View, find_repo_root, find_specs, load_spec
+from argus.spec.paths import SPECS_DIR
+
+RUNS_DIR = ".argus-runs"
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "sense",
+        help="render views in a browser (or an adapter) and probe them",
+        description="Render one view (--target --state --appearance) or every view (--all) "
+        "against its fixture and write render.png, probe.json, console.json, axe.json and "
+        "meta.json. Exit 0 when every view was sensed, 2 when one could not be.",
+    )
+    parser.add_argument("--feature", required=True, help="feature name (argus/specs/FEATURE)")
+    parser.add_argument("--target", help="target id (with --all: only this target's views)")
+    parser.add_argument("--state", help="state of the target")
+    parser.add_argument("--appearance", help="appearance, e.g. light or dark")
+    parser.add_argument("--all", action="store_true", help="sense every view of the spec")
+    parser.add_argument(
+        "--out", type=Path, metavar="DIR", help="output directory for one view "
+        "(default: argus/specs/FEATURE/.argus-runs/SLUG)"
+    )  # fmt: skip
+    parser.add_argument(
+        "--out-root", type=Path, metavar="DIR", help="with --all: one SLUG/ directory per view "
+        "under DIR (default: argus/specs/FEATURE/.argus-runs)"
+    )  # fmt: skip
+    parser.add_argument("--workers", type=int, help="views sensed at once (default: config)")
+    parser.add_argument("--base-url", help="override base_url (no web server is started)")
+    parser.add_argument("--root", type=Path, help="repository root (default: found from cwd)")
+    parser.set_defaults(func=run_sense)
+
+
+def feature_spec(root: Path, feature: str) -> Spec:
+    path = root / SPECS_DIR / feature / "spec.json"
+    if not path.is_file():
+        known = ", ".join(p.parent.name for p in find_specs(root)) or "none"
+        raise InputError(f"{path}: no feature '{feature}' here (features: {known})")
+    return load_spec(path)
+
+
+def _one_view(spec: Spec, args: argparse.Namespace) -> View:
+    missing = [f"--{name}" for name in ("target", "state", "appearance") if not getattr(args, name)]
+    if missing:
+        raise InputError(f"argus sense: give {', '.join(missing)} for one view, or --all")
+    return View(spec.feature, args.target, args.state, args.appearance)
+
+
+def run_sense(args: argparse.Namespace) -> int:
+    from argus.sense.progress import describe, progress
+    from argus.sense.sensor import Sensor
+
+    root = args.root.resolve() if args.root else find_repo_root(Path.cwd())
+    config = load_config(root)
+    spec = feature_spec(config.root, args.feature)
+    if args.workers is not None and args.workers < 1:
+        raise InputError(f"--workers must be at least 1 (got {args.workers})")
+    if args.all:
+        views = spec.views(args.target)
+        out_root = (args.out_root or spec.spec_dir / RUNS_DIR).resolve()
+        with Sensor(config, workers=args.workers) as sensor:
+            for view in views:
+                sensor.plan(spec, view, args.base_url)  # bad input fails before any browser
+            with progress(len(views)) as on_done:
+                results = sensor.sense_many(
+                    spec, views, out_root, base_url=args.base_url, on_done=on_done
+                )
+        failed = [r for r in results if not r.ok]
+        unsettled = [r for r in results if r.ok and r.settled is False]
+        print(f"sensed {len(results) - len(failed)} of {len(results)} views into {out_root}")
+        for result in unsettled:
+            print(f"argus: {describe(result)}", file=sys.stderr)
+        if failed:
+            first = failed[0]
+            more = f" (and {len(failed) - 1} more)" if len(failed) > 1 else ""
+            raise SensorError(f"{first.error}{more}")
+        return 0
+    view = _one_view(spec, args)
+    out = (args.out or spec.spec_dir / RUNS_DIR / view.slug).resolve()
+    with Sensor(config) as sensor:
+        sensor.plan(spec, view, args.base_url)
+        result = sensor.sense(spec, view, out, base_url=args.base_url)
+    if not result.ok:
+        raise SensorError(str(result.error))
+    if result.settled is False:
+        print(
+            f"argus: {view.slug} never settled: {result.attempts} screenshots all differed; "
+            "render.png is the last one (meta.json: settled=false)",
+            file=sys.stderr,
+        )
+    print(f"sensed {view.slug} into {out}")
+    return 0

@@ -1,0 +1,151 @@
+"""Sensing through a project adapter: ``argus/adapters/NAME/sense.sh`` for any non-web platform.
+
+    argus/adapters/NAME/sense.sh --route R --state S --appearance A --fixture F --out DIR
+
+runs from the repository root and must write DIR/render.png and DIR/probe.json (console.json is
+optional). Argus trusts none of it: the PNG signature and size, the probe's JSON and size are
+checked, and the 256-character rule is applied to the probe and rewritten, whatever the adapter
+did. A non-zero exit, a timeout or missing output is a SensorError with the adapter's stderr tail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from argus.errors import SensorError
+from argus.io import atomic_write_json
+from argus.sense import result as files
+from argus.sense.result import SenseResult
+from argus.sense.truncate import truncate_probe
+from argus.sense.views import ViewPlan
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+MAX_PNG_BYTES = 50 * 1024 * 1024
+MAX_PROBE_BYTES = 5 * 1024 * 1024
+ADAPTER_TIMEOUT_S = 600.0
+TAIL_CHARS = 400
+
+
+def adapter_script(root: Path, adapter: str) -> Path:
+    return root / "argus" / "adapters" / adapter / "sense.sh"
+
+
+def _tail(stderr: bytes) -> str:
+    text = " ".join(stderr.decode("utf-8", errors="replace").split())
+    return text[-TAIL_CHARS:] if text else "(no stderr)"
+
+
+def _check_png(path: Path, slug: str) -> None:
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError as exc:
+        raise SensorError(f"{slug}: the adapter wrote no {path.name} in {path.parent}") from exc
+    if size > MAX_PNG_BYTES:
+        raise SensorError(f"{slug}: {path} is {size} bytes, over the 50 MiB limit")
+    with path.open("rb") as fh:
+        if fh.read(len(PNG_SIGNATURE)) != PNG_SIGNATURE:
+            raise SensorError(f"{slug}: {path} is not a PNG image")
+
+
+def _read_capped_json(path: Path, slug: str, *, required: bool) -> Any:
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError as exc:
+        if not required:
+            return None
+        raise SensorError(f"{slug}: the adapter wrote no {path.name} in {path.parent}") from exc
+    if size > MAX_PROBE_BYTES:
+        raise SensorError(f"{slug}: {path} is {size} bytes, over the 5 MiB limit")
+    try:
+        return json.loads(path.read_bytes())
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SensorError(f"{slug}: {path} is not valid JSON ({exc})") from exc
+
+
+async def _run(
+    command: list[str], cwd: Path, env: dict[str, str], timeout: float
+) -> tuple[int, bytes]:
+    process = await asyncio.create_subprocess_exec(
+        *command,
+        cwd=cwd,
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+        start_new_session=True,
+    )
+    try:
+        _, stderr = await asyncio.wait_for(process.communicate(), timeout)
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+        raise
+    return int(process.returncode or 0), stderr
+
+
+async def sense_adapter_view(
+    root: Path, plan: ViewPlan, out_dir: Path, *, timeout: float = ADAPTER_TIMEOUT_S
+) -> SenseResult:
+    slug = plan.view.slug
+    script = adapter_script(root, plan.adapter)
+    if not script.is_file():
+        raise SensorError(
+            f"{slug}: adapter '{plan.adapter}' has no sensor: {script} is missing "
+            "(see docs/sense.md, adapter contract)"
+        )
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for name in (files.RENDER, files.PROBE, files.CONSOLE, files.AXE, files.META):
+        (out_dir / name).unlink(missing_ok=True)  # stale output must not pass for fresh
+    runner = [str(script)] if os.access(script, os.X_OK) else ["bash", str(script)]
+    command = [
+        *runner,
+        "--route", plan.route,
+        "--state", plan.view.state,
+        "--appearance", plan.view.appearance,
+        "--fixture", plan.fixture,
+        "--out", str(out_dir.resolve()),
+    ]  # fmt: skip
+    env = {
+        **os.environ,
+        "ARGUS_FEATURE": plan.view.feature,
+        "ARGUS_TARGET": plan.view.target,
+        "ARGUS_VIEW": slug,
+        "ARGUS_VIEWPORT": f"{plan.viewport.width}x{plan.viewport.height}",
+    }
+    started = time.perf_counter()
+    try:
+        code, stderr = await _run(command, root, env, timeout)
+    except TimeoutError as exc:
+        raise SensorError(f"{slug}: adapter {script} timed out after {timeout:g}s") from exc
+    except OSError as exc:
+        raise SensorError(f"{slug}: cannot run adapter {script}: {exc.strerror}") from exc
+    elapsed = round((time.perf_counter() - started) * 1000, 1)
+    if code != 0:
+        raise SensorError(f"{slug}: adapter {script} exited with code {code}: {_tail(stderr)}")
+    _check_png(out_dir / files.RENDER, slug)
+    probe = _read_capped_json(out_dir / files.PROBE, slug, required=True)
+    atomic_write_json(out_dir / files.PROBE, truncate_probe(probe))
+    console = _read_capped_json(out_dir / files.CONSOLE, slug, required=False)
+    if console is not None:
+        atomic_write_json(out_dir / files.CONSOLE, truncate_probe(console))
+    meta = {
+        "version": 1,
+        "adapter": plan.adapter,
+        "view": {**plan.view.__dict__, "slug": slug},
+        "route": plan.route,
+        "viewport": {"width": plan.viewport.width, "height": plan.viewport.height},
+        "appearance": plan.view.appearance,
+        "fixture": plan.fixture,
+        "timings_ms": {"adapter": elapsed},
+        "settled": None,
+        "attempts": 1,
+    }
+    atomic_write_json(out_dir / files.META, truncate_probe(meta))
+    return SenseResult(
+        view=plan.view, out_dir=out_dir, settled=None, attempts=1, timings_ms={"adapter": elapsed}
+    )

@@ -1,0 +1,169 @@
+// Argus probe: one pass over the rendered DOM, returned as ONE JSON string (returning objects
+// through the protocol is about ten times slower). Runs as `page.evaluate(source)`, so it is an
+// arrow function expression taking the list of style properties to dump.
+(properties) => {
+  const SKIP = new Set(["HEAD", "SCRIPT", "STYLE", "META", "LINK", "NOSCRIPT", "TEMPLATE", "TITLE"]);
+  const INPUT_ROLES = {
+    button: "button", submit: "button", reset: "button", image: "button", checkbox: "checkbox",
+    radio: "radio", range: "slider", number: "spinbutton", search: "searchbox",
+  };
+  const TAG_ROLES = {
+    A: (el) => (el.hasAttribute("href") ? "link" : "generic"),
+    ARTICLE: () => "article", ASIDE: () => "complementary", BUTTON: () => "button",
+    DIALOG: () => "dialog", FIELDSET: () => "group", FIGURE: () => "figure",
+    FORM: () => "form", H1: () => "heading", H2: () => "heading", H3: () => "heading",
+    H4: () => "heading", H5: () => "heading", H6: () => "heading", HR: () => "separator",
+    IMG: (el) => (el.getAttribute("alt") === "" ? "presentation" : "img"),
+    LI: () => "listitem", MAIN: () => "main", NAV: () => "navigation", OL: () => "list",
+    UL: () => "list", MENU: () => "list", OPTION: () => "option", P: () => "paragraph",
+    PROGRESS: () => "progressbar", SELECT: (el) => (el.multiple || el.size > 1 ? "listbox" : "combobox"),
+    TABLE: () => "table", TBODY: () => "rowgroup", THEAD: () => "rowgroup", TFOOT: () => "rowgroup",
+    TR: () => "row", TD: () => "cell", TH: () => "columnheader", TEXTAREA: () => "textbox",
+    SUMMARY: () => "button", DETAILS: () => "group", LABEL: () => "generic",
+    HEADER: (el) => (el.closest("article, aside, main, nav, section") ? "generic" : "banner"),
+    FOOTER: (el) => (el.closest("article, aside, main, nav, section") ? "generic" : "contentinfo"),
+    SECTION: (el) => (el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby") ? "region" : "generic"),
+    INPUT: (el) => INPUT_ROLES[el.type] || (el.hasAttribute("list") ? "combobox" : "textbox"),
+    svg: (el) => (el.getAttribute("aria-hidden") === "true" ? "none" : "img"),
+  };
+  // Roles whose accessible name may come from their content (WCAG "name from content").
+  const NAME_FROM_CONTENT = new Set([
+    "button", "link", "heading", "cell", "columnheader", "rowheader", "checkbox", "radio",
+    "option", "menuitem", "tab", "switch", "tooltip", "treeitem", "row",
+  ]);
+  const INTERACTIVE_ROLES = new Set([
+    "button", "link", "checkbox", "radio", "slider", "spinbutton", "searchbox", "textbox",
+    "combobox", "listbox", "option", "menuitem", "tab", "switch",
+  ]);
+  const clean = (text) => (text || "").replace(/\s+/g, " ").trim();
+
+  const roleOf = (el) => {
+    const explicit = clean(el.getAttribute("role")).split(" ")[0];
+    if (explicit) return explicit;
+    const rule = TAG_ROLES[el.tagName];
+    return rule ? rule(el) : "generic";
+  };
+
+  const hiddenFromTree = (el) =>
+    el.getAttribute("aria-hidden") === "true" || el.hidden ||
+    getComputedStyle(el).display === "none" || getComputedStyle(el).visibility === "hidden";
+
+  const contentText = (el) => {
+    let out = "";
+    for (const node of el.childNodes) {
+      if (node.nodeType === Node.TEXT_NODE) out += " " + node.textContent;
+      else if (node.nodeType === Node.ELEMENT_NODE && !hiddenFromTree(node)) {
+        const label = node.getAttribute("aria-label");
+        if (label) out += " " + label;
+        else if (node.tagName === "IMG") out += " " + (node.getAttribute("alt") || "");
+        else out += " " + contentText(node);
+      }
+    }
+    return out;
+  };
+
+  const byIds = (ids) =>
+    clean(ids.split(/\s+/).map((id) => document.getElementById(id)).filter(Boolean)
+      .map((ref) => ref.getAttribute("aria-label") || contentText(ref)).join(" "));
+
+  const nameOf = (el, role) => {
+    const labelledby = el.getAttribute("aria-labelledby");
+    if (labelledby) {
+      const text = byIds(labelledby);
+      if (text) return text;
+    }
+    const label = clean(el.getAttribute("aria-label"));
+    if (label) return label;
+    if (el.labels && el.labels.length) {
+      const text = clean(Array.from(el.labels).map((l) => contentText(l)).join(" "));
+      if (text) return text;
+    }
+    if (el.tagName === "IMG" || (el.tagName === "INPUT" && el.type === "image")) {
+      const alt = clean(el.getAttribute("alt"));
+      if (alt) return alt;
+    }
+    if (el.tagName === "INPUT" && ["button", "submit", "reset"].includes(el.type)) {
+      return clean(el.value) || (el.type === "submit" ? "Submit" : el.type === "reset" ? "Reset" : "");
+    }
+    if (el.tagName === "svg") {
+      const title = el.querySelector("title");
+      if (title) return clean(title.textContent);
+    }
+    if (NAME_FROM_CONTENT.has(role)) {
+      const text = clean(contentText(el));
+      if (text) return text;
+    }
+    if (["textbox", "searchbox", "combobox"].includes(role)) {
+      const placeholder = clean(el.getAttribute("placeholder"));
+      if (placeholder) return placeholder;
+    }
+    return clean(el.getAttribute("title"));
+  };
+
+  const ownText = (el) => {
+    let text = "";
+    for (const node of el.childNodes) if (node.nodeType === Node.TEXT_NODE) text += node.textContent;
+    return clean(text);
+  };
+
+  const headingLevel = (el, role) => {
+    if (role !== "heading") return null;
+    const aria = parseInt(el.getAttribute("aria-level") || "", 10);
+    if (aria > 0) return aria;
+    const match = /^H([1-6])$/.exec(el.tagName);
+    return match ? Number(match[1]) : 2;
+  };
+
+  const isInteractive = (el, role) => {
+    if (el.disabled) return false;
+    if (INTERACTIVE_ROLES.has(role)) return true;
+    if (el.isContentEditable) return true;
+    const tabindex = el.getAttribute("tabindex");
+    return tabindex !== null && Number(tabindex) >= 0;
+  };
+
+  const elements = [];
+  const indexOf = new Map();
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT, {
+    acceptNode: (node) => {
+      if (SKIP.has(node.tagName)) return NodeFilter.FILTER_REJECT;
+      // An SVG is one element: its shapes are drawing, not structure.
+      if (node.parentElement && node.parentElement.closest("svg")) return NodeFilter.FILTER_REJECT;
+      return NodeFilter.FILTER_ACCEPT;
+    },
+  });
+  for (let el = document.body; el; el = walker.nextNode()) {
+    const style = getComputedStyle(el);
+    const rect = el.getBoundingClientRect();
+    const role = roleOf(el);
+    const styles = {};
+    for (const name of properties) styles[name] = style.getPropertyValue(name);
+    const visible =
+      rect.width > 0 && rect.height > 0 &&
+      el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+    let parent = null;
+    for (let up = el.parentElement; up; up = up.parentElement) {
+      if (indexOf.has(up)) { parent = indexOf.get(up); break; }
+    }
+    indexOf.set(el, elements.length);
+    elements.push({
+      index: elements.length,
+      parent,
+      tag: el.tagName.toLowerCase(),
+      role,
+      name: nameOf(el, role),
+      id: el.id || "",
+      testid: el.getAttribute("data-testid") || "",
+      text: ownText(el),
+      heading_level: headingLevel(el, role),
+      box: {
+        x: Math.round(rect.x * 100) / 100, y: Math.round(rect.y * 100) / 100,
+        width: Math.round(rect.width * 100) / 100, height: Math.round(rect.height * 100) / 100,
+      },
+      visible,
+      interactive: isInteractive(el, role),
+      style: styles,
+    });
+  }
+  return JSON.stringify(elements);
+}

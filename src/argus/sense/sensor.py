@@ -1,0 +1,274 @@
+"""The warm sensor: one browser (and one web server) kept across views and loop iterations.
+
+    with Sensor(config) as sensor:
+        result = sensor.sense(spec, view, out_dir)   # a SenseResult; never raises SensorError
+        results = sensor.sense_many(spec, views, out_root, workers=2)
+
+Playwright's sync API is not thread-safe, so the sensor runs Playwright's async API on an event
+loop in a background thread; ``sense`` and ``sense_many`` are thread-safe entry points that hand
+work to it. Views run concurrently, each in its own browser context, at most ``workers`` at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable, Coroutine, Sequence
+from contextlib import ExitStack, suppress
+from pathlib import Path
+from types import TracebackType
+from typing import Any, TypeVar
+
+from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright
+from playwright.async_api import Error as PlaywrightError
+
+from argus.config import ProjectConfig
+from argus.errors import SensorError
+from argus.sense.adapter import sense_adapter_view
+from argus.sense.browser import discover_browser, launch_args
+from argus.sense.result import SenseResult
+from argus.sense.server import web_server
+from argus.sense.views import ViewPlan, plan_view
+from argus.sense.web import context_options, sense_web_view
+from argus.spec.model import Spec, View
+
+T = TypeVar("T")
+OnDone = Callable[[SenseResult], None]
+
+
+class Sensor:
+    """Context manager holding a warm browser; see the module docstring."""
+
+    def __init__(
+        self, config: ProjectConfig, root: Path | None = None, *, workers: int | None = None
+    ) -> None:
+        self.config = config
+        self.root = (root or config.root).resolve()
+        self.workers = max(1, workers or config.pool_size)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._playwright: Playwright | None = None
+        self._browser: Browser | None = None
+        self._browser_path = ""
+        self._browser_lock: asyncio.Lock | None = None
+        self._spares: list[asyncio.Task[tuple[BrowserContext, Page]]] = []
+        self._closing: set[asyncio.Task[None]] = set()
+        self._server = ExitStack()
+        self._server_up = False
+        self._server_lock = threading.Lock()
+
+    # -- lifetime -------------------------------------------------------------------------
+    def __enter__(self) -> Sensor:
+        loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=loop.run_forever, name="argus-sensor", daemon=True)
+        self._thread.start()
+        self._loop = loop
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        try:
+            if self._loop is not None:
+                self._call(self._shutdown_browser())
+        finally:
+            if self._loop is not None:
+                self._loop.call_soon_threadsafe(self._loop.stop)
+                if self._thread is not None:
+                    self._thread.join(timeout=30)
+                self._loop.close()
+                self._loop = None
+            self._server.close()
+            self._server_up = False
+
+    def _call(self, work: Coroutine[Any, Any, T]) -> T:
+        if self._loop is None:
+            work.close()
+            raise RuntimeError("use Sensor as a context manager: with Sensor(config) as sensor")
+        return asyncio.run_coroutine_threadsafe(work, self._loop).result()
+
+    async def _shutdown_browser(self) -> None:
+        spares, self._spares = self._spares, []
+        for spare in spares:
+            try:
+                context, _ = await spare
+                await context.close()
+            except (PlaywrightError, SensorError):
+                pass
+        if self._closing:
+            await asyncio.gather(*self._closing, return_exceptions=True)
+        if self._browser is not None:
+            await self._browser.close()
+            self._browser = None
+        if self._playwright is not None:
+            await self._playwright.stop()
+            self._playwright = None
+
+    async def _warm_browser(self) -> Browser:
+        if self._browser_lock is None:
+            self._browser_lock = asyncio.Lock()
+        async with self._browser_lock:
+            if self._browser is None or not self._browser.is_connected():
+                self._browser_path = discover_browser(self.config)
+                if self._playwright is None:
+                    self._playwright = await async_playwright().start()
+                try:
+                    self._browser = await self._playwright.chromium.launch(
+                        executable_path=self._browser_path,
+                        args=launch_args(self.config.browser.args),
+                        headless=True,
+                    )
+                except PlaywrightError as exc:
+                    first = exc.message.splitlines()[0] if exc.message else "launch failed"
+                    raise SensorError(f"cannot launch {self._browser_path}: {first}") from exc
+            return self._browser
+
+    async def _new_page(self) -> tuple[BrowserContext, Page]:
+        browser = await self._warm_browser()
+        try:
+            context = await browser.new_context(**context_options(self.config))
+            return context, await context.new_page()
+        except PlaywrightError as exc:
+            first = exc.message.splitlines()[0] if exc.message else "new page failed"
+            raise SensorError(f"browser could not open a page: {first}") from exc
+
+    async def _take_page(self) -> tuple[BrowserContext, Page]:
+        """A fresh context and page, made ahead of time when possible.
+
+        Opening a page starts a renderer process (~100-250 ms); a spare is opened when a view is
+        done, so the next view (or the loop's next iteration) usually starts at once.
+        """
+        if self._spares:
+            return await self._spares.pop(0)
+        return await self._new_page()
+
+    def _refill(self) -> None:
+        """Open the next view's page after this one is done, not while it is being sensed."""
+        if len(self._spares) < self.workers:
+            self._spares.append(asyncio.create_task(self._new_page()))
+
+    def _close_later(self, context: BrowserContext) -> None:
+        task = asyncio.create_task(self._quiet_close(context))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    @staticmethod
+    async def _quiet_close(context: BrowserContext) -> None:
+        with suppress(PlaywrightError):
+            await context.close()
+
+    def _browser_info(self) -> dict[str, str]:
+        version = self._browser.version if self._browser is not None else ""
+        return {"name": "chromium", "version": version, "executable": self._browser_path}
+
+    def _ensure_server(self) -> None:
+        """Start the configured web server once, on first use (adapter-only projects never do)."""
+        with self._server_lock:
+            if not self._server_up:
+                self._server.enter_context(web_server(self.config))
+                self._server_up = True
+
+    # -- sensing --------------------------------------------------------------------------
+    def plan(self, spec: Spec, view: View, base_url: str | None = None) -> ViewPlan:
+        """Resolve a view (InputError/ConfigError for a bad view or config: those raise)."""
+        return plan_view(spec, view, self.config, base_url=base_url)
+
+    async def _sense(self, spec: Spec, plan: ViewPlan, out_dir: Path) -> SenseResult:
+        try:
+            if plan.adapter != "web":
+                return await sense_adapter_view(spec.root, plan, out_dir)
+            context, page = await self._take_page()
+            try:
+                return await sense_web_view(
+                    context, page, plan, self.config, out_dir, browser=self._browser_info()
+                )
+            finally:
+                self._close_later(context)
+                self._refill()
+        except SensorError as err:
+            return SenseResult(view=plan.view, out_dir=out_dir, error=str(err))
+
+    def _prepare(self, spec: Spec, base_url: str | None) -> SenseResult | None:
+        """Start the web server when needed; its failure becomes every view's error."""
+        if spec.adapter != "web" or base_url is not None:
+            return None
+        try:
+            self._ensure_server()
+        except SensorError as err:
+            return SenseResult(view=View(spec.feature, "", "", ""), out_dir=Path(), error=str(err))
+        return None
+
+    def sense(
+        self, spec: Spec, view: View, out_dir: Path, *, base_url: str | None = None
+    ) -> SenseResult:
+        """Sense one view. A sensor failure is returned as ``SenseResult.error``, not raised."""
+        return self.sense_many(spec, [view], out_dir, base_url=base_url, single=True)[0]
+
+    def sense_many(
+        self,
+        spec: Spec,
+        views: Sequence[View],
+        out_root: Path,
+        *,
+        workers: int | None = None,
+        base_url: str | None = None,
+        on_done: OnDone | None = None,
+        single: bool = False,
+    ) -> list[SenseResult]:
+        """Sense ``views`` into ``out_root/<slug>/`` concurrently; results in the order given.
+
+        ``single`` writes the one view straight into ``out_root``.
+        """
+        plans = [self.plan(spec, view, base_url) for view in views]
+        dirs = [out_root if single else out_root / plan.view.slug for plan in plans]
+        failed = self._prepare(spec, base_url)
+        if failed is not None:
+            results = [
+                SenseResult(view=p.view, out_dir=d, error=failed.error)
+                for p, d in zip(plans, dirs, strict=True)
+            ]
+            for item in results:
+                if on_done is not None:
+                    on_done(item)
+            return results
+        limit = max(1, workers or self.workers)
+
+        async def run_all() -> list[SenseResult]:
+            gate = asyncio.Semaphore(limit)
+
+            async def one(plan: ViewPlan, out_dir: Path) -> SenseResult:
+                async with gate:
+                    outcome = await self._sense(spec, plan, out_dir)
+                if on_done is not None:
+                    on_done(outcome)
+                return outcome
+
+            return list(
+                await asyncio.gather(*(one(p, d) for p, d in zip(plans, dirs, strict=True)))
+            )
+
+        return self._call(run_all())
+
+
+def sense_view(spec: Spec, view: View, config: ProjectConfig, out_dir: Path) -> SenseResult:
+    """Sense one view with a browser started for the occasion."""
+    with Sensor(config) as sensor:
+        return sensor.sense(spec, view, out_dir)
+
+
+def sense_many(
+    spec: Spec,
+    views: Sequence[View],
+    config: ProjectConfig,
+    out_root: Path,
+    workers: int | None = None,
+) -> list[SenseResult]:
+    """Sense many views with one browser, ``workers`` at a time (default: the config's pool)."""
+    with Sensor(config, workers=workers) as sensor:
+        return sensor.sense_many(spec, views, out_root)

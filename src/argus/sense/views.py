@@ -1,0 +1,106 @@
+"""Resolve one view of a spec into what a sensor needs: URL, fixture, viewport, appearance."""
+
+from __future__ import annotations
+
+import string
+import urllib.parse
+from dataclasses import dataclass
+
+from argus.config import ProjectConfig
+from argus.errors import ConfigError, InputError
+from argus.spec.model import Spec, View, Viewport
+
+TEMPLATE_FIELDS = frozenset({"route", "fixture", "appearance", "state", "target", "feature"})
+COLOR_SCHEMES = frozenset({"light", "dark"})
+
+
+@dataclass(frozen=True)
+class ViewPlan:
+    """Everything about one view that does not need a browser."""
+
+    view: View
+    adapter: str
+    route: str
+    fixture: str
+    viewport: Viewport
+    full_page: bool
+    url: str | None  # web adapter only
+
+    @property
+    def color_scheme(self) -> str | None:
+        """The colour scheme to emulate: light/dark appearances only; None means no emulation."""
+        return self.view.appearance if self.view.appearance in COLOR_SCHEMES else None
+
+
+def check_view(spec: Spec, view: View) -> None:
+    """InputError naming the spec when the view's target, state or appearance is not in it."""
+    target = spec.target(view.target)
+    if view.state not in target.states:
+        raise InputError(
+            f"{spec.path}: target '{target.id}' has no state '{view.state}' "
+            f"(states: {', '.join(target.states)})"
+        )
+    if view.appearance not in target.appearances:
+        raise InputError(
+            f"{spec.path}: target '{target.id}' has no appearance '{view.appearance}' "
+            f"(appearances: {', '.join(target.appearances)})"
+        )
+
+
+def build_url(config: ProjectConfig, fields: dict[str, str], base_url: str | None = None) -> str:
+    """The URL of a view: ``url_template`` filled in, joined to ``base_url`` for relative routes."""
+    where = config.source or "argus.toml"
+    try:
+        names = {name for _, name, _, _ in string.Formatter().parse(config.url_template) if name}
+    except ValueError as exc:
+        raise ConfigError(f"{where}: url_template: {exc}") from exc
+    unknown = sorted(names - TEMPLATE_FIELDS)
+    if unknown:
+        raise ConfigError(
+            f"{where}: url_template: unknown placeholder {{{unknown[0]}}} "
+            f"(known: {', '.join(sorted(TEMPLATE_FIELDS))})"
+        )
+    quoted = {key: urllib.parse.quote(value, safe="") for key, value in fields.items()}
+    quoted["route"] = fields["route"]  # the route is already a URL or a path
+    url = config.url_template.format(**quoted)
+    # A route with its own query string: the template's '?' becomes '&'.
+    head, sep, tail = url.partition("?")
+    url = head + sep + tail.replace("?", "&")
+    if urllib.parse.urlsplit(url).scheme:
+        return url
+    base = base_url if base_url is not None else config.base_url
+    if not base:
+        raise ConfigError(
+            f"{where}: base_url is not set and the route '{fields['route']}' is relative; "
+            "set base_url (e.g. http://127.0.0.1:8000) or give the target an absolute route"
+        )
+    return base.rstrip("/") + "/" + url.lstrip("/")
+
+
+def plan_view(
+    spec: Spec, view: View, config: ProjectConfig, *, base_url: str | None = None
+) -> ViewPlan:
+    check_view(spec, view)
+    target = spec.target(view.target)
+    fixture = target.fixture_for(view.state)
+    default = Viewport(config.viewport.width, config.viewport.height)
+    url = None
+    if spec.adapter == "web":
+        fields = {
+            "route": target.route,
+            "fixture": fixture,
+            "appearance": view.appearance,
+            "state": view.state,
+            "target": target.id,
+            "feature": spec.feature,
+        }
+        url = build_url(config, fields, base_url)
+    return ViewPlan(
+        view=view,
+        adapter=spec.adapter,
+        route=target.route,
+        fixture=fixture,
+        viewport=spec.viewport_for(target.id, default),
+        full_page=target.full_page,
+        url=url,
+    )

@@ -1,0 +1,244 @@
+"""The built-in web sensor: one view in its own browser context, written to one directory.
+
+Order: context (viewport, colour scheme, locale, timezone) -> navigate -> load, fonts ready,
+network idle -> freeze animations, transitions and caret -> screenshots until two in a row are
+byte-identical -> probe (element dump + ARIA snapshot) -> fonts used -> axe -> files.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from playwright.async_api import BrowserContext, ConsoleMessage, Page
+from playwright.async_api import Error as PlaywrightError
+
+from argus.config import ProjectConfig
+from argus.errors import SensorError
+from argus.io import atomic_write_bytes, atomic_write_json
+from argus.sense import result as files
+from argus.sense.axe import run_axe
+from argus.sense.fonts import fonts_used
+from argus.sense.page_state import FONTS_READY_JS, FREEZE_CSS, TWO_FRAMES_JS, NetworkMonitor
+from argus.sense.probe import aria_snapshot, assemble_probe, dump_elements, warm_probe
+from argus.sense.result import SenseResult
+from argus.sense.truncate import truncate_probe
+from argus.sense.views import ViewPlan
+
+MAX_ATTEMPTS = 5
+MAX_CONSOLE_MESSAGES = 200
+T = TypeVar("T")
+
+
+@dataclass
+class ConsoleLog:
+    """Console messages and uncaught page errors, as console.json stores them."""
+
+    messages: list[dict[str, str]] = field(default_factory=list)
+    page_errors: list[dict[str, str]] = field(default_factory=list)
+    dropped: int = 0
+
+    def attach(self, page: Page) -> None:
+        page.on("console", self._message)
+        page.on("pageerror", self._page_error)
+
+    def _message(self, message: ConsoleMessage) -> None:
+        if len(self.messages) >= MAX_CONSOLE_MESSAGES:
+            self.dropped += 1
+            return
+        where = message.location
+        location = (
+            f"{where.get('url', '')}:{where.get('lineNumber', 0)}:{where.get('columnNumber', 0)}"
+        )
+        self.messages.append({"level": message.type, "text": message.text, "location": location})
+
+    def _page_error(self, error: PlaywrightError) -> None:
+        self.page_errors.append(
+            {"text": f"{error.name}: {error.message}" if error.name else error.message}
+        )
+
+    def as_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"messages": self.messages, "page_errors": self.page_errors}
+        if self.dropped:
+            data["dropped_messages"] = self.dropped
+        result: dict[str, Any] = truncate_probe(data)
+        return result
+
+
+class Clock:
+    """Milliseconds per named phase."""
+
+    def __init__(self) -> None:
+        self.timings: dict[str, float] = {}
+        self._start = time.perf_counter()
+
+    async def phase(self, name: str, work: Awaitable[T]) -> T:
+        started = time.perf_counter()
+        try:
+            return await work
+        finally:
+            self.timings[name] = round((time.perf_counter() - started) * 1000, 1)
+
+    def total(self) -> None:
+        self.timings["total"] = round((time.perf_counter() - self._start) * 1000, 1)
+
+
+Probed = tuple[list[dict[str, Any]], str]
+
+
+async def _probe(page: Page) -> Probed:
+    elements, aria = await asyncio.gather(dump_elements(page), aria_snapshot(page))
+    return elements, aria
+
+
+async def stable_capture(
+    page: Page, full_page: bool, *, probe: bool = True
+) -> tuple[bytes, Probed | None, bool, int]:
+    """Screenshots until two consecutive ones are byte-identical, at most MAX_ATTEMPTS.
+
+    The probe runs alongside each confirming screenshot: when the screenshots before and
+    after it are identical the page was at rest while it ran, so it describes the render.
+    """
+
+    async def shot() -> bytes:
+        return await page.screenshot(
+            type="png", animations="disabled", caret="hide", full_page=full_page, scale="css"
+        )
+
+    previous = await shot()
+    probed: Probed | None = None
+    for attempt in range(2, MAX_ATTEMPTS + 1):
+        if probe:
+            current, probed = await asyncio.gather(shot(), _probe(page))
+        else:
+            current = await shot()
+        if current == previous:
+            return current, probed, True, attempt
+        previous = current
+    return previous, probed, False, MAX_ATTEMPTS
+
+
+def context_options(config: ProjectConfig) -> dict[str, Any]:
+    """Options shared by every view's context; per-view viewport and colour scheme are set on
+    the page, so a context can be made ahead of time."""
+    return {
+        "viewport": {"width": config.viewport.width, "height": config.viewport.height},
+        "device_scale_factor": 1,
+        "reduced_motion": "reduce",
+        "locale": config.browser.locale,
+        "timezone_id": config.browser.timezone,
+        "service_workers": "block",
+    }
+
+
+def _color_scheme(plan: ViewPlan) -> Literal["light", "dark", "null"]:
+    scheme = plan.color_scheme
+    return "light" if scheme == "light" else "dark" if scheme == "dark" else "null"
+
+
+def _first_line(exc: PlaywrightError, default: str) -> str:
+    return exc.message.splitlines()[0] if exc.message else default
+
+
+async def sense_web_view(
+    context: BrowserContext,
+    page: Page,
+    plan: ViewPlan,
+    config: ProjectConfig,
+    out_dir: Path,
+    *,
+    browser: dict[str, str],
+    probe: bool = True,
+) -> SenseResult:
+    """Sense one web view on a fresh ``page`` into ``out_dir``; SensorError when it cannot.
+
+    The caller owns (and closes) the context. ``probe=False`` captures only (for the bench).
+    """
+    assert plan.url is not None, "web views always have a URL"
+    url = plan.url
+    clock = Clock()
+    try:
+        context.set_default_timeout(config.browser.timeout * 1000)
+        await page.set_viewport_size({"width": plan.viewport.width, "height": plan.viewport.height})
+        await page.emulate_media(color_scheme=_color_scheme(plan), reduced_motion="reduce")
+        console = ConsoleLog()
+        console.attach(page)
+        network = NetworkMonitor(page)
+        try:
+            response = await clock.phase("navigate", page.goto(url, wait_until="load"))
+        except PlaywrightError as exc:
+            reason = _first_line(exc, "navigation failed")
+            raise SensorError(f"{plan.view.slug}: {url} did not answer ({reason})") from exc
+        if response is not None and response.status >= 400:
+            raise SensorError(f"{plan.view.slug}: {url} answered HTTP {response.status}")
+        # Waiting for fonts and a quiet network is idle time: the freeze stylesheet goes in
+        # meanwhile, and the probe's first (cold) ARIA pass warms Playwright's injected script.
+        ready = await clock.phase(
+            "settle",
+            asyncio.gather(
+                page.evaluate(FONTS_READY_JS),
+                network.wait_idle(config.browser.timeout),
+                page.add_style_tag(content=FREEZE_CSS),
+                warm_probe(page) if probe else asyncio.sleep(0),
+            ),
+        )
+        if not ready[1]:
+            raise SensorError(
+                f"{plan.view.slug}: {url} kept loading for {config.browser.timeout:g}s "
+                "(network never went idle)"
+            )
+        await clock.phase("frames", page.evaluate(TWO_FRAMES_JS))
+        png, probed, settled, attempts = await clock.phase(
+            "capture_and_probe", stable_capture(page, plan.full_page, probe=probe)
+        )
+        fonts = await clock.phase("fonts_used", fonts_used(context, page)) if probe else {}
+        axe = None
+        if probe and "axe" in config.gates.enabled:
+            axe = await clock.phase("axe", run_axe(page, config.gates.axe))
+    except PlaywrightError as exc:
+        reason = _first_line(exc, type(exc).__name__)
+        raise SensorError(
+            f"{plan.view.slug}: browser failed while sensing {url}: {reason}"
+        ) from exc
+
+    started = time.perf_counter()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(out_dir / files.RENDER, png)
+    if probed is not None:
+        atomic_write_json(out_dir / files.PROBE, assemble_probe(plan, url, *probed))
+    atomic_write_json(out_dir / files.CONSOLE, console.as_json())
+    if axe is not None:
+        atomic_write_json(out_dir / files.AXE, truncate_probe(axe))
+    else:
+        (out_dir / files.AXE).unlink(missing_ok=True)
+    clock.timings["write"] = round((time.perf_counter() - started) * 1000, 1)
+    clock.total()
+    meta = {
+        "version": 1,
+        "adapter": "web",
+        "view": {**plan.view.__dict__, "slug": plan.view.slug},
+        "url": url,
+        "browser": browser,
+        "viewport": {"width": plan.viewport.width, "height": plan.viewport.height},
+        "full_page": plan.full_page,
+        "appearance": plan.view.appearance,
+        "color_scheme": plan.color_scheme,
+        "fixture": plan.fixture,
+        "fonts": fonts,
+        "timings_ms": clock.timings,
+        "settled": settled,
+        "attempts": attempts,
+        "axe": axe is not None,
+    }
+    atomic_write_json(out_dir / files.META, truncate_probe(meta))
+    return SenseResult(
+        view=plan.view,
+        out_dir=out_dir,
+        settled=settled,
+        attempts=attempts,
+        timings_ms=dict(clock.timings),
+    )
