@@ -143,6 +143,11 @@ def test_init_then_lint_is_clean_with_the_reference_needed(
     assert created.returncode == 0, created.stderr
     assert "wrote argus/specs/habits/spec.json" in created.stdout
     assert "wrote argus/specs/habits/.gitignore" in created.stdout
+    text = run_argus("lint", cwd=tmp_path)
+    assert text.returncode == 0, text.stdout
+    assert (
+        "reference main populated/light: needed (put the image at references/main-" in text.stdout
+    )
     result = run_argus("lint", "--json", cwd=tmp_path)
     assert result.returncode == 0, result.stdout
     (report,) = json.loads(result.stdout)["specs"]

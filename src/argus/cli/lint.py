@@ -57,14 +57,15 @@ def _print_text(report: LintReport) -> None:
         print(f"  error {issue}")
     for item in report.worklist:
         view = f"{item.target} {item.state}/{item.appearance}"
-        where = f" ({item.file})" if item.file else ""
         label = "reference" if item.canonical else "extra reference"
-        line = f"  {label} {view}: {item.status}{where}"
+        file = item.file or f"references/{item.slug}.png"
         if item.status == "needed":
-            line += f"; supply references/{item.slug}.png or let 'argus loop' render a candidate"
+            hint = f"put the image at {file} or let 'argus loop' render a candidate"
         elif item.status == "candidate":
-            line += "; approve it with 'argus approve' or replace it"
-        print(line)
+            hint = "approve it with 'argus approve' or replace it"
+        else:
+            hint = file
+        print(f"  {label} {view}: {item.status} ({hint})")
 
 
 def run(args: argparse.Namespace) -> int:

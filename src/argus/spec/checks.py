@@ -25,10 +25,6 @@ class Issue:
         return f"{self.path}: {self.message}"
 
 
-def _quoted(items: list[str]) -> str:
-    return ", ".join(items) if items else "none"
-
-
 def _feature_dir_issues(data: dict[str, Any], spec_path: Path, root: Path) -> Iterator[Issue]:
     # Runs, references and baselines live under argus/specs/{feature}/: the name must agree.
     spec_dir = spec_path.parent
@@ -41,56 +37,51 @@ def _feature_dir_issues(data: dict[str, Any], spec_path: Path, root: Path) -> It
         )
 
 
+def _not_in(
+    where: str, label: str, value: str, allowed: list[str], kind: str, target_id: str
+) -> Iterator[Issue]:
+    """An issue when ``value`` is not one of the target's ``allowed`` states or appearances."""
+    if value not in allowed:
+        yield Issue(
+            where,
+            f"{label} is not {'an' if kind[0] in 'aeiou' else 'a'} {kind} of target "
+            f"'{target_id}' ({kind}s: {', '.join(allowed)})",
+        )
+
+
 def _target_issues(i: int, target: dict[str, Any]) -> Iterator[Issue]:
     at = f"$.targets[{i}]"
+    tid: str = target["id"]
     states: list[str] = target["states"]
     appearances: list[str] = target.get("appearances", ["light"])
     canonical = target.get("canonical", {})
-    if "state" in canonical and canonical["state"] not in states:
-        yield Issue(
-            f"{at}.canonical.state",
-            f"'{canonical['state']}' is not a state of target '{target['id']}' "
-            f"(states: {_quoted(states)})",
-        )
-    if "appearance" in canonical and canonical["appearance"] not in appearances:
-        yield Issue(
-            f"{at}.canonical.appearance",
-            f"'{canonical['appearance']}' is not an appearance of target '{target['id']}' "
-            f"(appearances: {_quoted(appearances)})",
+    if "state" in canonical:
+        state = canonical["state"]
+        yield from _not_in(f"{at}.canonical.state", f"'{state}'", state, states, "state", tid)
+    if "appearance" in canonical:
+        look = canonical["appearance"]
+        yield from _not_in(
+            f"{at}.canonical.appearance", f"'{look}'", look, appearances, "appearance", tid
         )
     for key in target.get("fixtures", {}):
-        if key not in states:
-            yield Issue(
-                f"{at}.fixtures",
-                f"fixture for '{key}', which is not a state of target '{target['id']}' "
-                f"(states: {_quoted(states)})",
-            )
+        label = f"fixture for '{key}', which"
+        yield from _not_in(f"{at}.fixtures", label, key, states, "state", tid)
     for key in target.get("expectations", {}):
-        if key not in states:
-            yield Issue(
-                f"{at}.expectations",
-                f"expectations for '{key}', which is not a state of target '{target['id']}' "
-                f"(states: {_quoted(states)})",
-            )
+        label = f"expectations for '{key}', which"
+        yield from _not_in(f"{at}.expectations", label, key, states, "state", tid)
     seen: dict[tuple[str, str], int] = {}
     for j, reference in enumerate(target.get("references", [])):
         ref_at = f"{at}.references[{j}]"
-        view = (reference["state"], reference["appearance"])
-        if reference["state"] not in states:
+        state, look = reference["state"], reference["appearance"]
+        yield from _not_in(f"{ref_at}.state", f"'{state}'", state, states, "state", tid)
+        yield from _not_in(
+            f"{ref_at}.appearance", f"'{look}'", look, appearances, "appearance", tid
+        )
+        if (state, look) in seen:
             yield Issue(
-                f"{ref_at}.state",
-                f"'{reference['state']}' is not a state of target '{target['id']}' "
-                f"(states: {_quoted(states)})",
+                ref_at, f"second reference for {state}/{look} (first: [{seen[state, look]}])"
             )
-        if reference["appearance"] not in appearances:
-            yield Issue(
-                f"{ref_at}.appearance",
-                f"'{reference['appearance']}' is not an appearance of target '{target['id']}' "
-                f"(appearances: {_quoted(appearances)})",
-            )
-        if view in seen:
-            yield Issue(ref_at, f"second reference for {view[0]}/{view[1]} (first: [{seen[view]}])")
-        seen.setdefault(view, j)
+        seen.setdefault((state, look), j)
 
 
 def spec_paths(data: dict[str, Any]) -> Iterator[tuple[str, str, bool]]:
