@@ -62,7 +62,9 @@ def render_page(
     header_h = round(64 * scale)
     sidebar_w = round(240 * scale)
     draw.rectangle((0, 0, width, header_h), fill=palette["header"])
-    draw.text((round(24 * scale), round(20 * scale)), "Habits", font=title, fill=palette["header_text"])
+    draw.text(
+        (round(24 * scale), round(20 * scale)), "Habits", font=title, fill=palette["header_text"]
+    )
     draw.rectangle((0, header_h, sidebar_w, height), fill=palette["sidebar"])
     for i, label in enumerate(["Today", "This week", "Streaks", "Archive", "Settings"]):
         y = header_h + round((24 + 40 * i) * scale)
@@ -82,7 +84,9 @@ def render_page(
         name = f"Habit number {row + 1}: drink water, walk, read"
         if row == edited_row:
             name = f"Habit number {row + 1}: stretch, journal, sleep early"
-        draw.text((left + round(16 * scale), y + round(10 * scale)), name, font=body, fill=palette["text"])
+        draw.text(
+            (left + round(16 * scale), y + round(10 * scale)), name, font=body, fill=palette["text"]
+        )
         draw.text(
             (left + round(16 * scale), y + round(34 * scale)),
             f"{(row * 7) % 31 + 1} day streak - last done {row % 5 + 1} days ago",
@@ -95,7 +99,12 @@ def render_page(
             radius=round(6 * scale),
             fill=palette["button"],
         )
-        draw.text((bx + round(22 * scale), y + round(21 * scale)), "Check in", font=small, fill=palette["button_text"])
+        draw.text(
+            (bx + round(22 * scale), y + round(21 * scale)),
+            "Check in",
+            font=small,
+            fill=palette["button_text"],
+        )
         y += row_h
         row += 1
     return np.asarray(img, dtype=np.uint8).copy()
@@ -103,7 +112,9 @@ def render_page(
 
 def sparse_pair(width: int = 1440, height: int = 900) -> PagePair:
     """The same light page twice, one list row's text edited."""
-    return PagePair("sparse", render_page(width, height, LIGHT), render_page(width, height, LIGHT, edited_row=5))
+    return PagePair(
+        "sparse", render_page(width, height, LIGHT), render_page(width, height, LIGHT, edited_row=5)
+    )
 
 
 def dense_pair(width: int = 1440, height: int = 900) -> PagePair:
