@@ -20,6 +20,8 @@ Counts = npt.NDArray[np.uint8]
 # Neighbour offsets (dx, dy) in pixelmatch's visiting order (x outer, y inner): the order
 # decides which of two equally dark (or bright) neighbours counts as the darkest.
 OFFSETS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+DX = np.array([dx for dx, _ in OFFSETS], dtype=np.intp)[:, None]
+DY = np.array([dy for _, dy in OFFSETS], dtype=np.intp)[:, None]
 
 # Above this share of queried pixels, one pass over the whole image beats gathering.
 MAP_SHARE = 0.05
@@ -35,14 +37,11 @@ class Neighbourhood:
         self.border: Counts = ((x == 0) | (x == width - 1) | (y == 0) | (y == height - 1)).astype(
             np.uint8
         )
-        rows = []
-        valid = []
-        for dx, dy in OFFSETS:
-            ok = (x + dx >= 0) & (x + dx < width) & (y + dy >= 0) & (y + dy < height)
-            rows.append(np.where(ok, pos + (dy * width + dx), pos))
-            valid.append(ok)
-        self.positions: Index = np.stack(rows)
-        self.valid: Mask = np.stack(valid)
+        nx = x + DX
+        ny = y + DY
+        self.valid: Mask = (nx >= 0) & (nx < width) & (ny >= 0) & (ny < height)
+        # A missing neighbour points at the centre itself; `valid` masks it out.
+        self.positions: Index = np.where(self.valid, pos + (DY * width + DX), pos)
 
 
 def equal_neighbour_map(img: U32) -> Counts:
@@ -81,18 +80,23 @@ class SiblingCounter:
             self._map = equal_neighbour_map(self.img).reshape(-1)
         return self._map
 
-    def at(self, pos: Index) -> Counts:
+    def at(self, pos: Index, hood: Neighbourhood | None = None) -> Counts:
         if self._map is not None or pos.size > MAP_SHARE * self.flat.size:
             return self.full_map()[pos]
-        h, w = self.img.shape
-        hood = Neighbourhood(pos, w, h)
+        if hood is None:
+            h, w = self.img.shape
+            hood = Neighbourhood(pos, w, h)
         same = (self.flat[hood.positions] == self.flat[pos]) & hood.valid
         result: Counts = hood.border + same.sum(axis=0, dtype=np.uint8)
         return result
 
-    def has_many(self, pos: Index) -> Mask:
-        many: Mask = self.at(pos) > 2
-        return many
+
+def flat_in_both(own: SiblingCounter, other: SiblingCounter, pos: Index) -> Mask:
+    """pixelmatch's hasManySiblings in both images: 3+ equal neighbours (border counts one)."""
+    h, w = own.img.shape
+    hood = None if pos.size > MAP_SHARE * own.flat.size else Neighbourhood(pos, w, h)
+    many: Mask = (own.at(pos, hood) > 2) & (other.at(pos, hood) > 2)
+    return many
 
 
 def antialiased(own: SiblingCounter, other: SiblingCounter, pos: Index, checkerboard: bool) -> Mask:
@@ -125,9 +129,9 @@ def antialiased(own: SiblingCounter, other: SiblingCounter, pos: Index, checkerb
     if not slope.any():
         return result
     keep = np.flatnonzero(slope)
-    min_pos = hood.positions[darkest[keep], keep]
-    max_pos = hood.positions[brightest[keep], keep]
-    flat_min = own.has_many(min_pos) & other.has_many(min_pos)
-    flat_max = own.has_many(max_pos) & other.has_many(max_pos)
-    result[open_[keep]] = flat_min | flat_max
+    extremes = np.concatenate(
+        [hood.positions[darkest[keep], keep], hood.positions[brightest[keep], keep]]
+    )
+    flat = flat_in_both(own, other, extremes)
+    result[open_[keep]] = flat[: keep.size] | flat[keep.size :]
     return result
