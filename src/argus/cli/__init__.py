@@ -30,24 +30,37 @@ COMMANDS: tuple[str, ...] = (
     "diff",
     "sense",
     "gates",
+    "judge",
+    "loop",
+    "approve",
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The full parser, or with ``only`` just that subcommand (keeps start-up fast: a command
+    imports numpy, Playwright and friends only when it is the one being run)."""
     parser = argparse.ArgumentParser(
         prog="argus",
         description="Build a UI against a design spec; sign it off only on outside evidence.",
     )
     parser.add_argument("--version", action="version", version=f"argus {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
+    for name in COMMANDS if only is None else (only,):
         module = importlib.import_module(f"argus.cli.{name}")
         module.register(subparsers)
     return parser
 
 
+def _invoked_command(argv: Sequence[str]) -> str | None:
+    """The subcommand named by argv, when it is the first argument and a known one."""
+    if argv and argv[0] in COMMANDS:
+        return argv[0]
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(only=_invoked_command(argv))
     args = parser.parse_args(argv)
     func = getattr(args, "func", None)
     if func is None:
