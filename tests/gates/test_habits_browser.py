@@ -1,0 +1,154 @@
+"""The gates on the real example app: the clean app is green everywhere, and every seeded
+defect of examples/habits/defects.json turns exactly its gate(s) red.
+
+Each variant is sensed once per session (its canonical view, list-populated-light) and
+cached; the gates then run on the cached files. The snapshot gate sees every visible change
+once a baseline exists, so it is asserted only for the clean app (pass) and for the defects
+that name it; the clean render is every variant's baseline.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import shutil
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from argus.config import load_config
+from argus.gates import base
+from argus.gates.base import GateInputs, GateOutcome, GateStatus
+from argus.gates.inputs import gate_inputs
+from argus.gates.runner import GateRun, run_gates
+from argus.sense import Sensor
+from argus.spec import View, load_spec
+from tests.support.fixtures import _QuietHandler
+from tests.support.habits import HABITS_SPEC, Defect, copy_habits, load_defects
+
+pytestmark = pytest.mark.browser
+
+DEFECTS = load_defects()
+CANONICAL = ("list", "populated", "light")
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    root: Path
+    sensed: Path
+    inputs: GateInputs
+
+
+SenseVariant = Callable[..., Variant]
+
+
+@pytest.fixture(scope="session")
+def variants(
+    tmp_path_factory: pytest.TempPathFactory, warm_sensor: Sensor
+) -> Iterator[SenseVariant]:
+    """``variants(name=None, state=..., appearance=...)``: a sensed copy of the app, cached."""
+    home = tmp_path_factory.mktemp("habits-variants")
+    handler = functools.partial(_QuietHandler, directory=str(home))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base_url = f"http://127.0.0.1:{server.server_address[1]}"
+    cache: dict[tuple[str, str, str], Variant] = {}
+
+    def sense(name: str = "clean", state: str = "populated", appearance: str = "light") -> Variant:
+        key = (name, state, appearance)
+        if key not in cache:
+            slot = home / name
+            root = slot / "habits"
+            if not root.exists():
+                root = copy_habits(slot, [] if name == "clean" else [name])
+            spec = load_spec(root / HABITS_SPEC)
+            view = View(spec.feature, "list", state, appearance)
+            sensed = slot / "sensed" / view.slug
+            result = warm_sensor.sense(spec, view, sensed, base_url=f"{base_url}/{name}/habits")
+            assert result.ok, result.error
+            inputs = gate_inputs(spec, view, sensed, config=load_config(root), run_dir=sensed)
+            cache[key] = Variant(name, root, sensed, inputs)
+        return cache[key]
+
+    yield sense
+    server.shutdown()
+    server.server_close()
+
+
+def with_clean_baseline(variant: Variant, clean: Variant) -> None:
+    """Install the clean app's render as the variant's snapshot baseline."""
+    view = variant.inputs.view
+    baseline = variant.inputs.spec.spec_dir / "__snapshots__" / f"{view.slug}.png"
+    baseline.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(clean.sensed / "render.png", baseline)
+
+
+def gate_run(variant: Variant, clean: Variant) -> GateRun:
+    with_clean_baseline(variant, clean)
+    return run_gates(variant.inputs, record=False)
+
+
+def red(run: GateRun) -> set[str]:
+    return set(run.red_gates)
+
+
+@pytest.mark.parametrize("appearance", ["light", "dark"])
+@pytest.mark.parametrize("state", ["populated", "empty"])
+def test_clean_app_passes_every_gate(variants: SenseVariant, state: str, appearance: str) -> None:
+    clean = variants("clean", state, appearance)
+    run = gate_run(clean, clean)
+    assert run.all_green, {o.name: (o.status, o.summary, o.findings[:3]) for o in run.outcomes}
+    statuses = {o.name: o.status for o in run.outcomes}
+    # Nothing the example configures is skipped: every gate really measured the view.
+    assert set(statuses.values()) == {GateStatus.PASS}, statuses
+
+
+def expected_red(defect: Defect) -> set[str]:
+    return {defect.gate, *defect.also_red} if defect.gate else set(defect.also_red)
+
+
+@pytest.mark.parametrize("defect", DEFECTS, ids=[d.name for d in DEFECTS])
+def test_each_seeded_defect_turns_exactly_its_gates_red(
+    variants: SenseVariant, defect: Defect
+) -> None:
+    run = gate_run(variants(defect.name), variants())
+    expected = expected_red(defect)
+    if "snapshot" in expected:
+        assert red(run) == expected
+    else:
+        assert red(run) - {"snapshot"} == expected, {
+            o.name: (o.summary, o.findings[:2]) for o in run.outcomes if o.name in red(run)
+        }
+    for name in expected:
+        outcome = run.outcome(name)
+        assert outcome.findings, f"{name} is red without naming what it found"
+
+
+def always_pass(name: str) -> Callable[[GateInputs], GateOutcome]:
+    def gate(inputs: GateInputs) -> GateOutcome:
+        return GateOutcome(name, GateStatus.PASS, "forced to pass")
+
+    return gate
+
+
+CAUGHT = [d for d in DEFECTS if d.gate is not None]
+
+
+@pytest.mark.parametrize("defect", CAUGHT, ids=[d.name for d in CAUGHT])
+def test_the_defect_goes_unnoticed_when_its_gates_always_pass(
+    variants: SenseVariant, defect: Defect, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Teeth: with the responsible gate(s) swapped for an always-pass gate, the seeded
+    defect sails through, so the green above is the gate's doing and nothing else's."""
+    run = gate_run(variants(defect.name), variants())
+    assert not run.all_green
+    for name in expected_red(defect):
+        monkeypatch.setitem(base._REGISTRY, name, always_pass(name))
+    forced = gate_run(variants(defect.name), variants())
+    others = red(forced) - ({"snapshot"} if defect.gate != "snapshot" else set())
+    assert others == set(), f"{defect.name} still caught by {others}"
