@@ -4,6 +4,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import RunArgus
 from tests.gates.probes import el, page
 from tests.gates.test_runner import CONTRACT_IDS
@@ -64,3 +66,17 @@ def test_bad_input_exits_2_with_one_line(tmp_path: Path, run_argus: RunArgus) ->
         "gates", *VIEW[:1], "shopping", *VIEW[2:], "--sensed", str(sensed), cwd=root
     )
     assert unknown.returncode == 2 and unknown.stderr.startswith("argus: ")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(("defects", "code"), [((), 0), (("missing_id",), 1)])
+def test_sense_then_gate(tmp_path: Path, run_argus: RunArgus, defects: tuple, code: int) -> None:
+    """--sense starts the example's web server and a browser, renders, gates, exits 0 or 1."""
+    root = copy_habits(tmp_path, defects)
+    out = tmp_path / "out"
+    done = run_argus("gates", *VIEW, "--sense", "--out", str(out), "--json", cwd=root)
+    assert done.returncode == code, done.stderr
+    result = json.loads(done.stdout)
+    assert (out / "render.png").is_file() and (out / "probe.json").is_file()
+    missing = result["gates"]["a11y_ids"]["missing"]
+    assert missing == (["habits.title"] if defects else [])

@@ -1,0 +1,31 @@
+from __future__ import annotations
+
+import pytest
+
+import argus.gates
+from argus.config import ALL_GATES
+from argus.errors import InputError
+from argus.gates import gate_names, get_gate, register_gate
+from argus.gates.base import GateInputs, GateOutcome, GateStatus
+
+
+def test_every_configurable_gate_is_registered() -> None:
+    assert set(gate_names()) == set(ALL_GATES)
+
+
+def test_public_names_exist() -> None:
+    for name in argus.gates.__all__:
+        assert hasattr(argus.gates, name), name
+
+
+def test_unknown_gate_is_an_input_error_listing_the_known_ones() -> None:
+    with pytest.raises(InputError, match="known gates: a11y_ids, axe"):
+        get_gate("nope")
+
+
+def test_a_name_cannot_be_registered_twice() -> None:
+    def other(inputs: GateInputs) -> GateOutcome:
+        return GateOutcome("console", GateStatus.PASS, "")
+
+    with pytest.raises(ValueError, match="already registered"):
+        register_gate("console")(other)
