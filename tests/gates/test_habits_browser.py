@@ -152,3 +152,37 @@ def test_the_defect_goes_unnoticed_when_its_gates_always_pass(
     forced = gate_run(variants(defect.name), variants())
     others = red(forced) - ({"snapshot"} if defect.gate != "snapshot" else set())
     assert others == set(), f"{defect.name} still caught by {others}"
+
+
+@pytest.mark.parametrize(
+    ("stops", "status"),
+    [
+        ("#ffffff, #e2e5ea", GateStatus.PASS),  # dark title over a light gradient: fine
+        ("#ffffff, #16181d", GateStatus.FAIL),  # the gradient runs into the title's colour
+    ],
+)
+def test_text_over_a_gradient_is_measured_from_the_render(
+    tmp_path: Path,
+    warm_sensor: Sensor,
+    serve: Callable[[Path], str],
+    stops: str,
+    status: GateStatus,
+) -> None:
+    """axe gives up on text over a gradient (incomplete); rendered_contrast decides it."""
+    root = copy_habits(tmp_path)
+    css = root / "app.css"
+    css.write_text(
+        css.read_text() + f"\n.app-title {{ background-image: linear-gradient(90deg, {stops}); }}\n"
+    )
+    spec = load_spec(root / HABITS_SPEC)
+    view = View(spec.feature, *CANONICAL)
+    sensed = tmp_path / "sensed"
+    assert warm_sensor.sense(spec, view, sensed, base_url=serve(root)).ok
+    inputs = gate_inputs(spec, view, sensed, config=load_config(root))
+    run = run_gates(inputs, ["rendered_contrast", "axe"], record=False)
+    contrast = run.outcome("rendered_contrast")
+    assert contrast.status is status, contrast.findings
+    assert contrast.data["from_render"] >= 1
+    if status is GateStatus.FAIL:
+        assert contrast.findings[0].element == '[data-testid="habits.title"]'
+    assert run.outcome("axe").status is GateStatus.PASS  # incomplete is listed, not failed
