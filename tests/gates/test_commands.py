@@ -3,6 +3,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
+from argus.errors import InputError
 from argus.gates.base import GateStatus
 from argus.gates.commands import run_command_gate
 
@@ -42,3 +45,18 @@ def test_timeout_fails_with_a_note_and_kills_the_command(tmp_path: Path) -> None
     assert outcome.data["timed_out"] is True
     assert "timed out" in outcome.summary
     assert outcome.data["seconds"] < 10
+
+
+def test_a_missing_root_is_an_input_error(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="cannot start the build command"):
+        run_command_gate(
+            "build", "true", timeout=5, cwd=tmp_path / "gone", log_path=tmp_path / "b.log"
+        )
+
+
+def test_gate_without_a_command_skips(habits_inputs) -> None:
+    from argus.gates.base import get_gate
+
+    outcome = get_gate("lint")(habits_inputs())
+    assert outcome.status is GateStatus.SKIP
+    assert "[gates.commands.lint]" in outcome.summary

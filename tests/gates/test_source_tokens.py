@@ -1,14 +1,16 @@
 from __future__ import annotations
 
+import dataclasses
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from argus.errors import ConfigError
-from argus.gates.base import GateStatus
+from argus.gates.base import GateInputs, GateStatus
 from argus.gates.source_scan import scan_source
-from argus.gates.source_tokens import check_source_tokens, select_files
+from argus.gates.source_tokens import check_source_tokens, select_files, source_tokens_gate
 from argus.tokens import Tokens
 
 
@@ -114,6 +116,7 @@ def test_spacing_suggestion_names_the_nearest_step(tmp_path: Path, tokens: Token
 def test_select_files_by_glob(tmp_path: Path) -> None:
     write(tmp_path, {"src/a.css": "", "src/deep/b.tsx": "", "src/c.md": "", "other/d.css": ""})
     assert select_files(tmp_path, ["src/**/*"]) == [Path("src/a.css"), Path("src/deep/b.tsx")]
+    assert select_files(tmp_path, ["src/**/*", "!src/deep/*"]) == [Path("src/a.css")]
     with pytest.raises(ConfigError, match="inside the repository"):
         select_files(tmp_path, ["../elsewhere/*.css"])
 
@@ -131,5 +134,29 @@ def test_select_files_changed_against_a_git_base(tmp_path: Path) -> None:
     (tmp_path / "gone.css").unlink()
     assert select_files(tmp_path, [], "HEAD") == [Path("b.css"), Path("new.ts")]
     assert select_files(tmp_path, ["*.css"], "HEAD") == [Path("b.css")]
+    assert select_files(tmp_path, ["!new.ts"], "HEAD") == [Path("b.css")]
     with pytest.raises(ConfigError, match="git_base"):
         select_files(tmp_path, [], "no-such-ref")
+
+
+def test_gate_skips_when_unconfigured_and_errors_when_globs_match_nothing(
+    habits_inputs: Callable[..., GateInputs],
+) -> None:
+    inputs = habits_inputs()
+    assert source_tokens_gate(inputs).status is GateStatus.PASS  # the example's own paths
+
+    def configured(**settings: object) -> GateInputs:
+        gates = inputs.config.gates
+        section = gates.source_tokens.model_copy(update=settings)
+        config = inputs.config.model_copy(
+            update={"gates": gates.model_copy(update={"source_tokens": section})}
+        )
+        return dataclasses.replace(inputs, config=config)
+
+    assert source_tokens_gate(configured(paths=[])).status is GateStatus.SKIP
+    with pytest.raises(ConfigError, match="match no"):
+        source_tokens_gate(configured(paths=["nothing/*.css"]))
+    (inputs.root / "extra.css").write_text(".x { margin: 13px; }")
+    outcome = source_tokens_gate(configured(paths=["*.css", "!app.css"]))
+    assert outcome.status is GateStatus.FAIL
+    assert [f.element for f in outcome.findings] == ["extra.css:1"]

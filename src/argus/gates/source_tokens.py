@@ -1,7 +1,8 @@
 """source_tokens: hard-coded colours and spacing in the feature's source files.
 
 Which files: the ``paths`` globs of ``[gates.source_tokens]`` (relative to the repo root),
-or the files changed against ``git_base`` (both set: changed files matching the globs).
+or the files changed against ``git_base`` (both set: changed files matching the globs);
+``!glob`` entries exclude files (a tokens module written in JS, say).
 The scanning itself is argus.gates.source_scan.
 """
 
@@ -25,19 +26,30 @@ REM_PX = 16.0  # the browser default root font size, for suggestions only
 
 
 def select_files(root: Path, patterns: Sequence[str], git_base: str = "") -> list[Path]:
-    """The files to scan, repo-relative, sorted; ConfigError for a pattern escaping the repo."""
+    """The files to scan, repo-relative, sorted; ConfigError for a pattern escaping the repo.
+
+    A pattern starting with ``!`` excludes what it matches (e.g. a JS tokens module).
+    """
     root = root.resolve()
-    matched: set[Path] = set()
+    include = [p for p in patterns if not p.startswith("!")]
+    exclude = [p[1:] for p in patterns if p.startswith("!")]
+    matched = _globbed(root, include)
+    if git_base:
+        changed = set(changed_files(root, git_base))
+        matched = matched & changed if include else changed
+    matched -= _globbed(root, exclude)
+    return sorted(p for p in matched if language_for(p) is not None)
+
+
+def _globbed(root: Path, patterns: Sequence[str]) -> set[Path]:
+    found: set[Path] = set()
     for pattern in patterns:
-        if Path(pattern).is_absolute() or ".." in Path(pattern).parts:
+        if not pattern or Path(pattern).is_absolute() or ".." in Path(pattern).parts:
             raise ConfigError(
                 f"[gates.source_tokens] paths: {pattern!r} must be a glob inside the repository"
             )
-        matched.update(p.relative_to(root) for p in root.glob(pattern) if p.is_file())
-    if git_base:
-        changed = set(changed_files(root, git_base))
-        matched = matched & changed if patterns else changed
-    return sorted(p for p in matched if language_for(p) is not None)
+        found.update(p.relative_to(root) for p in root.glob(pattern) if p.is_file())
+    return found
 
 
 def changed_files(root: Path, base: str) -> list[Path]:
