@@ -29,6 +29,14 @@ def test_other_modes_decode_to_rgba(tmp_path: Path, mode: str) -> None:
     assert np.array_equal(load_png(tmp_path / "m.png"), expected)
 
 
+def test_rgb_with_a_transparent_colour_honours_it(tmp_path: Path) -> None:
+    rgb = page()[..., :3].copy()
+    Image.fromarray(rgb, "RGB").save(tmp_path / "t.png", transparency=(250, 250, 250))
+    decoded = load_png(tmp_path / "t.png")
+    assert decoded[0, 0].tolist() == [250, 250, 250, 0]
+    assert decoded[5, 5].tolist() == [20, 20, 20, 255]
+
+
 def test_palette_fixture_matches_pillow_conversion() -> None:
     # 2a.png is a palette image in the conformance set.
     assert Image.open(FIXTURES / "2a.png").mode == "P"

@@ -1,8 +1,10 @@
 """PNG files in and out: decode to H x W x 4 uint8 RGBA arrays, encode and save atomically.
 
-Pillow decodes; its C decoder releases the GIL, so two files decode in parallel threads. The
-decoded image is pasted straight into a numpy buffer instead of going through
-``np.asarray`` (which copies through ``tobytes``).
+Pillow decodes; its C decoder releases the GIL, so two files decode in parallel threads.
+RGB and RGBA images (every browser screenshot) are decoded straight into the numpy buffer:
+Pillow keeps both modes as 4 bytes a pixel, RGB with a pad byte of 255, which is exactly
+opaque RGBA. Other modes are converted, then pasted into the buffer (``np.asarray`` would
+copy through ``tobytes``).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
-from PIL import Image, UnidentifiedImageError
+from PIL import Image, ImageFile, UnidentifiedImageError
 
 from argus.diff.yiq import U8
 from argus.errors import InputError
@@ -41,12 +43,32 @@ def _to_rgba_array(im: Image.Image) -> U8:
     return arr
 
 
+def _decode_in_place(im: ImageFile.ImageFile) -> U8 | None:
+    """Let the decoder write into our buffer; None if this Pillow did not (then re-decode)."""
+    width, height = im.size
+    arr = np.empty((height, width, 4), dtype=np.uint8)
+    # ImageFile.load() allocates image memory only when there is none: give it ours.
+    core = Image.core.map_buffer(arr, (width, height), "raw", 0, (im.mode, 0, 1))  # type: ignore[attr-defined]
+    im.im = core
+    im.load()
+    if im.im is not core:
+        return None
+    if im.mode == "RGB" and not bool(np.all(arr[height // 2, :, 3] == 255)):
+        return None
+    return arr
+
+
 def decode_png(data: bytes, source: Path | str = "image") -> U8:
     """Decode PNG bytes to RGBA; anything that is not a readable PNG is an InputError."""
     if not data.startswith(PNG_SIGNATURE):
         raise InputError(f"{source}: not a PNG image (no PNG signature); pass a .png file")
     try:
         with Image.open(io.BytesIO(data), formats=["PNG"]) as im:
+            if im.mode in ("RGB", "RGBA") and "transparency" not in im.info:
+                fast = _decode_in_place(im)
+                if fast is not None:
+                    return fast
+                im = Image.open(io.BytesIO(data), formats=["PNG"])
             im.load()
             return _to_rgba_array(im)
     except Image.DecompressionBombError as exc:
