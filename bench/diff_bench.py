@@ -4,11 +4,13 @@
    (pngjs decodes once; only the pixelmatch call is timed), count only and with a diff image.
 2. File to count, PNG decode included: Argus (decode + kernel, in-process) against the odiff
    binary (a process per comparison, ``--aa`` so it also skips anti-aliasing).
-on a sparse pair (one list row edited) and a dense pair (light against dark page) of
-UI-like pages at 1440x900, the pixelmatch conformance fixtures, and the sparse/dense pairs
-at 1280x720 and 3840x2160 for scaling. Rounds alternate the tools so that drift on a shared
-machine hits both. ``run(quick)`` returns the report; ``python -m bench.diff_bench`` prints
-it (``--quick``, ``--out PATH``).
+
+Pairs: a sparse pair (one list row edited) and a dense pair (light against dark page) of
+UI-like pages at 1440x900, saved as opaque RGB PNGs as browsers write screenshots; the
+pixelmatch conformance fixtures; the sparse and dense pairs at 1280x720 and 3840x2160 for
+scaling. Rounds alternate the tools so that drift on a shared machine hits both.
+``run(quick)`` returns the report; ``python -m bench.diff_bench [--quick] [--out PATH]``
+prints it.
 """
 
 from __future__ import annotations
@@ -27,8 +29,9 @@ from typing import Any
 
 import numpy as np
 import PIL
+from PIL import Image
 
-from argus.diff import load_png, load_png_pair, pixelmatch, save_png
+from argus.diff import load_png, load_png_pair, pixelmatch
 from bench.images import dense_pair, sparse_pair
 from bench.peers import DIFF_PEERS, ensure_peers, installed_version, node_version, odiff_binary
 
@@ -84,8 +87,9 @@ def _pairs(quick: bool, workdir: Path) -> list[dict[str, Any]]:
                 workdir / f"{pair.name}-{size_name}-a.png",
                 workdir / f"{pair.name}-{size_name}-b.png",
             )
-            save_png(a, pair.a)
-            save_png(b, pair.b)
+            # Browser screenshots are opaque RGB PNGs at zlib's default level: save the same.
+            Image.fromarray(pair.a[..., :3]).save(a)
+            Image.fromarray(pair.b[..., :3]).save(b)
             group = "headline" if size_name == "1440x900" else "scaling"
             pairs.append(
                 {
