@@ -1,31 +1,26 @@
 """All gates for one example view, against that view's sensing time, in the same run.
 
-A copy of the Habits example is served on a free port; a warm sensor (browser already
-launched, one warm-up view) senses its canonical view (list-populated-light) each round, and
-each round then runs every configured gate on what was sensed, through ``run_gates`` with
-fresh inputs (probe parsing, store write and snapshot diff included). axe-core runs inside the
-sensor, so its time is moved from the sensing side to the gates side. An untimed first
-gates run writes the snapshot baseline, so the rounds compare against it as the loop does.
-Target: gates at most 0.75x sensing, as a ratio of medians. ``run(quick)`` returns the report;
-``python -m bench.gates_bench`` prints it (``--quick``, ``--out PATH``).
+A copy of the Habits example is served by its own server on a free port; a warm sensor
+(browser already launched, one warm-up view) senses its canonical view (list-populated-light)
+each round, and each round then runs every configured gate on what was sensed, through
+``run_gates`` with fresh inputs (probe parsing, store write and snapshot diff included).
+axe-core runs inside the sensor, so its time is moved from the sensing side to the gates
+side. An untimed first gates run writes the snapshot baseline, so the rounds compare against
+it as the loop does. Target: gates at most 0.75x sensing, as a ratio of medians.
+``run(quick)`` returns the report; ``python -m bench.gates_bench`` prints it (``--quick``,
+``--out PATH``).
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import json
 import os
 import platform
-import shutil
 import statistics
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -35,39 +30,16 @@ from argus.gates.runner import run_gates
 from argus.io import read_json
 from argus.sense.sensor import Sensor
 from argus.spec import View, load_spec
+from bench.example import CANONICAL, SPEC, copy_example, served
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "habits"
-SPEC = Path("argus/specs/habits/spec.json")
-VIEW = ("list", "populated", "light")
+VIEW = CANONICAL
 TARGET_RATIO = 0.75
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def end_headers(self) -> None:
-        self.send_header("Cache-Control", "no-store")
-        super().end_headers()
-
-    def log_message(self, format: str, *args: object) -> None:
-        pass
-
-
-@contextmanager
-def _served(directory: Path) -> Iterator[str]:
-    handler = functools.partial(_Quiet, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def run(quick: bool = False) -> dict[str, Any]:
     rounds = 3 if quick else 9
     with tempfile.TemporaryDirectory(prefix="argus-gates-bench-") as tmp:
-        root = Path(tmp) / "habits"
-        shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns(".argus*", "__snapshots__"))
+        root = copy_example(Path(tmp))
         config = load_config(root)
         spec = load_spec(root / SPEC)
         view = View(spec.feature, *VIEW)
@@ -75,7 +47,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         axe_ms: list[float] = []
         gates_ms: list[float] = []
         per_gate: dict[str, list[float]] = {}
-        with _served(root) as base_url, Sensor(config) as sensor:
+        with served(root) as base_url, Sensor(config) as sensor:
             warm = sensor.sense(spec, view, Path(tmp) / "warm", base_url=base_url)
             if not warm.ok:
                 raise SystemExit(f"gates bench: sensing failed: {warm.error}")

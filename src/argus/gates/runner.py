@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.errors import ArgusError
-from argus.gates.base import GateInputs, GateOutcome, GateStatus, get_gate
+from argus.gates.base import Gate, GateInputs, GateOutcome, GateStatus, get_gate
 from argus.io import atomic_write_json
 from argus.store import Event, RunStore
 from argus.store.model import utc_now
@@ -79,9 +79,9 @@ def run_gates(
     return run
 
 
-def _run_one(name: str, gate: Any, inputs: GateInputs) -> GateOutcome:
+def _run_one(name: str, gate: Gate, inputs: GateInputs) -> GateOutcome:
     try:
-        outcome: GateOutcome = gate(inputs)
+        outcome = gate(inputs)
     except ArgusError as exc:
         return GateOutcome(name, GateStatus.ERROR, _one_line(str(exc)))
     except Exception as exc:  # a gate bug must read as "could not run", never as a pass
