@@ -14,7 +14,8 @@ Loaded for every test package by ``pytest_plugins`` in tests/conftest.py, so jus
         result = warm_sensor.sense(spec, view, tmp_path / "out", base_url=serve(root))
         assert result.ok, result.error
 
-``serve(dir)`` returns ``http://127.0.0.1:PORT`` serving ``dir`` with caching off.
+``serve(dir)`` returns ``http://127.0.0.1:PORT`` serving ``dir`` with caching off
+(``static_server(dir)`` is the same as a context manager, for module-scoped fixtures).
 ``warm_sensor`` is one session-wide ``argus.sense.Sensor`` (one Chromium for the whole run);
 pass ``base_url=`` to aim it at the app you served.
 """
@@ -25,9 +26,17 @@ import functools
 import http.server
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+from argus.config import ProjectConfig
+from tests.support.habits import REPO_ROOT
+
+if TYPE_CHECKING:
+    from argus.sense import Sensor
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -39,19 +48,30 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture
-def serve() -> Iterator[Callable[[Path], str]]:
-    servers: list[http.server.ThreadingHTTPServer] = []
-
-    def start(directory: Path) -> str:
-        handler = functools.partial(_QuietHandler, directory=str(directory))
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        server.daemon_threads = True
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        servers.append(server)
-        return f"http://127.0.0.1:{server.server_address[1]}"
-
-    yield start
-    for server in servers:
+@contextmanager
+def static_server(directory: Path) -> Iterator[str]:
+    """Serve ``directory`` on a free port for the block; yields the base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture
+def serve() -> Iterator[Callable[[Path], str]]:
+    with ExitStack() as stack:
+        yield lambda directory: stack.enter_context(static_server(directory))
+
+
+@pytest.fixture(scope="session")
+def warm_sensor() -> Iterator[Sensor]:
+    """One Chromium for the whole test session; aim it with ``base_url=`` per call."""
+    from argus.sense import Sensor
+
+    with Sensor(ProjectConfig(root=REPO_ROOT), workers=2) as sensor:
+        yield sensor
