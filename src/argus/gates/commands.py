@@ -17,11 +17,8 @@ from pathlib import Path
 
 from argus.errors import InputError
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, register_gate
-from argus.io import atomic_write_bytes
 
 COMMAND_GATES = ("build", "lint", "type_check", "flows")
-# Keep the tail of very chatty output: the end is where a failure is explained.
-MAX_LOG_BYTES = 2 * 1024 * 1024
 
 
 def run_command_gate(
@@ -31,26 +28,27 @@ def run_command_gate(
     started = time.monotonic()
     timed_out = False
     try:
-        process = subprocess.Popen(
-            command,
-            shell=True,
-            cwd=cwd,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group, so a timeout ends every child
-        )
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        with log_path.open("wb") as log:
+            process = subprocess.Popen(
+                command,
+                shell=True,
+                cwd=cwd,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own process group, so a timeout ends every child
+            )
+            try:
+                code: int | None = process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+                _kill_group(process)
+                process.wait()
+                code = None
     except OSError as exc:
         raise InputError(f"{cwd}: cannot start the {name} command ({exc.strerror})") from exc
-    try:
-        output, _ = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        _kill_group(process)
-        output, _ = process.communicate()
     seconds = time.monotonic() - started
-    atomic_write_bytes(log_path, output[-MAX_LOG_BYTES:])
-    code = process.returncode
     data = {
         "command": command,
         "exit_code": code,
@@ -59,9 +57,8 @@ def run_command_gate(
         "log": str(log_path),
     }
     if timed_out:
-        finding = Finding(
-            name, "timeout", f"{timeout:g}s", "finish in time", f"killed; see {log_path}"
-        )
+        note = f"killed; see {log_path}"
+        finding = Finding(name, "timeout", f"{timeout:g}s", "finish in time", note)
         summary = f"timed out after {timeout:g}s (killed)"
         return GateOutcome(name, GateStatus.FAIL, summary, (finding,), data)
     if code != 0:
