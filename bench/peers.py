@@ -10,10 +10,14 @@ import json
 import shutil
 import subprocess
 from collections.abc import Sequence
+from importlib.metadata import version as _pkg_version
 from pathlib import Path
 
 PEERS_DIR = Path(__file__).resolve().parent / ".peers"
 DIFF_PEERS = ("pixelmatch@7.2.0", "pngjs@7", "odiff-bin@4")
+# Playwright Test at the Python package's minor version, so both drive Chromium alike.
+VIEW_PEERS = ("@playwright/test@" + ".".join(_pkg_version("playwright").split(".")[:2]),)
+ALL_PEERS = DIFF_PEERS + VIEW_PEERS
 
 
 class PeerError(RuntimeError):
