@@ -1,0 +1,158 @@
+"""Live progress of a run: a table per view on a terminal, plain lines everywhere else.
+
+On a terminal (and not under CI) a rich Live table shows each view's iteration, the phase it
+is in and its last result; in CI or a pipe each event is one plain line, so logs stay
+greppable. Progress goes to stderr; the final summary goes to stdout.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import dataclass
+from typing import Protocol, TextIO
+
+from rich.console import Console
+from rich.live import Live
+from rich.table import Table
+
+
+class Progress(Protocol):
+    def view_started(self, slug: str) -> None: ...
+
+    def phase(self, slug: str, iteration: int, phase: str) -> None: ...
+
+    def iteration_done(self, slug: str, iteration: int, result: str) -> None: ...
+
+    def view_done(self, slug: str, status: str, detail: str) -> None: ...
+
+    def note(self, text: str) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class SilentProgress:
+    """For library callers and tests that want no output."""
+
+    def view_started(self, slug: str) -> None:
+        pass
+
+    def phase(self, slug: str, iteration: int, phase: str) -> None:
+        pass
+
+    def iteration_done(self, slug: str, iteration: int, result: str) -> None:
+        pass
+
+    def view_done(self, slug: str, status: str, detail: str) -> None:
+        pass
+
+    def note(self, text: str) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class PlainProgress:
+    """One line per event: ``[list-populated-light] iteration 2: gates red (console)``."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def _line(self, text: str) -> None:
+        print(text, file=self.stream, flush=True)
+
+    def view_started(self, slug: str) -> None:
+        self._line(f"[{slug}] started")
+
+    def phase(self, slug: str, iteration: int, phase: str) -> None:
+        # Phases change several times a second; plain output keeps only the results.
+        pass
+
+    def iteration_done(self, slug: str, iteration: int, result: str) -> None:
+        self._line(f"[{slug}] iteration {iteration}: {result}")
+
+    def view_done(self, slug: str, status: str, detail: str) -> None:
+        self._line(f"[{slug}] {status}: {detail}" if detail else f"[{slug}] {status}")
+
+    def note(self, text: str) -> None:
+        self._line(text)
+
+    def close(self) -> None:
+        pass
+
+
+@dataclass
+class _Row:
+    iteration: int = 0
+    phase: str = "waiting"
+    last: str = ""
+    status: str = ""
+    started: float = 0.0
+
+
+class LiveProgress:
+    """A rich Live table, one row per view, redrawn as the loop moves."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.console = Console(file=stream)
+        self.rows: dict[str, _Row] = {}
+        self.notes: list[str] = []
+        self.live = Live(self._table(), console=self.console, refresh_per_second=8, transient=False)
+        self.live.start()
+
+    def _table(self) -> Table:
+        table = Table(title="argus loop", expand=False)
+        for column in ("view", "iter", "phase", "last result", "status", "time"):
+            table.add_column(column)
+        now = time.monotonic()
+        for slug, row in self.rows.items():
+            elapsed = f"{now - row.started:.0f}s" if row.started else ""
+            table.add_row(slug, str(row.iteration or ""), row.phase, row.last, row.status, elapsed)
+        return table
+
+    def _redraw(self) -> None:
+        self.live.update(self._table())
+
+    def view_started(self, slug: str) -> None:
+        self.rows[slug] = _Row(phase="starting", started=time.monotonic())
+        self._redraw()
+
+    def phase(self, slug: str, iteration: int, phase: str) -> None:
+        row = self.rows.setdefault(slug, _Row(started=time.monotonic()))
+        row.iteration = iteration
+        row.phase = phase
+        self._redraw()
+
+    def iteration_done(self, slug: str, iteration: int, result: str) -> None:
+        row = self.rows.setdefault(slug, _Row(started=time.monotonic()))
+        row.iteration = iteration
+        row.last = result
+        self._redraw()
+
+    def view_done(self, slug: str, status: str, detail: str) -> None:
+        row = self.rows.setdefault(slug, _Row(started=time.monotonic()))
+        row.phase = "done"
+        row.status = status
+        self._redraw()
+
+    def note(self, text: str) -> None:
+        self.live.console.print(text)
+
+    def close(self) -> None:
+        self._redraw()
+        self.live.stop()
+
+
+def use_live_display(stream: TextIO) -> bool:
+    """A live display only on a real terminal outside CI."""
+    ci = os.environ.get("CI", "").strip().lower()
+    return stream.isatty() and ci in ("", "0", "false", "no")
+
+
+def make_progress(stream: TextIO | None = None) -> Progress:
+    stream = stream or sys.stderr
+    if use_live_display(stream):
+        return LiveProgress(stream)
+    return PlainProgress(stream)

@@ -1,0 +1,461 @@
+"""One ``argus loop`` run: validate, bootstrap references, converge each view, finish.
+
+Phase 0 validates the spec and config and resolves the adapter (a failure is BLOCKED).
+Phase 2 expands the views and bootstraps a missing canonical reference (HE-1: a candidate and
+NEEDS_CONTEXT for that target). Phases 3 and 4 converge and sign off each view in turn
+(argus.loop.viewloop); in interactive mode the run's first sign-off pauses for the human
+spot-check (HE-2). The final status is the worst of the views'.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, ExitStack
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from argus.config import ProjectConfig, load_config
+from argus.contracts import Rubric, load_rubric
+from argus.errors import ArgusError
+from argus.loop.events import EventLog
+from argus.loop.integrity import collect_protected
+from argus.loop.killpoint import killpoint
+from argus.loop.layout import RunLayout
+from argus.loop.lock import FeatureLock
+from argus.loop.modes import Mode
+from argus.loop.progress import Progress, SilentProgress
+from argus.loop.references import approve_command, candidate_path, record_candidate
+from argus.loop.runrecord import FINISHED, PAUSED, RUNNING, RunRecord, load_run, save_run
+from argus.loop.services import LoopServices
+from argus.loop.signoff import load_records, now_iso
+from argus.loop.state import LoopSettings
+from argus.loop.status import Status, worst
+from argus.loop.viewloop import (
+    SIGNED_OFF,
+    ImplementerSettings,
+    LoopContext,
+    ViewResult,
+    converge_view,
+)
+from argus.spec import Spec, View, lint_spec, load_spec
+from argus.spec.paths import SPECS_DIR, find_repo_root
+from argus.store.runstore import RunStore
+
+# Beyond the spec directory, files an implementer must not touch (repo-relative globs).
+PROTECTED_GLOBS = ("tests/**", "test/**", "**/fixtures/**", "**/__snapshots__/**")
+VIEW_RUN_MARKER = "run-id.txt"
+
+# How a view ended besides the view loop's own endings.
+NEEDS_REFERENCE = "needs_reference"
+WAITING = "waiting_for_spotcheck"
+SPOTCHECK = "spotcheck"
+
+ServicesFactory = Callable[
+    [Spec, ProjectConfig, Rubric, RunLayout], AbstractContextManager[LoopServices]
+]
+
+
+@dataclass(frozen=True)
+class LoopOptions:
+    feature: str
+    root: Path
+    target: str | None = None
+    mode: Mode = Mode.INTERACTIVE
+    max_iterations: int | None = None
+    implementer: str | None = None  # overrides [implementer] command
+    new_run: bool = False  # abandon an unfinished run instead of resuming it
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    status: Status
+    feature: str
+    mode: Mode
+    run_id: str | None = None
+    views: tuple[ViewResult, ...] = ()
+    notes: tuple[str, ...] = ()  # what a human should do or know
+    runs_dir: Path | None = None
+    resumed: bool = False
+    paused: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def blocked(options: LoopOptions, reason: str) -> RunOutcome:
+    return RunOutcome(Status.BLOCKED, options.feature, options.mode, notes=(reason,))
+
+
+def run_loop(
+    options: LoopOptions,
+    *,
+    services_factory: ServicesFactory | None = None,
+    progress: Progress | None = None,
+) -> RunOutcome:
+    """Run (or resume) the loop for one feature; never raises for a spec or config problem."""
+    progress = progress or SilentProgress()
+    # Phase 0: resolve and validate. Anything wrong here is BLOCKED, with the reason.
+    try:
+        root = find_repo_root(options.root)
+        spec_path = root / SPECS_DIR / options.feature / "spec.json"
+        if not spec_path.is_file():
+            return blocked(
+                options, f"{spec_path}: no such spec; run 'argus init {options.feature}'"
+            )
+        report = lint_spec(spec_path, root)
+        if not report.valid:
+            first = report.errors[0]
+            more = (
+                f" (+{len(report.errors) - 1} more; run argus lint)"
+                if len(report.errors) > 1
+                else ""
+            )
+            return blocked(
+                options, f"{spec_path}: invalid spec: {first.path}: {first.message}{more}"
+            )
+        spec = load_spec(spec_path)
+        config = load_config(root)
+        rubric = load_rubric(spec.rubric_path)
+        settings = LoopSettings.from_rubric(rubric, options.max_iterations)
+        if options.target is not None:
+            spec.target(options.target)
+    except ArgusError as err:
+        return blocked(options, str(err))
+    no_sensor = _missing_sensor(spec)
+    if no_sensor:
+        return blocked(options, no_sensor)
+    if options.mode.single_iteration:
+        settings = replace(settings, max_iterations=1)
+
+    if services_factory is None:
+        from argus.loop.web_services import ArgusServices
+
+        services_factory = ArgusServices
+    layout = RunLayout(spec.spec_dir, report_only=options.mode is Mode.REPORT_ONLY)
+    with FeatureLock(layout.feature_runs, spec.feature):
+        return _run_locked(
+            options, spec, config, rubric, settings, layout, services_factory, progress
+        )
+
+
+def _missing_sensor(spec: Spec) -> str | None:
+    if spec.adapter == "web":
+        return None
+    from argus.sense.adapter import adapter_script
+
+    script = adapter_script(spec.root, spec.adapter)
+    if script.is_file():
+        return None
+    return (
+        f"{spec.path}: adapter '{spec.adapter}' has no sensor: write {script} "
+        "(see docs/sense.md) or use the built-in 'web' adapter"
+    )
+
+
+def _run_locked(
+    options: LoopOptions,
+    spec: Spec,
+    config: ProjectConfig,
+    rubric: Rubric,
+    settings: LoopSettings,
+    layout: RunLayout,
+    services_factory: ServicesFactory,
+    progress: Progress,
+) -> RunOutcome:
+    store_root = layout.runs_dir if options.mode is Mode.REPORT_ONLY else spec.root
+    with ExitStack() as stack:
+        store = stack.enter_context(RunStore.open(store_root))
+        record, resumed = _open_run(options, spec, layout, store, settings)
+        events = EventLog(store, spec.feature, record.run_id)
+        events.ensure(
+            "run_started",
+            {
+                "mode": options.mode.value,
+                "target": options.target,
+                "max_iterations": settings.max_iterations,
+                "views": [v.slug for v in _views_in_scope(spec, options.target)],
+            },
+        )
+        killpoint("run_started")
+        services = stack.enter_context(services_factory(spec, config, rubric, layout))
+        command = (
+            options.implementer if options.implementer is not None else config.implementer.command
+        )
+        ctx = LoopContext(
+            spec=spec,
+            mode=options.mode,
+            layout=layout,
+            services=services,
+            events=events,
+            run_id=record.run_id,
+            progress=progress,
+            settings=settings,
+            implementer=ImplementerSettings(command, config.implementer.timeout)
+            if command.strip()
+            else None,
+            protected=lambda: _protected(spec),
+            spec_md=_read_text(spec.spec_dir / "spec.md"),
+            tokens_text=_read_text(spec.tokens_path),
+        )
+        try:
+            results, notes, paused = _run_views(ctx, options, record)
+        finally:
+            progress.close()
+        status = worst([r.status for r in results]) if results else Status.DONE
+        if paused:  # HE-2: the human spot-check comes before anything else
+            status = worst([status, Status.NEEDS_CONTEXT])
+        record = load_run(layout.run_file) or record
+        record = replace(record, notes=tuple(notes))
+        if paused:
+            record = save_run(
+                layout.run_file, replace(record, status=PAUSED, final_status=status.value)
+            )
+        else:
+            killpoint("before_finish")
+            events.ensure("run_finished", {"status": status.value, "notes": list(notes)})
+            if not _store_run_finished(store, spec.feature, record.run_id):
+                store.finish_run(record.run_id, status.value)
+            record = save_run(
+                layout.run_file, replace(record, status=FINISHED, final_status=status.value)
+            )
+        return RunOutcome(
+            status,
+            spec.feature,
+            options.mode,
+            record.run_id,
+            tuple(results),
+            tuple(notes),
+            layout.runs_dir,
+            resumed=resumed,
+            paused=paused,
+            extra={"store": str(store.path)},
+        )
+    raise AssertionError("unreachable")  # pragma: no cover - ExitStack returns above
+
+
+def _open_run(
+    options: LoopOptions,
+    spec: Spec,
+    layout: RunLayout,
+    store: RunStore,
+    settings: LoopSettings,
+) -> tuple[RunRecord, bool]:
+    """Resume the feature's unfinished run when it is the same kind of run; else start one."""
+    previous = load_run(layout.run_file)
+    if previous is not None and previous.open:
+        same = previous.matches(options.mode.value, options.target, settings.max_iterations)
+        if same and not options.new_run and _store_has_run(store, spec.feature, previous.run_id):
+            return save_run(layout.run_file, replace(previous, status=RUNNING)), True
+        # Abandoned: close it in the store so no run stays open forever.
+        if _store_has_run(store, spec.feature, previous.run_id) and not _store_run_finished(
+            store, spec.feature, previous.run_id
+        ):
+            EventLog(store, spec.feature, previous.run_id).ensure(
+                "run_finished", {"status": "ABANDONED", "notes": ["superseded by a new run"]}
+            )
+            store.finish_run(previous.run_id, "ABANDONED")
+    run_id = store.start_run(spec.feature, options.mode.value)
+    record = RunRecord(
+        run_id=run_id,
+        feature=spec.feature,
+        mode=options.mode.value,
+        target=options.target,
+        max_iterations=settings.max_iterations,
+        started_at=now_iso(),
+        store=str(store.path),
+    )
+    return save_run(layout.run_file, record), False
+
+
+def _store_has_run(store: RunStore, feature: str, run_id: str) -> bool:
+    return any(r.run_id == run_id for r in store.runs(feature=feature))
+
+
+def _store_run_finished(store: RunStore, feature: str, run_id: str) -> bool:
+    return any(
+        r.run_id == run_id and r.finished_at is not None for r in store.runs(feature=feature)
+    )
+
+
+def _views_in_scope(spec: Spec, target: str | None) -> list[View]:
+    """Every view of the targets in scope, each target's canonical view first."""
+    views: list[View] = []
+    for t in spec.targets:
+        if target is not None and t.id != target:
+            continue
+        canonical = spec.canonical_view(t.id)
+        views.append(canonical)
+        views.extend(v for v in spec.views(t.id) if v != canonical)
+    return views
+
+
+def _run_views(
+    ctx: LoopContext, options: LoopOptions, record: RunRecord
+) -> tuple[list[ViewResult], list[str], bool]:
+    """Phases 2 to 4 over every target in scope; returns the results, notes and pause flag."""
+    results: list[ViewResult] = []
+    notes: list[str] = []
+    paused = False
+    spec = ctx.spec
+    for target in spec.targets:
+        if options.target is not None and target.id != options.target:
+            continue
+        canonical = spec.canonical_view(target.id)
+        reference = target.reference_for(canonical.state, canonical.appearance)
+        if reference is None or reference.status != "present":
+            result, note = _bootstrap_reference(ctx, canonical)
+            results.append(result)
+            notes.append(note)
+            record = _note_view(ctx, record, result)
+            continue
+        for view in _views_in_scope(spec, target.id):
+            if paused or _pending_first_spotcheck(ctx) is not None:
+                paused = True
+                waiting = ViewResult(
+                    view, WAITING, Status.NEEDS_CONTEXT, 0, detail="waits for the spot-check"
+                )
+                results.append(waiting)
+                continue
+            _claim_view_dir(ctx, view)
+            result = _with_spotcheck(ctx, converge_view(ctx, view))
+            results.append(result)
+            record = _note_view(ctx, record, result)
+            ctx.progress.view_done(view.slug, result.status.value, result.detail)
+            pending = _pending_first_spotcheck(ctx)
+            if pending is not None and ctx.mode.pauses_for_spotcheck:
+                paused = True
+                notes.append(_spotcheck_note(ctx, pending))
+    if paused and not any(n.startswith("HE-2") for n in notes):
+        pending = _pending_first_spotcheck(ctx)
+        if pending is not None:
+            notes.append(_spotcheck_note(ctx, pending))
+    for result in results:
+        if result.status is Status.BLOCKED and result.detail:
+            notes.append(f"{result.view.slug}: {result.detail}")
+    return results, notes, paused
+
+
+def _claim_view_dir(ctx: LoopContext, view: View) -> None:
+    """A view directory left by another run is cleared before this run uses it."""
+    directory = ctx.layout.view_dir(view)
+    marker = directory / VIEW_RUN_MARKER
+    if marker.is_file() and marker.read_text(encoding="utf-8").strip() == ctx.run_id:
+        return
+    shutil.rmtree(directory, ignore_errors=True)
+    directory.mkdir(parents=True, exist_ok=True)
+    marker.write_text(ctx.run_id + "\n", encoding="utf-8")
+
+
+def _note_view(ctx: LoopContext, record: RunRecord, result: ViewResult) -> RunRecord:
+    data = {**result.to_json(), "dir": result.view.slug}
+    return save_run(ctx.layout.run_file, record.with_view(result.view.slug, data))
+
+
+def _bootstrap_reference(ctx: LoopContext, view: View) -> tuple[ViewResult, str]:
+    """HE-1: render a candidate for the canonical view and ask a human to approve it."""
+    command = approve_command(view)
+    existing = candidate_path(ctx.layout.feature_runs, view)
+    if not ctx.mode.edits:
+        detail = f"no reference for {view.slug}; the target is not judged (HE-1)"
+        return ViewResult(view, NEEDS_REFERENCE, Status.NEEDS_CONTEXT, 0, detail=detail), (
+            f"HE-1: {view.slug} has no reference image. Run argus loop (interactive or headless) "
+            f"to render a candidate, or add references/{view.slug}.png and mark it present."
+        )
+    if not existing.is_file():
+        ctx.progress.phase(view.slug, 0, "candidate")
+        work = ctx.layout.feature_runs / "candidates" / f".{view.slug}"
+        shutil.rmtree(work, ignore_errors=True)
+        sensed = ctx.services.sense(view, work)
+        if not sensed.ok:
+            shutil.rmtree(work, ignore_errors=True)
+            detail = f"could not render a candidate reference: {sensed.error}"
+            return ViewResult(view, NEEDS_REFERENCE, Status.BLOCKED, 0, detail=detail), (
+                f"{view.slug}: {detail}"
+            )
+        record_candidate(ctx.spec, ctx.layout.feature_runs, view, work / "render.png")
+        shutil.rmtree(work, ignore_errors=True)
+    detail = f"candidate reference at {existing} awaits approval"
+    note = (
+        f"HE-1: {view.slug} has no approved reference. Look at {existing}; if it is right, run "
+        f"'{command}'; otherwise put your own image at references/{view.slug}.png, mark it "
+        "present in spec.json, and rerun."
+    )
+    ctx.progress.view_done(view.slug, Status.NEEDS_CONTEXT.value, detail)
+    return ViewResult(view, NEEDS_REFERENCE, Status.NEEDS_CONTEXT, 0, detail=detail), note
+
+
+def _run_records(ctx: LoopContext) -> list[dict[str, Any]]:
+    return [r for r in load_records(ctx.layout.signoff_file) if r.get("run_id") == ctx.run_id]
+
+
+def _pending_first_spotcheck(ctx: LoopContext) -> dict[str, Any] | None:
+    """The run's first sign-off while its spot-check is pending (interactive runs only)."""
+    if not ctx.mode.pauses_for_spotcheck:
+        return None
+    records = _run_records(ctx)
+    if records and records[0]["human_spotcheck"]["status"] == "pending":
+        return records[0]
+    return None
+
+
+def _spotcheck_note(ctx: LoopContext, record: dict[str, Any]) -> str:
+    slug = f"{record['target']}-{record['state']}-{record['appearance']}"
+    render = ctx.layout.view_dir(
+        View(ctx.spec.feature, record["target"], record["state"], record["appearance"])
+    )
+    base = (
+        f"argus approve --feature {ctx.spec.feature} --target {record['target']} "
+        f"--state {record['state']} --appearance {record['appearance']}"
+    )
+    return (
+        f"HE-2: {slug} is the first sign-off of this run. Compare its last render (under "
+        f"{render}) with the reference and the verdict; then run '{base}' if the judge was "
+        f"right, or '{base} --wrong DIMENSION' naming the dimension it got wrong. Rerun "
+        "argus loop to continue with the remaining views."
+    )
+
+
+def _with_spotcheck(ctx: LoopContext, result: ViewResult) -> ViewResult:
+    """A sign-off whose spot-check names a wrong dimension is a concern."""
+    if result.end != SIGNED_OFF or result.signoff is None:
+        return result
+    records = _run_records(ctx)
+    current = next(
+        (
+            r
+            for r in records
+            if (r["target"], r["state"], r["appearance"])
+            == (result.view.target, result.view.state, result.view.appearance)
+        ),
+        None,
+    )
+    if current is None or current["human_spotcheck"]["status"] != "wrong":
+        return result
+    wrong = current["human_spotcheck"]["wrong_dimension"]
+    return replace(
+        result,
+        status=Status.DONE_WITH_CONCERNS,
+        concerns=(*result.concerns, f"spot-check: the judge got {wrong} wrong"),
+    )
+
+
+def _protected(spec: Spec) -> list[str]:
+    files: list[Path] = [spec.tokens_path]
+    for optional in (spec.contrast_pairs_path, spec.rubric_path):
+        if optional is not None:
+            files.append(optional)
+    for target in spec.targets:
+        files.extend(r.file for r in target.references if r.file is not None)
+        for expectation in target.expectations.values():
+            files.extend(c.equals_fixture.file for c in expectation.counts if c.equals_fixture)
+    return collect_protected(spec.root, spec.spec_dir, files, PROTECTED_GLOBS)
+
+
+def _read_text(path: Path | None) -> str:
+    if path is None or not path.is_file():
+        return ""
+    return path.read_text(encoding="utf-8", errors="replace")
+
+
+def final_notes(outcome: RunOutcome) -> Sequence[str]:
+    return outcome.notes

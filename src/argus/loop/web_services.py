@@ -1,0 +1,139 @@
+"""The loop's services backed by the real parts: the warm Sensor, the gates, the judge, the diff.
+
+One ``ArgusServices`` lives for a whole run, so the browser (and the project's web server)
+start once and are reused by every view and iteration. During iterations the snapshot gate
+only compares (update mode ``none``): a baseline written from a render that is still being
+fixed would lock the defect in. Baselines are written at sign-off, from the signed-off render.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import TracebackType
+from typing import Self
+
+from argus.config import ProjectConfig
+from argus.contracts import Rubric
+from argus.diff import Tolerance, baseline_path, compare_to_baseline, is_unchanged, resolve_masks
+from argus.errors import ArgusError
+from argus.gates import configured_gates, run_gates
+from argus.gates.inputs import gate_inputs
+from argus.gates.snapshot import device_pixel_ratio
+from argus.io import atomic_write_json, read_json
+from argus.judge.assemble import packet_for_view
+from argus.judge.base import get_judge, run_judge
+from argus.loop.layout import RunLayout
+from argus.loop.services import GateReport, JudgeInputs, SenseResult
+from argus.sense.sensor import Sensor
+from argus.spec.model import Spec, View
+from argus.verdict import NormalizedVerdict
+
+MAX_FINDINGS_IN_EVIDENCE = 5
+
+
+def _compare_only(config: ProjectConfig) -> ProjectConfig:
+    """The config with snapshot baselines never written by the gates."""
+    snapshot = config.gates.snapshot.model_copy(update={"update": "none"})
+    gates = config.gates.model_copy(update={"snapshot": snapshot})
+    return config.model_copy(update={"gates": gates})
+
+
+def gate_evidence(detail: dict[str, object]) -> str:
+    """One line per red gate for the implementer: its summary and the first findings."""
+    summary = str(detail.get("summary", "")).strip()
+    findings = detail.get("findings")
+    parts = [summary] if summary else []
+    if isinstance(findings, list):
+        for finding in findings[:MAX_FINDINGS_IN_EVIDENCE]:
+            if not isinstance(finding, dict):
+                continue
+            where = f"{finding.get('element', '')} {finding.get('property', '')}".strip()
+            text = f"{where}={finding.get('value', '')}"
+            if finding.get("expected"):
+                text += f" (expected {finding['expected']})"
+            if finding.get("message"):
+                text += f": {finding['message']}"
+            parts.append(text.strip())
+        if len(findings) > MAX_FINDINGS_IN_EVIDENCE:
+            parts.append(f"and {len(findings) - MAX_FINDINGS_IN_EVIDENCE} more")
+    return "; ".join(parts) or "red"
+
+
+class ArgusServices:
+    """LoopServices over argus.sense, argus.gates, argus.judge and argus.diff."""
+
+    def __init__(
+        self, spec: Spec, config: ProjectConfig, rubric: Rubric, layout: RunLayout
+    ) -> None:
+        self.spec = spec
+        self.config = config
+        self.gate_config = _compare_only(config)
+        self.rubric = rubric
+        self.layout = layout
+        self.judge_backend = get_judge(config.judge.backend, config)
+        self.sensor = Sensor(config, spec.root)
+
+    def __enter__(self) -> Self:
+        self.sensor.__enter__()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.sensor.__exit__(exc_type, exc, tb)
+
+    def sense(self, view: View, out_dir: Path) -> SenseResult:
+        try:
+            result = self.sensor.sense(self.spec, view, out_dir)
+        except ArgusError as err:  # a bad plan (config) is still a failed render for the loop
+            return SenseResult(False, str(err))
+        return SenseResult(result.ok, result.error or "")
+
+    def gates(self, view: View, sensed: Path, *, iteration: int) -> GateReport:
+        inputs = gate_inputs(self.spec, view, sensed, config=self.gate_config, run_dir=sensed)
+        run = run_gates(inputs, record=False, iteration=iteration)
+        run.write(sensed / "gate-result.json")
+        details = run.result.get("details", {})
+        evidence = {
+            name: gate_evidence(details.get(name, {}) if isinstance(details, dict) else {})
+            for name in run.red_gates
+        }
+        return GateReport(run.all_green, run.red_gates, evidence, run.result)
+
+    def judge(self, view: View, sensed: Path, inputs: JudgeInputs) -> NormalizedVerdict:
+        packet = packet_for_view(
+            self.spec,
+            view,
+            sensed=sensed,
+            gate_result=sensed / "gate-result.json",
+            run_dir=sensed,
+            iteration=inputs.iteration,
+            prev_render=inputs.prev_render,
+        )
+        verdict = run_judge(self.judge_backend, packet, self.rubric)
+        atomic_write_json(sensed / "verdict.json", verdict.to_json())
+        return verdict
+
+    def unchanged(self, previous: Path, current: Path) -> bool:
+        return is_unchanged(previous, current).unchanged
+
+    def write_baseline(self, view: View, render: Path) -> str | None:
+        inputs = gate_inputs(self.spec, view, render.parent, config=self.config)
+        if "snapshot" not in configured_gates(inputs):
+            return None
+        target = self.spec.target(view.target)
+        probe = read_json(render.parent / "probe.json", what="probe.json")
+        width = float(probe.get("viewport", {}).get("width", 0)) if isinstance(probe, dict) else 0
+        baseline = baseline_path(self.spec.spec_dir, view.target, view.state, view.appearance)
+        compare_to_baseline(
+            render,
+            baseline,
+            Tolerance.resolve(self.config.gates.snapshot, target.snapshot),
+            resolve_masks(target.snapshot.masks, probe).boxes,
+            "changed",
+            scale=device_pixel_ratio(render, width),
+        )
+        return baseline.relative_to(self.spec.root).as_posix()

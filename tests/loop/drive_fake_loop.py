@@ -1,0 +1,30 @@
+"""Run the loop on a fake repository in its own process (for kill-and-resume tests).
+
+    python -m tests.loop.drive_fake_loop ROOT MODE [IMPLEMENTER_FLAG...]
+
+Prints the run's status and exits with its exit code.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from argus.loop.modes import Mode
+from argus.loop.run import LoopOptions, run_loop
+from argus.loop.status import exit_code
+from tests.loop.fakeapp import FEATURE, FakeServices, implementer_command
+
+
+def main() -> int:
+    root, mode, *flags = sys.argv[1:]
+    options = LoopOptions(
+        feature=FEATURE, root=Path(root), mode=Mode(mode), implementer=implementer_command(*flags)
+    )
+    outcome = run_loop(options, services_factory=FakeServices)
+    print(outcome.status.value, outcome.run_id)
+    return exit_code(outcome.status)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
