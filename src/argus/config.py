@@ -66,6 +66,10 @@ class BrowserConfig(_Section):
     timeout: float = Field(default=30.0, gt=0)  # seconds per view: navigation and each wait
 
 
+class AdapterConfig(_Section):
+    timeout: float = Field(default=600.0, gt=0)  # seconds an adapter's sense.sh may run
+
+
 class CommandGateConfig(_Section):
     command: str = Field(min_length=1)
     timeout: float = Field(default=300.0, gt=0)
@@ -132,6 +136,7 @@ class ProjectConfig(_Section):
     workers: int | None = Field(default=None, ge=1, le=64)
     web_server: WebServerConfig | None = None
     browser: BrowserConfig = Field(default_factory=BrowserConfig)
+    adapter: AdapterConfig = Field(default_factory=AdapterConfig)
     gates: GatesConfig = Field(default_factory=GatesConfig)
     judge: JudgeConfig = Field(default_factory=JudgeConfig)
     implementer: ImplementerConfig = Field(default_factory=ImplementerConfig)

@@ -137,6 +137,15 @@ def test_missing_adapter_script_is_a_sensor_failure(repo: Path, tmp_path: Path) 
     assert "adapter 'fake' has no sensor" in str(result.error)
 
 
+def test_adapter_timeout_is_a_sensor_failure(repo: Path, tmp_path: Path) -> None:
+    script = repo / "argus/adapters/fake/sense.sh"
+    script.write_text("#!/usr/bin/env bash\nsleep 30\n")
+    spec = load_spec(repo / "argus/specs/demo/spec.json")
+    config = ProjectConfig.model_validate({"root": repo, "adapter": {"timeout": 0.5}})
+    result = sense_view(spec, View("demo", "home", "ok", "dark"), config, tmp_path / "out")
+    assert "timed out after 0.5s" in str(result.error)
+
+
 def test_many_adapter_views_in_a_pool(repo: Path, tmp_path: Path) -> None:
     spec = load_spec(repo / "argus/specs/demo/spec.json")
     views = [View("demo", "home", "ok", a) for a in ("light", "dark")]

@@ -11,8 +11,10 @@ did. A non-zero exit, a timeout or missing output is a SensorError with the adap
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -82,7 +84,9 @@ async def _run(
     try:
         _, stderr = await asyncio.wait_for(process.communicate(), timeout)
     except TimeoutError:
-        process.kill()
+        # The adapter's children (a simulator, a build) go with it: kill its process group.
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
         await process.wait()
         raise
     return int(process.returncode or 0), stderr

@@ -182,7 +182,9 @@ class Sensor:
     async def _sense(self, spec: Spec, plan: ViewPlan, out_dir: Path) -> SenseResult:
         try:
             if plan.adapter != "web":
-                return await sense_adapter_view(spec.root, plan, out_dir)
+                return await sense_adapter_view(
+                    spec.root, plan, out_dir, timeout=self.config.adapter.timeout
+                )
             context, page = await self._take_page()
             try:
                 return await sense_web_view(
