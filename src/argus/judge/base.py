@@ -26,7 +26,14 @@ from argus.judge.content import clip
 from argus.judge.packet import Packet
 from argus.verdict import NormalizedVerdict, normalize_verdict
 
-BUILTIN_BACKENDS = ("metric", "litellm", "command", "composite")
+# Backend name -> the module that registers it.
+BUILTIN_MODULES = {
+    "metric": "metric",
+    "litellm": "llm",
+    "command": "command",
+    "composite": "composite",
+}
+BUILTIN_BACKENDS = tuple(BUILTIN_MODULES)
 MAX_EVIDENCE_CHARS = 2000
 MAX_ERROR_CHARS = 300
 ATTEMPTS = 2  # the first answer and one retry
@@ -63,8 +70,8 @@ def judge_names() -> tuple[str, ...]:
 
 
 def _load_builtins() -> None:
-    for name in BUILTIN_BACKENDS:
-        importlib.import_module(f"argus.judge.{name}")
+    for module in BUILTIN_MODULES.values():
+        importlib.import_module(f"argus.judge.{module}")
 
 
 def get_judge(name: str, config: ProjectConfig) -> Judge:

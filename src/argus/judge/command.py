@@ -1,0 +1,140 @@
+"""The ``command`` judge: an external agent CLI (``claude -p``, ``codex exec``...) as the judge.
+
+``[judge] command`` is a shell command; ``{packet}`` in it becomes the packet directory
+(shell-quoted). The judge instructions, the trusted inputs and the fenced page data go to its
+standard input as one text prompt that names the image files in the packet; the agent reads
+them itself and prints the answer JSON on standard output (a whole verdict or just
+``{"dimensions": ..., "notes": ...}``). The command runs in the packet directory, so the
+packet is all it is pointed at.
+
+A timeout, or a command that cannot start, is a JudgeError (the verdict becomes
+inconclusive); a non-zero exit or output that is not a valid answer is a MalformedAnswer (the
+flow retries once, then records an inconclusive verdict).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import signal
+import subprocess
+from typing import Any
+
+from argus.config import ProjectConfig
+from argus.contracts import load_rubric
+from argus.errors import ConfigError, JudgeError
+from argus.judge.answer import check_schema, dimension_entries, parse_json_object
+from argus.judge.base import MalformedAnswer, register_judge, require_independent
+from argus.judge.content import clip
+from argus.judge.packet import Packet
+from argus.judge.prompt import answer_schema, judge_prompt
+
+MAX_OUTPUT_BYTES = 5 * 1024 * 1024
+
+
+class CommandJudge:
+    name = "command"
+
+    def __init__(self, config: ProjectConfig) -> None:
+        template = config.judge.command.strip()
+        where = config.source or "argus.toml"
+        if not template:
+            raise ConfigError(
+                f'{where}: judge.command is empty; e.g. command = "claude -p --output-format text"'
+            )
+        if config.judge.model:
+            require_independent(config.judge.model, config)
+        self.template = template
+        self.model: str | None = config.judge.model or None
+        self.config = config
+
+    def command_line(self, packet: Packet) -> str:
+        return self.template.replace("{packet}", shlex.quote(str(packet.directory)))
+
+    def judge(self, packet: Packet) -> dict[str, Any]:
+        rubric = load_rubric(packet.require("rubric"))
+        prompt = judge_prompt(
+            packet,
+            rubric,
+            rubric.names,
+            mode="paths",
+            max_pixels=self.config.judge.max_image_pixels,
+        )
+        stdout = self._run(packet, prompt.as_text())
+        answer = parse_json_object(stdout, what="command's output")
+        dims = answer.get("dimensions")
+        if not isinstance(dims, dict):
+            raise MalformedAnswer("the command's output has no 'dimensions' object")
+        # A whole verdict carries more keys than the answer schema; check just the answer part.
+        check_schema(
+            {
+                "dimensions": {k: _answer_part(v) for k, v in dims.items()},
+                "notes": str(answer.get("notes", "")),
+            },
+            answer_schema(rubric, rubric.names),
+            what="command's output",
+        )
+        raw: dict[str, Any] = {"dimensions": dimension_entries(answer, rubric.names, self.name)}
+        if isinstance(answer.get("notes"), str) and answer["notes"]:
+            raw["notes"] = clip(answer["notes"], 1000)
+        # One agent answering once is single-order pairwise judging, which is position-biased:
+        # whatever it says about closer_to_reference_than_prev is not taken.
+        raw["closer_to_reference_than_prev"] = None
+        return raw
+
+    def _run(self, packet: Packet, prompt: str) -> str:
+        command = self.command_line(packet)
+        try:
+            process = subprocess.Popen(
+                command,
+                shell=True,
+                cwd=packet.directory,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,  # so a timeout can stop the agent and its children
+            )
+        except OSError as exc:
+            raise JudgeError(
+                f"judge command {self.template!r} cannot start: {exc.strerror}"
+            ) from exc
+        try:
+            out, err = process.communicate(
+                prompt.encode("utf-8"), timeout=self.config.judge.timeout
+            )
+        except subprocess.TimeoutExpired as exc:
+            _stop(process)
+            raise JudgeError(
+                f"judge command {self.template!r} did not answer within "
+                f"{self.config.judge.timeout:g}s (judge.timeout)"
+            ) from exc
+        if process.returncode != 0:
+            tail = (err.decode("utf-8", "replace").strip().splitlines() or ["no error output"])[-1]
+            raise MalformedAnswer(
+                f"judge command exited with {process.returncode}: {clip(tail, 200)}"
+            )
+        if len(out) > MAX_OUTPUT_BYTES:
+            raise MalformedAnswer(
+                f"judge command printed {len(out)} bytes, more than the 5 MiB cap"
+            )
+        return out.decode("utf-8", "replace")
+
+
+def _answer_part(entry: Any) -> Any:
+    if not isinstance(entry, dict):
+        return entry
+    part = {k: entry.get(k) for k in ("score", "anchor", "evidence")}
+    part["abstained"] = bool(entry.get("abstained", False))
+    return part
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.communicate()
+
+
+@register_judge("command")
+def _command(config: ProjectConfig) -> CommandJudge:
+    return CommandJudge(config)

@@ -1,0 +1,180 @@
+"""Packets for the judge tests, built from the Habits spec and hand-written sensor files."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image, ImageDraw
+
+from argus.config import ProjectConfig
+from argus.contracts import load_rubric
+from argus.contracts.rubric import default_rubric_text
+from argus.judge.assemble import view_contract
+from argus.judge.packet import Packet, build_packet
+from argus.spec import View, load_spec
+from tests.support.habits import HABITS_SPEC, copy_habits
+
+GREEN = {"feature": "habits", "target": "list", "gates": {"axe": "pass", "console": "pass"}}
+RUBRIC = load_rubric(None)
+
+
+def small_probe(text: str = "Read 20 pages") -> dict[str, Any]:
+    style = {
+        "color": "rgb(17, 17, 20)",
+        "background-color": "rgba(0, 0, 0, 0)",
+        "font-size": "16px",
+    }
+    return {
+        "version": 1,
+        "url": "http://127.0.0.1:8765/?argus_fixture=populated&argus_appearance=light",
+        "viewport": {"width": 320, "height": 200},
+        "elements": [
+            {
+                "index": 0,
+                "parent": None,
+                "tag": "body",
+                "role": "generic",
+                "name": "",
+                "id": "",
+                "testid": "",
+                "text": "",
+                "heading_level": None,
+                "visible": True,
+                "interactive": False,
+                "box": {"x": 0, "y": 0, "width": 320, "height": 200},
+                "style": style,
+            },
+            {
+                "index": 1,
+                "parent": 0,
+                "tag": "h1",
+                "role": "heading",
+                "name": "Habits",
+                "id": "",
+                "testid": "habits.title",
+                "text": "Habits",
+                "heading_level": 1,
+                "visible": True,
+                "interactive": False,
+                "box": {"x": 10, "y": 10, "width": 200, "height": 32},
+                "style": {**style, "font-size": "28px"},
+            },
+            {
+                "index": 2,
+                "parent": 0,
+                "tag": "p",
+                "role": "paragraph",
+                "name": "",
+                "id": "",
+                "testid": "",
+                "text": text,
+                "heading_level": None,
+                "visible": True,
+                "interactive": False,
+                "box": {"x": 10, "y": 50, "width": 200, "height": 24},
+                "style": style,
+            },
+        ],
+        "aria_snapshot": f'- heading "Habits" [level=1]\n- paragraph: {text}',
+    }
+
+
+def png(path: Path, *, shade: int = 245, button: tuple[int, int] = (200, 120)) -> Path:
+    image = Image.new("RGBA", (320, 200), (shade, shade, shade, 255))
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((10, 10, 200, 40), fill=(20, 20, 20, 255))
+    draw.rectangle((*button, button[0] + 80, button[1] + 30), fill=(52, 71, 196, 255))
+    image.save(path)
+    return path
+
+
+PacketFactory = Callable[..., Packet]
+
+
+@pytest.fixture
+def habits_root(tmp_path: Path) -> Path:
+    return copy_habits(tmp_path)
+
+
+@pytest.fixture
+def make_packet(tmp_path: Path, habits_root: Path) -> PacketFactory:
+    """make_packet(probe=..., console=..., reference="candidate"|"human"|None, prev=False)."""
+    counter = iter(range(1000))
+
+    def make(
+        *,
+        probe: dict[str, Any] | None = None,
+        console: dict[str, Any] | None = None,
+        reference: str | None = None,
+        prev: bool = False,
+        gate_result: dict[str, Any] | None = None,
+        state: str = "populated",
+        extra: dict[str, Path] | None = None,
+        render_button: tuple[int, int] = (200, 120),
+    ) -> Packet:
+        n = next(counter)
+        src = tmp_path / f"inputs-{n}"
+        src.mkdir()
+        spec = load_spec(habits_root / HABITS_SPEC)
+        view = View("habits", "list", state, "light")
+        (src / "probe.json").write_text(json.dumps(probe or small_probe()), "utf-8")
+        (src / "gate.json").write_text(json.dumps(gate_result or GREEN), "utf-8")
+        (src / "rubric.json").write_text(default_rubric_text(), "utf-8")
+        inputs: dict[str, Path] = {
+            "spec": spec.path,
+            "spec_md": spec.spec_dir / "spec.md",
+            "tokens": spec.tokens_path,
+            "rubric": src / "rubric.json",
+            "render": png(src / "render.png", button=render_button),
+            "probe": src / "probe.json",
+            "gate_result": src / "gate.json",
+        }
+        if not inputs["spec_md"].is_file():
+            del inputs["spec_md"]
+        if console is not None:
+            (src / "console.json").write_text(json.dumps(console), "utf-8")
+            inputs["console"] = src / "console.json"
+        if reference:
+            inputs["reference"] = png(src / "reference.png")
+        if prev:
+            inputs["prev_render"] = png(src / "prev.png", button=(20, 150))
+        inputs.update(extra or {})
+        return build_packet(
+            tmp_path / f"packet-{n}",
+            feature="habits",
+            target="list",
+            state=state,
+            appearance="light",
+            iteration=1,
+            reference_source=reference,
+            inputs=inputs,
+            contract=view_contract(spec, view),
+        )
+
+    return make
+
+
+def config_for(root: Path, **judge: Any) -> ProjectConfig:
+    implementer = judge.pop("implementer_model", "")
+    return ProjectConfig.model_validate(
+        {"root": root, "judge": judge, "implementer": {"model": implementer}}
+    )
+
+
+def answer(scores: dict[str, float | None] | None = None, notes: str = "") -> str:
+    """A model answer scoring every rubric dimension (1 unless ``scores`` says otherwise)."""
+    scores = scores or {}
+    dims = {}
+    for name, dim in RUBRIC.dimensions.items():
+        score = scores.get(name, 1)
+        dims[name] = {
+            "score": score,
+            "abstained": score is None,
+            "anchor": dim.anchor,
+            "evidence": f"observed {name} against the {dim.anchor} anchor",
+        }
+    return json.dumps({"dimensions": dims, "notes": notes})

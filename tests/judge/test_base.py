@@ -1,0 +1,117 @@
+"""The judge flow: registry, identity from the packet, retry once, inconclusive never passes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from argus.errors import ConfigError, JudgeError
+from argus.judge.base import (
+    BUILTIN_BACKENDS,
+    MalformedAnswer,
+    get_judge,
+    judge_names,
+    model_identity,
+    require_independent,
+    run_judge,
+)
+from argus.judge.packet import Packet
+from tests.judge.conftest import RUBRIC, PacketFactory, answer, config_for
+
+
+class Scripted:
+    """A backend that plays a list of answers (dicts) or exceptions, one per call."""
+
+    name = "scripted"
+    model: str | None = "scripted-model"
+
+    def __init__(self, *steps: Any) -> None:
+        self.steps = list(steps)
+        self.calls = 0
+
+    def judge(self, packet: Packet) -> dict[str, Any]:
+        self.calls += 1
+        step = self.steps.pop(0)
+        if isinstance(step, Exception):
+            raise step
+        return dict(step)
+
+
+def test_every_builtin_backend_is_registered() -> None:
+    assert set(BUILTIN_BACKENDS) <= set(judge_names())
+
+
+def test_an_unknown_backend_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="unknown judge 'oracle'"):
+        get_judge("oracle", config_for(tmp_path))
+
+
+def test_the_packet_decides_the_views_identity(make_packet: PacketFactory) -> None:
+    claimed = {**json.loads(answer()), "feature": "elsewhere", "iteration": 7, "all_pass": False}
+    judge = Scripted(claimed)
+    verdict = run_judge(judge, make_packet(), RUBRIC)
+    data = verdict.to_json()
+    assert (data["feature"], data["target"], data["iteration"]) == ("habits", "list", 1)
+    assert data["backend"] == "scripted" and data["model"] == "scripted-model"
+    assert verdict.outcome == "pass"
+    assert any("all_pass" in c for c in data["corrections"])  # the false self-report is corrected
+
+
+def test_a_malformed_answer_gets_exactly_one_retry(make_packet: PacketFactory) -> None:
+    judge = Scripted(MalformedAnswer("garbled"), json.loads(answer()))
+    assert run_judge(judge, make_packet(), RUBRIC).outcome == "pass"
+    assert judge.calls == 2
+
+
+def test_an_answer_missing_a_dimension_is_malformed(make_packet: PacketFactory) -> None:
+    short = json.loads(answer())
+    del short["dimensions"]["accessibility"]  # the seed lets a judge pass by leaving one out
+    judge = Scripted(short, short)
+    verdict = run_judge(judge, make_packet(), RUBRIC)
+    assert judge.calls == 2
+    assert verdict.outcome == "inconclusive" and verdict.all_pass is False
+    assert "accessibility" in verdict.to_json()["error"]
+
+
+def test_a_judge_that_cannot_answer_is_inconclusive_without_retry(
+    make_packet: PacketFactory,
+) -> None:
+    judge = Scripted(JudgeError("connection refused"))
+    verdict = run_judge(judge, make_packet(), RUBRIC)
+    assert judge.calls == 1
+    data = verdict.to_json()
+    assert data["status"] == "inconclusive" and data["error"] == "connection refused"
+    assert data["all_pass"] is False
+    assert set(data["unverified_dimensions"]) == set(RUBRIC.names)
+
+
+def test_an_abstention_is_unverified_never_passed(make_packet: PacketFactory) -> None:
+    judge = Scripted(json.loads(answer({"functional_correctness": None})))
+    verdict = run_judge(judge, make_packet(), RUBRIC)
+    assert verdict.outcome == "unverified" and verdict.all_pass is False
+    assert verdict.unverified_dimensions == ("functional_correctness",)
+
+
+@pytest.mark.parametrize(
+    ("judge_model", "implementer", "refused"),
+    [
+        ("openai/gpt-4o", "gpt-4o", True),
+        ("GPT-4o", "azure/gpt-4o", True),
+        ("anthropic/claude-sonnet-4", "openai/gpt-4o", False),
+        ("openai/gpt-4o", "", False),
+    ],
+)
+def test_independence(tmp_path: Path, judge_model: str, implementer: str, refused: bool) -> None:
+    config = config_for(tmp_path, model=judge_model, implementer_model=implementer)
+    if refused:
+        with pytest.raises(JudgeError, match="implementer's model"):
+            require_independent(judge_model, config)
+    else:
+        require_independent(judge_model, config)
+
+
+def test_model_identity_drops_the_provider_route() -> None:
+    assert model_identity("openrouter/openai/GPT-4o") == model_identity("gpt-4o")

@@ -1,0 +1,131 @@
+"""The command judge: an agent CLI given the packet path, answering JSON on stdout."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from argus.errors import ConfigError, JudgeError
+from argus.judge.base import get_judge, run_judge
+from argus.judge.command import CommandJudge
+from argus.judge.content import FENCE_TAG
+from tests.judge.conftest import RUBRIC, PacketFactory, answer, config_for
+
+# The stub agent: records its arguments and stdin, then plays the next scripted behaviour.
+AGENT = textwrap.dedent(
+    """
+    import json, pathlib, sys, time
+    here = pathlib.Path(sys.argv[0]).parent
+    log = here / "calls.jsonl"
+    prompt = sys.stdin.read()
+    with log.open("a") as fh:
+        call = {"argv": sys.argv[1:], "cwd": str(pathlib.Path.cwd()), "stdin": prompt}
+        fh.write(json.dumps(call) + "\\n")
+    script = json.loads((here / "script.json").read_text())
+    calls = sum(1 for _ in log.open())
+    step = script[min(calls, len(script)) - 1]
+    if step["kind"] == "sleep":
+        time.sleep(step["seconds"])
+    if step["kind"] == "fail":
+        print("agent crashed", file=sys.stderr)
+        sys.exit(3)
+    print(step.get("stdout", ""))
+    """
+)
+
+
+@pytest.fixture
+def agent(tmp_path: Path) -> Path:
+    folder = tmp_path / "agent"
+    folder.mkdir()
+    script = folder / "agent.py"
+    script.write_text(AGENT, "utf-8")
+    return script
+
+
+def _script(agent: Path, *steps: dict[str, object]) -> None:
+    (agent.parent / "script.json").write_text(json.dumps(list(steps)), "utf-8")
+
+
+def _calls(agent: Path) -> list[dict[str, object]]:
+    log = agent.parent / "calls.jsonl"
+    return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
+
+
+def _judge(agent: Path, root: Path, timeout: float = 30) -> CommandJudge:
+    command = f"{sys.executable} {agent} --packet {{packet}}"
+    return CommandJudge(config_for(root, backend="command", command=command, timeout=timeout))
+
+
+def test_the_agent_gets_the_packet_path_and_the_prompt(
+    agent: Path, make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    _script(agent, {"kind": "ok", "stdout": answer({"hierarchy": 0.5})})
+    packet = make_packet()
+    verdict = run_judge(_judge(agent, tmp_path), packet, RUBRIC)
+    assert verdict.outcome == "fail" and verdict.failed_dimensions == ("hierarchy",)
+    (call,) = _calls(agent)
+    assert call["argv"] == ["--packet", str(packet.directory)]
+    assert call["cwd"] == str(packet.directory)
+    prompt = str(call["stdin"])
+    assert "judge-v1" in prompt and f"<{FENCE_TAG} " in prompt
+    assert str(packet.require("render")) in prompt  # images are named by path
+    assert {d["judged_by"] for d in verdict.to_json()["dimensions"].values()} == {"command"}
+
+
+def test_a_whole_verdict_on_stdout_is_accepted_and_its_claims_rederived(
+    agent: Path, make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    whole = json.loads(answer({"typography": 0}))
+    whole.update(all_pass=True, failed_dimensions=[], iteration=99, feature="other")
+    _script(agent, {"kind": "ok", "stdout": "Here you go:\n" + json.dumps(whole)})
+    verdict = run_judge(_judge(agent, tmp_path), make_packet(), RUBRIC)
+    assert verdict.failed_dimensions == ("typography",)
+    assert verdict.feature == "habits" and verdict.iteration == 1  # identity from the packet
+
+
+def test_a_failing_exit_is_retried_once(
+    agent: Path, make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    _script(agent, {"kind": "fail"}, {"kind": "ok", "stdout": answer()})
+    verdict = run_judge(_judge(agent, tmp_path), make_packet(), RUBRIC)
+    assert len(_calls(agent)) == 2
+    assert verdict.outcome == "pass"
+
+
+def test_unparsable_output_twice_is_inconclusive(
+    agent: Path, make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    _script(agent, {"kind": "ok", "stdout": "I think it looks great"})
+    verdict = run_judge(_judge(agent, tmp_path), make_packet(), RUBRIC)
+    assert len(_calls(agent)) == 2
+    assert verdict.outcome == "inconclusive" and not verdict.all_pass
+    assert "not JSON" in verdict.to_json()["error"]
+
+
+def test_a_timeout_is_inconclusive(agent: Path, make_packet: PacketFactory, tmp_path: Path) -> None:
+    _script(agent, {"kind": "sleep", "seconds": 30, "stdout": answer()})
+    verdict = run_judge(_judge(agent, tmp_path, timeout=0.5), make_packet(), RUBRIC)
+    assert verdict.outcome == "inconclusive"
+    assert "did not answer within 0.5s" in verdict.to_json()["error"]
+
+
+def test_an_empty_command_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"judge\.command is empty"):
+        get_judge("command", config_for(tmp_path, backend="command"))
+
+
+def test_a_command_on_the_implementers_model_is_refused(tmp_path: Path) -> None:
+    config = config_for(
+        tmp_path,
+        backend="command",
+        command="claude -p",
+        model="claude-sonnet-4",
+        implementer_model="anthropic/claude-sonnet-4",
+    )
+    with pytest.raises(JudgeError, match="implementer's model"):
+        get_judge("command", config)

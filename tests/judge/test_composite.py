@@ -1,0 +1,60 @@
+"""The composite judge: metric first, a model judge only for what the metric abstained on."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from argus.judge.base import get_judge, run_judge
+from argus.judge.composite import CompositeJudge
+from argus.judge.llm import LiteLLMJudge
+from tests.judge.conftest import RUBRIC, PacketFactory, answer, config_for
+from tests.judge.stub_llm import StubLLM
+
+
+@pytest.fixture
+def stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[StubLLM]:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-stub")
+    with StubLLM() as server:
+        yield server
+
+
+def test_without_a_model_judge_abstentions_stay_unverified(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    judge = get_judge("composite", config_for(tmp_path, backend="composite"))
+    verdict = run_judge(judge, make_packet(), RUBRIC)  # no reference: visual_fidelity abstains
+    assert "visual_fidelity" in verdict.unverified_dimensions
+    assert verdict.outcome in ("unverified", "fail") and verdict.all_pass is False
+    assert "No model judge is configured" in verdict.to_json()["notes"]
+
+
+def test_a_model_judge_is_asked_only_what_the_metric_could_not_measure(
+    stub: StubLLM, make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    config = config_for(tmp_path, backend="composite", model="openai/stub-vision")
+    judge = CompositeJudge(config)
+    judge.helper = LiteLLMJudge(config, api_base=stub.url, backoff=(0.0,))
+    packet = make_packet()
+    metric = json.loads(json.dumps(judge.metric.judge(packet)))
+    open_names = [n for n, d in metric["dimensions"].items() if d.get("abstained")]
+    assert "visual_fidelity" in open_names
+    stub.queue(_answer_for(open_names))
+    verdict = run_judge(judge, packet, RUBRIC)
+    (body,) = stub.requests
+    asked = body["messages"][1]["content"][0]["text"].split("## The view")[0]
+    for name in RUBRIC.names:
+        assert (f"`{name}`" in asked) == (name in open_names)
+    data = verdict.to_json()
+    for name, dim in data["dimensions"].items():
+        assert dim["judged_by"] == ("litellm" if name in open_names else "metric")
+    assert not verdict.unverified_dimensions
+
+
+def _answer_for(names: list[str]) -> str:
+    full = json.loads(answer())
+    full["dimensions"] = {n: full["dimensions"][n] for n in names}
+    return json.dumps(full)

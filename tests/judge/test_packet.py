@@ -1,0 +1,201 @@
+"""The judge packet: only allowed inputs, hashed, page text clipped, never on red gates."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from argus.errors import InputError, JudgeError
+from argus.judge.assemble import fixture_length, packet_for_view, view_contract
+from argus.judge.content import MAX_TEXT, TRUNCATION_MARKER
+from argus.judge.packet import ROLES, load_packet
+from argus.spec import View, load_spec
+from tests.judge.conftest import PacketFactory, png, small_probe
+from tests.support.habits import HABITS_SPEC
+
+PATCH = """\
+diff --git a/app.css b/app.css
+--- a/app.css
++++ b/app.css
+@@ -1,3 +1,3 @@
+-.a { margin: 8px; }
++.a { margin: 14px; }
+"""
+
+
+def test_the_manifest_hashes_every_file(make_packet: PacketFactory) -> None:
+    packet = make_packet(reference="candidate", prev=True)
+    manifest = json.loads((packet.directory / "manifest.json").read_text())
+    assert manifest["reference_source"] == "candidate" and manifest["iteration"] == 1
+    assert set(manifest["files"]) == set(packet.files)
+    for role, entry in manifest["files"].items():
+        data = (packet.directory / entry["path"]).read_bytes()
+        assert entry["sha256"] == hashlib.sha256(data).hexdigest(), role
+    assert sorted(p.name for p in packet.directory.iterdir()) == sorted(
+        [*(ROLES[r].filename for r in manifest["files"]), "manifest.json"]
+    )
+
+
+def test_the_builder_refuses_a_diff(make_packet: PacketFactory, tmp_path: Path) -> None:
+    patch = tmp_path / "change.diff"
+    patch.write_text(PATCH)
+    with pytest.raises(InputError, match="diff is not a judge input"):
+        make_packet(extra={"diff": patch})
+
+
+@pytest.mark.parametrize("role", ["notes", "transcript", "implementer_output", "contract"])
+def test_the_builder_refuses_any_role_outside_the_allow_list(
+    make_packet: PacketFactory, tmp_path: Path, role: str
+) -> None:
+    other = tmp_path / "other.txt"
+    other.write_text("I changed the margins to make it pass")
+    with pytest.raises(InputError, match="not a judge input"):
+        make_packet(extra={role: other})
+
+
+def test_a_diff_smuggled_in_under_an_allowed_role_is_refused(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    patch = tmp_path / "spec.md"
+    patch.write_text(PATCH)
+    with pytest.raises(InputError, match="looks like a diff"):
+        make_packet(extra={"spec_md": patch})
+
+
+def test_an_image_role_must_hold_a_png(make_packet: PacketFactory, tmp_path: Path) -> None:
+    fake = tmp_path / "render.png"
+    fake.write_text("not an image")
+    with pytest.raises(InputError, match="must be a PNG"):
+        make_packet(extra={"render": fake})
+
+
+@pytest.mark.parametrize(
+    "gates",
+    [
+        {"axe": "fail"},
+        {"snapshot": "diff"},
+        {"build": "error"},
+        {"a11y_ids": {"expected": 3, "present": 2, "missing": ["habits.add"]}},
+    ],
+)
+def test_red_gates_stop_the_judge_whatever_all_green_claims(
+    make_packet: PacketFactory, gates: dict
+) -> None:
+    red = {"feature": "habits", "target": "list", "gates": gates, "all_green": True}
+    with pytest.raises(JudgeError, match="red; the judge runs only on an all-green view"):
+        make_packet(gate_result=red)
+
+
+def test_page_text_is_clipped_on_the_way_in(make_packet: PacketFactory) -> None:
+    long_text = "x" * 1000
+    console = {
+        "messages": [{"level": "error", "text": "y" * 900, "location": ""}],
+        "page_errors": [],
+    }
+    packet = make_packet(probe=small_probe(long_text), console=console)
+    probe = packet.json("probe")
+    text = probe["elements"][2]["text"]
+    assert len(text) == MAX_TEXT and text.endswith(TRUNCATION_MARKER)
+    assert all(len(line) <= MAX_TEXT for line in probe["aria_snapshot"].splitlines())
+    assert len(packet.json("console")["messages"][0]["text"]) == MAX_TEXT
+
+
+def test_a_changed_file_is_caught_when_the_packet_is_read_back(make_packet: PacketFactory) -> None:
+    packet = make_packet()
+    png(packet.require("render"), shade=10)
+    with pytest.raises(InputError, match="changed after the packet was built"):
+        load_packet(packet.directory)
+
+
+def test_an_unknown_role_in_a_manifest_is_refused(make_packet: PacketFactory) -> None:
+    packet = make_packet()
+    manifest_path = packet.directory / "manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    manifest["files"]["diff"] = {"path": "change.diff", "sha256": "0" * 64}
+    manifest_path.write_text(json.dumps(manifest))
+    with pytest.raises(InputError, match="'diff' is not a judge input"):
+        load_packet(packet.directory)
+
+
+def test_rebuilding_replaces_the_old_packet(
+    make_packet: PacketFactory, habits_root: Path, tmp_path: Path
+) -> None:
+    spec = load_spec(habits_root / HABITS_SPEC)
+    view = View("habits", "list", "populated", "light")
+    sensed = tmp_path / "sensed"
+    sensed.mkdir()
+    (sensed / "probe.json").write_text(json.dumps(small_probe()))
+    png(sensed / "render.png")
+    gates = tmp_path / "gate-result.json"
+    gates.write_text(json.dumps({"feature": "habits", "target": "list", "gates": {}}))
+    run_dir = tmp_path / "run"
+    first = packet_for_view(
+        spec, view, sensed=sensed, gate_result=gates, run_dir=run_dir, iteration=1
+    )
+    (sensed / "console.json").write_text(json.dumps({"messages": [], "page_errors": []}))
+    second = packet_for_view(
+        spec, view, sensed=sensed, gate_result=gates, run_dir=run_dir, iteration=2
+    )
+    assert first.directory == second.directory
+    assert "console" in second.files and second.iteration == 2
+    reference = spec.target("list").reference_for("populated", "light")
+    assert reference is not None and reference.status == "present"
+    assert second.reference_source == (reference.source or "human")
+    assert "reference" in second.files
+
+
+def test_a_non_packet_directory_is_never_overwritten(habits_root: Path, tmp_path: Path) -> None:
+    spec = load_spec(habits_root / HABITS_SPEC)
+    view = View("habits", "list", "populated", "light")
+    sensed = tmp_path / "sensed"
+    sensed.mkdir()
+    (sensed / "probe.json").write_text(json.dumps(small_probe()))
+    png(sensed / "render.png")
+    gates = tmp_path / "gate-result.json"
+    gates.write_text(json.dumps({"feature": "habits", "target": "list", "gates": {}}))
+    run_dir = tmp_path / "run"
+    (run_dir / "packet").mkdir(parents=True)
+    (run_dir / "packet" / "precious.txt").write_text("keep me")
+    with pytest.raises(InputError, match="not a judge packet"):
+        packet_for_view(spec, view, sensed=sensed, gate_result=gates, run_dir=run_dir, iteration=1)
+    assert (run_dir / "packet" / "precious.txt").exists()
+
+
+def test_the_view_contract_resolves_fixture_counts(habits_root: Path) -> None:
+    spec = load_spec(habits_root / HABITS_SPEC)
+    contract = view_contract(spec, View("habits", "list", "populated", "light"))
+    assert contract["primary_action"] == "habits.add"
+    listitems = next(c for c in contract["expectations"]["counts"] if c["role"] == "listitem")
+    fixture = json.loads((habits_root / "fixtures" / "populated.json").read_text())
+    assert listitems["equals"] == len(fixture["habits"])
+    assert listitems["from"] == "fixtures/populated.json#/habits"
+
+
+@pytest.mark.parametrize(
+    ("doc", "pointer", "expected"),
+    [
+        ({"a": [1, 2, 3]}, "/a", 3),
+        ({"a/b": {"c~d": [1]}}, "/a~1b/c~0d", 1),
+        ([[1, 2], [3]], "/0", 2),
+        ([], "", 0),
+    ],
+)
+def test_fixture_length_follows_json_pointer(
+    tmp_path: Path, doc: object, pointer: str, expected: int
+) -> None:
+    path = tmp_path / "f.json"
+    path.write_text(json.dumps(doc))
+    assert fixture_length(path, pointer) == expected
+
+
+@pytest.mark.parametrize(
+    ("doc", "pointer"), [({"a": 1}, "/a"), ({"a": []}, "/b"), ({"a": []}, "a")]
+)
+def test_fixture_length_errors_are_one_line(tmp_path: Path, doc: object, pointer: str) -> None:
+    path = tmp_path / "f.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(InputError, match=r"f\.json: JSON pointer"):
+        fixture_length(path, pointer)
