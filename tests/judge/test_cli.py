@@ -1,0 +1,107 @@
+"""`argus judge` through the real CLI: files, run store entry, exit codes, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from argus.store import RunStore
+from tests.conftest import RunArgus
+from tests.judge.conftest import GREEN, png, small_probe
+
+VIEW = ("--feature", "habits", "--target", "list", "--state", "populated", "--appearance", "light")
+RUN_DIR = Path("argus/specs/habits/.argus-runs/list-populated-light")
+
+
+def _sensed(root: Path, gates: dict[str, object] | None = None) -> Path:
+    run_dir = root / RUN_DIR
+    run_dir.mkdir(parents=True)
+    (run_dir / "probe.json").write_text(json.dumps(small_probe()))
+    png(run_dir / "render.png")
+    (run_dir / "gate-result.json").write_text(json.dumps(gates or GREEN))
+    return run_dir
+
+
+def test_a_failing_dimension_exits_1_and_is_recorded(
+    run_argus: RunArgus, habits_root: Path
+) -> None:
+    run_dir = _sensed(habits_root)
+    result = run_argus("judge", *VIEW, cwd=habits_root)
+    assert result.returncode == 1, result.stderr
+    assert "functional_correctness" in result.stdout and "FAIL" in result.stdout
+    verdict = json.loads((run_dir / "verdict.json").read_text())
+    assert verdict["backend"] == "metric" and verdict["iteration"] == 1
+    assert "functional_correctness" in verdict["failed_dimensions"]
+    assert (run_dir / "packet" / "manifest.json").is_file()
+    with RunStore.open(habits_root) as store:
+        (event,) = store.events(feature="habits", kind="verdict")
+    assert (
+        event.iteration == 1 and event.payload["failed_dimensions"] == verdict["failed_dimensions"]
+    )
+    again = run_argus("judge", *VIEW, "--json", cwd=habits_root)
+    assert json.loads(again.stdout)["iteration"] == 2  # the next iteration by default
+
+
+def test_red_gates_exit_2_with_one_line(run_argus: RunArgus, habits_root: Path) -> None:
+    _sensed(
+        habits_root,
+        {"feature": "habits", "target": "list", "gates": {"axe": "fail"}, "all_green": True},
+    )
+    result = run_argus("judge", *VIEW, cwd=habits_root)
+    assert result.returncode == 2
+    assert result.stderr.startswith("argus: ") and len(result.stderr.strip().splitlines()) == 1
+    assert "axe" in result.stderr and "red" in result.stderr
+    assert not (habits_root / RUN_DIR / "verdict.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--state", "nowhere"), "nowhere"),
+        (("--backend", "oracle"), "unknown judge 'oracle'"),
+        (("--iteration", "0"), "--iteration must be 1 or more"),
+    ],
+)
+def test_bad_input_exits_2(
+    run_argus: RunArgus, habits_root: Path, args: tuple[str, ...], message: str
+) -> None:
+    _sensed(habits_root)
+    view = list(VIEW)
+    if args[0] == "--state":
+        view[view.index("--state") + 1] = args[1]
+        args = ()
+    result = run_argus("judge", *view, *args, cwd=habits_root)
+    assert result.returncode == 2
+    assert result.stderr.startswith("argus: ") and message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_missing_sensed_files_exit_2(run_argus: RunArgus, habits_root: Path) -> None:
+    result = run_argus("judge", *VIEW, cwd=habits_root)
+    assert result.returncode == 2 and "sense the view first" in result.stderr
+    run_dir = habits_root / RUN_DIR
+    run_dir.mkdir(parents=True)
+    png(run_dir / "render.png")
+    result = run_argus("judge", *VIEW, cwd=habits_root)
+    assert result.returncode == 2 and "run argus gates" in result.stderr
+
+
+def test_an_inconclusive_judge_exits_2(
+    run_argus: RunArgus, habits_root: Path, tmp_path: Path
+) -> None:
+    _sensed(habits_root)
+    broken = tmp_path / "broken.py"
+    broken.write_text("print('no verdict here')")
+    config = habits_root / "argus.toml"
+    text = config.read_text().replace(
+        'backend = "metric"', f'backend = "command"\ncommand = "{sys.executable} {broken}"'
+    )
+    config.write_text(text)
+    result = run_argus("judge", *VIEW, cwd=habits_root)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "inconclusive" in result.stdout
+    verdict = json.loads((habits_root / RUN_DIR / "verdict.json").read_text())
+    assert verdict["status"] == "inconclusive" and verdict["all_pass"] is False
