@@ -154,6 +154,9 @@ def test_run_record_gives_final_statuses_and_notes(tmp_path: Path) -> None:
     assert report.notes[0] == "HE-2: spot-check cart-populated-light"
     empty = _view(report, EMPTY)
     assert (empty.status, empty.concerns) == ("DONE_WITH_CONCERNS", ("frozen: typography",))
+    page = write_report(built.root, FEATURE).read_text(encoding="utf-8")
+    assert "<strong>Concern:</strong> frozen: typography" in page  # not frozen in state.json
+    assert "HE-2: spot-check cart-populated-light" in page
 
 
 def test_frozen_dimensions_are_marked_loudly(tmp_path: Path) -> None:

@@ -94,6 +94,7 @@ class IterationRow:
     newly_frozen: tuple[str, ...]
     error: str = ""
     red_gate_rows: tuple[GateRow, ...] = ()  # what the red gates found, when known
+    counted_pass: bool = False  # the loop counted it towards the pass streak
 
 
 @dataclass(frozen=True)

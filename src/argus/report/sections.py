@@ -160,6 +160,9 @@ def _timeline_row(row: IterationRow) -> tuple[str, ...]:
     if row.unverified_dimensions:
         names = esc(", ".join(row.unverified_dimensions))
         verdict += f'<div class="cell-note">unverified: {names}</div>'
+    if row.counted_pass and row.verdict in ("fail", "unverified"):
+        why = "every failure is frozen" if row.verdict == "fail" else "reported as a concern"
+        verdict += f'<div class="cell-note">counted as a pass: {why}</div>'
     if row.confirmed_unchanged:
         unchanged = badge("confirmed", "unchanged: suppressed")
     elif row.unchanged is None:
@@ -233,7 +236,9 @@ def _alerts(view: ViewReport) -> str:
         )
     if view.verdict is not None and view.verdict.outcome == "inconclusive":
         items.append("<strong>Inconclusive verdict:</strong> it never counts as a pass.")
-    items.extend(f"<strong>Concern:</strong> {esc(c)}" for c in view.concerns)
+    # Frozen and unverified concerns are already called out above.
+    covered = {f"frozen: {n}" for n in view.frozen} | {f"unverified: {n}" for n in view.unverified}
+    items.extend(f"<strong>Concern:</strong> {esc(c)}" for c in view.concerns if c not in covered)
     if not items:
         return ""
     return f'<div class="alert tone-warn" role="note">{bullet_list(items)}</div>'

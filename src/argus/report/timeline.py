@@ -69,6 +69,13 @@ def implementer_text(implementer: Mapping[str, Any] | None) -> tuple[str, str]:
     return text, error if isinstance(error, str) else ""
 
 
+def _passed(src: IterationSources) -> bool:
+    for holder in (src.outcome, src.decision_event):
+        if holder is not None and isinstance(holder.get("passed"), bool):
+            return bool(holder["passed"])
+    return False
+
+
 def _changed_protected(integrity: Mapping[str, Any] | None) -> bool:
     if integrity is None:
         return False
@@ -125,4 +132,5 @@ def iteration_row(
         newly_frozen=_names(decision.get("newly_frozen")),
         error=error if isinstance(error, str) and error else src.sensor_error,
         red_gate_rows=red_rows,
+        counted_pass=_passed(src),
     )
