@@ -1,0 +1,196 @@
+"""Turn each area's report into side-by-side comparisons with the targets from the issues.
+
+Every ratio here is recomputed from the two medians an area measured in the same run
+(derive, don't trust: an area's own ``ratios`` or ``meets_targets`` are not read). A ratio is
+``subject / baseline``: below 1.0 the subject is faster. A target is a maximum ratio.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+Report = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Comparison:
+    area: str
+    measure: str
+    subject: str
+    subject_ms: float
+    baseline: str
+    baseline_ms: float
+    target: float | None = None  # the ratio must be at most this
+    issue: int | None = None  # the issue the target comes from
+
+    @property
+    def ratio(self) -> float:
+        return self.subject_ms / self.baseline_ms
+
+    @property
+    def status(self) -> str:
+        if self.target is None:
+            return "no target"
+        return "met" if self.ratio <= self.target else "missed"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "area": self.area,
+            "measure": self.measure,
+            "subject": self.subject,
+            "subject_ms": round(self.subject_ms, 3),
+            "baseline": self.baseline,
+            "baseline_ms": round(self.baseline_ms, 3),
+            "ratio": round(self.ratio, 3),
+            "target": self.target,
+            "issue": self.issue,
+            "status": self.status,
+        }
+
+
+PIXELMATCH = "pixelmatch 7.2.0 (Node)"
+
+
+def diff_comparisons(report: Report) -> list[Comparison]:
+    pairs = {row["pair"]: row["medians_ms"] for row in report["pairs"]}
+    rows: list[Comparison] = []
+    for kind, in_process_target in (("sparse", 1.0), ("dense", 1.5)):
+        med = pairs[f"{kind}-1440x900"]
+        rows += [
+            Comparison(
+                "diff", f"{kind} 1440x900, arrays, count", "Argus", med["argus_count"],
+                PIXELMATCH, med["node_count"], in_process_target, 4,
+            ),
+            Comparison(
+                "diff", f"{kind} 1440x900, arrays, with diff image", "Argus",
+                med["argus_with_diff"], PIXELMATCH, med["node_with_diff"],
+            ),
+            Comparison(
+                "diff", f"{kind} 1440x900, file to count", "Argus (decode + kernel)",
+                med["argus_file"], "odiff binary", med["odiff_file"], 1.0, 4,
+            ),
+        ]  # fmt: skip
+    fixtures = [row["medians_ms"] for row in report["pairs"] if row["group"] == "conformance"]
+    if fixtures:
+        rows.append(
+            Comparison(
+                "diff",
+                f"conformance fixtures ({len(fixtures)} cases, total)",
+                "Argus",
+                sum(m["argus_count"] for m in fixtures),
+                PIXELMATCH,
+                sum(m["node_count"] for m in fixtures),
+            )
+        )
+    return rows
+
+
+def view_comparisons(report: Report) -> list[Comparison]:
+    med = report["medians_ms"]
+    return [
+        Comparison(
+            "view", "one view, per assertion (warm)", "Argus sense + gates",
+            med["argus_sense_gates"], "Playwright Test goto + toHaveScreenshot",
+            med["playwright_assert"],
+        ),
+        Comparison(
+            "view", "capture alone (warm)", "Argus stable capture, no probe",
+            med["argus_capture"], "Playwright goto + page.screenshot",
+            med["playwright_screenshot"],
+        ),
+        Comparison(
+            "view", "one view, whole run (start-up included)", "argus gates --sense",
+            med["argus_whole_run"], "playwright test (1 assertion)", med["playwright_whole_run"],
+        ),
+    ]  # fmt: skip
+
+
+def gates_comparisons(report: Report) -> list[Comparison]:
+    summary = report["summary"]
+    return [
+        Comparison(
+            "gates", "all gates for one view (axe included)", "all gates",
+            summary["gates_ms_median_with_axe"], "sensing that view (axe excluded)",
+            summary["sense_ms_median_without_axe"], 0.75, 5,
+        )
+    ]  # fmt: skip
+
+
+def sense_comparisons(report: Report) -> list[Comparison]:
+    probe = report["probe"]
+    return [
+        Comparison(
+            "sense", "probe added to the stable capture", "probe (with - without)",
+            probe["with_probe_ms"] - probe["capture_only_ms"], "stable capture phase",
+            probe["stable_capture_phase_ms"], 0.3, 3,
+        )
+    ]  # fmt: skip
+
+
+def loop_comparisons(report: Report) -> list[Comparison]:
+    summary = report["summary"]
+    return [
+        Comparison(
+            "loop", "loop overhead per iteration", "loop overhead",
+            summary["overhead_ms_median"], "sense + gates of that view",
+            summary["sense_gates_ms_median"], 1.2, 7,
+        )
+    ]  # fmt: skip
+
+
+EXTRACTORS: dict[str, Callable[[Report], list[Comparison]]] = {
+    "diff": diff_comparisons,
+    "view": view_comparisons,
+    "sense": sense_comparisons,
+    "gates": gates_comparisons,
+    "loop": loop_comparisons,
+}
+
+
+def comparisons(area: str, report: Report) -> list[Comparison]:
+    """The area's comparisons; KeyError when its report lacks a median this needs."""
+    extract = EXTRACTORS.get(area)
+    return extract(report) if extract is not None else []
+
+
+def scaling_table(scaling: Report | None, diff: Report | None) -> dict[str, Any]:
+    """Per size: Argus diff and sense times, pixelmatch beside them when the diff area ran."""
+    table: dict[str, Any] = {"diff": {}, "sense": {}}
+    node: dict[str, Mapping[str, float]] = {}
+    if diff is not None:
+        node = {row["pair"]: row["medians_ms"] for row in diff["pairs"]}
+    for size, row in ((scaling or {}).get("diff", {}).get("sizes", {})).items():
+        entry: dict[str, Any] = {
+            "pixels": row["pixels"],
+            "argus_sparse_ms": row["sparse_ms"],
+            "argus_dense_ms": row["dense_ms"],
+            "argus_dense_file_ms": row["dense_file_ms"],
+            "source": "scaling",
+        }
+        for kind in ("sparse", "dense"):
+            peer = node.get(f"{kind}-{size}")
+            if peer is not None:
+                # The diff area timed both tools in one run: use that pair, not two runs.
+                entry[f"argus_{kind}_ms"] = peer["argus_count"]
+                entry[f"pixelmatch_{kind}_ms"] = peer["node_count"]
+                entry[f"ratio_{kind}"] = round(peer["argus_count"] / peer["node_count"], 3)
+                entry["source"] = "diff (paired with pixelmatch)"
+        table["diff"][size] = entry
+    for size, row in ((scaling or {}).get("sense", {}).get("sizes", {})).items():
+        table["sense"][size] = {
+            "render": row["render"],
+            "pixels": row["pixels"],
+            "sense_ms": row["sense_ms"],
+            "capture_and_probe_ms": row["capture_and_probe_ms"],
+        }
+    return table
+
+
+def throughput_table(sense: Report | None) -> dict[str, Any]:
+    """Views per minute by pool size, from the sense area."""
+    if sense is None:
+        return {}
+    rows: dict[str, Any] = dict(sense.get("views_per_minute", {}))
+    return rows

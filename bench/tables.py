@@ -1,0 +1,141 @@
+"""The bench results as text: tables for the terminal and the short table in README.md."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+README_START = "<!-- bench:start -->"
+README_END = "<!-- bench:end -->"
+
+
+def _num(value: Any, digits: int = 1) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def _target(row: Mapping[str, Any]) -> str:
+    if row["target"] is None:
+        return "-"
+    return f"<= {row['target']:g} (#{row['issue']}) {row['status']}"
+
+
+def text_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(headers)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True))]
+    lines.append("  ".join("-" * w for w in widths))
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _heading(results: Mapping[str, Any]) -> list[str]:
+    machine, v = results["machine"], results["versions"]
+    mode = "smoke" if results.get("smoke") else "quick" if results["quick"] else "full"
+    return [
+        f"Argus benchmarks ({mode} run, {results['generated_at']})",
+        f"machine: {machine['cpus']} CPUs ({machine['cpu_model']}), "
+        f"{machine['memory_gib']} GiB, {machine['platform']}",
+        "versions: "
+        + ", ".join(f"{name} {value}" for name, value in v.items() if value and name != "argus"),
+    ]
+
+
+def terminal(results: Mapping[str, Any]) -> str:
+    out = _heading(results)
+    rows = results["comparisons"]
+    if rows:
+        out += ["", "Side by side: medians of repeated runs; ratio = left / right (< 1: faster)"]
+        out.append(
+            text_table(
+                ["area", "measure", "left", "ms", "right", "ms", "ratio", "target"],
+                [
+                    [
+                        r["area"], r["measure"], r["subject"], _num(r["subject_ms"], 2),
+                        r["baseline"], _num(r["baseline_ms"], 2), _num(r["ratio"], 2), _target(r),
+                    ]
+                    for r in rows
+                ],
+            )
+        )  # fmt: skip
+    scaling = results.get("scaling", {})
+    if scaling.get("diff"):
+        out += ["", "Scaling, diff (in-process count; pixelmatch beside it when the diff area ran)"]
+        out.append(
+            text_table(
+                ["size", "pixels", "Argus sparse", "pixelmatch", "Argus dense", "pixelmatch",
+                 "dense ratio", "dense file"],
+                [
+                    [
+                        size, str(r["pixels"]), _num(r["argus_sparse_ms"], 2),
+                        _num(r.get("pixelmatch_sparse_ms"), 2), _num(r["argus_dense_ms"], 2),
+                        _num(r.get("pixelmatch_dense_ms"), 2), _num(r.get("ratio_dense"), 2),
+                        _num(r["argus_dense_file_ms"], 2),
+                    ]
+                    for size, r in scaling["diff"].items()
+                ],
+            )
+        )  # fmt: skip
+    if scaling.get("sense"):
+        out += ["", "Scaling, sense (warm browser; ms)"]
+        out.append(
+            text_table(
+                ["size", "render", "sense", "capture + probe"],
+                [
+                    [size, "x".join(map(str, r["render"])), _num(r["sense_ms"]),
+                     _num(r["capture_and_probe_ms"])]
+                    for size, r in scaling["sense"].items()
+                ],
+            )
+        )  # fmt: skip
+    throughput = results.get("throughput", {})
+    if throughput:
+        out += ["", "Throughput over the example's views"]
+        out.append(
+            text_table(
+                ["pool", "views/minute"],
+                [[str(pool), _num(vpm)] for pool, vpm in throughput.items()],
+            )
+        )
+    notes = [
+        f"{name}: {area['status']}" + (f" ({area['reason']})" if area.get("reason") else "")
+        for name, area in results["areas"].items()
+        if area["status"] != "ok"
+    ]
+    if notes:
+        out += ["", "Not measured:", *(f"  {note}" for note in notes)]
+    return "\n".join(out)
+
+
+def readme_table(results: Mapping[str, Any]) -> str:
+    """The short Markdown table that goes between the README markers."""
+    machine = results["machine"]
+    mode = "quick run" if results["quick"] else "full run"
+    lines = [
+        f"Measured by `make bench` ({mode}, {results['generated_at']}) on {machine['cpus']} CPUs "
+        f"({machine['cpu_model']}). Ratio = Argus / the peer, medians of one run; below 1 "
+        "Argus is faster. Details: [docs/bench.md](docs/bench.md), "
+        "numbers: `bench/results/latest.json`.",
+        "",
+        "| area | measure | against | ratio | target |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for r in results["comparisons"]:
+        target = "-" if r["target"] is None else f"≤ {r['target']:g} ({r['status']})"
+        lines.append(
+            f"| {r['area']} | {r['measure']} | {r['baseline']} | {r['ratio']:.2f} | {target} |"
+        )
+    missing = [name for name, area in results["areas"].items() if area["status"] != "ok"]
+    if missing:
+        lines += ["", "Not measured in this run: " + ", ".join(missing) + "."]
+    return "\n".join(lines)
+
+
+def replace_between_markers(text: str, body: str) -> str | None:
+    """``text`` with everything between the README markers replaced; None without markers."""
+    start, end = text.find(README_START), text.find(README_END)
+    if start < 0 or end < start:
+        return None
+    return text[: start + len(README_START)] + "\n" + body + "\n" + text[end:]
