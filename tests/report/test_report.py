@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 import shutil
+import stat
 from pathlib import Path
 
 import pytest
@@ -206,6 +208,17 @@ def test_latest_link_follows_only_the_latest_run(tmp_path: Path) -> None:
     older = write_report(built.root, FEATURE, built.run_id)
     assert older.name == report_name(built.run_id)
     assert second in latest.read_text(encoding="utf-8")  # an older run leaves it alone
+
+
+def test_report_files_are_readable_like_any_file_the_user_creates(tmp_path: Path) -> None:
+    built = build_run(tmp_path)
+    old = os.umask(0o022)
+    try:
+        path = write_report(built.root, FEATURE)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644
+    assert stat.S_IMODE((built.runs_dir / LATEST_NAME).stat().st_mode) == 0o644
 
 
 def test_out_writes_exactly_there(tmp_path: Path) -> None:

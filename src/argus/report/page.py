@@ -100,7 +100,7 @@ def render_page(report: RunReport) -> str:
             '<h2 id="notes-h">Notes</h2>'
             f"{bullet_list(esc(n) for n in report.notes)}</section>"
         )
-    views = "".join(view_article(v, report.run_id) for v in report.views)
+    views = "".join(view_article(v, report.run_id, report.mode) for v in report.views)
     if not views:
         views = '<p class="card subtle">This run recorded no view.</p>'
     return (

@@ -45,7 +45,7 @@ def score_text(score: float | None) -> str:
 
 def _picture(picture: Picture) -> str:
     caption = f"<strong>{esc(picture.label)}</strong>"
-    if picture.note:
+    if picture.note and picture.data_uri is not None:  # a missing image says why in its box
         caption += f'<span class="subtle">{esc(picture.note)}</span>'
     if picture.data_uri is None:
         body = f'<div class="missing" role="img" aria-label="{esc(picture.alt)}: not available">'
@@ -202,10 +202,11 @@ def spotcheck_text(record: SignoffSummary) -> str:
     return text
 
 
-def signoff_section(view: ViewReport, run_id: str) -> str:
+def signoff_section(view: ViewReport, run_id: str, mode: str) -> str:
     record = view.signoff
     if record is None:
-        return '<h3>Sign-off</h3><p class="subtle">Not signed off.</p>'
+        why = "A report-only run never signs off." if mode == "report-only" else "Not signed off."
+        return f'<h3>Sign-off</h3><p class="subtle">{esc(why)}</p>'
     in_run = "this run" if record.run_id == run_id else f"an earlier run, {record.run_id or DASH}"
     source = esc(record.reference_source or DASH)
     if record.reference_source == "candidate":
@@ -244,7 +245,7 @@ def _alerts(view: ViewReport) -> str:
     return f'<div class="alert tone-warn" role="note">{bullet_list(items)}</div>'
 
 
-def view_article(view: ViewReport, run_id: str) -> str:
+def view_article(view: ViewReport, run_id: str, mode: str) -> str:
     heading = anchor_id("h", view.slug)
     head = (
         f'<div class="view-head"><h2 id="{heading}">{esc(view.slug)}</h2>'
@@ -261,7 +262,7 @@ def view_article(view: ViewReport, run_id: str) -> str:
         + verdict_section(view.verdict)
         + gates_section(view)
         + timeline_section(view)
-        + signoff_section(view, run_id)
+        + signoff_section(view, run_id, mode)
     )
     return tag(
         "article",

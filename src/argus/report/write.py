@@ -8,6 +8,7 @@ so a bookmark keeps working.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -49,5 +50,10 @@ def _write(path: Path, page: str) -> None:
         raise InputError(f"{path}: is a directory; pass a file name to --out")
     try:
         atomic_write_text(path, page)
+        # The atomic writer's temp file is private (0600); a report is for sharing, so it gets
+        # the permissions of any file the user creates.
+        mask = os.umask(0)
+        os.umask(mask)
+        path.chmod(0o666 & ~mask)
     except OSError as exc:
         raise InputError(f"{path}: cannot write the report ({exc.strerror or exc})") from exc
