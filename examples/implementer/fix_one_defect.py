@@ -31,7 +31,10 @@ def present_defects(workdir: Path, defects: list[dict[str, object]]) -> list[dic
         if not broken or not path.is_file():
             continue  # a pure deletion cannot be put back by substitution alone
         text = path.read_text(encoding="utf-8")
-        if broken in text and original not in text:
+        # A defect that only shortened the original is present when the original is gone;
+        # any other (changed or inserted text) when its broken text is there.
+        seeded = original not in text if broken in original else broken in text
+        if seeded:
             found.append(defect)
     return found
 

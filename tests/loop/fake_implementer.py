@@ -1,9 +1,9 @@
 """A fake implementer for loop tests: removes one fixable defect named in its prompt.
 
-    fake_implementer.py WORKDIR PROMPT_FILE [--tamper] [--crash] [--noop] [--no-status]
+    fake_implementer.py WORKDIR PROMPT_FILE [FLAG...]
 
 --tamper also edits the spec's spec.md (a protected file); --crash exits 1 after printing;
---noop changes nothing; --no-status prints no STATUS line.
+--noop changes nothing; --no-status prints no STATUS line; --say-blocked ends BLOCKED.
 """
 
 from __future__ import annotations
@@ -33,7 +33,9 @@ def main() -> int:
                 print(f"fixed {defect['name']}")
                 break
         app.write_text(json.dumps(data), encoding="utf-8")
-    if "--no-status" not in flags:
+    if "--say-blocked" in flags:
+        print("STATUS: BLOCKED")
+    elif "--no-status" not in flags:
         print("STATUS: DONE")
     return 0
 

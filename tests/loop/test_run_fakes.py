@@ -344,3 +344,13 @@ def test_set_defects_helper_roundtrip(tmp_path: Path, mode: Mode) -> None:
     outcome = _run(root, mode=mode, implementer=implementer_command())
     assert [d["name"] for d in defects_of(root)] == ["b"]
     assert outcome.views[0].status is Status.DONE_WITH_CONCERNS
+
+
+def test_implementer_reporting_blocked_stops_the_view(tmp_path: Path) -> None:
+    root = make_repo(tmp_path, [gate("bad-id", "a11y_ids", fixable=False)])
+    outcome = _run(root, implementer=implementer_command("--say-blocked"))
+    assert outcome.status is Status.BLOCKED
+    (view,) = outcome.views
+    assert view.end == "implementer_stopped"
+    assert "reported BLOCKED" in view.detail
+    assert len(_outcomes(root)) == 2  # asked once, not until the budget runs out

@@ -33,6 +33,7 @@ COMMANDS: tuple[str, ...] = (
     "judge",
     "loop",
     "approve",
+    "demo",
     "report",
 )
 

@@ -50,6 +50,7 @@ SIGNED_OFF = "signed_off"
 BUDGET = "budget"
 REPORTED = "reported"  # report-only: its one iteration
 NO_IMPLEMENTER = "no_implementer"
+IMPLEMENTER_STOPPED = "implementer_stopped"  # it reported BLOCKED or NEEDS_CONTEXT
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ class LoopContext:
 @dataclass(frozen=True)
 class ViewResult:
     view: View
-    end: str  # signed_off, budget, reported, no_implementer
+    end: str  # signed_off, budget, reported, no_implementer, implementer_stopped
     status: Status
     iterations: int
     concerns: tuple[str, ...] = ()
@@ -146,6 +147,28 @@ def converge_view(ctx: LoopContext, view: View) -> ViewResult:
                 last=last,
             )
         last, state = _iterate(ctx, view, state, last)
+        stopped = _implementer_gave_up(view, state, last)
+        if stopped is not None:
+            return stopped
+
+
+def _implementer_gave_up(view: View, state: LoopState, last: IterationOutcome) -> ViewResult | None:
+    """An implementer that says BLOCKED or NEEDS_CONTEXT is not asked again: the view stops
+    with its status (after its iteration was sensed and judged like any other), unless that
+    iteration passed anyway."""
+    reported = (last.implementer or {}).get("status")
+    if last.passed or reported not in (Status.BLOCKED.value, Status.NEEDS_CONTEXT.value):
+        return None
+    log = f"iteration-{last.iteration}/implementer.log"
+    return ViewResult(
+        view,
+        IMPLEMENTER_STOPPED,
+        Status(reported),
+        state.iteration,
+        state.decision().concerns,
+        f"the implementer reported {reported}; see its output in {log}",
+        last=last,
+    )
 
 
 # -- one iteration ----------------------------------------------------------------------------
