@@ -1,61 +1,78 @@
 """Which fonts a page really rendered with: Chromium's own answer, not the CSS font stack.
 
-One representative element per (font-family, weight, style) with its own text is marked in the
-page, and ``CSS.getPlatformFontsForNode`` names the platform fonts that drew its glyphs.
-Web fonts that finished loading are listed from ``document.fonts``.
+One representative element per (font-family, weight, style) that has visible text of its own
+is picked in the page, and ``CSS.getPlatformFontsForNode`` names the platform fonts that drew
+its glyphs. Web fonts that finished loading are listed from ``document.fonts``. Nothing in the
+page is modified, so the lookup can run beside the screenshots.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
-from playwright.async_api import BrowserContext, Page
+from playwright.async_api import BrowserContext, CDPSession, Page
 
-MARK_ATTR = "data-argus-font"
-
-MARK_JS = """(attr) => {
+# Representatives are given as indexes into document.body.querySelectorAll("*"), the same
+# document order CDP's DOM.querySelectorAll returns.
+PICK_JS = """() => {
+  const all = document.body.querySelectorAll("*");
+  const position = new Map();
+  all.forEach((el, i) => position.set(el, i));
   const seen = new Map();
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const el = node.parentElement;
-    if (!el || !node.textContent.trim() || !el.checkVisibility()) continue;
+    if (!el || !position.has(el) || !node.textContent.trim() || !el.checkVisibility()) continue;
     const s = getComputedStyle(el);
     const key = [s.fontFamily, s.fontWeight, s.fontStyle].join("|");
-    if (seen.has(key)) continue;
-    el.setAttribute(attr, String(seen.size));
-    seen.set(key, {family: s.fontFamily, weight: s.fontWeight, style: s.fontStyle});
+    if (!seen.has(key)) {
+      seen.set(key, {index: position.get(el), family: s.fontFamily, weight: s.fontWeight,
+                     style: s.fontStyle});
+    }
   }
   const webfonts = [];
   document.fonts.forEach((f) => {
     if (f.status === "loaded") webfonts.push({family: f.family, weight: f.weight, style: f.style});
   });
-  return JSON.stringify({declared: Array.from(seen.values()), webfonts});
-}"""
-
-UNMARK_JS = """(attr) => {
-  document.querySelectorAll("[" + attr + "]").forEach((el) => el.removeAttribute(attr));
+  return JSON.stringify({picked: Array.from(seen.values()), webfonts});
 }"""
 
 
-async def fonts_used(context: BrowserContext, page: Page) -> dict[str, Any]:
-    marked = json.loads(await page.evaluate(MARK_JS, MARK_ATTR))
-    rendered: dict[str, dict[str, Any]] = {}
-    session = await context.new_cdp_session(page)
-    try:
+class FontProbe:
+    """A CDP session on one page, opened early (while the page loads) and asked at the end.
+
+    It lives as long as the page's context; closing the context ends it."""
+
+    def __init__(self, page: Page, session: CDPSession) -> None:
+        self._page = page
+        self._session = session
+
+    @classmethod
+    async def open(cls, context: BrowserContext, page: Page) -> FontProbe:
+        session = await context.new_cdp_session(page)
         await session.send("DOM.enable")
         await session.send("CSS.enable")
-        document = await session.send("DOM.getDocument", {"depth": 0})
-        found = await session.send(
-            "DOM.querySelectorAll",
-            {"nodeId": document["root"]["nodeId"], "selector": f"[{MARK_ATTR}]"},
+        return cls(page, session)
+
+    async def used(self) -> dict[str, Any]:
+        picked = json.loads(await self._page.evaluate(PICK_JS))
+        document = await self._session.send("DOM.getDocument", {"depth": 0})
+        found = await self._session.send(
+            "DOM.querySelectorAll", {"nodeId": document["root"]["nodeId"], "selector": "body *"}
         )
-        for node_id in found["nodeIds"]:
-            answer = await session.send("CSS.getPlatformFontsForNode", {"nodeId": node_id})
+        node_ids: list[int] = found["nodeIds"]
+        wanted = [node_ids[p["index"]] for p in picked["picked"] if p["index"] < len(node_ids)]
+        answers = await asyncio.gather(
+            *(self._session.send("CSS.getPlatformFontsForNode", {"nodeId": n}) for n in wanted)
+        )
+        rendered: dict[str, dict[str, Any]] = {}
+        for answer in answers:
             for font in answer.get("fonts", []):
-                name = str(font.get("postScriptName") or font.get("familyName"))
+                key = str(font.get("postScriptName") or font.get("familyName"))
                 entry = rendered.setdefault(
-                    name,
+                    key,
                     {
                         "family": font.get("familyName", ""),
                         "postscript_name": font.get("postScriptName", ""),
@@ -64,11 +81,11 @@ async def fonts_used(context: BrowserContext, page: Page) -> dict[str, Any]:
                     },
                 )
                 entry["glyphs"] += int(font.get("glyphCount", 0))
-    finally:
-        await session.detach()
-        await page.evaluate(UNMARK_JS, MARK_ATTR)
-    return {
-        "rendered": sorted(rendered.values(), key=lambda f: (-f["glyphs"], f["postscript_name"])),
-        "declared": marked["declared"],
-        "web_fonts_loaded": marked["webfonts"],
-    }
+        declared = [{k: p[k] for k in ("family", "weight", "style")} for p in picked["picked"]]
+        return {
+            "rendered": sorted(
+                rendered.values(), key=lambda f: (-f["glyphs"], f["postscript_name"])
+            ),
+            "declared": declared,
+            "web_fonts_loaded": picked["webfonts"],
+        }

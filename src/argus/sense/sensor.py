@@ -179,7 +179,9 @@ class Sensor:
         """Resolve a view (InputError/ConfigError for a bad view or config: those raise)."""
         return plan_view(spec, view, self.config, base_url=base_url)
 
-    async def _sense(self, spec: Spec, plan: ViewPlan, out_dir: Path) -> SenseResult:
+    async def _sense(
+        self, spec: Spec, plan: ViewPlan, out_dir: Path, capture_only: bool
+    ) -> SenseResult:
         try:
             if plan.adapter != "web":
                 return await sense_adapter_view(
@@ -188,7 +190,13 @@ class Sensor:
             context, page = await self._take_page()
             try:
                 return await sense_web_view(
-                    context, page, plan, self.config, out_dir, browser=self._browser_info()
+                    context,
+                    page,
+                    plan,
+                    self.config,
+                    out_dir,
+                    browser=self._browser_info(),
+                    probe=not capture_only,
                 )
             finally:
                 self._close_later(context)
@@ -207,10 +215,22 @@ class Sensor:
         return None
 
     def sense(
-        self, spec: Spec, view: View, out_dir: Path, *, base_url: str | None = None
+        self,
+        spec: Spec,
+        view: View,
+        out_dir: Path,
+        *,
+        base_url: str | None = None,
+        capture_only: bool = False,
     ) -> SenseResult:
-        """Sense one view. A sensor failure is returned as ``SenseResult.error``, not raised."""
-        return self.sense_many(spec, [view], out_dir, base_url=base_url, single=True)[0]
+        """Sense one view. A sensor failure is returned as ``SenseResult.error``, not raised.
+
+        ``capture_only`` writes render.png, console.json and meta.json but no probe, fonts or
+        axe results (the benchmark's baseline for the probe's cost).
+        """
+        return self.sense_many(
+            spec, [view], out_dir, base_url=base_url, single=True, capture_only=capture_only
+        )[0]
 
     def sense_many(
         self,
@@ -222,6 +242,7 @@ class Sensor:
         base_url: str | None = None,
         on_done: OnDone | None = None,
         single: bool = False,
+        capture_only: bool = False,
     ) -> list[SenseResult]:
         """Sense ``views`` into ``out_root/<slug>/`` concurrently; results in the order given.
 
@@ -246,7 +267,7 @@ class Sensor:
 
             async def one(plan: ViewPlan, out_dir: Path) -> SenseResult:
                 async with gate:
-                    outcome = await self._sense(spec, plan, out_dir)
+                    outcome = await self._sense(spec, plan, out_dir, capture_only)
                 if on_done is not None:
                     on_done(outcome)
                 return outcome

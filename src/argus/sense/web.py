@@ -2,7 +2,8 @@
 
 Order: context (viewport, colour scheme, locale, timezone) -> navigate -> load, fonts ready,
 network idle -> freeze animations, transitions and caret -> screenshots until two in a row are
-byte-identical -> probe (element dump + ARIA snapshot) -> fonts used -> axe -> files.
+byte-identical, the probe (element dump, ARIA snapshot, fonts used) beside the last one ->
+axe -> files.
 """
 
 from __future__ import annotations
@@ -19,12 +20,13 @@ from playwright.async_api import Error as PlaywrightError
 
 from argus.config import ProjectConfig
 from argus.errors import SensorError
-from argus.io import atomic_write_bytes, atomic_write_json
+from argus.io import atomic_write_json
 from argus.sense import result as files
 from argus.sense.axe import run_axe
-from argus.sense.fonts import fonts_used
+from argus.sense.fonts import FontProbe
+from argus.sense.output import Probed, WebCapture, web_meta, write_sensed_files
 from argus.sense.page_state import FONTS_READY_JS, FREEZE_CSS, TWO_FRAMES_JS, NetworkMonitor
-from argus.sense.probe import aria_snapshot, assemble_probe, dump_elements, warm_probe
+from argus.sense.probe import aria_snapshot, dump_elements, warm_probe
 from argus.sense.result import SenseResult
 from argus.sense.truncate import truncate_probe
 from argus.sense.views import ViewPlan
@@ -87,21 +89,21 @@ class Clock:
         self.timings["total"] = round((time.perf_counter() - self._start) * 1000, 1)
 
 
-Probed = tuple[list[dict[str, Any]], str]
-
-
-async def _probe(page: Page) -> Probed:
-    elements, aria = await asyncio.gather(dump_elements(page), aria_snapshot(page))
-    return elements, aria
+async def _probe(page: Page, fonts: FontProbe) -> Probed:
+    elements, aria, used = await asyncio.gather(
+        dump_elements(page), aria_snapshot(page), fonts.used()
+    )
+    return elements, aria, used
 
 
 async def stable_capture(
-    page: Page, full_page: bool, *, probe: bool = True
+    page: Page, full_page: bool, fonts: FontProbe | None = None
 ) -> tuple[bytes, Probed | None, bool, int]:
     """Screenshots until two consecutive ones are byte-identical, at most MAX_ATTEMPTS.
 
-    The probe runs alongside each confirming screenshot: when the screenshots before and
-    after it are identical the page was at rest while it ran, so it describes the render.
+    The probe (when ``fonts`` is given) runs alongside each confirming screenshot: when the
+    screenshots before and after it are identical the page was at rest while it ran, so it
+    describes the render. It only reads the page.
     """
 
     async def shot() -> bytes:
@@ -112,8 +114,8 @@ async def stable_capture(
     previous = await shot()
     probed: Probed | None = None
     for attempt in range(2, MAX_ATTEMPTS + 1):
-        if probe:
-            current, probed = await asyncio.gather(shot(), _probe(page))
+        if fonts is not None:
+            current, probed = await asyncio.gather(shot(), _probe(page, fonts))
         else:
             current = await shot()
         if current == previous:
@@ -156,7 +158,8 @@ async def sense_web_view(
 ) -> SenseResult:
     """Sense one web view on a fresh ``page`` into ``out_dir``; SensorError when it cannot.
 
-    The caller owns (and closes) the context. ``probe=False`` captures only (for the bench).
+    The caller owns (and closes) the context. ``probe=False`` captures only: no probe.json,
+    fonts or axe (the benchmark's baseline).
     """
     assert plan.url is not None, "web views always have a URL"
     url = plan.url
@@ -176,7 +179,8 @@ async def sense_web_view(
         if response is not None and response.status >= 400:
             raise SensorError(f"{plan.view.slug}: {url} answered HTTP {response.status}")
         # Waiting for fonts and a quiet network is idle time: the freeze stylesheet goes in
-        # meanwhile, and the probe's first (cold) ARIA pass warms Playwright's injected script.
+        # meanwhile, the probe's first (cold) ARIA pass warms Playwright's injected script, and
+        # the fonts lookup opens its CDP session.
         ready = await clock.phase(
             "settle",
             asyncio.gather(
@@ -184,8 +188,10 @@ async def sense_web_view(
                 network.wait_idle(config.browser.timeout),
                 page.add_style_tag(content=FREEZE_CSS),
                 warm_probe(page) if probe else asyncio.sleep(0),
+                FontProbe.open(context, page) if probe else asyncio.sleep(0, None),
             ),
         )
+        font_probe: FontProbe | None = ready[4]
         if not ready[1]:
             raise SensorError(
                 f"{plan.view.slug}: {url} kept loading for {config.browser.timeout:g}s "
@@ -193,9 +199,8 @@ async def sense_web_view(
             )
         await clock.phase("frames", page.evaluate(TWO_FRAMES_JS))
         png, probed, settled, attempts = await clock.phase(
-            "capture_and_probe", stable_capture(page, plan.full_page, probe=probe)
+            "capture_and_probe", stable_capture(page, plan.full_page, font_probe)
         )
-        fonts = await clock.phase("fonts_used", fonts_used(context, page)) if probe else {}
         axe = None
         if probe and "axe" in config.gates.enabled:
             axe = await clock.phase("axe", run_axe(page, config.gates.axe))
@@ -205,36 +210,22 @@ async def sense_web_view(
             f"{plan.view.slug}: browser failed while sensing {url}: {reason}"
         ) from exc
 
+    capture = WebCapture(
+        url=url,
+        png=png,
+        probed=probed,
+        console=console.as_json(),
+        axe=axe,
+        settled=settled,
+        attempts=attempts,
+    )
+    # File writing (JSON encoding, fsync) runs off the event loop, so other views keep going.
     started = time.perf_counter()
-    out_dir.mkdir(parents=True, exist_ok=True)
-    atomic_write_bytes(out_dir / files.RENDER, png)
-    if probed is not None:
-        atomic_write_json(out_dir / files.PROBE, assemble_probe(plan, url, *probed))
-    atomic_write_json(out_dir / files.CONSOLE, console.as_json())
-    if axe is not None:
-        atomic_write_json(out_dir / files.AXE, truncate_probe(axe))
-    else:
-        (out_dir / files.AXE).unlink(missing_ok=True)
+    await asyncio.to_thread(write_sensed_files, plan, out_dir, capture)
     clock.timings["write"] = round((time.perf_counter() - started) * 1000, 1)
     clock.total()
-    meta = {
-        "version": 1,
-        "adapter": "web",
-        "view": {**plan.view.__dict__, "slug": plan.view.slug},
-        "url": url,
-        "browser": browser,
-        "viewport": {"width": plan.viewport.width, "height": plan.viewport.height},
-        "full_page": plan.full_page,
-        "appearance": plan.view.appearance,
-        "color_scheme": plan.color_scheme,
-        "fixture": plan.fixture,
-        "fonts": fonts,
-        "timings_ms": clock.timings,
-        "settled": settled,
-        "attempts": attempts,
-        "axe": axe is not None,
-    }
-    atomic_write_json(out_dir / files.META, truncate_probe(meta))
+    meta = web_meta(plan, capture, browser=browser, timings=clock.timings, probed=probe)
+    await asyncio.to_thread(atomic_write_json, out_dir / files.META, meta)
     return SenseResult(
         view=plan.view,
         out_dir=out_dir,

@@ -1,0 +1,165 @@
+"""Sensing speed on the Habits example: per view with a warm browser, the probe's added cost,
+and views per minute at pool sizes 1, 2 and 4.
+
+A copy of the example is served by its own server on a free port; one warm ``Sensor`` is used
+throughout (browser launched and one view sensed before anything is timed).
+
+- per_view: each of the example's four views sensed back to back, everything on (probe, fonts,
+  axe as configured); the wall time of ``Sensor.sense`` per call, median per view.
+- probe: the canonical view sensed alternately with ``capture_only=True`` (navigation, waits
+  and the stable screenshots; no probe, fonts or axe) and with the probe on (element dump,
+  ARIA snapshot, console, plus the fonts lookup; axe off). added = median sensing time with
+  the probe - median capture-only sensing time (the sensor's own "total", navigation to files
+  written); the ratio divides it by the median stable-capture phase of the capture-only runs.
+  Target: <= 0.3. Wall times per call are reported beside it.
+- throughput: ``sense_many`` over all four views (axe as configured) at pool sizes 1, 2, 4.
+
+``run(quick)`` returns the report; ``python -m bench.sense_bench`` prints it (``--quick``,
+``--out PATH``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from argus.config import ProjectConfig, load_config
+from argus.sense.sensor import Sensor
+from argus.spec import Spec, View, load_spec
+from bench.example import CANONICAL, SPEC, copy_example, served
+
+TARGET_PROBE_RATIO = 0.3
+POOLS = (1, 2, 4)
+
+
+def _ms(start: float) -> float:
+    return (time.perf_counter() - start) * 1000
+
+
+def _sense(sensor: Sensor, spec: Spec, view: View, out: Path, base: str, **kw: Any) -> float:
+    """Wall time of one ``Sensor.sense`` call, in ms."""
+    return _sensed(sensor, spec, view, out, base, **kw)[0]
+
+
+def _sensed(
+    sensor: Sensor, spec: Spec, view: View, out: Path, base: str, **kw: Any
+) -> tuple[float, dict[str, float]]:
+    started = time.perf_counter()
+    result = sensor.sense(spec, view, out, base_url=base, **kw)
+    elapsed = _ms(started)
+    if not result.ok:
+        raise SystemExit(f"sense bench: {result.error}")
+    return elapsed, dict(result.timings_ms)
+
+
+def _per_view(sensor: Sensor, spec: Spec, base: str, tmp: Path, rounds: int) -> dict[str, float]:
+    times: dict[str, list[float]] = {}
+    for i in range(rounds):
+        for view in spec.views():
+            out = tmp / "per-view" / f"{view.slug}-{i}"
+            times.setdefault(view.slug, []).append(_sense(sensor, spec, view, out, base))
+    return {slug: round(statistics.median(ms), 1) for slug, ms in times.items()}
+
+
+def _probe_cost(
+    config: ProjectConfig, spec: Spec, base: str, tmp: Path, rounds: int
+) -> dict[str, Any]:
+    view = View(spec.feature, *CANONICAL)
+    no_axe = config.model_copy(update={"gates": config.gates.model_copy(update={"enabled": []})})
+    sides: dict[str, dict[str, list[float]]] = {"capture": {}, "probed": {}}
+    with Sensor(no_axe, workers=1) as sensor:
+        _sense(sensor, spec, view, tmp / "probe-warm", base)
+        for i in range(rounds):  # alternate, so drift in machine load hits both sides alike
+            for side, capture_only in (("capture", True), ("probed", False)):
+                wall, timings = _sensed(
+                    sensor, spec, view, tmp / f"{side}-{i}", base, capture_only=capture_only
+                )
+                for key, value in {**timings, "wall": wall}.items():
+                    sides[side].setdefault(key, []).append(value)
+    med = {s: {k: statistics.median(v) for k, v in d.items()} for s, d in sides.items()}
+    # The view's own sensing time ("total": navigation to files written). Wall time also holds
+    # the wait for the page opened in the background, which has nothing to do with the probe.
+    added = med["probed"]["total"] - med["capture"]["total"]
+    capture_phase = med["capture"]["capture_and_probe"]
+    return {
+        "capture_only_ms": round(med["capture"]["total"], 1),
+        "with_probe_ms": round(med["probed"]["total"], 1),
+        "stable_capture_phase_ms": round(capture_phase, 1),
+        "added_ms": round(added, 1),
+        "added_over_capture": round(added / capture_phase, 3),
+        "wall_ms": {s: round(med[s]["wall"], 1) for s in med},
+        "phases_ms": {s: {k: round(v, 1) for k, v in med[s].items() if k != "wall"} for s in med},
+    }
+
+
+def _throughput(sensor: Sensor, spec: Spec, base: str, tmp: Path, batches: int) -> dict[str, Any]:
+    views = spec.views()
+    out: dict[str, Any] = {}
+    for pool in POOLS:
+        started = time.perf_counter()
+        for b in range(batches):
+            results = sensor.sense_many(
+                spec, views, tmp / f"pool-{pool}-{b}", workers=pool, base_url=base
+            )
+            if not all(r.ok for r in results):
+                raise SystemExit(f"sense bench: {[r.error for r in results if not r.ok]}")
+        seconds = _ms(started) / 1000
+        out[str(pool)] = round(len(views) * batches / seconds * 60, 1)
+    return out
+
+
+def run(quick: bool = False) -> dict[str, Any]:
+    rounds = 3 if quick else 9
+    with tempfile.TemporaryDirectory(prefix="argus-sense-bench-") as tmp_name:
+        tmp = Path(tmp_name)
+        root = copy_example(tmp)
+        config = load_config(root)
+        spec = load_spec(root / SPEC)
+        with served(root) as base, Sensor(config, workers=max(POOLS)) as sensor:
+            _sense(sensor, spec, View(spec.feature, *CANONICAL), tmp / "warm", base)
+            per_view = _per_view(sensor, spec, base, tmp, 1 if quick else 3)
+            throughput = _throughput(sensor, spec, base, tmp, 1 if quick else 3)
+            probe = _probe_cost(config, spec, base, tmp, rounds)
+    ratio = probe["added_over_capture"]
+    return {
+        "benchmark": "sense",
+        "quick": quick,
+        "rounds": rounds,
+        "machine": {
+            "platform": platform.platform(),
+            "cpus": os.cpu_count(),
+            "python": sys.version.split()[0],
+        },
+        "axe": "axe" in config.gates.enabled,
+        "per_view_ms_median": per_view,
+        "probe": probe,
+        "views_per_minute": throughput,
+        "targets": {"probe_added_over_capture": TARGET_PROBE_RATIO},
+        "meets_targets": {"probe_added_over_capture": ratio <= TARGET_PROBE_RATIO},
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer rounds")
+    parser.add_argument("--out", type=Path, help="also write the JSON report here")
+    args = parser.parse_args(argv)
+    report = run(quick=args.quick)
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

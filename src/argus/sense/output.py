@@ -1,0 +1,76 @@
+"""Writing one web view's files: render.png, probe.json, console.json, axe.json, meta.json."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from argus.io import atomic_write_bytes, atomic_write_json
+from argus.sense import result as files
+from argus.sense.probe import assemble_probe
+from argus.sense.truncate import truncate_probe
+from argus.sense.views import ViewPlan
+
+# The element dump, the ARIA snapshot and the fonts used.
+Probed = tuple[list[dict[str, Any]], str, dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class WebCapture:
+    """What the browser gave for one view."""
+
+    url: str
+    png: bytes
+    probed: Probed | None  # None: capture only
+    console: dict[str, Any]
+    axe: dict[str, Any] | None  # None: the axe gate is off (or capture only)
+    settled: bool
+    attempts: int
+
+
+def write_sensed_files(plan: ViewPlan, out_dir: Path, capture: WebCapture) -> None:
+    """Everything but meta.json; files a run did not produce are removed, never left stale."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    atomic_write_bytes(out_dir / files.RENDER, capture.png)
+    if capture.probed is not None:
+        elements, aria, _ = capture.probed
+        atomic_write_json(out_dir / files.PROBE, assemble_probe(plan, capture.url, elements, aria))
+    else:
+        (out_dir / files.PROBE).unlink(missing_ok=True)
+    atomic_write_json(out_dir / files.CONSOLE, capture.console)
+    if capture.axe is not None:
+        atomic_write_json(out_dir / files.AXE, truncate_probe(capture.axe))
+    else:
+        (out_dir / files.AXE).unlink(missing_ok=True)
+
+
+def web_meta(
+    plan: ViewPlan,
+    capture: WebCapture,
+    *,
+    browser: Mapping[str, str],
+    timings: Mapping[str, float],
+    probed: bool,
+) -> dict[str, Any]:
+    meta = {
+        "version": 1,
+        "adapter": "web",
+        "view": {**plan.view.__dict__, "slug": plan.view.slug},
+        "url": capture.url,
+        "browser": dict(browser),
+        "viewport": {"width": plan.viewport.width, "height": plan.viewport.height},
+        "full_page": plan.full_page,
+        "appearance": plan.view.appearance,
+        "color_scheme": plan.color_scheme,
+        "fixture": plan.fixture,
+        "fonts": capture.probed[2] if capture.probed is not None else {},
+        "timings_ms": dict(timings),
+        "settled": capture.settled,
+        "attempts": capture.attempts,
+        "axe": capture.axe is not None,
+        "probed": probed,
+    }
+    result: dict[str, Any] = truncate_probe(meta)
+    return result
