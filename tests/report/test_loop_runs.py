@@ -61,7 +61,9 @@ def test_report_only_run_report_stays_in_its_directory(tmp_path: Path) -> None:
     path = write_report(root, FEATURE)
     runs = root / "argus" / "specs" / FEATURE / ".argus-runs" / "report-only"
     assert path.parent == runs
-    assert "A report-only run never signs off." in path.read_text(encoding="utf-8")
+    page = path.read_text(encoding="utf-8")
+    assert "A report-only run never signs off." in page
+    assert "stop: report-only runs one iteration" in page and "budget used" not in page
     report = collect_report(root, find_run(root, FEATURE, outcome.run_id))
     (view,) = report.views
     assert len(view.timeline) == 1 and view.timeline[0].gates == "red"

@@ -10,9 +10,10 @@ from __future__ import annotations
 from importlib import resources
 
 from argus import __version__
-from argus.report.html import anchor_id, badge, bullet_list, esc, table, when
+from argus.report.history import signoff_section, spotcheck_text, timeline_section
+from argus.report.html import anchor_id, badge, bullet_list, esc, table, tag, when
 from argus.report.model import RunReport, ViewReport
-from argus.report.sections import DASH, spotcheck_text, view_article
+from argus.report.sections import DASH, alerts, gates_section, pictures_section, verdict_section
 
 CSP = (
     "default-src 'none'; img-src data:; style-src 'unsafe-inline'; "
@@ -83,6 +84,34 @@ def _signoff_table(report: RunReport) -> str:
         "Every record in signoff.json, oldest first",
         ("View", "Run", "Signed off", "Iterations", "Reference", "Concerns", "Spot-check"),
         rows,
+    )
+
+
+def view_article(view: ViewReport, run_id: str, mode: str) -> str:
+    heading = anchor_id("h", view.slug)
+    head = (
+        f'<div class="view-head"><h2 id="{heading}">{esc(view.slug)}</h2>'
+        f"{badge(view.status)}</div>"
+        f'<p class="subtle">target {esc(view.target)} · state {esc(view.state)} · '
+        f"appearance {esc(view.appearance)}"
+        + (f" · {esc(view.status_detail)}" if view.status_detail else "")
+        + "</p>"
+    )
+    body = (
+        head
+        + alerts(view)
+        + pictures_section(view)
+        + verdict_section(view.verdict)
+        + gates_section(view)
+        + timeline_section(view, mode)
+        + signoff_section(view, run_id, mode)
+    )
+    return tag(
+        "article",
+        body,
+        class_="card view",
+        id=anchor_id("view", view.slug),
+        aria_labelledby=heading,
     )
 
 
