@@ -54,7 +54,7 @@ def progress(total: int, stream: TextIO | None = None) -> Iterator[Callable[[Sen
 
         def live(result: SenseResult) -> None:
             with lock:
-                bar.console.print(describe(result))
+                bar.console.print(describe(result), markup=False, highlight=False)
                 bar.update(task, advance=1, description=result.view.slug)
 
         yield live
