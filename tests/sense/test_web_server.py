@@ -12,7 +12,8 @@ import pytest
 from argus.config import ProjectConfig, WebServerConfig
 from argus.errors import ConfigError, SensorError
 from argus.sense.server import url_answers, web_server
-from tests.support.habits import free_port
+from tests.conftest import RunArgus
+from tests.support.habits import copy_habits, free_port
 
 Serve = Callable[[Path], str]
 
@@ -83,3 +84,14 @@ def test_server_without_any_url_is_a_config_error(tmp_path: Path) -> None:
     config = ProjectConfig(root=tmp_path, web_server=WebServerConfig(command="true"))
     with pytest.raises(ConfigError, match=r"web_server\.url"), web_server(config):
         pass
+
+
+def test_cli_server_that_never_comes_up_is_exit_2(tmp_path: Path, run_argus: RunArgus) -> None:
+    root = copy_habits(tmp_path)
+    config = root / "argus.toml"
+    text = config.read_text().replace('command = "python3 serve.py', 'command = "sleep 30 #')
+    config.write_text(text.replace("timeout = 20", "timeout = 0.5"))
+    done = run_argus("sense", "--feature", "habits", "--all", cwd=root)
+    assert done.returncode == 2
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("argus: web server: ") and "did not answer within 0.5s" in last

@@ -82,9 +82,14 @@ def run_sense(args: argparse.Namespace) -> int:
         for result in unsettled:
             print(f"argus: {describe(result)}", file=sys.stderr)
         if failed:
-            first = failed[0]
-            more = f" (and {len(failed) - 1} more)" if len(failed) > 1 else ""
-            raise SensorError(f"{first.error}{more}")
+            errors = {str(r.error) for r in failed}
+            if len(failed) == 1:
+                more = ""
+            elif len(errors) == 1:
+                more = f" (all {len(failed)} failed views)"
+            else:
+                more = f" (and {len(failed) - 1} more failed views)"
+            raise SensorError(f"{failed[0].error}{more}")
         return 0
     view = _one_view(spec, args)
     out = (args.out or spec.spec_dir / RUNS_DIR / view.slug).resolve()
