@@ -44,11 +44,19 @@ def read_json(path: Path, *, what: str = "JSON file", limit: int = MAX_INPUT_BYT
         ) from exc
 
 
+def _default_mode() -> int:
+    """The mode a plain open() would give a new file (mkstemp's is owner-only)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write ``data`` so that a crash at any instant leaves the old file or the new one."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, _default_mode())
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
