@@ -35,9 +35,11 @@ def read_json(path: Path, *, what: str = "JSON file", limit: int = MAX_INPUT_BYT
     """Parse a JSON file; any problem becomes one InputError line naming the file."""
     raw = read_bytes(path, what=what, limit=limit)
     try:
-        return json.loads(raw)
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: {what} is not UTF-8 text") from exc
+    try:
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(
             f"{path}: {what} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
