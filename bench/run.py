@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import inspect
+import os
 import sys
 import time
 import traceback
@@ -143,6 +144,13 @@ def _medians(name: str, report: dict[str, Any]) -> dict[str, Any]:
     return {}
 
 
+def _load() -> float | None:
+    try:
+        return round(os.getloadavg()[0], 2)
+    except OSError:
+        return None
+
+
 def collect(args: argparse.Namespace) -> dict[str, Any]:
     selected = [area for area in AREAS if not args.only or area.name in args.only]
     peer_error = None
@@ -153,7 +161,10 @@ def collect(args: argparse.Namespace) -> dict[str, Any]:
         except PeerError as exc:
             peer_error = str(exc)
             print(f"bench: {peer_error}", file=sys.stderr)
+    # The machine is shared: the load around the run says how much to trust its ratios.
+    load_before = _load()
     areas = {area.name: _run_area(area, args, peer_error) for area in selected}
+    load_after = _load()
     reports = {name: entry["report"] for name, entry in areas.items() if entry["status"] == "ok"}
     rows: list[summary.Comparison] = []
     for name, report in reports.items():
@@ -167,7 +178,7 @@ def collect(args: argparse.Namespace) -> dict[str, Any]:
         "command": "python -m bench.run " + " ".join(sys.argv[1:]),
         "quick": args.quick,
         "smoke": args.smoke,
-        "machine": machine(),
+        "machine": {**machine(), "load_1min_before": load_before, "load_1min_after": load_after},
         "versions": versions(browser=not args.no_browser),
         "comparisons": [row.to_json() for row in rows],
         "targets": [row.to_json() for row in rows if row.target is not None],

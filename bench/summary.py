@@ -167,16 +167,19 @@ def scaling_table(scaling: Report | None, diff: Report | None) -> dict[str, Any]
             "argus_sparse_ms": row["sparse_ms"],
             "argus_dense_ms": row["dense_ms"],
             "argus_dense_file_ms": row["dense_file_ms"],
-            "source": "scaling",
+            "time_vs_1440x900_dense": row.get("dense_ms_vs_1440x900"),
+            "pixels_vs_1440x900": row.get("pixels_vs_1440x900"),
         }
         for kind in ("sparse", "dense"):
             peer = node.get(f"{kind}-{size}")
             if peer is not None:
-                # The diff area timed both tools in one run: use that pair, not two runs.
-                entry[f"argus_{kind}_ms"] = peer["argus_count"]
-                entry[f"pixelmatch_{kind}_ms"] = peer["node_count"]
-                entry[f"ratio_{kind}"] = round(peer["argus_count"] / peer["node_count"], 3)
-                entry["source"] = "diff (paired with pixelmatch)"
+                # Argus's columns stay this area's (one method across sizes, so growth reads
+                # straight); the peer and the ratio are the diff area's pair, timed together.
+                entry[f"diff_area_argus_{kind}_ms"] = peer["argus_count"]
+                entry[f"diff_area_pixelmatch_{kind}_ms"] = peer["node_count"]
+                entry[f"diff_area_ratio_{kind}"] = round(
+                    peer["argus_count"] / peer["node_count"], 3
+                )
         table["diff"][size] = entry
     for size, row in ((scaling or {}).get("sense", {}).get("sizes", {})).items():
         table["sense"][size] = {
@@ -184,6 +187,8 @@ def scaling_table(scaling: Report | None, diff: Report | None) -> dict[str, Any]
             "pixels": row["pixels"],
             "sense_ms": row["sense_ms"],
             "capture_and_probe_ms": row["capture_and_probe_ms"],
+            "time_vs_1440x900": row.get("sense_ms_vs_1440x900"),
+            "pixels_vs_1440x900": row.get("pixels_vs_1440x900"),
         }
     return table
 

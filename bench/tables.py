@@ -37,7 +37,8 @@ def _heading(results: Mapping[str, Any]) -> list[str]:
     return [
         f"Argus benchmarks ({mode} run, {results['generated_at']})",
         f"machine: {machine['cpus']} CPUs ({machine['cpu_model']}), "
-        f"{machine['memory_gib']} GiB, {machine['platform']}",
+        f"{machine['memory_gib']} GiB, {machine['platform']}; load average (1 min) "
+        f"{machine.get('load_1min_before')} before, {machine.get('load_1min_after')} after",
         "versions: "
         + ", ".join(f"{name} {value}" for name, value in v.items() if value and name != "argus"),
     ]
@@ -62,29 +63,35 @@ def terminal(results: Mapping[str, Any]) -> str:
         )  # fmt: skip
     scaling = results.get("scaling", {})
     if scaling.get("diff"):
-        out += ["", "Scaling, diff (in-process count; pixelmatch beside it when the diff area ran)"]
+        out += [
+            "",
+            "Scaling, diff: Argus in-process count (ms) by size; pixelmatch and the ratio are "
+            "the diff area's pair, timed together",
+        ]
         out.append(
             text_table(
-                ["size", "pixels", "Argus sparse", "pixelmatch", "Argus dense", "pixelmatch",
-                 "dense ratio", "dense file"],
+                ["size", "pixels x", "sparse", "dense", "dense x", "dense file",
+                 "pixelmatch dense", "ratio dense"],
                 [
                     [
-                        size, str(r["pixels"]), _num(r["argus_sparse_ms"], 2),
-                        _num(r.get("pixelmatch_sparse_ms"), 2), _num(r["argus_dense_ms"], 2),
-                        _num(r.get("pixelmatch_dense_ms"), 2), _num(r.get("ratio_dense"), 2),
+                        size, _num(r["pixels_vs_1440x900"], 2), _num(r["argus_sparse_ms"], 2),
+                        _num(r["argus_dense_ms"], 2), _num(r["time_vs_1440x900_dense"], 2),
                         _num(r["argus_dense_file_ms"], 2),
+                        _num(r.get("diff_area_pixelmatch_dense_ms"), 2),
+                        _num(r.get("diff_area_ratio_dense"), 2),
                     ]
                     for size, r in scaling["diff"].items()
                 ],
             )
         )  # fmt: skip
     if scaling.get("sense"):
-        out += ["", "Scaling, sense (warm browser; ms)"]
+        out += ["", "Scaling, sense: warm browser, ms; x = relative to 1440x900"]
         out.append(
             text_table(
-                ["size", "render", "sense", "capture + probe"],
+                ["size", "render", "pixels x", "sense", "sense x", "capture + probe"],
                 [
-                    [size, "x".join(map(str, r["render"])), _num(r["sense_ms"]),
+                    [size, "x".join(map(str, r["render"])), _num(r["pixels_vs_1440x900"], 2),
+                     _num(r["sense_ms"]), _num(r["time_vs_1440x900"], 2),
                      _num(r["capture_and_probe_ms"])]
                     for size, r in scaling["sense"].items()
                 ],
@@ -115,7 +122,8 @@ def readme_table(results: Mapping[str, Any]) -> str:
     mode = "quick run" if results["quick"] else "full run"
     lines = [
         f"Measured by `make bench` ({mode}, {results['generated_at']}) on {machine['cpus']} CPUs "
-        f"({machine['cpu_model']}). Ratio = Argus / the peer, medians of one run; below 1 "
+        f"({machine['cpu_model']}, load average {machine.get('load_1min_before')} at the "
+        "start). Ratio = Argus / the peer, medians of one run; below 1 "
         "Argus is faster. Details: [docs/bench.md](docs/bench.md), "
         "numbers: `bench/results/latest.json`.",
         "",

@@ -167,10 +167,12 @@ def test_scaling_pairs_argus_with_pixelmatch_from_the_same_diff_run() -> None:
     }
     table = scaling_table(scaling, _diff_report(argus=3.0, node=2.0))
     row = table["diff"]["1440x900"]
-    assert row["argus_sparse_ms"] == 3.0 and row["pixelmatch_sparse_ms"] == 2.0
-    assert row["ratio_sparse"] == 1.5
+    assert row["argus_sparse_ms"] == 9.0  # this area's own, comparable across sizes
+    assert row["diff_area_argus_sparse_ms"] == 3.0
+    assert row["diff_area_pixelmatch_sparse_ms"] == 2.0
+    assert row["diff_area_ratio_sparse"] == 1.5
     alone = scaling_table(scaling, None)["diff"]["1440x900"]
-    assert alone["argus_sparse_ms"] == 9.0 and "pixelmatch_sparse_ms" not in alone
+    assert alone["argus_sparse_ms"] == 9.0 and "diff_area_pixelmatch_sparse_ms" not in alone
 
 
 def test_replace_between_markers() -> None:
