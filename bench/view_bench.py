@@ -16,7 +16,7 @@ Measured, as medians over rounds that alternate the tools:
   - Playwright: ``page.goto`` + ``expect(page).toHaveScreenshot()``, N times in a loop inside
     one test, each timed with ``performance.now()``; also the same on a fresh context per
     assertion (what one test per view costs), reported, not used in a ratio;
-* capture alone: Argus's stable capture without the probe (``sense_web_view(probe=False)``:
+* capture alone: Argus's stable capture without the probe (``Sensor.sense(capture_only=True)``:
   navigate, settle, freeze, screenshots until two are identical) against Playwright's
   ``page.goto`` + ``page.screenshot()`` (same options: animations disabled, caret hidden);
 * whole run (start-up included): ``argus gates --sense`` for the view as a process, starting
@@ -31,7 +31,6 @@ prints it (``--quick``, ``--out PATH``).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import hashlib
 import json
 import os
@@ -42,10 +41,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from types import TracebackType
 from typing import Any
-
-from playwright.async_api import Browser, Playwright, async_playwright
 
 from argus.config import ProjectConfig, load_config
 from argus.diff import load_png, pixelmatch
@@ -53,8 +49,8 @@ from argus.gates.inputs import gate_inputs
 from argus.gates.runner import run_gates
 from argus.sense import discover_browser, launch_args
 from argus.sense.sensor import Sensor
-from argus.sense.views import ViewPlan, plan_view
-from argus.sense.web import context_options, sense_web_view
+from argus.sense.views import plan_view
+from argus.sense.web import context_options
 from argus.spec import Spec, View, load_spec
 from bench.example import CANONICAL, SPEC, copy_example, free_port, served
 from bench.peers import PEERS_DIR, VIEW_PEERS, PeerError, ensure_peers, installed_version
@@ -206,65 +202,16 @@ def _env() -> dict[str, str]:
     return {**os.environ, "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1", "CI": "1"}
 
 
-class ArgusCapture:
-    """Argus's stable capture without the probe, on its own warm browser.
-
-    Each capture gets a fresh context opened before the clock starts, as the warm Sensor
-    opens its next page ahead of time.
-    """
-
-    def __init__(self, config: ProjectConfig, plan: ViewPlan, executable: str) -> None:
-        self.config, self.plan, self.executable = config, plan, executable
-        self._loop = asyncio.new_event_loop()
-        self._pw: Playwright | None = None
-        self._browser: Browser | None = None
-
-    def __enter__(self) -> ArgusCapture:
-        self._loop.run_until_complete(self._launch())
-        return self
-
-    def __exit__(
-        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        self._loop.run_until_complete(self._close())
-        self._loop.close()
-
-    async def _launch(self) -> None:
-        self._pw = await async_playwright().start()
-        self._browser = await self._pw.chromium.launch(
-            executable_path=self.executable, args=launch_args(self.config.browser.args)
-        )
-
-    async def _close(self) -> None:
-        if self._browser is not None:
-            await self._browser.close()
-        if self._pw is not None:
-            await self._pw.stop()
-
-    async def _one(self, out_dir: Path) -> float:
-        assert self._browser is not None
-        context = await self._browser.new_context(**context_options(self.config))
-        page = await context.new_page()
-        try:
-            started = time.perf_counter()
-            result = await sense_web_view(
-                context,
-                page,
-                self.plan,
-                self.config,
-                out_dir,
-                browser={"name": "chromium", "version": self._browser.version},
-                probe=False,
-            )
-            elapsed = _ms(started)
-            if not result.settled:
-                raise RuntimeError(f"view bench: capture never settled in {out_dir}")
-            return elapsed
-        finally:
-            await context.close()
-
-    def capture(self, out_dir: Path) -> float:
-        return self._loop.run_until_complete(self._one(out_dir))
+def _argus_capture(sensor: Sensor, spec: Spec, view: View, out: Path, base_url: str) -> float:
+    """One warm stable capture without probe, fonts or axe (``capture_only``): its ms."""
+    started = time.perf_counter()
+    result = sensor.sense(spec, view, out, base_url=base_url, capture_only=True)
+    elapsed = _ms(started)
+    if not result.ok:
+        raise RuntimeError(f"view bench: capture failed: {result.error}")
+    if not result.settled:
+        raise RuntimeError(f"view bench: capture never settled in {out}")
+    return elapsed
 
 
 def _argus_view(
@@ -346,25 +293,24 @@ def run(quick: bool = False) -> dict[str, Any]:
                 )
                 baseline_digest = _digest(project.baseline())
                 checks: dict[str, Any] = {}
-                with ArgusCapture(config, plan, executable) as capture:
-                    capture.capture(work / "capture-warm")
-                    for r in range(rounds):
-                        pw = project.loop(plan.url, warmup, repeat)
-                        add("playwright_assert", pw["assert"])
-                        add("playwright_screenshot", pw["screenshot"])
-                        add("playwright_assert_fresh_context", pw["assert_fresh_context"])
-                        for i in range(warmup + repeat):
-                            sensed, gated, checks = _argus_view(
-                                sensor, spec, view, config, work / f"r{r}-{i}", base_url
-                            )
-                            captured = capture.capture(work / f"c{r}-{i}")
-                            if i >= warmup:
-                                add_phases("argus_sense", work / f"r{r}-{i}")
-                                add_phases("argus_capture", work / f"c{r}-{i}")
-                                add("argus_sense", [sensed])
-                                add("argus_gates", [gated])
-                                add("argus_sense_gates", [sensed + gated])
-                                add("argus_capture", [captured])
+                _argus_capture(sensor, spec, view, work / "capture-warm", base_url)
+                for r in range(rounds):
+                    pw = project.loop(plan.url, warmup, repeat)
+                    add("playwright_assert", pw["assert"])
+                    add("playwright_screenshot", pw["screenshot"])
+                    add("playwright_assert_fresh_context", pw["assert_fresh_context"])
+                    for i in range(warmup + repeat):
+                        sensed, gated, checks = _argus_view(
+                            sensor, spec, view, config, work / f"r{r}-{i}", base_url
+                        )
+                        captured = _argus_capture(sensor, spec, view, work / f"c{r}-{i}", base_url)
+                        if i >= warmup:
+                            add_phases("argus_sense", work / f"r{r}-{i}")
+                            add_phases("argus_capture", work / f"c{r}-{i}")
+                            add("argus_sense", [sensed])
+                            add("argus_gates", [gated])
+                            add("argus_sense_gates", [sensed + gated])
+                            add("argus_capture", [captured])
             compared = _digest(project.baseline()) == baseline_digest
             # Whole runs: each tool starts the example's server and its browser itself.
             whole_url = plan_view(spec, view, config).url
