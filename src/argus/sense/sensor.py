@@ -144,6 +144,10 @@ class Sensor:
         Opening a page starts a renderer process (~100-250 ms); a spare is opened when a view is
         done, so the next view (or the loop's next iteration) usually starts at once.
         """
+        if self._browser is not None and not self._browser.is_connected():
+            for spare in self._spares:  # pages of a browser that went away (a crash)
+                spare.cancel()
+            self._spares.clear()
         if self._spares:
             return await self._spares.pop(0)
         return await self._new_page()
@@ -171,7 +175,7 @@ class Sensor:
         """Start the configured web server once, on first use (adapter-only projects never do)."""
         with self._server_lock:
             if not self._server_up:
-                self._server.enter_context(web_server(self.config))
+                self._server.enter_context(web_server(self.config, self.root))
                 self._server_up = True
 
     # -- sensing --------------------------------------------------------------------------

@@ -74,8 +74,11 @@ def server_url(config: ProjectConfig, server: WebServerConfig) -> str:
 
 
 @contextmanager
-def web_server(config: ProjectConfig) -> Iterator[str | None]:
-    """Run the configured web server for the duration of the block; yields its URL (or None)."""
+def web_server(config: ProjectConfig, root: Path | None = None) -> Iterator[str | None]:
+    """Run the configured web server for the duration of the block; yields its URL (or None).
+
+    ``cwd`` is relative to ``root`` (default: the config's root).
+    """
     server = config.web_server
     if server is None:
         yield None
@@ -89,7 +92,7 @@ def web_server(config: ProjectConfig) -> Iterator[str | None]:
             f"web server: {url} already answers and reuse_existing is false; "
             "stop the running server or set web_server.reuse_existing = true"
         )
-    cwd = (config.root / server.cwd).resolve()
+    cwd = ((root or config.root) / server.cwd).resolve()
     with tempfile.TemporaryDirectory(prefix="argus-server-") as tmp:
         log_path = Path(tmp) / "server.log"
         with log_path.open("wb") as log:
