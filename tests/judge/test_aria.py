@@ -85,3 +85,23 @@ def test_children_equal_accepts_the_exact_list() -> None:
 def test_bad_templates_are_input_errors(bad: str) -> None:
     with pytest.raises(InputError):
         parse_aria(bad, where="spec")
+
+
+def test_deep_equal_reaches_down_until_a_node_says_contain() -> None:
+    tree = parse_aria("- list:\n  - listitem:\n    - text: a\n    - text: b")
+    deep = "- list:\n  - /children: deep-equal\n  - listitem:\n    - text: a"
+    assert not template_matches(tree, parse_aria(deep))
+    relaxed = deep.replace("  - listitem:\n", "  - listitem:\n    - /children: contain\n")
+    assert template_matches(tree, parse_aria(relaxed))
+
+
+def test_an_unnamed_control_can_stand_in_for_a_named_one_when_asked() -> None:
+    tree = parse_aria("- listitem:\n  - paragraph: Read\n  - button")
+    template = parse_aria('- listitem:\n  - paragraph: Read\n  - button "Delete Read"')
+    assert not template_matches(tree, template)
+    assert template_matches(tree, template, unnamed_controls=True)
+    wrong_name = parse_aria('- listitem:\n  - paragraph: Read\n  - button "Delete"')
+    named = parse_aria('- listitem:\n  - paragraph: Read\n  - button "Remove"')
+    assert not template_matches(
+        named, wrong_name, unnamed_controls=True
+    )  # a wrong name still fails

@@ -11,6 +11,8 @@ Playwright's ``toMatchAriaSnapshot`` ones, kept to what a spec needs:
 - a node's template children must appear among its actual children in the same order, others may
   sit between them (``- /children: equal`` demands exactly those children, ``deep-equal`` the same
   all the way down);
+- optionally (``unnamed_controls``), a control with no accessible name at all matches a named
+  template node of its role, so that one fault (a missing label) is not charged twice;
 - the whole template matches when its top-level nodes match, in order, among the children of
   some node of the tree (the root or any descendant), like a locator on ``body``.
 """
@@ -55,7 +57,7 @@ class AriaNode:
     attrs: dict[str, str] = field(default_factory=dict)
     props: dict[str, TextPattern] = field(default_factory=dict)
     children: list[AriaNode] = field(default_factory=list)
-    mode: ContainerMode = "contain"
+    mode: ContainerMode | None = None  # None: contain, unless a deep-equal ancestor says otherwise
 
     def describe(self) -> str:
         name = f" {self.name}" if self.name is not None else ""
@@ -185,64 +187,97 @@ def parse_aria(text: str, *, where: str = "ARIA snapshot") -> AriaNode:
     return root
 
 
-def _node_matches(actual: AriaNode, template: AriaNode, deep_equal: bool) -> bool:
-    if template.role == "text":
-        actual_text = (actual.name.literal or "") if actual.name else ""
-        return (
-            actual.role == "text"
-            and template.name is not None
-            and (template.name.matches(actual_text))
-        )
-    if actual.role != template.role or actual.role == "text":
+# Roles a person operates; their accessible name is accessibility's business (see below).
+CONTROL_ROLES = frozenset(
+    {
+        "button",
+        "link",
+        "checkbox",
+        "radio",
+        "switch",
+        "textbox",
+        "searchbox",
+        "combobox",
+        "slider",
+        "spinbutton",
+        "tab",
+        "menuitem",
+        "option",
+    }
+)
+
+
+@dataclass(frozen=True)
+class _Matcher:
+    # With ``unnamed_controls``, a control that stands where the template expects it but has
+    # no accessible name at all still matches: the missing name is charged to accessibility
+    # (every control must be named) instead of reading as a missing element.
+    unnamed_controls: bool = False
+
+    def node(self, actual: AriaNode, template: AriaNode, deep_equal: bool) -> bool:
+        if template.role == "text":
+            actual_text = (actual.name.literal or "") if actual.name else ""
+            return (
+                actual.role == "text"
+                and template.name is not None
+                and template.name.matches(actual_text)
+            )
+        if actual.role != template.role or actual.role == "text":
+            return False
+        for key, want in template.attrs.items():
+            have = actual.attrs.get(key, "false" if key in _BOOL_ATTRS else "")
+            if have != want:
+                return False
+        if template.name is not None:
+            actual_name = actual.name.literal if actual.name and actual.name.literal else ""
+            excused = not actual_name and self.unnamed_controls and actual.role in CONTROL_ROLES
+            if not excused and (not actual_name or not template.name.matches(actual_name)):
+                return False
+        for key, want_prop in template.props.items():
+            have_prop = actual.props.get(key)
+            if have_prop is None or not want_prop.matches(have_prop.literal or ""):
+                return False
+        return self.children(actual.children, template, deep_equal)
+
+    def children(self, children: list[AriaNode], template: AriaNode, deep_equal: bool) -> bool:
+        wanted = template.children
+        # Playwright's order: an explicit mode wins, then an inherited deep-equal, then contain.
+        if template.mode == "contain":
+            exact = deep = False
+        elif template.mode == "equal":
+            exact, deep = True, False
+        else:
+            exact = deep = template.mode == "deep-equal" or deep_equal
+        if exact:
+            return len(children) == len(wanted) and all(
+                self.node(c, t, deep) for c, t in zip(children, wanted, strict=True)
+            )
+        remaining = iter(children)
+        return all(any(self.node(c, t, False) for c in remaining) for t in wanted)
+
+    def anywhere(self, snapshot: AriaNode, template: AriaNode) -> bool:
+        pending = [snapshot]
+        while pending:
+            node = pending.pop(0)
+            if node.role != "text" and self.children(node.children, template, False):
+                return True
+            pending.extend(c for c in node.children if c.role != "text")
         return False
-    for key, want in template.attrs.items():
-        have = actual.attrs.get(key, "false" if key in _BOOL_ATTRS else "")
-        if have != want:
-            return False
-    if template.name is not None:
-        actual_name = actual.name.literal if actual.name and actual.name.literal else ""
-        if not actual_name or not template.name.matches(actual_name):
-            return False
-    for key, want_prop in template.props.items():
-        have_prop = actual.props.get(key)
-        if have_prop is None or not want_prop.matches(have_prop.literal or ""):
-            return False
-    return _children_match(actual.children, template, deep_equal)
 
 
-def _children_match(children: list[AriaNode], template: AriaNode, deep_equal: bool) -> bool:
-    wanted = template.children
-    if template.mode == "deep-equal" or (deep_equal and template.mode == "contain"):
-        deep = True
-        exact = True
-    else:
-        deep = False
-        exact = template.mode == "equal"
-    if exact:
-        return len(children) == len(wanted) and all(
-            _node_matches(c, t, deep) for c, t in zip(children, wanted, strict=True)
-        )
-    remaining = iter(children)
-    return all(any(_node_matches(c, t, False) for c in remaining) for t in wanted)
-
-
-def template_matches(snapshot: AriaNode, template: AriaNode) -> bool:
+def template_matches(
+    snapshot: AriaNode, template: AriaNode, *, unnamed_controls: bool = False
+) -> bool:
     """True when the template's top-level nodes match under the root or under any descendant."""
-    if not template.children:
-        return True
-    pending = [snapshot]
-    while pending:
-        node = pending.pop(0)
-        if node.role != "text" and _children_match(node.children, template, False):
-            return True
-        pending.extend(c for c in node.children if c.role != "text")
-    return False
+    return not template.children or _Matcher(unnamed_controls).anywhere(snapshot, template)
 
 
-def first_unmatched(snapshot: AriaNode, template: AriaNode) -> str | None:
+def first_unmatched(
+    snapshot: AriaNode, template: AriaNode, *, unnamed_controls: bool = False
+) -> str | None:
     """The first top-level template line that cannot be found anywhere (for evidence)."""
+    matcher = _Matcher(unnamed_controls)
     for wanted in template.children:
-        single = AriaNode(role="fragment", children=[wanted])
-        if not template_matches(snapshot, single):
+        if not matcher.anywhere(snapshot, AriaNode(role="fragment", children=[wanted])):
             return wanted.describe()
     return None
