@@ -1,7 +1,7 @@
 """Run every benchmark area in one process and report the ratios side by side.
 
     python -m bench.run [--quick] [--only AREA[,AREA]] [--no-peers] [--no-browser] [--smoke]
-                        [--out PATH] [--readme PATH]
+                        [--out PATH] [--readme PATH] [--from-results]
 
 Installs the npm peers (pixelmatch 7.2.0, pngjs, odiff-bin, @playwright/test) into
 bench/.peers first, runs each area's ``run(quick)``, prints the comparisons with the targets
@@ -25,7 +25,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from argus.io import atomic_write_json, atomic_write_text
+from argus.errors import ArgusError
+from argus.io import atomic_write_json, atomic_write_text, read_json
 from bench import summary
 from bench.environment import machine, versions
 from bench.peers import ALL_PEERS, PeerError, ensure_peers
@@ -76,6 +77,11 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
         help="harness check: --quick --no-peers --no-browser, smallest cases once",
     )
     parser.add_argument("--out", type=Path, default=RESULTS, help=f"default: {RESULTS}")
+    parser.add_argument(
+        "--from-results",
+        action="store_true",
+        help="measure nothing: print and write the README table from the --out file",
+    )
     parser.add_argument(
         "--readme", type=Path, default=README, help="README whose marked table is regenerated"
     )
@@ -207,10 +213,18 @@ def update_readme(path: Path, results: dict[str, Any]) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parse(argv)
-    results = collect(args)
-    atomic_write_json(args.out, results)
-    print(terminal(results))
-    print(f"\nbench: wrote {args.out}")
+    if args.from_results:
+        try:
+            results = read_json(args.out, what="benchmark results")
+        except ArgusError as exc:
+            print(f"bench: {exc}", file=sys.stderr)
+            return 2
+        print(terminal(results))
+    else:
+        results = collect(args)
+        atomic_write_json(args.out, results)
+        print(terminal(results))
+        print(f"\nbench: wrote {args.out}")
     if update_readme(args.readme, results):
         print(f"bench: updated the table in {args.readme}")
     failed = [name for name, area in results["areas"].items() if area["status"] == "error"]

@@ -88,6 +88,23 @@ def test_readme_without_markers_is_left_alone_with_a_note(tmp_path: Path) -> Non
     assert "no <!-- bench:start --> / <!-- bench:end --> markers" in proc.stderr
 
 
+def test_from_results_rewrites_the_readme_without_measuring(
+    smoke: tuple[Any, str, str], tmp_path: Path
+) -> None:
+    results, _, _ = smoke
+    saved = tmp_path / "latest.json"
+    saved.write_text(json.dumps({**results, "generated_at": "2001-02-03 04:05 UTC"}))
+    readme = tmp_path / "README.md"
+    readme.write_text(README_BEFORE, encoding="utf-8")
+    proc = _bench("--from-results", "--out", str(saved), "--readme", str(readme))
+    assert proc.returncode == 0, proc.stderr
+    assert "2001-02-03 04:05 UTC" in readme.read_text()
+    assert "bench: scaling" not in proc.stderr  # no area ran
+    missing = _bench("--from-results", "--out", str(tmp_path / "none.json"))
+    assert missing.returncode == 2
+    assert missing.stderr.startswith("bench: ") and "none.json" in missing.stderr
+
+
 def test_unknown_area_is_a_usage_error(tmp_path: Path) -> None:
     proc = _bench("--only", "nope", "--out", str(tmp_path / "r.json"))
     assert proc.returncode == 2
