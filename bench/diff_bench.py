@@ -227,6 +227,8 @@ def _report(
             "pair": p["name"],
             "group": p["group"],
             "medians_ms": med,
+            # The fastest run of each: less sensitive to a busy machine than the median.
+            "min_ms": {key: round(min(times), 3) for key, times in samples[p["name"]].items()},
             "counts": counts[p["name"]],
             "same_count_as_pixelmatch": counts[p["name"]]["argus"]
             == counts[p["name"]]["pixelmatch_node"],

@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from argus.diff import pixelmatch
-from argus.diff.kernel import SPARSE_SHARE
+from argus.diff import kernel, pixelmatch
 from argus.errors import InputError
 
 from .conftest import page
@@ -110,11 +109,32 @@ def random_pair(seed: int, changed_share: float, size: int = 24) -> tuple[np.nda
 
 
 @pytest.mark.parametrize("seed", range(6))
-@pytest.mark.parametrize("share", [SPARSE_SHARE / 3, 0.5])  # per pixel and per run paths
+@pytest.mark.parametrize("share", [0.02, 0.5])
+@pytest.mark.parametrize("path", ["per pixel", "per run"])
 @pytest.mark.parametrize(
     "opts",
     [{}, {"threshold": 0.0}, {"include_aa": True}, {"checkerboard": False, "threshold": 0.05}],
 )
-def test_matches_the_scalar_reference(seed: int, share: float, opts: dict[str, object]) -> None:
+def test_matches_the_scalar_reference(
+    monkeypatch: pytest.MonkeyPatch, seed: int, share: float, path: str, opts: dict[str, object]
+) -> None:
+    # Force one evaluation path: per changed pixel, or per run of repeated pixel pairs.
+    if path == "per run":
+        monkeypatch.setattr(kernel, "SPARSE_SHARE", 0.0)
+        monkeypatch.setattr(kernel, "RUN_GAIN", 0)
+    else:
+        monkeypatch.setattr(kernel, "SPARSE_SHARE", 2.0)
     a, b = random_pair(seed, share)
     assert pixelmatch(a, b, **opts) == reference_pixelmatch(a, b, **opts)  # type: ignore[arg-type]
+
+
+def test_both_paths_draw_the_same_diff_image(monkeypatch: pytest.MonkeyPatch) -> None:
+    a, b = random_pair(0, 0.5)
+    images = []
+    for share, gain in ((2.0, 4), (0.0, 0)):
+        monkeypatch.setattr(kernel, "SPARSE_SHARE", share)
+        monkeypatch.setattr(kernel, "RUN_GAIN", gain)
+        out = np.zeros_like(a)
+        pixelmatch(a, b, out, diff_color_alt=(0, 255, 0))
+        images.append(out)
+    assert np.array_equal(images[0], images[1])

@@ -25,6 +25,8 @@ Color = tuple[int, int, int]
 # Below this share of changed pixels, work on the changed pixels one by one; above it, on
 # runs of repeated pixel pairs (screenshots are mostly flat colour).
 SPARSE_SHARE = 1 / 16
+# ... and only when that makes at least this many times fewer evaluations.
+RUN_GAIN = 4
 
 
 def describe_size(img: npt.NDArray[np.generic]) -> str:
@@ -94,19 +96,21 @@ def candidates_sparse(
     return changed[over], darker
 
 
-def candidates_by_run(
-    flat1: U32, flat2: U32, max_delta: float, checkerboard: bool
-) -> tuple[Index, Mask]:
-    """As candidates_sparse, computing the delta once per run of repeated pixel pairs.
-
-    The checkerboard background depends on the position, so with it every semi-transparent
-    pixel is a run of its own.
-    """
+def pair_runs(flat1: U32, flat2: U32, checkerboard: bool) -> Index:
+    """Starts of runs of repeated (pixel 1, pixel 2) pairs, over which the YIQ delta is
+    constant. The checkerboard background depends on the position, so with it every
+    semi-transparent pixel is a run of its own."""
     split = None
     if checkerboard:
         translucent = (channels(flat1)[:, 3] & channels(flat2)[:, 3]) < 255
         split = translucent if translucent.any() else None
-    starts = run_starts(flat1, flat2, split=split)
+    return run_starts(flat1, flat2, split=split)
+
+
+def candidates_by_run(
+    flat1: U32, flat2: U32, starts: Index, max_delta: float, checkerboard: bool
+) -> tuple[Index, Mask]:
+    """As candidates_sparse, computing the delta once per run of repeated pixel pairs."""
     lengths = run_lengths(starts, flat1.size)
     delta = color_delta(flat1[starts], flat2[starts], starts * 4, checkerboard)
     over = np.repeat(np.abs(delta) > max_delta, lengths)
@@ -153,11 +157,16 @@ def match(a: U8, b: U8, *, threshold: float, include_aa: bool, checkerboard: boo
 
     # Squared YIQ distance of each changed pixel; over the threshold it is a candidate.
     max_delta = MAX_YIQ_DELTA * threshold * threshold
-    if n_changed < SPARSE_SHARE * flat1.size:
+    # Many changed pixels in long runs (flat UI colour): once per run. Otherwise (few
+    # changes, or photo-like content where runs are short): once per changed pixel.
+    starts = None
+    if n_changed >= SPARSE_SHARE * flat1.size:
+        starts = pair_runs(flat1, flat2, checkerboard)
+    if starts is not None and starts.size * RUN_GAIN < n_changed:
+        candidates, darker = candidates_by_run(flat1, flat2, starts, max_delta, checkerboard)
+    else:
         changed = np.flatnonzero(changed_mask)
         candidates, darker = candidates_sparse(flat1, flat2, changed, max_delta, checkerboard)
-    else:
-        candidates, darker = candidates_by_run(flat1, flat2, max_delta, checkerboard)
 
     # A candidate that is anti-aliasing in either image is excluded (drawn, not counted).
     excluded = np.zeros(candidates.size, dtype=bool)
