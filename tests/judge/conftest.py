@@ -115,6 +115,7 @@ def make_packet(tmp_path: Path, habits_root: Path) -> PacketFactory:
         state: str = "populated",
         extra: dict[str, Path] | None = None,
         render_button: tuple[int, int] = (200, 120),
+        contract: dict[str, Any] | None = None,
     ) -> Packet:
         n = next(counter)
         src = tmp_path / f"inputs-{n}"
@@ -152,7 +153,7 @@ def make_packet(tmp_path: Path, habits_root: Path) -> PacketFactory:
             iteration=1,
             reference_source=reference,
             inputs=inputs,
-            contract=view_contract(spec, view),
+            contract={**view_contract(spec, view), **(contract or {})},
         )
 
     return make

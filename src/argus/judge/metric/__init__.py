@@ -54,11 +54,14 @@ class MetricJudge:
     def __init__(self, config: ProjectConfig) -> None:
         self.config = config
 
-    def measure(self, packet: Packet, names: tuple[str, ...] | None = None) -> dict[str, Measured]:
-        """Measure the rubric's dimensions (or just ``names``) of ``packet``."""
-        ctx = MetricContext(packet, self.config)
+    def measure(self, packet: Packet, names: tuple[str, ...]) -> dict[str, Measured]:
+        """Measure the named dimensions of ``packet`` (an unknown name abstains)."""
+        return self._measure(MetricContext(packet, self.config), names)
+
+    @staticmethod
+    def _measure(ctx: MetricContext, names: tuple[str, ...]) -> dict[str, Measured]:
         out: dict[str, Measured] = {}
-        for name in names or tuple(MEASURES):
+        for name in names:
             measure = MEASURES.get(name)
             out[name] = (
                 measure(ctx)
@@ -69,8 +72,8 @@ class MetricJudge:
 
     def judge(self, packet: Packet) -> dict[str, Any]:
         rubric = load_rubric(packet.require("rubric"))
-        measured = self.measure(packet, rubric.names)
         ctx = MetricContext(packet, self.config)
+        measured = self._measure(ctx, rubric.names)
         return {
             "dimensions": {
                 name: dimension_entry(measured[name], rubric.dimensions[name].anchor)

@@ -6,7 +6,8 @@ dimension names only its own offences. The judge adds what the gate does not che
 families against the tokens and the alignment of stacked siblings.
 
 Scores: 1 when nothing is off; 0.5 when every offence is a near miss (a colour within
-NEAR_DELTA_E of a token, a length within NEAR_PX of a step, a sibling edge NEAR_PX out of line);
+NEAR_DELTA_E of a token, a spacing within NEAR_PX or a type size within NEAR_TYPE_PX of a step,
+a stacked sibling's edge at most ALIGN_SLOP px out of line);
 0 otherwise.
 """
 
@@ -24,7 +25,8 @@ from argus.judge.content import clip
 from argus.judge.metric.context import Measured, MetricContext, Node
 
 NEAR_DELTA_E = 5.0
-NEAR_PX = 2.0
+NEAR_PX = 2.0  # spacing
+NEAR_TYPE_PX = 1.0  # type sizes sit closer together than spacing steps
 ALIGN_SLOP = 3.0  # left edges this close but not equal are meant to line up and do not
 MAX_LISTED = 3
 SELECTOR_CHARS = 60
@@ -69,11 +71,13 @@ def _near_colour(ctx: MetricContext) -> Callable[[Finding], bool]:
     return near
 
 
-def _near_length(lookup: Callable[[float], tuple[str, float] | None]) -> Callable[[Finding], bool]:
+def _near_length(
+    lookup: Callable[[float], tuple[str, float] | None], slack: float
+) -> Callable[[Finding], bool]:
     def near(finding: Finding) -> bool:
         px = parse_px(finding.value)
         nearest = lookup(abs(px)) if px is not None else None
-        return nearest is not None and nearest[1] <= NEAR_PX
+        return nearest is not None and nearest[1] <= slack
 
     return near
 
@@ -138,7 +142,8 @@ def layout_spacing(ctx: MetricContext) -> Measured:
         )
     # Edges a few px out of line are a near miss by definition.
     score = min(
-        _score(findings, _near_length(ctx.tokens.nearest_spacing)), 0.5 if misaligned else 1
+        _score(findings, _near_length(ctx.tokens.nearest_spacing, NEAR_PX)),
+        0.5 if misaligned else 1,
     )
     return Measured(score, "; ".join(parts) + ".", numbers)
 
@@ -180,5 +185,9 @@ def typography(ctx: MetricContext) -> Measured:
             f"{len(off_family)} text element(s) set in a family the tokens do not name, e.g. "
             f"{ctx.probe.selector(off_family[0])}"
         )
-    score = 0 if off_family else _score(findings, _near_length(ctx.tokens.nearest_type_size))
+    score = (
+        0
+        if off_family
+        else _score(findings, _near_length(ctx.tokens.nearest_type_size, NEAR_TYPE_PX))
+    )
     return Measured(score, "; ".join(parts) + "." + family_note, numbers)

@@ -19,7 +19,7 @@ from PIL import Image
 
 from argus.diff.compare import compare
 from argus.judge.composition import StructureChange, design_scores, structure_changes
-from argus.judge.layout import find_blocks, find_regions
+from argus.judge.layout import Block, find_blocks, find_regions
 from argus.judge.metric.context import Measured, MetricContext
 from argus.judge.ssim import grey, ssim
 
@@ -35,8 +35,8 @@ RGBA8 = NDArray[np.uint8]
 
 @dataclass(frozen=True)
 class Layout:
-    regions: list[Any]
-    blocks: list[Any]
+    regions: list[Block]
+    blocks: list[Block]
 
 
 def _layout(image: RGBA8) -> Layout:

@@ -1,0 +1,280 @@
+"""The metric judge's scoring rules on hand-written probes and drawn images (no browser)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from argus.config import ProjectConfig
+from argus.judge.metric import MetricJudge
+from argus.judge.packet import Packet
+from tests.judge.conftest import PacketFactory
+
+INK = "rgb(22, 24, 29)"  # text-primary (light)
+PRIMARY = "rgb(52, 71, 196)"  # primary (light)
+SURFACE = "rgb(255, 255, 255)"
+CLEAR = "rgba(0, 0, 0, 0)"
+
+
+def el(
+    index: int,
+    parent: int | None,
+    tag: str,
+    *,
+    role: str = "generic",
+    name: str = "",
+    text: str = "",
+    testid: str = "",
+    level: int | None = None,
+    interactive: bool = False,
+    box: tuple[float, float, float, float] = (0, 0, 100, 20),
+    visible: bool = True,
+    **style: str,
+) -> dict[str, Any]:
+    css = {
+        "color": INK,
+        "background-color": CLEAR,
+        "font-size": "16px",
+        "font-family": "Inter",
+        "margin-top": "0px",
+        "padding-top": "0px",
+    }
+    css.update({k.replace("_", "-"): v for k, v in style.items()})
+    return {
+        "index": index,
+        "parent": parent,
+        "tag": tag,
+        "role": role,
+        "name": name,
+        "id": "",
+        "testid": testid,
+        "text": text,
+        "heading_level": level,
+        "visible": visible,
+        "interactive": interactive,
+        "box": dict(zip(("x", "y", "width", "height"), box, strict=True)),
+        "style": css,
+    }
+
+
+def page(*elements: dict[str, Any], aria: str = "") -> dict[str, Any]:
+    body = el(0, None, "body", box=(0, 0, 320, 200), background_color="rgb(245, 246, 248)")
+    return {
+        "version": 1,
+        "viewport": {"width": 320, "height": 200},
+        "elements": [body, *elements],
+        "aria_snapshot": aria,
+    }
+
+
+def good_page(**primary_style: str) -> dict[str, Any]:
+    return page(
+        el(
+            1,
+            0,
+            "h1",
+            role="heading",
+            name="Habits",
+            text="Habits",
+            level=1,
+            font_size="28px",
+            box=(10, 10, 200, 32),
+        ),
+        el(
+            2,
+            0,
+            "p",
+            role="paragraph",
+            text="2 of 5 done today",
+            font_size="14px",
+            box=(10, 46, 200, 24),
+        ),
+        el(
+            3,
+            0,
+            "button",
+            role="button",
+            name="Add habit",
+            text="Add habit",
+            testid="habits.add",
+            interactive=True,
+            box=(200, 120, 100, 40),
+            color=SURFACE,
+            background_color=PRIMARY,
+            **primary_style,
+        ),
+        el(
+            4,
+            0,
+            "button",
+            role="button",
+            name="Delete",
+            interactive=True,
+            box=(10, 120, 32, 32),
+            background_color=SURFACE,
+        ),
+    )
+
+
+def measure(packet: Packet, name: str) -> Any:
+    return MetricJudge(ProjectConfig(root=packet.directory)).measure(packet, (name,))[name]
+
+
+def test_a_well_formed_page_scores_1_on_the_design_dimensions(make_packet: PacketFactory) -> None:
+    packet = make_packet(probe=good_page())
+    for name in ("token_compliance", "layout_spacing", "typography", "hierarchy"):
+        result = measure(packet, name)
+        assert result.score == 1, (name, result.evidence)
+
+
+@pytest.mark.parametrize(
+    ("style", "score"),
+    [
+        ({"color": "rgb(23, 25, 30)"}, 1),  # ΔE < 1: the token itself
+        ({"color": "rgb(30, 30, 40)"}, 0.5),  # a near miss of text-primary
+        ({"color": "rgb(200, 30, 200)"}, 0),  # nothing like any token
+    ],
+)
+def test_token_compliance_near_misses_score_half(
+    make_packet: PacketFactory, style: dict[str, str], score: float
+) -> None:
+    probe = good_page()
+    probe["elements"][2]["style"].update(style)
+    result = measure(make_packet(probe=probe), "token_compliance")
+    assert result.score == score, result.evidence
+    assert result.numbers["checked"] > 0
+
+
+@pytest.mark.parametrize(("margin", "score"), [("16px", 1), ("14px", 0.5), ("20px", 0)])
+def test_spacing_off_the_scale(make_packet: PacketFactory, margin: str, score: float) -> None:
+    probe = good_page()
+    probe["elements"][2]["style"]["margin-top"] = margin
+    assert measure(make_packet(probe=probe), "layout_spacing").score == score
+
+
+def test_siblings_almost_aligned_are_a_near_miss(make_packet: PacketFactory) -> None:
+    probe = good_page()
+    probe["elements"][2]["box"]["x"] = 12  # 2 px off the h1's left edge above it
+    result = measure(make_packet(probe=probe), "layout_spacing")
+    assert result.score == 0.5 and result.numbers["misaligned_pairs"] == 1
+
+
+@pytest.mark.parametrize(
+    ("change", "score"),
+    [
+        ({"font-size": "17px"}, 0.5),
+        ({"font-size": "22px"}, 0),
+        ({"font-family": "Comic Sans MS"}, 0),
+    ],
+)
+def test_typography(make_packet: PacketFactory, change: dict[str, str], score: float) -> None:
+    probe = good_page()
+    probe["elements"][2]["style"].update(change)
+    assert measure(make_packet(probe=probe), "typography").score == score
+
+
+def test_hierarchy_two_h1s_fail(make_packet: PacketFactory) -> None:
+    probe = good_page()
+    probe["elements"][2].update(role="heading", heading_level=1, name="Again")
+    result = measure(make_packet(probe=probe), "hierarchy")
+    assert result.score == 0 and "one_h1" in result.numbers["failed_checks"]
+
+
+def test_hierarchy_a_skipped_heading_level_is_one_failure(make_packet: PacketFactory) -> None:
+    probe = good_page()
+    probe["elements"][2].update(role="heading", heading_level=3, name="Deep")
+    result = measure(make_packet(probe=probe), "hierarchy")
+    assert result.score == 0.5 and result.numbers["failed_checks"] == ["outline"]
+
+
+def test_hierarchy_a_bigger_control_outweighs_the_primary(make_packet: PacketFactory) -> None:
+    probe = good_page()
+    probe["elements"][4]["box"] = {"x": 0, "y": 160, "width": 320, "height": 40}
+    probe["elements"][4]["style"]["background-color"] = "rgb(29, 122, 74)"  # success, filled
+    result = measure(make_packet(probe=probe), "hierarchy")
+    assert "primary_leads" in result.numbers["failed_checks"]
+
+
+def test_hierarchy_abstains_without_a_declared_primary_action(make_packet: PacketFactory) -> None:
+    result = measure(make_packet(probe=good_page(), contract={"primary_action": None}), "hierarchy")
+    assert result.score is None and "primary_action" in result.evidence
+
+
+def test_functional_abstains_on_a_prose_only_contract(make_packet: PacketFactory) -> None:
+    result = measure(
+        make_packet(probe=good_page(), contract={"expectations": None}), "functional_correctness"
+    )
+    assert result.score is None and "prose" in result.evidence
+
+
+def test_functional_counts_console_errors_without_quoting_them(make_packet: PacketFactory) -> None:
+    console = {
+        "messages": [{"level": "error", "text": "secret words", "location": ""}],
+        "page_errors": [],
+    }
+    packet = make_packet(probe=good_page(), contract={"expectations": None}, console=console)
+    result = measure(packet, "functional_correctness")
+    assert result.score == 0 and "1 console error" in result.evidence
+    assert "secret" not in result.evidence
+
+
+def test_functional_checks_template_and_counts(make_packet: PacketFactory) -> None:
+    expectations = {
+        "aria_snapshot": '- heading "Habits" [level=1]\n- button "Add habit"',
+        "counts": [
+            {"role": "button", "name": "/^Add/", "equals": 1},
+            {"role": "heading", "name": None, "equals": 2},
+        ],
+    }
+    aria = (
+        '- heading "Habits" [level=1]\n- paragraph: 2 of 5 done today\n'
+        '- button "Add habit"\n- button "Delete"'
+    )
+    probe = {**good_page(), "aria_snapshot": aria}
+    result = measure(
+        make_packet(probe=probe, contract={"expectations": expectations}), "functional_correctness"
+    )
+    assert result.score == 0.5  # the template and one count hold; one heading, not two
+    assert result.numbers["counts"][1] == {
+        "role": "heading",
+        "name": None,
+        "expected": 2,
+        "found": 1,
+    }
+
+
+def test_accessibility_unnamed_control_and_missing_id(make_packet: PacketFactory) -> None:
+    probe = good_page()
+    probe["elements"][4]["name"] = ""
+    result = measure(
+        make_packet(probe=probe, contract={"a11y_contract": ["habits.add", "habits.list"]}),
+        "accessibility",
+    )
+    assert result.score == 0
+    assert "habits.list" in result.evidence and "without an accessible name" in result.evidence
+    assert result.numbers["axe"] is None  # not run: said, not passed
+
+
+def test_visual_fidelity_abstains_without_a_reference(make_packet: PacketFactory) -> None:
+    result = measure(make_packet(), "visual_fidelity")
+    assert result.score is None and "reference" in result.evidence
+
+
+@pytest.mark.parametrize("source", ["human", "candidate"])
+def test_visual_fidelity_against_drawn_references(make_packet: PacketFactory, source: str) -> None:
+    same = measure(make_packet(reference=source), "visual_fidelity")
+    assert same.score == 1, same.evidence
+    moved = measure(make_packet(reference=source, render_button=(20, 150)), "visual_fidelity")
+    assert moved.score == 0 and "region" in moved.evidence
+
+
+def test_closer_to_reference_than_prev(make_packet: PacketFactory) -> None:
+    judge = MetricJudge(ProjectConfig(root=Path(".")))
+    closer = judge.judge(make_packet(reference="candidate", prev=True))  # render == reference
+    assert closer["closer_to_reference_than_prev"] is True
+    further = judge.judge(make_packet(reference="candidate", prev=True, render_button=(20, 150)))
+    assert further["closer_to_reference_than_prev"] is False  # render moved like prev, not closer
+    first = judge.judge(make_packet(reference="candidate"))
+    assert first["closer_to_reference_than_prev"] is None
