@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from argus.errors import InputError, JudgeError
-from argus.judge.assemble import fixture_length, packet_for_view, view_contract
+from argus.judge.assemble import packet_for_view, view_contract
 from argus.judge.content import MAX_TEXT, TRUNCATION_MARKER
 from argus.judge.packet import ROLES, load_packet
 from argus.spec import View, load_spec
@@ -172,30 +172,3 @@ def test_the_view_contract_resolves_fixture_counts(habits_root: Path) -> None:
     fixture = json.loads((habits_root / "fixtures" / "populated.json").read_text())
     assert listitems["equals"] == len(fixture["habits"])
     assert listitems["from"] == "fixtures/populated.json#/habits"
-
-
-@pytest.mark.parametrize(
-    ("doc", "pointer", "expected"),
-    [
-        ({"a": [1, 2, 3]}, "/a", 3),
-        ({"a/b": {"c~d": [1]}}, "/a~1b/c~0d", 1),
-        ([[1, 2], [3]], "/0", 2),
-        ([], "", 0),
-    ],
-)
-def test_fixture_length_follows_json_pointer(
-    tmp_path: Path, doc: object, pointer: str, expected: int
-) -> None:
-    path = tmp_path / "f.json"
-    path.write_text(json.dumps(doc))
-    assert fixture_length(path, pointer) == expected
-
-
-@pytest.mark.parametrize(
-    ("doc", "pointer"), [({"a": 1}, "/a"), ({"a": []}, "/b"), ({"a": []}, "a")]
-)
-def test_fixture_length_errors_are_one_line(tmp_path: Path, doc: object, pointer: str) -> None:
-    path = tmp_path / "f.json"
-    path.write_text(json.dumps(doc))
-    with pytest.raises(InputError, match=r"f\.json: JSON pointer"):
-        fixture_length(path, pointer)

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from argus.contracts.rubric import default_rubric_text
-from argus.errors import InputError
-from argus.io import atomic_write_text, read_json
+from argus.io import atomic_write_text
 from argus.judge.packet import Packet, build_packet
-from argus.spec import Spec, View
+from argus.spec import Spec, View, fixture_count
 
 PACKET_DIR = "packet"
 
@@ -27,7 +25,7 @@ def view_contract(spec: Spec, view: View) -> dict[str, Any]:
             entry: dict[str, Any] = {"role": count.role, "name": count.name}
             if count.equals_fixture is not None:
                 source = count.equals_fixture
-                entry["equals"] = fixture_length(source.file, source.pointer)
+                entry["equals"] = fixture_count(source.file, source.pointer)
                 entry["from"] = f"{source.file.relative_to(spec.root).as_posix()}#{source.pointer}"
             else:
                 entry["equals"] = count.equals
@@ -46,26 +44,6 @@ def view_contract(spec: Spec, view: View) -> dict[str, Any]:
         ],
         "expectations": expectations,
     }
-
-
-def fixture_length(file: Path, pointer: str) -> int:
-    """The length of the array at JSON Pointer ``pointer`` (RFC 6901) in the JSON ``file``."""
-    node: Any = read_json(file, what="fixture")
-    if pointer and not pointer.startswith("/"):
-        raise InputError(f"{file}: JSON pointer {pointer!r} must be empty or start with '/'")
-    for raw in pointer.split("/")[1:] if pointer else []:
-        token = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, Mapping) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            raise InputError(f"{file}: JSON pointer {pointer!r} does not resolve (at {token!r})")
-    if not isinstance(node, list):
-        raise InputError(
-            f"{file}: JSON pointer {pointer!r} points at a {type(node).__name__}, not an array"
-        )
-    return len(node)
 
 
 def packet_for_view(
