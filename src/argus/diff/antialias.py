@@ -32,16 +32,21 @@ class Neighbourhood:
     (pixelmatch counts a pixel on the image edge as having one equal neighbour already)."""
 
     def __init__(self, pos: Index, width: int, height: int) -> None:
+        self.positions: Index = pos + (DY * width + DX)
         x = pos % width
         y = pos // width
-        self.border: Counts = ((x == 0) | (x == width - 1) | (y == 0) | (y == height - 1)).astype(
-            np.uint8
-        )
-        nx = x + DX
-        ny = y + DY
-        self.valid: Mask = (nx >= 0) & (nx < width) & (ny >= 0) & (ny < height)
-        # A missing neighbour points at the centre itself; `valid` masks it out.
-        self.positions: Index = np.where(self.valid, pos + (DY * width + DX), pos)
+        on_border = (x == 0) | (x == width - 1) | (y == 0) | (y == height - 1)
+        self.border: Counts = on_border.view(np.uint8)
+        self.valid: Mask = np.ones(self.positions.shape, dtype=bool)
+        edge = np.flatnonzero(on_border)
+        if edge.size:
+            # Only border pixels lack neighbours; a missing one points at the centre itself
+            # and `valid` masks it out.
+            nx = x[edge] + DX
+            ny = y[edge] + DY
+            ok = (nx >= 0) & (nx < width) & (ny >= 0) & (ny < height)
+            self.valid[:, edge] = ok
+            self.positions[:, edge] = np.where(ok, self.positions[:, edge], pos[edge])
 
 
 def equal_neighbour_map(img: U32) -> Counts:
@@ -75,6 +80,10 @@ class SiblingCounter:
         self.flat = img.reshape(-1)
         self._map: Counts | None = None
 
+    @property
+    def mapped(self) -> bool:
+        return self._map is not None
+
     def full_map(self) -> Counts:
         if self._map is None:
             self._map = equal_neighbour_map(self.img).reshape(-1)
@@ -93,8 +102,11 @@ class SiblingCounter:
 
 def flat_in_both(own: SiblingCounter, other: SiblingCounter, pos: Index) -> Mask:
     """pixelmatch's hasManySiblings in both images: 3+ equal neighbours (border counts one)."""
-    h, w = own.img.shape
-    hood = None if pos.size > MAP_SHARE * own.flat.size else Neighbourhood(pos, w, h)
+    hood = None
+    gathering = pos.size <= MAP_SHARE * own.flat.size
+    if gathering and not (own.mapped and other.mapped):
+        h, w = own.img.shape
+        hood = Neighbourhood(pos, w, h)
     many: Mask = (own.at(pos, hood) > 2) & (other.at(pos, hood) > 2)
     return many
 
@@ -116,16 +128,13 @@ def antialiased(own: SiblingCounter, other: SiblingCounter, pos: Index, checkerb
     dr, dg, db = channel_differences(own.flat[sub], own.flat[hood.positions], sub * 4, checkerboard)
     deltas = brightness(dr, dg, db)
     zeroes = hood.border + ((deltas == 0) & hood.valid).sum(axis=0, dtype=np.uint8)
-    darker = np.where(hood.valid & (deltas < 0), deltas, np.inf)
-    brighter = np.where(hood.valid & (deltas > 0), deltas, -np.inf)
+    # A missing neighbour points at the centre, so its delta is 0 and never the extreme.
     # argmin/argmax return the first extreme in visiting order, as pixelmatch's strict < and
     # > comparisons keep the first.
-    darkest = darker.argmin(axis=0)
-    brightest = brighter.argmax(axis=0)
+    darkest = deltas.argmin(axis=0)
+    brightest = deltas.argmax(axis=0)
     cols = np.arange(sub.size)
-    slope = (
-        (zeroes <= 2) & np.isfinite(darker[darkest, cols]) & np.isfinite(brighter[brightest, cols])
-    )
+    slope = (zeroes <= 2) & (deltas[darkest, cols] < 0) & (deltas[brightest, cols] > 0)
     if not slope.any():
         return result
     keep = np.flatnonzero(slope)
