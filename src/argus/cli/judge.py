@@ -116,7 +116,9 @@ def run_judge_command(args: argparse.Namespace) -> int:
         print(json.dumps(data, indent=2, ensure_ascii=False))
     else:
         print(render_table(verdict))
-        print(f"wrote {run_dir / VERDICT_FILE}")
+        written = run_dir / VERDICT_FILE
+        shown = written.relative_to(config.root) if written.is_relative_to(config.root) else written
+        print(f"wrote {shown}")
     return EXIT_CODES[verdict.outcome]
 
 
