@@ -12,9 +12,9 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from argus.diff.yiq import U32, Index, brightness, channel_differences
+from argus.diff.arrays import U32, Index, Mask
+from argus.diff.yiq import brightness, channel_differences
 
-Mask = npt.NDArray[np.bool_]
 Counts = npt.NDArray[np.uint8]
 
 # Neighbour offsets (dx, dy) in pixelmatch's visiting order (x outer, y inner): the order

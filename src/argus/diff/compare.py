@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from argus.diff.arrays import U8
 from argus.diff.density import window_density
 from argus.diff.kernel import (
     check_fraction,
@@ -24,7 +25,6 @@ from argus.diff.kernel import (
 )
 from argus.diff.png import load_png_pair
 from argus.diff.regions import Region, changed_regions
-from argus.diff.yiq import U8
 
 DEFAULT_WINDOW = 16
 

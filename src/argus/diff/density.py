@@ -9,9 +9,8 @@ diff costs little.
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
-Index = npt.NDArray[np.intp]
+from argus.diff.arrays import Index
 
 
 def window_density(positions: Index, width: int, height: int, window: int) -> int:

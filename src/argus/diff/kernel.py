@@ -16,8 +16,9 @@ import numpy as np
 import numpy.typing as npt
 
 from argus.diff.antialias import SiblingCounter, antialiased
-from argus.diff.runs import Index, Mask, run_lengths, run_starts
-from argus.diff.yiq import MAX_YIQ_DELTA, U8, U32, channels, color_delta, gray_values
+from argus.diff.arrays import U8, U32, Index, Mask
+from argus.diff.runs import run_lengths, run_starts
+from argus.diff.yiq import MAX_YIQ_DELTA, channels, color_delta, gray_values
 from argus.errors import InputError
 
 Color = tuple[int, int, int]

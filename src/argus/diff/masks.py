@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from argus.diff.yiq import U8
+from argus.diff.arrays import U8
 from argus.errors import InputError
 
 MASK_RGBA = (255, 0, 255, 255)  # Playwright's default maskColor, #FF00FF

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageFile, UnidentifiedImageError
 
-from argus.diff.yiq import U8
+from argus.diff.arrays import U8
 from argus.errors import InputError
 from argus.io import atomic_write_bytes, read_bytes
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-Index = npt.NDArray[np.intp]
+from argus.diff.arrays import Index
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-Index = npt.NDArray[np.intp]
-Mask = npt.NDArray[np.bool_]
+from argus.diff.arrays import Index, Mask
 
 
 def run_starts(*flats: npt.NDArray[np.uint32], split: Mask | None = None) -> Index:

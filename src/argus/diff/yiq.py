@@ -9,12 +9,9 @@ computes: a delta compared against a threshold must land on the same side of it.
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
-F64 = npt.NDArray[np.float64]
-U8 = npt.NDArray[np.uint8]
-U32 = npt.NDArray[np.uint32]
-Index = npt.NDArray[np.intp]
+from argus.diff.arrays import F64, U32, Index
+from argus.diff.arrays import U8 as U8  # re-exported: argus.report imports it from here
 
 # The largest possible YIQ delta (black against white): thresholds scale it quadratically.
 MAX_YIQ_DELTA = 35215.0
