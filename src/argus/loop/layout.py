@@ -80,3 +80,11 @@ class RunLayout:
             if child.is_dir() and child.name.startswith(ITERATION_PREFIX) and number.isdigit():
                 found.append(int(number))
         return sorted(found)
+
+    def previous_render(self, view: View, n: int) -> Path | None:
+        """The render of the latest iteration before ``n`` that has one."""
+        for i in range(n - 1, 0, -1):
+            candidate = self.iteration_dir(view, i) / "render.png"
+            if candidate.is_file():
+                return candidate
+        return None

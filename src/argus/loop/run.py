@@ -10,7 +10,7 @@ spot-check (HE-2). The final status is the worst of the views'.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from contextlib import AbstractContextManager, ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -18,27 +18,28 @@ from typing import Any
 
 from argus.config import ProjectConfig, load_config
 from argus.contracts import Rubric, load_rubric
-from argus.errors import ArgusError
+from argus.errors import ArgusError, InputError
+from argus.loop.checkpoints import (
+    bootstrap_reference,
+    pending_first_spotcheck,
+    spotcheck_note,
+    with_spotcheck,
+)
+from argus.loop.context import WAITING, ImplementerSettings, LoopContext, ViewResult
 from argus.loop.events import EventLog
+from argus.loop.implementer import PLACEHOLDERS, expand_command
 from argus.loop.integrity import collect_protected
 from argus.loop.killpoint import killpoint
 from argus.loop.layout import RunLayout
 from argus.loop.lock import FeatureLock
 from argus.loop.modes import Mode
 from argus.loop.progress import Progress, SilentProgress
-from argus.loop.references import approve_command, candidate_path, record_candidate
 from argus.loop.runrecord import FINISHED, PAUSED, RUNNING, RunRecord, load_run, save_run
 from argus.loop.services import LoopServices
-from argus.loop.signoff import load_records, now_iso
+from argus.loop.signoff import now_iso
 from argus.loop.state import LoopSettings
 from argus.loop.status import Status, worst
-from argus.loop.viewloop import (
-    SIGNED_OFF,
-    ImplementerSettings,
-    LoopContext,
-    ViewResult,
-    converge_view,
-)
+from argus.loop.viewloop import converge_view
 from argus.spec import Spec, View, lint_spec, load_spec
 from argus.spec.paths import SPECS_DIR, find_repo_root
 from argus.store.runstore import RunStore
@@ -47,10 +48,6 @@ from argus.store.runstore import RunStore
 PROTECTED_GLOBS = ("tests/**", "test/**", "**/fixtures/**", "**/__snapshots__/**")
 VIEW_RUN_MARKER = "run-id.txt"
 
-# How a view ended besides the view loop's own endings.
-NEEDS_REFERENCE = "needs_reference"
-WAITING = "waiting_for_spotcheck"
-SPOTCHECK = "spotcheck"
 
 ServicesFactory = Callable[
     [Spec, ProjectConfig, Rubric, RunLayout], AbstractContextManager[LoopServices]
@@ -92,24 +89,19 @@ def run_loop(
     services_factory: ServicesFactory | None = None,
     progress: Progress | None = None,
 ) -> RunOutcome:
-    """Run (or resume) the loop for one feature; never raises for a spec or config problem."""
+    """Run (or resume) the loop for one feature. A wrong feature or target name raises
+    InputError; an invalid spec, config or adapter is a BLOCKED outcome with the reason."""
     progress = progress or SilentProgress()
-    # Phase 0: resolve and validate. Anything wrong here is BLOCKED, with the reason.
+    root = find_repo_root(options.root)
+    spec_path = root / SPECS_DIR / options.feature / "spec.json"
+    if not spec_path.is_file():  # a wrong argument, not a blocked run
+        raise InputError(f"{spec_path}: no such feature spec; check --feature or run argus init")
+    # Phase 0: validate. Anything wrong here is BLOCKED, with the reason.
     try:
-        root = find_repo_root(options.root)
-        spec_path = root / SPECS_DIR / options.feature / "spec.json"
-        if not spec_path.is_file():
-            return blocked(
-                options, f"{spec_path}: no such spec; run 'argus init {options.feature}'"
-            )
         report = lint_spec(spec_path, root)
         if not report.valid:
             first = report.errors[0]
-            more = (
-                f" (+{len(report.errors) - 1} more; run argus lint)"
-                if len(report.errors) > 1
-                else ""
-            )
+            more = f" (+{len(report.errors) - 1} more; run argus lint)" if report.errors[1:] else ""
             return blocked(
                 options, f"{spec_path}: invalid spec: {first.path}: {first.message}{more}"
             )
@@ -117,10 +109,15 @@ def run_loop(
         config = load_config(root)
         rubric = load_rubric(spec.rubric_path)
         settings = LoopSettings.from_rubric(rubric, options.max_iterations)
-        if options.target is not None:
-            spec.target(options.target)
     except ArgusError as err:
         return blocked(options, str(err))
+    if options.target is not None:
+        spec.target(options.target)  # InputError naming the spec and its targets
+    command = options.implementer if options.implementer is not None else config.implementer.command
+    implementer = None
+    if command.strip():
+        expand_command(command, dict.fromkeys(PLACEHOLDERS, "x"))  # a bad template fails now
+        implementer = ImplementerSettings(command, config.implementer.timeout)
     no_sensor = _missing_sensor(spec)
     if no_sensor:
         return blocked(options, no_sensor)
@@ -134,7 +131,9 @@ def run_loop(
     layout = RunLayout(spec.spec_dir, report_only=options.mode is Mode.REPORT_ONLY)
     with FeatureLock(layout.feature_runs, spec.feature):
         return _run_locked(
-            options, spec, config, rubric, settings, layout, services_factory, progress
+            _Setup(options, spec, config, rubric, settings, layout, implementer),
+            services_factory,
+            progress,
         )
 
 
@@ -152,16 +151,21 @@ def _missing_sensor(spec: Spec) -> str | None:
     )
 
 
-def _run_locked(
-    options: LoopOptions,
-    spec: Spec,
-    config: ProjectConfig,
-    rubric: Rubric,
-    settings: LoopSettings,
-    layout: RunLayout,
-    services_factory: ServicesFactory,
-    progress: Progress,
-) -> RunOutcome:
+@dataclass(frozen=True)
+class _Setup:
+    """What phase 0 resolved."""
+
+    options: LoopOptions
+    spec: Spec
+    config: ProjectConfig
+    rubric: Rubric
+    settings: LoopSettings
+    layout: RunLayout
+    implementer: ImplementerSettings | None
+
+
+def _run_locked(setup: _Setup, services_factory: ServicesFactory, progress: Progress) -> RunOutcome:
+    options, spec, settings, layout = setup.options, setup.spec, setup.settings, setup.layout
     store_root = layout.runs_dir if options.mode is Mode.REPORT_ONLY else spec.root
     with ExitStack() as stack:
         store = stack.enter_context(RunStore.open(store_root))
@@ -177,10 +181,7 @@ def _run_locked(
             },
         )
         killpoint("run_started")
-        services = stack.enter_context(services_factory(spec, config, rubric, layout))
-        command = (
-            options.implementer if options.implementer is not None else config.implementer.command
-        )
+        services = stack.enter_context(services_factory(spec, setup.config, setup.rubric, layout))
         ctx = LoopContext(
             spec=spec,
             mode=options.mode,
@@ -190,9 +191,7 @@ def _run_locked(
             run_id=record.run_id,
             progress=progress,
             settings=settings,
-            implementer=ImplementerSettings(command, config.implementer.timeout)
-            if command.strip()
-            else None,
+            implementer=setup.implementer,
             protected=lambda: _protected(spec),
             spec_md=_read_text(spec.spec_dir / "spec.md"),
             tokens_text=_read_text(spec.tokens_path),
@@ -303,13 +302,13 @@ def _run_views(
         canonical = spec.canonical_view(target.id)
         reference = target.reference_for(canonical.state, canonical.appearance)
         if reference is None or reference.status != "present":
-            result, note = _bootstrap_reference(ctx, canonical)
+            result, note = bootstrap_reference(ctx, canonical)
             results.append(result)
             notes.append(note)
             record = _note_view(ctx, record, result)
             continue
         for view in _views_in_scope(spec, target.id):
-            if paused or _pending_first_spotcheck(ctx) is not None:
+            if paused or pending_first_spotcheck(ctx) is not None:
                 paused = True
                 waiting = ViewResult(
                     view, WAITING, Status.NEEDS_CONTEXT, 0, detail="waits for the spot-check"
@@ -317,18 +316,18 @@ def _run_views(
                 results.append(waiting)
                 continue
             _claim_view_dir(ctx, view)
-            result = _with_spotcheck(ctx, converge_view(ctx, view))
+            result = with_spotcheck(ctx, converge_view(ctx, view))
             results.append(result)
             record = _note_view(ctx, record, result)
             ctx.progress.view_done(view.slug, result.status.value, result.detail)
-            pending = _pending_first_spotcheck(ctx)
+            pending = pending_first_spotcheck(ctx)
             if pending is not None and ctx.mode.pauses_for_spotcheck:
                 paused = True
-                notes.append(_spotcheck_note(ctx, pending))
+                notes.append(spotcheck_note(ctx, pending))
     if paused and not any(n.startswith("HE-2") for n in notes):
-        pending = _pending_first_spotcheck(ctx)
+        pending = pending_first_spotcheck(ctx)
         if pending is not None:
-            notes.append(_spotcheck_note(ctx, pending))
+            notes.append(spotcheck_note(ctx, pending))
     for result in results:
         if result.status is Status.BLOCKED and result.detail:
             notes.append(f"{result.view.slug}: {result.detail}")
@@ -351,94 +350,6 @@ def _note_view(ctx: LoopContext, record: RunRecord, result: ViewResult) -> RunRe
     return save_run(ctx.layout.run_file, record.with_view(result.view.slug, data))
 
 
-def _bootstrap_reference(ctx: LoopContext, view: View) -> tuple[ViewResult, str]:
-    """HE-1: render a candidate for the canonical view and ask a human to approve it."""
-    command = approve_command(view)
-    existing = candidate_path(ctx.layout.feature_runs, view)
-    if not ctx.mode.edits:
-        detail = f"no reference for {view.slug}; the target is not judged (HE-1)"
-        return ViewResult(view, NEEDS_REFERENCE, Status.NEEDS_CONTEXT, 0, detail=detail), (
-            f"HE-1: {view.slug} has no reference image. Run argus loop (interactive or headless) "
-            f"to render a candidate, or add references/{view.slug}.png and mark it present."
-        )
-    if not existing.is_file():
-        ctx.progress.phase(view.slug, 0, "candidate")
-        work = ctx.layout.feature_runs / "candidates" / f".{view.slug}"
-        shutil.rmtree(work, ignore_errors=True)
-        sensed = ctx.services.sense(view, work)
-        if not sensed.ok:
-            shutil.rmtree(work, ignore_errors=True)
-            detail = f"could not render a candidate reference: {sensed.error}"
-            return ViewResult(view, NEEDS_REFERENCE, Status.BLOCKED, 0, detail=detail), (
-                f"{view.slug}: {detail}"
-            )
-        record_candidate(ctx.spec, ctx.layout.feature_runs, view, work / "render.png")
-        shutil.rmtree(work, ignore_errors=True)
-    detail = f"candidate reference at {existing} awaits approval"
-    note = (
-        f"HE-1: {view.slug} has no approved reference. Look at {existing}; if it is right, run "
-        f"'{command}'; otherwise put your own image at references/{view.slug}.png, mark it "
-        "present in spec.json, and rerun."
-    )
-    ctx.progress.view_done(view.slug, Status.NEEDS_CONTEXT.value, detail)
-    return ViewResult(view, NEEDS_REFERENCE, Status.NEEDS_CONTEXT, 0, detail=detail), note
-
-
-def _run_records(ctx: LoopContext) -> list[dict[str, Any]]:
-    return [r for r in load_records(ctx.layout.signoff_file) if r.get("run_id") == ctx.run_id]
-
-
-def _pending_first_spotcheck(ctx: LoopContext) -> dict[str, Any] | None:
-    """The run's first sign-off while its spot-check is pending (interactive runs only)."""
-    if not ctx.mode.pauses_for_spotcheck:
-        return None
-    records = _run_records(ctx)
-    if records and records[0]["human_spotcheck"]["status"] == "pending":
-        return records[0]
-    return None
-
-
-def _spotcheck_note(ctx: LoopContext, record: dict[str, Any]) -> str:
-    slug = f"{record['target']}-{record['state']}-{record['appearance']}"
-    render = ctx.layout.view_dir(
-        View(ctx.spec.feature, record["target"], record["state"], record["appearance"])
-    )
-    base = (
-        f"argus approve --feature {ctx.spec.feature} --target {record['target']} "
-        f"--state {record['state']} --appearance {record['appearance']}"
-    )
-    return (
-        f"HE-2: {slug} is the first sign-off of this run. Compare its last render (under "
-        f"{render}) with the reference and the verdict; then run '{base}' if the judge was "
-        f"right, or '{base} --wrong DIMENSION' naming the dimension it got wrong. Rerun "
-        "argus loop to continue with the remaining views."
-    )
-
-
-def _with_spotcheck(ctx: LoopContext, result: ViewResult) -> ViewResult:
-    """A sign-off whose spot-check names a wrong dimension is a concern."""
-    if result.end != SIGNED_OFF or result.signoff is None:
-        return result
-    records = _run_records(ctx)
-    current = next(
-        (
-            r
-            for r in records
-            if (r["target"], r["state"], r["appearance"])
-            == (result.view.target, result.view.state, result.view.appearance)
-        ),
-        None,
-    )
-    if current is None or current["human_spotcheck"]["status"] != "wrong":
-        return result
-    wrong = current["human_spotcheck"]["wrong_dimension"]
-    return replace(
-        result,
-        status=Status.DONE_WITH_CONCERNS,
-        concerns=(*result.concerns, f"spot-check: the judge got {wrong} wrong"),
-    )
-
-
 def _protected(spec: Spec) -> list[str]:
     files: list[Path] = [spec.tokens_path]
     for optional in (spec.contrast_pairs_path, spec.rubric_path):
@@ -455,7 +366,3 @@ def _read_text(path: Path | None) -> str:
     if path is None or not path.is_file():
         return ""
     return path.read_text(encoding="utf-8", errors="replace")
-
-
-def final_notes(outcome: RunOutcome) -> Sequence[str]:
-    return outcome.notes

@@ -11,18 +11,17 @@ from __future__ import annotations
 
 import shutil
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from argus.io import atomic_write_json, atomic_write_text, read_json
-from argus.loop.events import EventLog
+from argus.loop.context import BUDGET, NO_IMPLEMENTER, LoopContext, ViewResult
+from argus.loop.endings import implementer_gave_up, reference_source, report_result, sign_off
 from argus.loop.implementer import run_implementer
 from argus.loop.integrity import IntegrityChanges, ProtectedCopies, compare, hash_set
 from argus.loop.killpoint import killpoint
 from argus.loop.layout import OUTCOME_FILE, RunLayout
-from argus.loop.modes import Mode
 from argus.loop.outcome import (
     CONFIRMED,
     GATES_RED,
@@ -33,76 +32,16 @@ from argus.loop.outcome import (
     load_outcome,
     save_outcome,
 )
-from argus.loop.progress import Progress
 from argus.loop.prompt import Finding, PromptContext, build_prompt
-from argus.loop.services import JudgeInputs, LoopServices
-from argus.loop.signoff import SignoffRecord, append_record, find_record, load_records, now_iso
-from argus.loop.state import LoopSettings, LoopState, init_state, save_state
+from argus.loop.services import JudgeInputs
+from argus.loop.signoff import now_iso
+from argus.loop.state import LoopState, init_state, save_state
 from argus.loop.status import Status
-from argus.spec.model import Spec, View
+from argus.spec.model import View
 from argus.verdict import normalize_gate_result
 
 PROTECTED_BEFORE = "protected-before.json"
 RENDER = "render.png"
-
-# How a view's loop ended.
-SIGNED_OFF = "signed_off"
-BUDGET = "budget"
-REPORTED = "reported"  # report-only: its one iteration
-NO_IMPLEMENTER = "no_implementer"
-IMPLEMENTER_STOPPED = "implementer_stopped"  # it reported BLOCKED or NEEDS_CONTEXT
-
-
-@dataclass(frozen=True)
-class ImplementerSettings:
-    command: str
-    timeout: float
-
-
-@dataclass
-class LoopContext:
-    """Everything one run shares across its views."""
-
-    spec: Spec
-    mode: Mode
-    layout: RunLayout
-    services: LoopServices
-    events: EventLog
-    run_id: str
-    progress: Progress
-    settings: LoopSettings
-    implementer: ImplementerSettings | None
-    protected: Callable[[], list[str]]  # the protected set, recomputed around every edit
-    spec_md: str = ""
-    tokens_text: str = ""
-
-    @property
-    def root(self) -> Path:
-        return self.spec.root
-
-
-@dataclass(frozen=True)
-class ViewResult:
-    view: View
-    end: str  # signed_off, budget, reported, no_implementer, implementer_stopped
-    status: Status
-    iterations: int
-    concerns: tuple[str, ...] = ()
-    detail: str = ""
-    signoff: Mapping[str, Any] | None = None
-    last: IterationOutcome | None = None
-    timings: Mapping[str, float] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "end": self.end,
-            "status": self.status.value,
-            "iterations": self.iterations,
-            "concerns": list(self.concerns),
-            "detail": self.detail,
-            "signed_off": self.signoff is not None,
-            "last": self.last.kind if self.last else None,
-        }
 
 
 def converge_view(ctx: LoopContext, view: View) -> ViewResult:
@@ -112,7 +51,7 @@ def converge_view(ctx: LoopContext, view: View) -> ViewResult:
         layout.state_file(view),
         view,
         ctx.settings,
-        reference_source=_reference_source(ctx.spec, view),
+        reference_source=reference_source(ctx.spec, view),
     )
     ctx.progress.view_started(view.slug)
     state = _discard_uncommitted(ctx, view, state)
@@ -123,9 +62,9 @@ def converge_view(ctx: LoopContext, view: View) -> ViewResult:
     while True:
         decision = state.decision()
         if decision.should_signoff and ctx.mode.signs_off:
-            return _sign_off(ctx, view, state, last)
+            return sign_off(ctx, view, state, last)
         if ctx.mode.single_iteration and state.iteration >= 1:
-            return _report_result(view, state, last)
+            return report_result(view, state, last)
         if decision.budget_exhausted:
             return ViewResult(
                 view,
@@ -147,28 +86,9 @@ def converge_view(ctx: LoopContext, view: View) -> ViewResult:
                 last=last,
             )
         last, state = _iterate(ctx, view, state, last)
-        stopped = _implementer_gave_up(view, state, last)
+        stopped = implementer_gave_up(view, state, last)
         if stopped is not None:
             return stopped
-
-
-def _implementer_gave_up(view: View, state: LoopState, last: IterationOutcome) -> ViewResult | None:
-    """An implementer that says BLOCKED or NEEDS_CONTEXT is not asked again: the view stops
-    with its status (after its iteration was sensed and judged like any other), unless that
-    iteration passed anyway."""
-    reported = (last.implementer or {}).get("status")
-    if last.passed or reported not in (Status.BLOCKED.value, Status.NEEDS_CONTEXT.value):
-        return None
-    log = f"iteration-{last.iteration}/implementer.log"
-    return ViewResult(
-        view,
-        IMPLEMENTER_STOPPED,
-        Status(reported),
-        state.iteration,
-        state.decision().concerns,
-        f"the implementer reported {reported}; see its output in {log}",
-        last=last,
-    )
 
 
 # -- one iteration ----------------------------------------------------------------------------
@@ -227,7 +147,7 @@ def _iterate(
         return _commit(ctx, view, state.gate_fail(["build"]), outcome, started)
 
     render = directory / RENDER
-    previous = _previous_render(ctx.layout, view, n)
+    previous = ctx.layout.previous_render(view, n)
     unchanged: bool | None = None
     if confirming and previous is not None:
         t0 = time.perf_counter()
@@ -426,99 +346,6 @@ def _committed_outcome(layout: RunLayout, view: View, iteration: int) -> Iterati
 def _replay_events(ctx: LoopContext, view: View, n: int) -> None:
     directory = ctx.layout.iteration_dir(view, n)
     ctx.events.ensure_iteration(view, load_outcome(directory / OUTCOME_FILE), directory)
-
-
-def _previous_render(layout: RunLayout, view: View, n: int) -> Path | None:
-    """The render of the latest committed iteration before ``n`` that has one."""
-    for i in range(n - 1, 0, -1):
-        candidate = layout.iteration_dir(view, i) / RENDER
-        if candidate.is_file():
-            return candidate
-    return None
-
-
-# -- endings ----------------------------------------------------------------------------------
-
-
-def _reference_source(spec: Spec, view: View) -> str | None:
-    """The view's own reference's source, else its target's canonical reference's."""
-    target = spec.target(view.target)
-    for state, appearance in (
-        (view.state, view.appearance),
-        (target.canonical.state, target.canonical.appearance),
-    ):
-        reference = target.reference_for(state, appearance)
-        if reference is not None and reference.status == "present":
-            return reference.source or "human"
-    return None
-
-
-def _last_verdict(layout: RunLayout, view: View, iteration: int) -> dict[str, Any]:
-    for i in range(iteration, 0, -1):
-        path = layout.iteration_dir(view, i) / "verdict.json"
-        if path.is_file():
-            data: dict[str, Any] = read_json(path, what="verdict")
-            return data
-    return {"all_pass": False, "dimensions": {}}
-
-
-def _sign_off(
-    ctx: LoopContext, view: View, state: LoopState, last: IterationOutcome | None
-) -> ViewResult:
-    """Baseline, sign-off record, event: each step idempotent, so a resume finishes the job."""
-    decision = state.decision()
-    signoff_file = ctx.layout.signoff_file
-    record = find_record(load_records(signoff_file), view, ctx.run_id)
-    if record is None:
-        ctx.progress.phase(view.slug, state.iteration, "sign-off")
-        render = _previous_render(ctx.layout, view, state.iteration + 1)
-        baseline = ctx.services.write_baseline(view, render) if render is not None else None
-        killpoint("after_baseline", state.iteration)
-        new = SignoffRecord(
-            feature=view.feature,
-            run_id=ctx.run_id,
-            target=view.target,
-            state=view.state,
-            appearance=view.appearance,
-            signed_off_at=now_iso(),
-            iterations=state.iteration,
-            reference_source=state.reference_source or "human",
-            final_verdict=_last_verdict(ctx.layout, view, state.iteration),
-            snapshot_baseline=baseline,
-            concerns=decision.concerns,
-        )
-        append_record(signoff_file, new)
-        killpoint("after_signoff_record", state.iteration)
-        record = new.to_json()
-    ctx.events.ensure("sign_off", dict(record), view=view)
-    killpoint("after_signoff_event", state.iteration)
-    concerns = tuple(record.get("concerns", ()))
-    status = Status.DONE_WITH_CONCERNS if concerns else Status.DONE
-    detail = f"signed off after {state.iteration} iterations"
-    return ViewResult(
-        view, SIGNED_OFF, status, state.iteration, concerns, detail, signoff=record, last=last
-    )
-
-
-def _report_result(view: View, state: LoopState, last: IterationOutcome | None) -> ViewResult:
-    """report-only: the one iteration's finding, as a status."""
-    if last is None:
-        return ViewResult(view, REPORTED, Status.BLOCKED, 0, detail="no iteration ran")
-    concerns: tuple[str, ...] = tuple(f"{f.kind} {f.name}" for f in last.findings)
-    if last.kind == JUDGED:
-        concerns = (
-            tuple(f"failing: {d}" for d in last.failed_dimensions)
-            + tuple(f"unverified: {d}" for d in last.unverified_dimensions)
-            + (("inconclusive verdict",) if last.verdict_outcome == "inconclusive" else ())
-        )
-    elif last.kind in (GATES_RED, SENSOR_FAILURE):
-        concerns = tuple(f"red gate: {g}" for g in last.red_gates)
-    status = (
-        Status.DONE
-        if last.kind == JUDGED and last.verdict_outcome == "pass"
-        else (Status.DONE_WITH_CONCERNS)
-    )
-    return ViewResult(view, REPORTED, status, state.iteration, concerns, last.summary(), last=last)
 
 
 def _write_sensor_gate_result(view: View, n: int, directory: Path, error: str) -> None:

@@ -1,0 +1,102 @@
+"""The human checkpoints inside a run: a missing reference (HE-1) and the spot-check of the
+run's first sign-off (HE-2)."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from typing import Any
+
+from argus.loop.context import NEEDS_REFERENCE, SIGNED_OFF, LoopContext, ViewResult
+from argus.loop.references import approve_command, candidate_path, record_candidate
+from argus.loop.signoff import load_records
+from argus.loop.status import Status
+from argus.spec.model import View
+
+
+def bootstrap_reference(ctx: LoopContext, view: View) -> tuple[ViewResult, str]:
+    """HE-1: render a candidate for the canonical view and ask a human to approve it."""
+    command = approve_command(view)
+    existing = candidate_path(ctx.layout.feature_runs, view)
+    if not ctx.mode.edits:
+        detail = f"no reference for {view.slug}; the target is not judged (HE-1)"
+        return ViewResult(view, NEEDS_REFERENCE, Status.NEEDS_CONTEXT, 0, detail=detail), (
+            f"HE-1: {view.slug} has no reference image. Run argus loop (interactive or headless) "
+            f"to render a candidate, or add references/{view.slug}.png and mark it present."
+        )
+    if not existing.is_file():
+        ctx.progress.phase(view.slug, 0, "candidate")
+        work = ctx.layout.feature_runs / "candidates" / f".{view.slug}"
+        shutil.rmtree(work, ignore_errors=True)
+        sensed = ctx.services.sense(view, work)
+        if not sensed.ok:
+            shutil.rmtree(work, ignore_errors=True)
+            detail = f"could not render a candidate reference: {sensed.error}"
+            return ViewResult(view, NEEDS_REFERENCE, Status.BLOCKED, 0, detail=detail), (
+                f"{view.slug}: {detail}"
+            )
+        record_candidate(ctx.spec, ctx.layout.feature_runs, view, work / "render.png")
+        shutil.rmtree(work, ignore_errors=True)
+    detail = f"candidate reference at {existing} awaits approval"
+    note = (
+        f"HE-1: {view.slug} has no approved reference. Look at {existing}; if it is right, run "
+        f"'{command}'; otherwise put your own image at references/{view.slug}.png, mark it "
+        "present in spec.json, and rerun."
+    )
+    ctx.progress.view_done(view.slug, Status.NEEDS_CONTEXT.value, detail)
+    return ViewResult(view, NEEDS_REFERENCE, Status.NEEDS_CONTEXT, 0, detail=detail), note
+
+
+def run_records(ctx: LoopContext) -> list[dict[str, Any]]:
+    return [r for r in load_records(ctx.layout.signoff_file) if r.get("run_id") == ctx.run_id]
+
+
+def pending_first_spotcheck(ctx: LoopContext) -> dict[str, Any] | None:
+    """The run's first sign-off while its spot-check is pending (interactive runs only)."""
+    if not ctx.mode.pauses_for_spotcheck:
+        return None
+    records = run_records(ctx)
+    if records and records[0]["human_spotcheck"]["status"] == "pending":
+        return records[0]
+    return None
+
+
+def spotcheck_note(ctx: LoopContext, record: dict[str, Any]) -> str:
+    slug = f"{record['target']}-{record['state']}-{record['appearance']}"
+    render = ctx.layout.view_dir(
+        View(ctx.spec.feature, record["target"], record["state"], record["appearance"])
+    )
+    base = (
+        f"argus approve --feature {ctx.spec.feature} --target {record['target']} "
+        f"--state {record['state']} --appearance {record['appearance']}"
+    )
+    return (
+        f"HE-2: {slug} is the first sign-off of this run. Compare its last render (under "
+        f"{render}) with the reference and the verdict; then run '{base}' if the judge was "
+        f"right, or '{base} --wrong DIMENSION' naming the dimension it got wrong. Rerun "
+        "argus loop to continue with the remaining views."
+    )
+
+
+def with_spotcheck(ctx: LoopContext, result: ViewResult) -> ViewResult:
+    """A sign-off whose spot-check names a wrong dimension is a concern."""
+    if result.end != SIGNED_OFF or result.signoff is None:
+        return result
+    records = run_records(ctx)
+    current = next(
+        (
+            r
+            for r in records
+            if (r["target"], r["state"], r["appearance"])
+            == (result.view.target, result.view.state, result.view.appearance)
+        ),
+        None,
+    )
+    if current is None or current["human_spotcheck"]["status"] != "wrong":
+        return result
+    wrong = current["human_spotcheck"]["wrong_dimension"]
+    return replace(
+        result,
+        status=Status.DONE_WITH_CONCERNS,
+        concerns=(*result.concerns, f"spot-check: the judge got {wrong} wrong"),
+    )

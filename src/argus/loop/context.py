@@ -1,0 +1,79 @@
+"""What one run shares across its views, and how a view's loop ended."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from argus.loop.events import EventLog
+from argus.loop.layout import RunLayout
+from argus.loop.modes import Mode
+from argus.loop.outcome import IterationOutcome
+from argus.loop.progress import Progress
+from argus.loop.services import LoopServices
+from argus.loop.state import LoopSettings
+from argus.loop.status import Status
+from argus.spec.model import Spec, View
+
+# How a view's loop ended.
+SIGNED_OFF = "signed_off"
+BUDGET = "budget"
+REPORTED = "reported"  # report-only: its one iteration
+NO_IMPLEMENTER = "no_implementer"
+IMPLEMENTER_STOPPED = "implementer_stopped"  # it reported BLOCKED or NEEDS_CONTEXT
+NEEDS_REFERENCE = "needs_reference"  # HE-1: its target has no approved reference
+WAITING = "waiting_for_spotcheck"  # HE-2: not started until the first sign-off is checked
+
+
+@dataclass(frozen=True)
+class ImplementerSettings:
+    command: str
+    timeout: float
+
+
+@dataclass
+class LoopContext:
+    """Everything one run shares across its views."""
+
+    spec: Spec
+    mode: Mode
+    layout: RunLayout
+    services: LoopServices
+    events: EventLog
+    run_id: str
+    progress: Progress
+    settings: LoopSettings
+    implementer: ImplementerSettings | None
+    protected: Callable[[], list[str]]  # the protected set, recomputed around every edit
+    spec_md: str = ""
+    tokens_text: str = ""
+
+    @property
+    def root(self) -> Path:
+        return self.spec.root
+
+
+@dataclass(frozen=True)
+class ViewResult:
+    view: View
+    end: str  # signed_off, budget, reported, no_implementer, implementer_stopped
+    status: Status
+    iterations: int
+    concerns: tuple[str, ...] = ()
+    detail: str = ""
+    signoff: Mapping[str, Any] | None = None
+    last: IterationOutcome | None = None
+    timings: Mapping[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "end": self.end,
+            "status": self.status.value,
+            "iterations": self.iterations,
+            "concerns": list(self.concerns),
+            "detail": self.detail,
+            "signed_off": self.signoff is not None,
+            "last": self.last.kind if self.last else None,
+        }
