@@ -1,6 +1,7 @@
 """PNG files in and out: decode to H x W x 4 uint8 RGBA arrays, encode and save atomically.
 
-Pillow decodes; its C decoder releases the GIL, so two files decode in parallel threads.
+Pillow decodes (after zlib-ng has inflated the image data, see ``preinflate``); its C
+decoder releases the GIL, so two files decode in parallel threads.
 RGB and RGBA images (every browser screenshot) are decoded straight into the numpy buffer:
 Pillow keeps both modes as 4 bytes a pixel, RGB with a pad byte of 255, which is exactly
 opaque RGBA. Other modes are converted, then pasted into the buffer (``np.asarray`` would
@@ -17,6 +18,7 @@ import numpy as np
 from PIL import Image, ImageFile, UnidentifiedImageError
 
 from argus.diff.arrays import U8
+from argus.diff.preinflate import pre_inflated
 from argus.errors import InputError
 from argus.io import atomic_write_bytes, read_bytes
 
@@ -58,19 +60,29 @@ def _decode_in_place(im: ImageFile.ImageFile) -> U8 | None:
     return arr
 
 
+def _decode(data: bytes) -> U8:
+    with Image.open(io.BytesIO(data), formats=["PNG"]) as im:
+        if im.mode in ("RGB", "RGBA") and "transparency" not in im.info:
+            fast = _decode_in_place(im)
+            if fast is not None:
+                return fast
+            im = Image.open(io.BytesIO(data), formats=["PNG"])
+        im.load()
+        return _to_rgba_array(im)
+
+
 def decode_png(data: bytes, source: Path | str = "image") -> U8:
     """Decode PNG bytes to RGBA; anything that is not a readable PNG is an InputError."""
     if not data.startswith(PNG_SIGNATURE):
         raise InputError(f"{source}: not a PNG image (no PNG signature); pass a .png file")
+    prepared = pre_inflated(data)
+    if prepared is not None:
+        try:
+            return _decode(prepared)
+        except (OSError, SyntaxError, ValueError):
+            pass  # decode the original below, so that any error is about the user's file
     try:
-        with Image.open(io.BytesIO(data), formats=["PNG"]) as im:
-            if im.mode in ("RGB", "RGBA") and "transparency" not in im.info:
-                fast = _decode_in_place(im)
-                if fast is not None:
-                    return fast
-                im = Image.open(io.BytesIO(data), formats=["PNG"])
-            im.load()
-            return _to_rgba_array(im)
+        return _decode(data)
     except Image.DecompressionBombError as exc:
         raise InputError(f"{source}: PNG is too large to decode safely ({exc})") from exc
     except (OSError, SyntaxError, ValueError, UnidentifiedImageError) as exc:
