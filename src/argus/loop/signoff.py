@@ -12,25 +12,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from argus.contracts import validate
 from argus.errors import InputError
 from argus.io import atomic_write_json, read_json
+from argus.store.model import ViewLike
 
 SIGNOFF_FILE = "signoff.json"
 SPOTCHECK_STATES = ("pending", "approved", "wrong")
-
-
-class ViewName(Protocol):
-    @property
-    def target(self) -> str: ...
-
-    @property
-    def state(self) -> str: ...
-
-    @property
-    def appearance(self) -> str: ...
 
 
 def now_iso() -> str:
@@ -70,7 +60,7 @@ class SignoffRecord:
         }
 
 
-def _same_view(record: Mapping[str, Any], view: ViewName) -> bool:
+def _same_view(record: Mapping[str, Any], view: ViewLike) -> bool:
     key: tuple[str, str, str] = (record["target"], record["state"], record["appearance"])
     return key == (view.target, view.state, view.appearance)
 
@@ -92,7 +82,7 @@ def _save(path: Path, records: Sequence[Mapping[str, Any]]) -> None:
 
 
 def find_record(
-    records: Sequence[Mapping[str, Any]], view: ViewName, run_id: str | None = None
+    records: Sequence[Mapping[str, Any]], view: ViewLike, run_id: str | None = None
 ) -> Mapping[str, Any] | None:
     """The latest record of ``view`` (in ``run_id`` when given)."""
     for record in reversed(records):
@@ -124,7 +114,7 @@ def pending_records(
 
 def set_spotcheck(
     path: Path,
-    view: ViewName,
+    view: ViewLike,
     *,
     wrong_dimension: str | None = None,
     note: str | None = None,
