@@ -354,3 +354,16 @@ def test_implementer_reporting_blocked_stops_the_view(tmp_path: Path) -> None:
     assert view.end == "implementer_stopped"
     assert "reported BLOCKED" in view.detail
     assert len(_outcomes(root)) == 2  # asked once, not until the budget runs out
+
+
+def test_candidate_kept_but_spec_not_marked_is_repaired(tmp_path: Path) -> None:
+    # As if a loop was killed between keeping the candidate image and marking the spec.
+    root = make_repo(tmp_path, [], reference="needed")
+    candidate = _spec_dir(root) / ".argus-runs" / "candidates" / "list-a-light.png"
+    candidate.parent.mkdir(parents=True)
+    candidate.write_bytes(b"png")
+    outcome = _run(root)
+    assert outcome.status is Status.NEEDS_CONTEXT
+    spec = json.loads((_spec_dir(root) / "spec.json").read_text())
+    assert spec["targets"][0]["references"][0]["status"] == "candidate"
+    assert SERVICES[0].calls["sense"] == 0  # the kept candidate is not rendered again

@@ -8,7 +8,13 @@ from dataclasses import replace
 from typing import Any
 
 from argus.loop.context import NEEDS_REFERENCE, SIGNED_OFF, LoopContext, ViewResult
-from argus.loop.references import approve_command, candidate_path, record_candidate
+from argus.loop.references import (
+    approve_command,
+    candidate_path,
+    default_reference_file,
+    mark_reference,
+    record_candidate,
+)
 from argus.loop.signoff import load_records
 from argus.loop.status import Status
 from argus.spec.model import View
@@ -32,11 +38,21 @@ def bootstrap_reference(ctx: LoopContext, view: View) -> tuple[ViewResult, str]:
         if not sensed.ok:
             shutil.rmtree(work, ignore_errors=True)
             detail = f"could not render a candidate reference: {sensed.error}"
-            return ViewResult(view, NEEDS_REFERENCE, Status.BLOCKED, 0, detail=detail), (
-                f"{view.slug}: {detail}"
-            )
+            # The run lists a BLOCKED view's detail itself.
+            return ViewResult(view, NEEDS_REFERENCE, Status.BLOCKED, 0, detail=detail), ""
         record_candidate(ctx.spec, ctx.layout.feature_runs, view, work / "render.png")
         shutil.rmtree(work, ignore_errors=True)
+    else:
+        reference = ctx.spec.target(view.target).reference_for(view.state, view.appearance)
+        if reference is None or reference.status != "candidate":
+            # A loop killed between keeping the image and marking the spec: finish the job.
+            mark_reference(
+                ctx.spec.path,
+                view,
+                status="candidate",
+                source=None,
+                file=default_reference_file(view),
+            )
     detail = f"candidate reference at {existing} awaits approval"
     note = (
         f"HE-1: {view.slug} has no approved reference. Look at {existing}; if it is right, run "

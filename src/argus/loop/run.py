@@ -304,7 +304,8 @@ def _run_views(
         if reference is None or reference.status != "present":
             result, note = bootstrap_reference(ctx, canonical)
             results.append(result)
-            notes.append(note)
+            if note:
+                notes.append(note)
             record = _note_view(ctx, record, result)
             continue
         for view in _views_in_scope(spec, target.id):
