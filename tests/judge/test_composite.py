@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -58,3 +59,22 @@ def _answer_for(names: list[str]) -> str:
     full = json.loads(answer())
     full["dimensions"] = {n: full["dimensions"][n] for n in names}
     return json.dumps(full)
+
+
+def test_a_command_judge_fills_in_only_the_abstained_dimensions(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    agent = tmp_path / "agent.py"
+    # The agent scores everything 0; only what the metric could not measure may be taken.
+    agent.write_text(
+        f"import sys; sys.stdin.read(); print({answer({n: 0 for n in RUBRIC.names})!r})"
+    )
+    command = f"{sys.executable} {agent}"
+    judge = get_judge("composite", config_for(tmp_path, backend="composite", command=command))
+    verdict = run_judge(judge, make_packet(), RUBRIC)
+    data = verdict.to_json()
+    assert data["dimensions"]["visual_fidelity"]["judged_by"] == "command"
+    assert data["dimensions"]["visual_fidelity"]["score"] == 0
+    metric_scored = [n for n, d in data["dimensions"].items() if d["judged_by"] == "metric"]
+    assert metric_scored and all(data["dimensions"][n]["score"] is not None for n in metric_scored)
+    assert "typography" in metric_scored and data["dimensions"]["typography"]["score"] == 1

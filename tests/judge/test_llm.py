@@ -221,17 +221,15 @@ def test_page_text_reaches_the_model_only_fenced_and_truncated(
         "messages": [{"level": "log", "text": INJECTION + "console says so", "location": ""}],
         "page_errors": [],
     }
+    probe = small_probe(long_text)
+    probe["elements"][1]["name"] = INJECTION + "label"  # an accessible name (a label)
     stub.queue(answer())
-    run_judge(
-        make_judge(stub, tmp_path),
-        make_packet(probe=small_probe(long_text), console=console),
-        RUBRIC,
-    )
+    run_judge(make_judge(stub, tmp_path), make_packet(probe=probe, console=console), RUBRIC)
     text = _user_text(stub.requests[0])
     start, end = text.index(f"<{FENCE_TAG} "), text.index(f"</{FENCE_TAG} ")
     inside, outside = text[start:end], text[:start] + text[end:]
     assert INJECTION.strip() in inside
-    assert "console says so" in inside
+    assert "console says so" in inside and INJECTION + "label" in inside
     assert INJECTION.strip().lower() not in outside.lower()
     assert long_text not in text  # never whole: cut to 256 characters with the marker
     assert TRUNCATION_MARKER in inside

@@ -155,7 +155,12 @@ def _families(value: str) -> list[str]:
 def typography(ctx: MetricContext) -> Measured:
     findings, checked = _offences(ctx, ("font-size",))
     allowed = {f for stack in ctx.tokens.font_families.values() for f in _families(stack)[:1]}
-    texts = [n.element for n in ctx.nodes if n.shown and n.element.has_text]
+    # An element whose probe carries no font-family cannot be judged on it (not a miss).
+    texts = [
+        n.element
+        for n in ctx.nodes
+        if n.shown and n.element.has_text and n.element.style.get("font-family", "").strip()
+    ]
     off_family = [
         e
         for e in texts
