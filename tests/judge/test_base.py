@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from argus.errors import ConfigError, JudgeError
+from argus.errors import ConfigError, InputError, JudgeError
 from argus.judge.base import (
     BUILTIN_BACKENDS,
     MalformedAnswer,
@@ -86,6 +86,13 @@ def test_a_judge_that_cannot_answer_is_inconclusive_without_retry(
     assert data["status"] == "inconclusive" and data["error"] == "connection refused"
     assert data["all_pass"] is False
     assert set(data["unverified_dimensions"]) == set(RUBRIC.names)
+
+
+def test_unreadable_input_inside_a_backend_is_inconclusive(make_packet: PacketFactory) -> None:
+    judge = Scripted(InputError("probe.json: elements[3].box must be an object"))
+    verdict = run_judge(judge, make_packet(), RUBRIC)
+    assert judge.calls == 1 and verdict.outcome == "inconclusive"
+    assert "elements[3]" in verdict.to_json()["error"]
 
 
 def test_an_abstention_is_unverified_never_passed(make_packet: PacketFactory) -> None:

@@ -193,6 +193,18 @@ def _images(body: dict[str, Any]) -> list[str]:
     ]
 
 
+def test_a_malformed_ranking_loses_only_the_ranking(
+    stub: StubLLM, make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    stub.queue(answer())
+    stub.queue("A, clearly")
+    verdict = run_judge(
+        make_judge(stub, tmp_path), make_packet(reference="candidate", prev=True), RUBRIC
+    )
+    assert verdict.outcome == "pass"
+    assert verdict.to_json()["closer_to_reference_than_prev"] is None
+
+
 def test_no_ranking_question_without_a_previous_render(
     stub: StubLLM, make_packet: PacketFactory, tmp_path: Path
 ) -> None:

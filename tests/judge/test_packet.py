@@ -46,7 +46,7 @@ def test_the_builder_refuses_a_diff(make_packet: PacketFactory, tmp_path: Path) 
         make_packet(extra={"diff": patch})
 
 
-@pytest.mark.parametrize("role", ["notes", "transcript", "implementer_output", "contract"])
+@pytest.mark.parametrize("role", ["notes", "transcript", "implementer_output", "reasoning"])
 def test_the_builder_refuses_any_role_outside_the_allow_list(
     make_packet: PacketFactory, tmp_path: Path, role: str
 ) -> None:
@@ -54,6 +54,15 @@ def test_the_builder_refuses_any_role_outside_the_allow_list(
     other.write_text("I changed the margins to make it pass")
     with pytest.raises(InputError, match="not a judge input"):
         make_packet(extra={role: other})
+
+
+def test_the_contract_is_never_taken_from_the_caller(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    forged = tmp_path / "contract.json"
+    forged.write_text(json.dumps({"expectations": None}))
+    with pytest.raises(InputError, match="derived from the spec by Argus"):
+        make_packet(extra={"contract": forged})
 
 
 def test_a_diff_smuggled_in_under_an_allowed_role_is_refused(

@@ -153,7 +153,8 @@ def run_judge(judge: Judge, packet: Packet, rubric: Rubric) -> NormalizedVerdict
         except MalformedAnswer as exc:
             problem = f"attempt {attempt}: {exc}"
             continue
-        except JudgeError as exc:  # could not answer at all (transport, timeout, exit code)
+        except (JudgeError, InputError) as exc:
+            # Could not answer at all (transport, timeout, a probe it cannot read): no retry.
             problem = str(exc)
             break
         try:

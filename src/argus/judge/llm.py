@@ -25,7 +25,7 @@ from argus.config import ProjectConfig
 from argus.contracts import Rubric, load_rubric
 from argus.errors import ConfigError, JudgeError
 from argus.judge.answer import check_schema, dimension_entries, parse_json_object
-from argus.judge.base import register_judge, require_independent
+from argus.judge.base import MalformedAnswer, register_judge, require_independent
 from argus.judge.cache import AnswerCache, cache_key
 from argus.judge.content import clip
 from argus.judge.packet import Packet
@@ -132,7 +132,10 @@ class LiteLLMJudge:
     def judge(self, packet: Packet) -> dict[str, Any]:
         rubric = load_rubric(packet.require("rubric"))
         answer, usage = self.ask_dimensions(packet, rubric, rubric.names)
-        closer, rank_usage = self.rank(packet)
+        try:
+            closer, rank_usage = self.rank(packet)
+        except (MalformedAnswer, JudgeError):  # the ranking is a hint: losing it costs no verdict
+            closer, rank_usage = None, Usage(cached=False)
         raw: dict[str, Any] = {
             "dimensions": dimension_entries(answer, rubric.names, self.name),
             "closer_to_reference_than_prev": closer,

@@ -137,12 +137,15 @@ def build_packet(
 ) -> Packet:
     """Copy the allowed ``inputs`` (role -> file) into a fresh packet at ``directory``."""
     unknown = sorted(set(inputs) - set(ROLES))
-    if unknown or "contract" in inputs:
-        bad = ", ".join(unknown or ["contract"])
+    if unknown:
         raise InputError(
-            f"judge packet: {bad} is not a judge input; a judge sees only "
+            f"judge packet: {', '.join(unknown)} is not a judge input; a judge sees only "
             f"{', '.join(r for r in ROLES if r != 'contract')} "
             "(never a diff, notes or a transcript)"
+        )
+    if "contract" in inputs:
+        raise InputError(
+            "judge packet: contract.json is derived from the spec by Argus; pass `contract=`"
         )
     missing = [
         r for r, spec in ROLES.items() if spec.required and r != "contract" and r not in inputs
