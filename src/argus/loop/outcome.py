@@ -57,7 +57,7 @@ class IterationOutcome:
                 text += f" (unverified: {', '.join(self.unverified_dimensions)})"
             return text
         if self.kind == CONFIRMED:
-            return "unchanged after a pass: confirmed"
+            return "confirmed: unchanged since the pass"
         if self.kind == GATES_RED:
             return f"gates red ({', '.join(self.red_gates)})"
         if self.kind == SENSOR_FAILURE:

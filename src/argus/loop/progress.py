@@ -90,6 +90,7 @@ class _Row:
     last: str = ""
     status: str = ""
     started: float = 0.0
+    finished: float = 0.0
 
 
 class LiveProgress:
@@ -104,12 +105,19 @@ class LiveProgress:
 
     def _table(self) -> Table:
         table = Table(title="argus loop", expand=False)
-        for column in ("view", "iter", "phase", "last result", "status", "time"):
-            table.add_column(column)
+        # The view and status never wrap; the last result gives way on a narrow terminal.
+        slug_width = max((len(slug) for slug in self.rows), default=4)
+        table.add_column("view", no_wrap=True, min_width=slug_width)
+        table.add_column("iter", justify="right", no_wrap=True, min_width=4)
+        table.add_column("phase", no_wrap=True, min_width=9)
+        table.add_column("status", no_wrap=True, min_width=18)
+        table.add_column("time", justify="right", no_wrap=True, min_width=5)
+        table.add_column("last result", overflow="ellipsis", no_wrap=True)
         now = time.monotonic()
         for slug, row in self.rows.items():
-            elapsed = f"{now - row.started:.0f}s" if row.started else ""
-            table.add_row(slug, str(row.iteration or ""), row.phase, row.last, row.status, elapsed)
+            end = row.finished or now
+            elapsed = f"{end - row.started:.0f}s" if row.started else ""
+            table.add_row(slug, str(row.iteration or ""), row.phase, row.status, elapsed, row.last)
         return table
 
     def _redraw(self) -> None:
@@ -135,6 +143,7 @@ class LiveProgress:
         row = self.rows.setdefault(slug, _Row(started=time.monotonic()))
         row.phase = "done"
         row.status = status
+        row.finished = time.monotonic()
         self._redraw()
 
     def note(self, text: str) -> None:
