@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass
 from typing import Protocol, TextIO
 
+from rich import box
 from rich.console import Console
 from rich.live import Live
 from rich.table import Table
@@ -104,15 +105,17 @@ class LiveProgress:
         self.live.start()
 
     def _table(self) -> Table:
-        table = Table(title="argus loop", expand=False)
+        # No vertical rules and no edge padding: an 80-column terminal still has room for the
+        # last result.
+        table = Table(title="argus loop", box=box.SIMPLE_HEAD, pad_edge=False, expand=False)
         # The view and status never wrap; the last result gives way on a narrow terminal.
         slug_width = max((len(slug) for slug in self.rows), default=4)
         table.add_column("view", no_wrap=True, min_width=slug_width)
-        table.add_column("iter", justify="right", no_wrap=True, min_width=4)
-        table.add_column("phase", no_wrap=True, min_width=9)
-        table.add_column("status", no_wrap=True, min_width=18)
-        table.add_column("time", justify="right", no_wrap=True, min_width=5)
-        table.add_column("last result", overflow="ellipsis", no_wrap=True)
+        table.add_column("iter", justify="right", no_wrap=True)
+        table.add_column("phase", no_wrap=True)
+        table.add_column("status", no_wrap=True)
+        table.add_column("time", justify="right", no_wrap=True)
+        table.add_column("last result", overflow="ellipsis")
         now = time.monotonic()
         for slug, row in self.rows.items():
             end = row.finished or now
