@@ -1,7 +1,8 @@
 """Run a view's gates and assemble gate-result.json: the deterministic floor.
 
-Each configured gate runs in turn; an exception inside one becomes status ``error`` with its
-one-line reason, never a crash and never a pass. The result keeps the seed's shape (a status
+Each configured gate runs once (the pixel-heavy snapshot gate on a worker thread alongside
+the others); an exception inside one becomes status ``error`` with its one-line reason, never
+a crash and never a pass. The result keeps the seed's shape (a status
 per gate, ``a11y_ids`` as ``{expected, present, missing}``) plus a ``details`` block with each
 gate's summary, findings, data and duration. ``all_green`` is derived by
 argus.verdict.normalize_gate_result from the statuses, and the result is appended to the run
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,9 @@ from argus.store.model import utc_now
 from argus.verdict import normalize_gate_result
 
 RESULT_FILE = "gate-result.json"
+# Gates whose work is image decoding and array maths, which release the GIL: they run on a
+# worker thread while the others (pure Python over the probe) run on this one.
+BACKGROUND_GATES = frozenset({"snapshot"})
 
 
 @dataclass(frozen=True)
@@ -63,13 +68,20 @@ def run_gates(
     """Run ``names`` (default: the configured gates) on one view and judge the floor."""
     selected = tuple(dict.fromkeys(names if names is not None else configured_gates(inputs)))
     gates = [(name, get_gate(name)) for name in selected]  # unknown names: InputError, exit 2
-    outcomes: list[GateOutcome] = []
-    durations: dict[str, float] = {}
-    for name, gate in gates:
-        started = time.perf_counter()
-        outcome = _run_one(name, gate, inputs)
-        durations[name] = time.perf_counter() - started
-        outcomes.append(outcome)
+    timed: dict[str, tuple[GateOutcome, float]] = {}
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="argus-gate") as pool:
+        background = {
+            name: pool.submit(_timed, name, gate, inputs)
+            for name, gate in gates
+            if name in BACKGROUND_GATES
+        }
+        for name, gate in gates:
+            if name not in background:
+                timed[name] = _timed(name, gate, inputs)
+        for name, future in background.items():
+            timed[name] = future.result()
+    outcomes = [timed[name][0] for name in selected]
+    durations = {name: timed[name][1] for name in selected}
     raw = assemble_result(inputs, outcomes, durations, iteration=iteration)
     normalized = normalize_gate_result(raw, source=RESULT_FILE)
     result = normalized.to_json()
@@ -77,6 +89,12 @@ def run_gates(
     if record:
         _record(inputs, result, run_id, iteration)
     return run
+
+
+def _timed(name: str, gate: Gate, inputs: GateInputs) -> tuple[GateOutcome, float]:
+    started = time.perf_counter()
+    outcome = _run_one(name, gate, inputs)
+    return outcome, time.perf_counter() - started
 
 
 def _run_one(name: str, gate: Gate, inputs: GateInputs) -> GateOutcome:

@@ -10,6 +10,7 @@ a style object key, a SwiftUI modifier) and report literals that bypass the toke
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -71,6 +72,12 @@ def language_for(path: PurePath) -> str | None:
 
 def scan_source(text: str, language: str) -> list[SourceHit]:
     """Every hard-coded colour or spacing literal in ``text``, minus allow-marked lines."""
+    return list(_scan_cached(text, language))
+
+
+# The loop gates every view of a feature over the same source files: scan each text once.
+@functools.lru_cache(maxsize=256)
+def _scan_cached(text: str, language: str) -> tuple[SourceHit, ...]:
     scanners = {"css": _scan_css, "scss": _scan_css, "js": _scan_js, "swift": _scan_swift}
     if language == "html":
         hits = list(_scan_html(text))
@@ -82,7 +89,7 @@ def scan_source(text: str, language: str) -> list[SourceHit]:
     for hit in hits:
         if hit.line not in allowed:
             unique.setdefault((hit.line, hit.literal), hit)
-    return sorted(unique.values(), key=lambda h: (h.line, h.literal))
+    return tuple(sorted(unique.values(), key=lambda h: (h.line, h.literal)))
 
 
 # --- CSS / SCSS -----------------------------------------------------------------------------
