@@ -59,3 +59,13 @@ def test_approve_bad_input(tmp_path: Path, run_argus: Any, args: list[str], mess
     assert result.returncode == 2, result.stdout + result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], lines
+
+
+def test_approve_waits_for_no_running_loop(tmp_path: Path, run_argus: Any) -> None:
+    from argus.loop.lock import FeatureLock
+
+    root = make_repo(tmp_path, [])
+    with FeatureLock(root / "argus/specs" / FEATURE / ".argus-runs", FEATURE):
+        result = run_argus("approve", "--feature", FEATURE, "--target", "list", cwd=root)
+    assert result.returncode == 2
+    assert "another argus loop is running" in result.stderr

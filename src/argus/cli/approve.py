@@ -10,6 +10,7 @@ from typing import Any
 from argus.contracts import load_rubric
 from argus.errors import InputError
 from argus.loop.layout import RunLayout
+from argus.loop.lock import FeatureLock
 from argus.loop.references import approve_candidate, candidate_path
 from argus.loop.runrecord import load_run
 from argus.loop.signoff import load_records, pending_records, set_spotcheck
@@ -57,6 +58,13 @@ def approve_command(args: argparse.Namespace) -> int:
     else:
         view = spec.canonical_view(target.id)
 
+    # signoff.json and spec.json are the loop's files too: never write them under a running loop.
+    with FeatureLock(layout.feature_runs, spec.feature):
+        return _approve(args, spec, layout, view)
+
+
+def _approve(args: argparse.Namespace, spec: Spec, layout: RunLayout, view: View) -> int:
+    target = spec.target(view.target)
     reference = target.reference_for(view.state, view.appearance)
     has_candidate = candidate_path(layout.feature_runs, view).is_file()
     if has_candidate and (reference is None or reference.status != "present"):
