@@ -151,3 +151,13 @@ def test_second_loop_on_the_same_feature_is_refused(tmp_path: Path, run_argus: o
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_kill_before_run_json_names_the_run_closes_the_orphan(tmp_path: Path) -> None:
+    root = make_repo(tmp_path, [dict(d) for d in DEFECTS])
+    assert _drive(root, "store_run_started") == -signal.SIGKILL
+    assert _drive(root) == 0
+    with RunStore.open(root) as store:
+        runs = sorted(store.runs(feature=FEATURE), key=lambda r: r.started_at)
+    assert [r.status for r in runs] == ["ABANDONED", "DONE"]  # nothing left open
+    assert all(r.finished_at is not None for r in runs)

@@ -15,6 +15,7 @@ ENV_VAR = "ARGUS_TEST_KILL_AT"
 
 # Every point the loop announces, in the order a view passes them.
 POINTS = (
+    "store_run_started",
     "run_started",
     "before_implement",
     "after_implement",

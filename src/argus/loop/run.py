@@ -245,15 +245,16 @@ def _open_run(
         same = previous.matches(options.mode.value, options.target, settings.max_iterations)
         if same and not options.new_run and _store_has_run(store, spec.feature, previous.run_id):
             return save_run(layout.run_file, replace(previous, status=RUNNING)), True
-        # Abandoned: close it in the store so no run stays open forever.
-        if _store_has_run(store, spec.feature, previous.run_id) and not _store_run_finished(
-            store, spec.feature, previous.run_id
-        ):
-            EventLog(store, spec.feature, previous.run_id).ensure(
+    # Under the lock no other loop of this feature runs: any run the store still has open was
+    # abandoned (superseded, or killed before run.json named it). Close it, so none stays open.
+    for stale in store.runs(feature=spec.feature):
+        if stale.finished_at is None:
+            EventLog(store, spec.feature, stale.run_id).ensure(
                 "run_finished", {"status": "ABANDONED", "notes": ["superseded by a new run"]}
             )
-            store.finish_run(previous.run_id, "ABANDONED")
+            store.finish_run(stale.run_id, "ABANDONED")
     run_id = store.start_run(spec.feature, options.mode.value)
+    killpoint("store_run_started")
     record = RunRecord(
         run_id=run_id,
         feature=spec.feature,
