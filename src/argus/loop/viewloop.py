@@ -65,6 +65,9 @@ def converge_view(ctx: LoopContext, view: View) -> ViewResult:
             return sign_off(ctx, view, state, last)
         if ctx.mode.single_iteration and state.iteration >= 1:
             return report_result(view, state, last)
+        stopped = implementer_gave_up(view, state, last) if last is not None else None
+        if stopped is not None:  # also when a resumed loop finds the implementer gave up
+            return stopped
         if decision.budget_exhausted:
             return ViewResult(
                 view,
@@ -86,9 +89,6 @@ def converge_view(ctx: LoopContext, view: View) -> ViewResult:
                 last=last,
             )
         last, state = _iterate(ctx, view, state, last)
-        stopped = implementer_gave_up(view, state, last)
-        if stopped is not None:
-            return stopped
 
 
 # -- one iteration ----------------------------------------------------------------------------
