@@ -123,8 +123,9 @@ def readme_table(results: Mapping[str, Any]) -> str:
     lines = [
         f"Measured by `make bench` ({mode}, {results['generated_at']}) on {machine['cpus']} CPUs "
         f"({machine['cpu_model']}, load average {machine.get('load_1min_before')} at the "
-        "start). Ratio = Argus / the peer, medians of one run; below 1 "
-        "Argus is faster. Details: [docs/bench.md](docs/bench.md), "
+        "start). Ratio = the measure's median time over the median of what it is compared "
+        "against, both from that run (Argus over the peer; for sense, gates and loop, one part "
+        "of Argus over another); below 1 is faster. Details: [docs/bench.md](docs/bench.md), "
         "numbers: `bench/results/latest.json`.",
         "",
         "| area | measure | against | ratio | target |",
