@@ -15,6 +15,8 @@ from typing import Any
 
 from bench.peers import PeerError, installed_version, node_version
 
+REPO = Path(__file__).resolve().parent.parent
+
 
 def _cpu_model(cpuinfo: Path = Path("/proc/cpuinfo")) -> str | None:
     try:
@@ -91,3 +93,22 @@ def versions(browser: bool = True) -> dict[str, Any]:
         "odiff": installed_version("odiff-bin"),
         "playwright_test": installed_version("@playwright/test"),
     }
+
+
+def source(repo: Path = REPO) -> dict[str, Any]:
+    """The commit measured, and whether the measured code (src/, bench/) had local edits."""
+    try:
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        status = subprocess.run(
+            ["git", "status", "--porcelain", "--", "src", "bench"],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return {"commit": None, "local_edits": None}
+    edited = [line[3:] for line in status.splitlines() if not line[3:].startswith("bench/results")]
+    return {"commit": commit, "local_edits": edited}

@@ -28,7 +28,7 @@ from typing import Any
 from argus.errors import ArgusError
 from argus.io import atomic_write_json, atomic_write_text, read_json
 from bench import summary
-from bench.environment import machine, versions
+from bench.environment import machine, source, versions
 from bench.peers import ALL_PEERS, PeerError, ensure_peers
 from bench.tables import readme_table, replace_between_markers, terminal
 
@@ -184,6 +184,7 @@ def collect(args: argparse.Namespace) -> dict[str, Any]:
         "command": "python -m bench.run " + " ".join(sys.argv[1:]),
         "quick": args.quick,
         "smoke": args.smoke,
+        "source": source(),
         "machine": {**machine(), "load_1min_before": load_before, "load_1min_after": load_after},
         "versions": versions(browser=not args.no_browser),
         "comparisons": [row.to_json() for row in rows],

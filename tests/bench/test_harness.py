@@ -54,6 +54,8 @@ def test_latest_json_has_machine_versions_and_areas(smoke: tuple[Any, str, str])
     assert results["versions"]["python"] == ".".join(map(str, sys.version_info[:3]))
     assert set(results["areas"]) == {"scaling"}  # --only
     assert results["areas"]["scaling"]["status"] == "ok"
+    assert len(results["source"]["commit"]) == 40
+    assert isinstance(results["source"]["local_edits"], list)
     for key in ("comparisons", "targets", "medians", "scaling", "throughput"):
         assert key in results
 
