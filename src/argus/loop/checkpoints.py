@@ -78,19 +78,26 @@ def pending_first_spotcheck(ctx: LoopContext) -> dict[str, Any] | None:
 
 
 def spotcheck_note(ctx: LoopContext, record: dict[str, Any]) -> str:
-    slug = f"{record['target']}-{record['state']}-{record['appearance']}"
-    render = ctx.layout.view_dir(
-        View(ctx.spec.feature, record["target"], record["state"], record["appearance"])
+    view = View(ctx.spec.feature, record["target"], record["state"], record["appearance"])
+    after = int(record["iterations"]) + 1
+    render = ctx.layout.previous_render(view, after)
+    verdict = ctx.layout.latest(view, "verdict.json", after)
+    reference = ctx.spec.target(view.target).reference_for(view.state, view.appearance)
+    against = (
+        f" against the reference {reference.file}"
+        if reference is not None and reference.file is not None
+        else ""
     )
     base = (
-        f"argus approve --feature {ctx.spec.feature} --target {record['target']} "
-        f"--state {record['state']} --appearance {record['appearance']}"
+        f"argus approve --feature {view.feature} --target {view.target} "
+        f"--state {view.state} --appearance {view.appearance}"
     )
     return (
-        f"HE-2: {slug} is the first sign-off of this run. Compare its last render (under "
-        f"{render}) with the reference and the verdict; then run '{base}' if the judge was "
-        f"right, or '{base} --wrong DIMENSION' naming the dimension it got wrong. Rerun "
-        "argus loop to continue with the remaining views."
+        f"HE-2: {view.slug} is the first sign-off of this run. Look at its render "
+        f"{render or ctx.layout.view_dir(view)}{against} and at the judge's verdict "
+        f"({verdict or ctx.layout.view_dir(view)}); "
+        f"then run '{base}' if the judge was right, or '{base} --wrong DIMENSION' naming the "
+        "dimension it got wrong. Rerun argus loop to continue with the remaining views."
     )
 
 

@@ -55,12 +55,11 @@ def reference_source(spec: Spec, view: View) -> str | None:
 
 
 def last_verdict(layout: RunLayout, view: View, iteration: int) -> dict[str, Any]:
-    for i in range(iteration, 0, -1):
-        path = layout.iteration_dir(view, i) / "verdict.json"
-        if path.is_file():
-            data: dict[str, Any] = read_json(path, what="verdict")
-            return data
-    return {"all_pass": False, "dimensions": {}}
+    path = layout.latest(view, "verdict.json", iteration + 1)
+    if path is None:
+        return {"all_pass": False, "dimensions": {}}
+    data: dict[str, Any] = read_json(path, what="verdict")
+    return data
 
 
 def sign_off(

@@ -81,10 +81,14 @@ class RunLayout:
                 found.append(int(number))
         return sorted(found)
 
-    def previous_render(self, view: View, n: int) -> Path | None:
-        """The render of the latest iteration before ``n`` that has one."""
-        for i in range(n - 1, 0, -1):
-            candidate = self.iteration_dir(view, i) / "render.png"
+    def latest(self, view: View, name: str, before: int) -> Path | None:
+        """The file ``name`` of the latest iteration before ``before`` that has one."""
+        for i in range(before - 1, 0, -1):
+            candidate = self.iteration_dir(view, i) / name
             if candidate.is_file():
                 return candidate
         return None
+
+    def previous_render(self, view: View, n: int) -> Path | None:
+        """The render of the latest iteration before ``n`` that has one."""
+        return self.latest(view, "render.png", n)
