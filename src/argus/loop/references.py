@@ -9,6 +9,7 @@ not a designer's. spec.json is rewritten atomically (two-space JSON).
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
@@ -76,11 +77,10 @@ def approve_candidate(spec: Spec, runs_dir: Path, view: View) -> Path:
             f"run 'argus loop --feature {view.feature} --target {view.target}' to render one"
         )
     reference = spec.target(view.target).reference_for(view.state, view.appearance)
-    relative = (
-        reference.file.relative_to(spec.spec_dir).as_posix()
-        if reference is not None and reference.file is not None
-        else default_reference_file(view)
-    )
+    relative = default_reference_file(view)
+    if reference is not None and reference.file is not None:
+        with contextlib.suppress(ValueError):  # a file outside the feature: use the default
+            relative = reference.file.resolve().relative_to(spec.spec_dir.resolve()).as_posix()
     destination = spec.spec_dir / relative
     atomic_write_bytes(destination, candidate.read_bytes())
     mark_reference(spec.path, view, status="present", source="candidate", file=relative)
