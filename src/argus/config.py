@@ -31,6 +31,7 @@ ALL_GATES = (
     "type_check",
     "flows",
 )
+SnapshotUpdate = Literal["none", "missing", "changed", "all"]  # Playwright's --update-snapshots
 COLOR_PROPERTIES = (
     "color",
     "background-color",
@@ -101,7 +102,7 @@ class SnapshotConfig(_Section):
     max_diff_pixel_ratio: float = Field(default=0.0, ge=0, le=1)
     max_window_density: float = Field(default=0.0, ge=0, le=1)
     window: int = Field(default=16, ge=1)
-    update: Literal["none", "missing", "changed", "all"] = "missing"
+    update: SnapshotUpdate = "missing"
 
 
 class GatesConfig(_Section):
@@ -148,6 +149,12 @@ class ProjectConfig(_Section):
     def pool_size(self) -> int:
         """The sense pool size: ``workers`` or the CPU count."""
         return self.workers or os.cpu_count() or 1
+
+    def with_snapshot_update(self, mode: SnapshotUpdate) -> ProjectConfig:
+        """This config with ``[gates.snapshot] update`` replaced (one run's override)."""
+        snapshot = self.gates.snapshot.model_copy(update={"update": mode})
+        gates = self.gates.model_copy(update={"snapshot": snapshot})
+        return self.model_copy(update={"gates": gates})
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.config import ProjectConfig, load_config
+from argus.diff import UPDATE_MODES
 from argus.errors import InputError, SensorError
 from argus.gates.base import GateOutcome
 from argus.gates.inputs import gate_inputs, spec_path, view_dir
@@ -40,6 +41,13 @@ def register(subparsers: Any) -> None:
         metavar="DIR",
         help="where gate-result.json (and --sense output) go (default: the view's run directory)",
     )
+    parser.add_argument(
+        "--update-snapshots",
+        choices=UPDATE_MODES,
+        help="what the snapshot gate does with the view's baseline, as in Playwright: missing "
+        "writes it when absent, changed also overwrites one that differs, all overwrites it "
+        "even when it matches, none never writes (default: [gates.snapshot] update, missing)",
+    )
     parser.add_argument("--root", type=Path, help="repository root (default: found from cwd)")
     parser.add_argument("--json", action="store_true", help="print gate-result.json")
     parser.set_defaults(func=run_gates_command)
@@ -48,6 +56,8 @@ def register(subparsers: Any) -> None:
 def run_gates_command(args: argparse.Namespace) -> int:
     root = args.root.resolve() if args.root else find_repo_root(Path.cwd())
     config = load_config(root)
+    if args.update_snapshots is not None:
+        config = config.with_snapshot_update(args.update_snapshots)
     spec = load_spec(spec_path(config.root, args.feature))
     view = View(spec.feature, args.target, args.state, args.appearance)
     check_view(spec, view)

@@ -31,13 +31,6 @@ from argus.verdict import NormalizedVerdict
 MAX_FINDINGS_IN_EVIDENCE = 5
 
 
-def _compare_only(config: ProjectConfig) -> ProjectConfig:
-    """The config with snapshot baselines never written by the gates."""
-    snapshot = config.gates.snapshot.model_copy(update={"update": "none"})
-    gates = config.gates.model_copy(update={"snapshot": snapshot})
-    return config.model_copy(update={"gates": gates})
-
-
 def gate_evidence(detail: dict[str, object]) -> str:
     """One line per red gate for the implementer: its summary and the first findings."""
     summary = str(detail.get("summary", "")).strip()
@@ -67,7 +60,7 @@ class ArgusServices:
     ) -> None:
         self.spec = spec
         self.config = config
-        self.gate_config = _compare_only(config)
+        self.gate_config = config.with_snapshot_update("none")  # compare only, never write
         self.rubric = rubric
         self.layout = layout
         self.judge_backend = get_judge(config.judge.backend, config)
