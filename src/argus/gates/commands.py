@@ -8,15 +8,11 @@ to ``{run_dir}/{gate}.log`` and never into the outcome.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import signal
-import subprocess
-import time
 from pathlib import Path
 
 from argus.errors import InputError
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, register_gate
+from argus.proc import run_in_group
 
 COMMAND_GATES = ("build", "lint", "type_check", "flows")
 
@@ -25,30 +21,12 @@ def run_command_gate(
     name: str, command: str, *, timeout: float, cwd: Path, log_path: Path
 ) -> GateOutcome:
     """Run ``command`` through the shell in ``cwd``; the exit code decides pass or fail."""
-    started = time.monotonic()
-    timed_out = False
     try:
-        log_path.parent.mkdir(parents=True, exist_ok=True)
-        with log_path.open("wb") as log:
-            process = subprocess.Popen(
-                command,
-                shell=True,
-                cwd=cwd,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,  # its own process group, so a timeout ends every child
-            )
-            try:
-                code: int | None = process.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                timed_out = True
-                _kill_group(process)
-                process.wait()
-                code = None
+        # Its own process group, so a timeout ends every child; killed at once (no grace).
+        run = run_in_group(command, cwd=cwd, timeout=timeout, log_path=log_path, grace=0)
     except OSError as exc:
         raise InputError(f"{cwd}: cannot start the {name} command ({exc.strerror})") from exc
-    seconds = time.monotonic() - started
+    code, timed_out, seconds = run.exit_code, run.timed_out, run.seconds
     data = {
         "command": command,
         "exit_code": code,
@@ -65,11 +43,6 @@ def run_command_gate(
         finding = Finding(name, "exit_code", str(code), "0", f"see {log_path}")
         return GateOutcome(name, GateStatus.FAIL, f"exit code {code}", (finding,), data)
     return GateOutcome(name, GateStatus.PASS, f"exit code 0 in {seconds:.1f}s", (), data)
-
-
-def _kill_group(process: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGKILL)
 
 
 def _command_gate(name: str) -> None:

@@ -14,10 +14,7 @@ flow retries once, then records an inconclusive verdict).
 
 from __future__ import annotations
 
-import contextlib
-import os
 import shlex
-import signal
 import subprocess
 from typing import Any
 
@@ -29,6 +26,7 @@ from argus.judge.base import MalformedAnswer, register_judge, require_independen
 from argus.judge.content import clip
 from argus.judge.packet import Packet
 from argus.judge.prompt import answer_schema, judge_prompt
+from argus.proc import stop_group
 
 MAX_OUTPUT_BYTES = 5 * 1024 * 1024
 
@@ -104,7 +102,8 @@ class CommandJudge:
                 prompt.encode("utf-8"), timeout=self.config.judge.timeout
             )
         except subprocess.TimeoutExpired as exc:
-            _stop(process)
+            stop_group(process, grace=0)
+            process.communicate()  # close the pipes
             raise JudgeError(
                 f"judge command {self.template!r} did not answer within "
                 f"{self.config.judge.timeout:g}s (judge.timeout)"
@@ -127,12 +126,6 @@ def _answer_part(entry: Any) -> Any:
     part = {k: entry.get(k) for k in ("score", "anchor", "evidence")}
     part["abstained"] = bool(entry.get("abstained", False))
     return part
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(process.pid, signal.SIGKILL)
-    process.communicate()
 
 
 @register_judge("command")

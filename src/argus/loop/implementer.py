@@ -12,8 +12,6 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import signal
-import subprocess
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -22,12 +20,12 @@ from typing import Any
 
 from argus.errors import ConfigError
 from argus.loop.status import Status, parse_status
+from argus.proc import read_tail, run_in_group
 
 PLACEHOLDERS = ("prompt_file", "feature", "target", "state", "appearance", "workdir")
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 # Only the tail of a long transcript is searched for the status line.
 _STATUS_TAIL_BYTES = 64 * 1024
-_TERM_GRACE_S = 5.0
 
 
 @dataclass(frozen=True)
@@ -102,41 +100,24 @@ def run_implementer(
     argv = expand_command(template, values)
     env = dict(os.environ)
     env.update({f"ARGUS_{name.upper()}": value for name, value in values.items()})
-    log_path.parent.mkdir(parents=True, exist_ok=True)
     started_at = time.monotonic()
-    with log_path.open("wb") as log:
-        try:
-            # A new session makes the implementer the leader of its own process group, so a
-            # timeout can stop everything it spawned, not just the first process.
-            proc = subprocess.Popen(
-                argv,
-                cwd=cwd,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        except OSError as exc:
-            return ImplementerResult(
-                argv=tuple(argv),
-                exit_code=None,
-                timed_out=False,
-                started=False,
-                status=None,
-                duration_s=time.monotonic() - started_at,
-                log_path=log_path,
-                error=f"could not start {argv[0]!r}: {exc.strerror or exc}",
-            )
-        timed_out = False
-        try:
-            code: int | None = proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            _stop_group(proc)
-            code = None
-    duration = time.monotonic() - started_at
-    status = parse_status(_tail(log_path))
+    try:
+        # Its own process group, so a timeout stops everything it spawned, not just the first
+        # process (SIGTERM, then SIGKILL after a grace).
+        run = run_in_group(argv, cwd=cwd, timeout=timeout, log_path=log_path, env=env)
+    except OSError as exc:
+        return ImplementerResult(
+            argv=tuple(argv),
+            exit_code=None,
+            timed_out=False,
+            started=False,
+            status=None,
+            duration_s=time.monotonic() - started_at,
+            log_path=log_path,
+            error=f"could not start {argv[0]!r}: {exc.strerror or exc}",
+        )
+    code, timed_out = run.exit_code, run.timed_out
+    status = parse_status(read_tail(log_path, _STATUS_TAIL_BYTES))
     error = ""
     if timed_out:
         error = f"timed out after {timeout:g}s and was stopped"
@@ -150,30 +131,7 @@ def run_implementer(
         timed_out=timed_out,
         started=True,
         status=status,
-        duration_s=duration,
+        duration_s=run.seconds,
         log_path=log_path,
         error=error,
     )
-
-
-def _stop_group(proc: subprocess.Popen[bytes]) -> None:
-    """SIGTERM the implementer's process group, then SIGKILL what is left after a grace."""
-    for sig, grace in ((signal.SIGTERM, _TERM_GRACE_S), (signal.SIGKILL, None)):
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            return
-        try:
-            proc.wait(timeout=grace)
-            # The leader is gone; members of the group may linger, so still send SIGKILL.
-        except subprocess.TimeoutExpired:
-            continue
-    proc.wait()
-
-
-def _tail(path: Path) -> str:
-    with path.open("rb") as fh:
-        fh.seek(0, os.SEEK_END)
-        size = fh.tell()
-        fh.seek(max(0, size - _STATUS_TAIL_BYTES))
-        return fh.read().decode("utf-8", errors="replace")

@@ -11,7 +11,6 @@ did. A non-zero exit, a timeout or missing output is a SensorError with the adap
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import signal
@@ -21,6 +20,7 @@ from typing import Any
 
 from argus.errors import SensorError
 from argus.io import atomic_write_json
+from argus.proc import one_line, signal_group
 from argus.sense import result as files
 from argus.sense.result import SenseResult
 from argus.sense.truncate import truncate_probe
@@ -30,16 +30,10 @@ PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 MAX_PNG_BYTES = 50 * 1024 * 1024
 MAX_PROBE_BYTES = 5 * 1024 * 1024
 ADAPTER_TIMEOUT_S = 600.0
-TAIL_CHARS = 400
 
 
 def adapter_script(root: Path, adapter: str) -> Path:
     return root / "argus" / "adapters" / adapter / "sense.sh"
-
-
-def _tail(stderr: bytes) -> str:
-    text = " ".join(stderr.decode("utf-8", errors="replace").split())
-    return text[-TAIL_CHARS:] if text else "(no stderr)"
 
 
 def _check_png(path: Path, slug: str) -> None:
@@ -85,8 +79,7 @@ async def _run(
         _, stderr = await asyncio.wait_for(process.communicate(), timeout)
     except TimeoutError:
         # The adapter's children (a simulator, a build) go with it: kill its process group.
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
+        signal_group(process.pid, signal.SIGKILL)
         await process.wait()
         raise
     return int(process.returncode or 0), stderr
@@ -130,7 +123,8 @@ async def sense_adapter_view(
         raise SensorError(f"{slug}: cannot run adapter {script}: {exc.strerror}") from exc
     elapsed = round((time.perf_counter() - started) * 1000, 1)
     if code != 0:
-        raise SensorError(f"{slug}: adapter {script} exited with code {code}: {_tail(stderr)}")
+        tail = one_line(stderr, empty="(no stderr)")
+        raise SensorError(f"{slug}: adapter {script} exited with code {code}: {tail}")
     _check_png(out_dir / files.RENDER, slug)
     probe = _read_capped_json(out_dir / files.PROBE, slug, required=True)
     atomic_write_json(out_dir / files.PROBE, truncate_probe(probe))

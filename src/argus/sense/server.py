@@ -7,8 +7,6 @@ within ``timeout`` seconds, and the whole group is stopped on exit.
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
 import tempfile
 import time
@@ -20,10 +18,9 @@ from pathlib import Path
 
 from argus.config import ProjectConfig, WebServerConfig
 from argus.errors import ConfigError, SensorError
+from argus.proc import one_line, read_tail, start_in_group, stop_group
 
 POLL_SECONDS = 0.1
-STOP_GRACE_SECONDS = 5.0
-TAIL_CHARS = 400
 
 # Local servers must never be reached through a proxy from the environment.
 _OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
@@ -38,31 +35,6 @@ def url_answers(url: str, timeout: float = 1.0) -> bool:
         return exc.code < 404
     except (OSError, ValueError):
         return False
-
-
-def _tail(log_path: Path) -> str:
-    try:
-        text = log_path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return ""
-    text = " ".join(text.split())
-    return text[-TAIL_CHARS:] if text else "(no output)"
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    """Stop the server's whole process group: TERM, then KILL after a grace period."""
-    if process.poll() is not None:
-        return
-    for sig, wait in ((signal.SIGTERM, STOP_GRACE_SECONDS), (signal.SIGKILL, STOP_GRACE_SECONDS)):
-        try:
-            os.killpg(process.pid, sig)
-        except ProcessLookupError:
-            return
-        try:
-            process.wait(timeout=wait)
-            return
-        except subprocess.TimeoutExpired:
-            continue
 
 
 def server_url(config: ProjectConfig, server: WebServerConfig) -> str:
@@ -97,15 +69,7 @@ def web_server(config: ProjectConfig, root: Path | None = None) -> Iterator[str 
         log_path = Path(tmp) / "server.log"
         with log_path.open("wb") as log:
             try:
-                process = subprocess.Popen(
-                    server.command,
-                    shell=True,
-                    cwd=cwd,
-                    stdin=subprocess.DEVNULL,
-                    stdout=log,
-                    stderr=subprocess.STDOUT,
-                    start_new_session=True,
-                )
+                process = start_in_group(server.command, cwd=cwd, log=log)
             except OSError as exc:
                 raise SensorError(
                     f"web server: cannot start {server.command!r} in {cwd}: {exc}"
@@ -114,7 +78,7 @@ def web_server(config: ProjectConfig, root: Path | None = None) -> Iterator[str 
             _wait_until_up(process, url, server, log_path)
             yield url
         finally:
-            _stop(process)
+            stop_group(process)  # SIGTERM, SIGKILL after a grace
 
 
 def _wait_until_up(
@@ -128,11 +92,11 @@ def _wait_until_up(
         if code is not None:
             raise SensorError(
                 f"web server: {server.command!r} exited with code {code} before {url} answered; "
-                f"output: {_tail(log_path)}"
+                f"output: {one_line(read_tail(log_path))}"
             )
         if time.monotonic() >= deadline:
             raise SensorError(
                 f"web server: {url} did not answer within {server.timeout:g}s of starting "
-                f"{server.command!r}; output: {_tail(log_path)}"
+                f"{server.command!r}; output: {one_line(read_tail(log_path))}"
             )
         time.sleep(POLL_SECONDS)

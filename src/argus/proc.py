@@ -1,0 +1,122 @@
+"""Commands Argus runs in their own process group: start, wait with a timeout, stop, read the tail.
+
+A project's build, the implementer agent, the web server, a judge command or an adapter may
+spawn children of their own. Each is started as the leader of a new session, so stopping it
+signals its whole process group and nothing it spawned outlives it.
+
+    run = run_in_group(["my-agent", prompt], cwd=root, timeout=900, log_path=log)
+    run.exit_code, run.timed_out, run.seconds     # exit_code None: stopped on timeout
+    one_line(read_tail(log))                      # the output's end, for a one-line error
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+STOP_GRACE_S = 5.0
+TAIL_BYTES = 64 * 1024
+TAIL_CHARS = 400
+
+Command = str | Sequence[str]  # a string is a shell command line, a sequence an argv (no shell)
+
+
+@dataclass(frozen=True)
+class GroupRun:
+    """How a command run by ``run_in_group`` ended."""
+
+    exit_code: int | None  # None when it was stopped on timeout
+    timed_out: bool
+    seconds: float
+
+
+def start_in_group(
+    command: Command,
+    *,
+    cwd: Path,
+    log: IO[bytes] | int,
+    env: Mapping[str, str] | None = None,
+) -> subprocess.Popen[bytes]:
+    """Start ``command`` as the leader of a new process group, stdout and stderr to ``log``,
+    stdin empty. OSError when it cannot start."""
+    shell = isinstance(command, str)
+    return subprocess.Popen(
+        command if shell else list(command),
+        shell=shell,
+        cwd=cwd,
+        env=None if env is None else dict(env),
+        stdin=subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+
+
+def signal_group(pid: int, sig: signal.Signals) -> bool:
+    """Send ``sig`` to the process group ``pid`` leads; False when the group is already gone."""
+    try:
+        os.killpg(pid, sig)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def stop_group(process: subprocess.Popen[Any], grace: float = STOP_GRACE_S) -> None:
+    """Stop ``process`` and its whole group: SIGTERM, then after ``grace`` seconds SIGKILL
+    (``grace`` 0: SIGKILL at once). Returns once the leader is reaped."""
+    if grace > 0 and signal_group(process.pid, signal.SIGTERM):
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=grace)
+    # The leader may have exited while members of its group linger: SIGKILL the group anyway.
+    signal_group(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+def run_in_group(
+    command: Command,
+    *,
+    cwd: Path,
+    timeout: float,
+    log_path: Path,
+    env: Mapping[str, str] | None = None,
+    grace: float = STOP_GRACE_S,
+) -> GroupRun:
+    """Run ``command`` to its end, or for ``timeout`` seconds and then stop its group; its
+    output (stdout and stderr) goes to ``log_path``. OSError when it cannot start."""
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    started = time.monotonic()
+    with log_path.open("wb") as log:
+        process = start_in_group(command, cwd=cwd, log=log, env=env)
+        try:
+            code = process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            stop_group(process, grace)
+            return GroupRun(None, True, time.monotonic() - started)
+    return GroupRun(code, False, time.monotonic() - started)
+
+
+def read_tail(path: Path, max_bytes: int = TAIL_BYTES) -> str:
+    """The text of the last ``max_bytes`` of a log file ("" when it cannot be read)."""
+    try:
+        with path.open("rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, fh.tell() - max_bytes))
+            return fh.read().decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def one_line(output: str | bytes, max_chars: int = TAIL_CHARS, empty: str = "(no output)") -> str:
+    """The end of a command's output as one line for an error: whitespace collapsed, at most
+    ``max_chars`` characters, ``empty`` when there was none."""
+    if isinstance(output, bytes):
+        output = output.decode("utf-8", errors="replace")
+    text = " ".join(output.split())
+    return text[-max_chars:] if text else empty
