@@ -10,15 +10,15 @@ from __future__ import annotations
 import fcntl
 import os
 from pathlib import Path
-from types import TracebackType
 from typing import Self
 
+from argus.closing import Closing
 from argus.errors import StateError
 
 LOCK_NAME = "loop.lock"
 
 
-class FeatureLock:
+class FeatureLock(Closing):
     """Exclusive, non-blocking lock for one feature's run directory."""
 
     def __init__(self, runs_dir: Path, feature: str) -> None:
@@ -50,14 +50,8 @@ class FeatureLock:
             os.close(self._fd)
             self._fd = None
 
+    close = release  # what ``with`` does on the way out
+
     def __enter__(self) -> Self:
         self.acquire()
         return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.release()

@@ -9,9 +9,9 @@ fixed would lock the defect in. Baselines are written at sign-off, from the sign
 from __future__ import annotations
 
 from pathlib import Path
-from types import TracebackType
 from typing import Self
 
+from argus.closing import Closing
 from argus.config import ProjectConfig
 from argus.contracts import Rubric
 from argus.diff import Tolerance, baseline_path, compare_to_baseline, is_unchanged, resolve_masks
@@ -52,7 +52,7 @@ def gate_evidence(detail: dict[str, object]) -> str:
     return "; ".join(parts) or "red"
 
 
-class ArgusServices:
+class ArgusServices(Closing):
     """LoopServices over argus.sense, argus.gates, argus.judge and argus.diff."""
 
     def __init__(
@@ -70,13 +70,8 @@ class ArgusServices:
         self.sensor.__enter__()
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.sensor.__exit__(exc_type, exc, tb)
+    def close(self) -> None:
+        self.sensor.close()
 
     def sense(self, view: View, out_dir: Path) -> SenseResult:
         try:

@@ -16,12 +16,12 @@ import threading
 from collections.abc import Callable, Coroutine, Sequence
 from contextlib import ExitStack, suppress
 from pathlib import Path
-from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 
 from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
+from argus.closing import Closing
 from argus.config import ProjectConfig
 from argus.errors import SensorError
 from argus.sense.adapter import sense_adapter_view
@@ -36,7 +36,7 @@ T = TypeVar("T")
 OnDone = Callable[[SenseResult], None]
 
 
-class Sensor:
+class Sensor(Closing):
     """Context manager holding a warm browser; see the module docstring."""
 
     def __init__(
@@ -58,20 +58,12 @@ class Sensor:
         self._server_lock = threading.Lock()
 
     # -- lifetime -------------------------------------------------------------------------
-    def __enter__(self) -> Sensor:
+    def __enter__(self) -> Self:
         loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=loop.run_forever, name="argus-sensor", daemon=True)
         self._thread.start()
         self._loop = loop
         return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def close(self) -> None:
         try:

@@ -14,9 +14,9 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
+from argus.closing import Closing
 from argus.errors import InputError, StateError
 from argus.store.migrations import EVENT_KINDS, LATEST_VERSION, migrate
 from argus.store.model import Event, Run, ViewLike, utc_now
@@ -29,7 +29,7 @@ def db_path(root: Path) -> Path:
     return root / DB_RELATIVE
 
 
-class RunStore:
+class RunStore(Closing):
     """Append-only event log plus a runs table. Use as a context manager."""
 
     def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
@@ -64,17 +64,6 @@ class RunStore:
 
     def close(self) -> None:
         self._conn.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     # -- runs -------------------------------------------------------------------------------
 
