@@ -1,7 +1,12 @@
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from argus import __version__
 from tests.conftest import RunArgus
+from tests.support.habits import copy_habits
 
 
 def test_version_prints_package_version(run_argus: RunArgus) -> None:
@@ -38,3 +43,25 @@ def test_a_command_runs_with_only_its_own_module_imported() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0
     assert result.stderr.strip().splitlines()[-1] == "False False"
+
+
+VIEW_ARGS = ("--target", "list", "--state", "populated", "--appearance", "light")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [("gates", "--sensed", "."), ("judge",), ("approve",), ("sense",), ("state", "show")],
+)
+def test_view_commands_share_their_view_arguments(
+    tmp_path: Path, run_argus: RunArgus, command: tuple[str, ...]
+) -> None:
+    """Every command working on one view takes the same four arguments, --feature required,
+    and (except `state`, which needs no spec) names the features there are when it is wrong."""
+    root = copy_habits(tmp_path)
+    done = run_argus(*command, *VIEW_ARGS, cwd=root)
+    assert done.returncode == 2 and "--feature" in done.stderr
+    done = run_argus(*command, "--feature", "nope", *VIEW_ARGS, cwd=root)
+    assert done.returncode == 2
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    if command[0] != "state":
+        assert "no feature 'nope' here (features: habits)" in done.stderr

@@ -4,9 +4,9 @@ spot-check of a sign-off (HE-2): approved, or the dimension the judge got wrong.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
+from argus.cli._args import add_root_argument, add_view_arguments, feature_spec, repo_root
 from argus.contracts import load_rubric
 from argus.errors import InputError
 from argus.loop.layout import RunLayout
@@ -14,8 +14,7 @@ from argus.loop.lock import FeatureLock
 from argus.loop.references import approve_candidate, candidate_path
 from argus.loop.runrecord import load_run
 from argus.loop.signoff import load_records, pending_records, set_spotcheck
-from argus.spec import Spec, View, find_repo_root, load_spec
-from argus.spec.paths import SPECS_DIR
+from argus.spec import Spec, View
 
 
 def register(subparsers: Any) -> None:
@@ -28,25 +27,21 @@ def register(subparsers: Any) -> None:
         "rubric dimension the judge got wrong. Without --state/--appearance: the candidate of "
         "the target's canonical view, or the target's pending sign-off.",
     )
-    parser.add_argument("--feature", required=True, help="feature name (argus/specs/FEATURE)")
-    parser.add_argument("--target", required=True, help="target id from the spec")
-    parser.add_argument("--state", help="state of the view (with --appearance)")
-    parser.add_argument("--appearance", help="appearance of the view (with --state)")
+    add_view_arguments(parser, view_required=False)
     parser.add_argument(
         "--wrong",
         metavar="DIMENSION",
         help="the spot-check found the judge wrong on this rubric dimension",
     )
     parser.add_argument("--note", help="a short note kept with the spot-check")
-    parser.add_argument("--root", type=Path, help="repository root (default: found from cwd)")
+    add_root_argument(parser)
     parser.set_defaults(func=approve_command)
 
 
 def approve_command(args: argparse.Namespace) -> int:
     if (args.state is None) != (args.appearance is None):
         raise InputError("--state and --appearance go together; give both or neither")
-    root = args.root.resolve() if args.root else find_repo_root(Path.cwd())
-    spec = load_spec(root / SPECS_DIR / args.feature / "spec.json")
+    spec = feature_spec(repo_root(args), args.feature)
     target = spec.target(args.target)
     layout = RunLayout(spec.spec_dir)
     if args.state is not None:

@@ -7,14 +7,15 @@ import json
 from pathlib import Path
 from typing import Any
 
+from argus.cli._args import add_root_argument, add_view_arguments, feature_spec, repo_root
 from argus.config import ProjectConfig, load_config
 from argus.diff import UPDATE_MODES
 from argus.errors import InputError, SensorError
 from argus.gates.base import GateOutcome
-from argus.gates.inputs import gate_inputs, spec_path, view_dir
+from argus.gates.inputs import gate_inputs, view_dir
 from argus.gates.runner import RESULT_FILE, GateRun, run_gates
 from argus.sense.views import check_view
-from argus.spec import Spec, View, find_repo_root, load_spec
+from argus.spec import Spec, View
 
 FINDINGS_SHOWN = 2
 
@@ -28,10 +29,7 @@ def register(subparsers: Any) -> None:
         "(--sense), or by default from the view's run directory. Exit 0 when every gate is "
         "green, 1 when one is red (fail, error or diff), 2 on bad input.",
     )
-    parser.add_argument("--feature", required=True, help="feature name (argus/specs/FEATURE)")
-    parser.add_argument("--target", required=True, help="target id from the spec")
-    parser.add_argument("--state", required=True, help="state of the target")
-    parser.add_argument("--appearance", required=True, help="appearance, e.g. light or dark")
+    add_view_arguments(parser)
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--sense", action="store_true", help="render the view now, then gate it")
     source.add_argument("--sensed", type=Path, metavar="DIR", help="a directory a sensor wrote")
@@ -48,17 +46,17 @@ def register(subparsers: Any) -> None:
         "writes it when absent, changed also overwrites one that differs, all overwrites it "
         "even when it matches, none never writes (default: [gates.snapshot] update, missing)",
     )
-    parser.add_argument("--root", type=Path, help="repository root (default: found from cwd)")
+    add_root_argument(parser)
     parser.add_argument("--json", action="store_true", help="print gate-result.json")
     parser.set_defaults(func=run_gates_command)
 
 
 def run_gates_command(args: argparse.Namespace) -> int:
-    root = args.root.resolve() if args.root else find_repo_root(Path.cwd())
+    root = repo_root(args)
     config = load_config(root)
     if args.update_snapshots is not None:
         config = config.with_snapshot_update(args.update_snapshots)
-    spec = load_spec(spec_path(config.root, args.feature))
+    spec = feature_spec(config.root, args.feature)
     view = View(spec.feature, args.target, args.state, args.appearance)
     check_view(spec, view)
     out = (args.out or view_dir(spec, view)).resolve()

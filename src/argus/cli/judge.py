@@ -7,16 +7,17 @@ import json
 from pathlib import Path
 from typing import Any
 
+from argus.cli._args import add_root_argument, add_view_arguments, feature_spec, repo_root
 from argus.config import load_config
 from argus.contracts import load_rubric
 from argus.errors import InputError
-from argus.gates.inputs import spec_path, view_dir
+from argus.gates.inputs import view_dir
 from argus.gates.runner import RESULT_FILE
 from argus.io import atomic_write_json
 from argus.judge.assemble import packet_for_view
 from argus.judge.base import BUILTIN_BACKENDS, get_judge, run_judge
 from argus.sense.views import check_view
-from argus.spec import View, find_repo_root, load_spec
+from argus.spec import View
 from argus.store import Event, RunStore
 from argus.verdict import NormalizedVerdict
 
@@ -36,10 +37,7 @@ def register(subparsers: Any) -> None:
         "store. Exit 0 when every dimension passes, 1 when one fails or could not be verified, "
         "2 on bad input, red gates or an inconclusive judge.",
     )
-    parser.add_argument("--feature", required=True, help="feature name (argus/specs/FEATURE)")
-    parser.add_argument("--target", required=True, help="target id from the spec")
-    parser.add_argument("--state", required=True, help="state of the target")
-    parser.add_argument("--appearance", required=True, help="appearance, e.g. light or dark")
+    add_view_arguments(parser)
     parser.add_argument(
         "--backend",
         help=f"judge backend (default: [judge] backend); one of {', '.join(BUILTIN_BACKENDS)}",
@@ -59,7 +57,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--iteration", type=int, help="iteration number (default: one more than recorded)"
     )
-    parser.add_argument("--root", type=Path, help="repository root (default: found from cwd)")
+    add_root_argument(parser)
     parser.add_argument("--json", action="store_true", help="print verdict.json")
     parser.set_defaults(func=run_judge_command)
 
@@ -70,9 +68,9 @@ def _next_iteration(root: Path, view: View) -> int:
 
 
 def run_judge_command(args: argparse.Namespace) -> int:
-    root = args.root.resolve() if args.root else find_repo_root(Path.cwd())
+    root = repo_root(args)
     config = load_config(root)
-    spec = load_spec(spec_path(config.root, args.feature))
+    spec = feature_spec(config.root, args.feature)
     view = View(spec.feature, args.target, args.state, args.appearance)
     check_view(spec, view)
     run_dir = view_dir(spec, view).resolve()

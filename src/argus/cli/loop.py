@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from argus.cli._args import add_root_argument
 from argus.errors import InputError
 from argus.loop.modes import Mode
 from argus.loop.progress import make_progress
@@ -51,7 +52,7 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="start a new run even when an unfinished one could be resumed",
     )
-    parser.add_argument("--root", type=Path, help="repository root (default: found from cwd)")
+    add_root_argument(parser)
     parser.set_defaults(func=run_loop_command)
 
 

@@ -8,8 +8,8 @@ import webbrowser
 from pathlib import Path
 from typing import Any
 
+from argus.cli._args import add_root_argument, repo_root
 from argus.report import write_report
-from argus.spec import find_repo_root
 
 
 def register(subparsers: Any) -> None:
@@ -29,12 +29,12 @@ def register(subparsers: Any) -> None:
         help="where to write (default: argus/specs/F/.argus-runs/report-RUN_ID.html)",
     )
     parser.add_argument("--open", action="store_true", help="open the report in a browser")
-    parser.add_argument("--root", type=Path, help="repository root (default: found from cwd)")
+    add_root_argument(parser)
     parser.set_defaults(func=run_report)
 
 
 def run_report(args: argparse.Namespace) -> int:
-    root = args.root.resolve() if args.root else find_repo_root(Path.cwd())
+    root = repo_root(args)
     out = args.out.resolve() if args.out is not None else None
     path = write_report(root, args.feature, args.run, out)
     print(path)

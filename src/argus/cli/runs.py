@@ -5,11 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
+from argus.cli._args import add_root_argument, repo_root
 from argus.errors import InputError
-from argus.spec import find_repo_root
 from argus.store import EVENT_KINDS, Event, Run, RunStore, db_path
 
 
@@ -24,7 +23,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--run", metavar="RUN_ID", help="show every event of this run")
     parser.add_argument("--kind", choices=EVENT_KINDS, help="only events of this kind")
     parser.add_argument("--limit", type=int, default=10, help="runs to list (default 10)")
-    parser.add_argument("--root", type=Path, help="repository root (default: found from cwd)")
+    add_root_argument(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(func=run_runs)
 
@@ -32,7 +31,7 @@ def register(subparsers: Any) -> None:
 def run_runs(args: argparse.Namespace) -> int:
     if args.limit < 1:
         raise InputError(f"--limit must be at least 1, got {args.limit}")
-    root = args.root.resolve() if args.root else find_repo_root(Path.cwd())
+    root = repo_root(args)
     if not db_path(root).is_file():  # reading must not create a store
         print(json.dumps({"runs": []}) if args.json else f"no runs recorded yet in {root}")
         return 0

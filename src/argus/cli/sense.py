@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from argus.cli._args import add_root_argument, add_view_arguments, feature_spec, repo_root
 from argus.config import load_config
 from argus.errors import InputError, SensorError
-from argus.spec import Spec, View, find_repo_root, find_specs, load_spec
-from argus.spec.paths import SPECS_DIR
+from argus.spec import Spec, View
 
 RUNS_DIR = ".argus-runs"
 
@@ -23,10 +23,12 @@ def register(subparsers: Any) -> None:
         "against its fixture and write render.png, probe.json, console.json, axe.json and "
         "meta.json. Exit 0 when every view was sensed, 2 when one could not be.",
     )
-    parser.add_argument("--feature", required=True, help="feature name (argus/specs/FEATURE)")
-    parser.add_argument("--target", help="target id (with --all: only this target's views)")
-    parser.add_argument("--state", help="state of the target")
-    parser.add_argument("--appearance", help="appearance, e.g. light or dark")
+    add_view_arguments(
+        parser,
+        target_required=False,
+        view_required=False,
+        target_help="target id (with --all: only this target's views)",
+    )
     parser.add_argument("--all", action="store_true", help="sense every view of the spec")
     parser.add_argument(
         "--out", type=Path, metavar="DIR", help="output directory for one view "
@@ -38,16 +40,8 @@ def register(subparsers: Any) -> None:
     )  # fmt: skip
     parser.add_argument("--workers", type=int, help="views sensed at once (default: config)")
     parser.add_argument("--base-url", help="override base_url (no web server is started)")
-    parser.add_argument("--root", type=Path, help="repository root (default: found from cwd)")
+    add_root_argument(parser)
     parser.set_defaults(func=run_sense)
-
-
-def feature_spec(root: Path, feature: str) -> Spec:
-    path = root / SPECS_DIR / feature / "spec.json"
-    if not path.is_file():
-        known = ", ".join(p.parent.name for p in find_specs(root)) or "none"
-        raise InputError(f"{path}: no feature '{feature}' here (features: {known})")
-    return load_spec(path)
 
 
 def _one_view(spec: Spec, args: argparse.Namespace) -> View:
@@ -61,7 +55,7 @@ def run_sense(args: argparse.Namespace) -> int:
     from argus.sense.progress import describe, progress
     from argus.sense.sensor import Sensor
 
-    root = args.root.resolve() if args.root else find_repo_root(Path.cwd())
+    root = repo_root(args)
     config = load_config(root)
     spec = feature_spec(config.root, args.feature)
     if args.workers is not None and args.workers < 1:

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from argus.cli._args import add_root_argument, add_view_arguments, repo_root
 from argus.contracts import Rubric, load_rubric
 from argus.errors import InputError
 from argus.io import read_json
@@ -72,11 +73,8 @@ def register(subparsers: Any) -> None:
 
 def _step(steps: Any, name: str, help_text: str) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = steps.add_parser(name, help=help_text, description=help_text)
-    parser.add_argument("--feature", required=True)
-    parser.add_argument("--target", required=True)
-    parser.add_argument("--state", required=True, dest="view_state", metavar="STATE")
-    parser.add_argument("--appearance", required=True)
-    parser.add_argument("--root", type=Path, help="repository root (default: found from cwd)")
+    add_view_arguments(parser, state_dest="view_state")
+    add_root_argument(parser)
     parser.add_argument("--json", action="store_true", help="print the state and decision as JSON")
     parser.set_defaults(func=run_state)
     return parser
@@ -87,7 +85,7 @@ def run_state(args: argparse.Namespace) -> int:
         if not _NAME.match(getattr(args, flag)):
             name = "state" if flag == "view_state" else flag
             raise InputError(f"--{name} {getattr(args, flag)!r} is not a plain name")
-    root = args.root.resolve() if args.root else find_repo_root(Path.cwd())
+    root = repo_root(args)
     view = View(args.feature, args.target, args.view_state, args.appearance)
     path = state_path(root, view)
     step = args.state_step
