@@ -25,12 +25,17 @@ _WORD = re.compile(r"^[A-Za-z][A-Za-z0-9_\-]*$")
 
 @dataclass(frozen=True)
 class Box:
-    """A rectangle in CSS pixels, as the probe records element boxes."""
+    """A rectangle in CSS pixels, as the probe records element boxes (the gates' probe
+    reader uses this same class)."""
 
     x: float
     y: float
     width: float
     height: float
+
+    @property
+    def empty(self) -> bool:
+        return self.width <= 0 or self.height <= 0
 
     def to_pixels(self, scale: float = 1.0) -> tuple[int, int, int, int]:
         """(x, y, width, height) in image pixels, grown outward to whole pixels."""
@@ -72,7 +77,7 @@ def _box(element: Mapping[str, Any]) -> Box | None:
         box = Box(float(raw["x"]), float(raw["y"]), float(raw["width"]), float(raw["height"]))
     except (KeyError, TypeError, ValueError):
         return None
-    return box if box.width > 0 and box.height > 0 else None
+    return None if box.empty else box
 
 
 def resolve_masks(selectors: Iterable[str], probe: Mapping[str, Any]) -> MaskResolution:

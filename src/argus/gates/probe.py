@@ -12,22 +12,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from argus.diff.masks import Box
 from argus.errors import InputError
 
 # A short selector stops climbing after this many steps below its anchor.
 MAX_SELECTOR_DEPTH = 3
-
-
-@dataclass(frozen=True)
-class Box:
-    x: float
-    y: float
-    width: float
-    height: float
-
-    @property
-    def empty(self) -> bool:
-        return self.width <= 0 or self.height <= 0
 
 
 @dataclass(frozen=True)

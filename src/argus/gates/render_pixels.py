@@ -21,8 +21,8 @@ from numpy.typing import NDArray
 from PIL import Image, UnidentifiedImageError
 
 from argus.color import RGBA
+from argus.diff.masks import Box
 from argus.errors import InputError
-from argus.gates.probe import Box
 
 # A kept pixel's log-contrast must reach this share of its neighbourhood's best.
 KEEP_SHARE = 0.9
