@@ -17,6 +17,7 @@ from typing import Any
 from argus.contracts import validate
 from argus.errors import InputError
 from argus.io import atomic_write_json, read_json
+from argus.spec.model import view_slug
 from argus.store.model import ViewLike
 
 SIGNOFF_FILE = "signoff.json"
@@ -126,7 +127,7 @@ def set_spotcheck(
         None,
     )
     if index is None:
-        slug = f"{view.target}-{view.state}-{view.appearance}"
+        slug = view_slug(view.target, view.state, view.appearance)
         raise InputError(f"{path}: view {slug} has no sign-off to spot-check; run argus loop")
     spotcheck: dict[str, Any] = {"status": "wrong" if wrong_dimension else "approved"}
     if wrong_dimension:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from argus.spec.model import view_slug
+
 
 @dataclass(frozen=True)
 class Picture:
@@ -120,7 +122,7 @@ class SignoffSummary:
 
     @property
     def slug(self) -> str:
-        return f"{self.target}-{self.state}-{self.appearance}"
+        return view_slug(self.target, self.state, self.appearance)
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from argus.spec.model import (
     Target,
     View,
     Viewport,
+    view_slug,
 )
 from argus.spec.paths import find_repo_root, find_specs
 
@@ -49,4 +50,5 @@ __all__ = [
     "lint_spec",
     "load_spec",
     "png_problem",
+    "view_slug",
 ]

@@ -10,6 +10,7 @@ from argus.contracts import schema_violations
 from argus.spec.checks import Issue, consistency_issues, path_issues
 from argus.spec.files import file_issues
 from argus.spec.load import read_spec_data
+from argus.spec.model import view_slug
 from argus.spec.paths import find_repo_root
 
 
@@ -26,7 +27,7 @@ class WorklistItem:
 
     @property
     def slug(self) -> str:
-        return f"{self.target}-{self.state}-{self.appearance}"
+        return view_slug(self.target, self.state, self.appearance)
 
     def to_json(self) -> dict[str, Any]:
         return {

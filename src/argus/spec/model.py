@@ -27,6 +27,12 @@ class Viewport:
 DEFAULT_VIEWPORT = Viewport(1280, 800)
 
 
+def view_slug(target: str, state: str, appearance: str) -> str:
+    """``{target}-{state}-{appearance}``: names a view's reference, snapshot baseline and run
+    directory."""
+    return f"{target}-{state}-{appearance}"
+
+
 @dataclass(frozen=True)
 class View:
     """One thing the loop signs off: a target in one state and one appearance."""
@@ -38,7 +44,7 @@ class View:
 
     @property
     def slug(self) -> str:
-        return f"{self.target}-{self.state}-{self.appearance}"
+        return view_slug(self.target, self.state, self.appearance)
 
 
 @dataclass(frozen=True)
