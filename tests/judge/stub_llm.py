@@ -17,8 +17,9 @@ import threading
 import time
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
 from typing import Any
+
+from argus.closing import Closing
 
 
 @dataclass(frozen=True)
@@ -28,7 +29,7 @@ class Reply:
     delay: float = 0.0
 
 
-class StubLLM:
+class StubLLM(Closing):
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
         self.paths: list[str] = []
@@ -94,11 +95,6 @@ class StubLLM:
         threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True).start()
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def close(self) -> None:
         self._server.shutdown()
         self._server.server_close()

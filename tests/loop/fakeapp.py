@@ -15,11 +15,11 @@ import json
 import shutil
 import sys
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 from PIL import Image
 
+from argus.closing import Closing
 from argus.config import ProjectConfig
 from argus.contracts import Rubric
 from argus.io import atomic_write_json, read_json
@@ -97,7 +97,7 @@ def implementer_command(*flags: str) -> str:
     return f"{sys.executable} {IMPLEMENTER} {{workdir}} {{prompt_file}} {extra}".strip()
 
 
-class FakeServices:
+class FakeServices(Closing):
     """LoopServices over app.json; counts its calls so tests can see what the loop did."""
 
     calls: dict[str, int]
@@ -110,16 +110,8 @@ class FakeServices:
         self.layout = layout
         self.calls = {"sense": 0, "gates": 0, "judge": 0, "unchanged": 0, "baseline": 0}
 
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        pass
+    def close(self) -> None:
+        pass  # nothing to give back: no browser, no server
 
     def _state(self, sensed: Path) -> list[dict[str, Any]]:
         data: list[dict[str, Any]] = read_json(sensed / "app-state.json")
