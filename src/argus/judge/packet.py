@@ -167,9 +167,9 @@ def build_packet(
         role: _checked_payload(role, path) for role, path in inputs.items()
     }
     payloads["contract"] = _json_bytes(dict(contract))
-    return _write(
-        directory, payloads, feature, target, state, appearance, iteration, reference_source
-    )
+    view = {"feature": feature, "target": target, "state": state, "appearance": appearance}
+    header = {**view, "iteration": iteration, "reference_source": reference_source}
+    return _write(directory, payloads, header)
 
 
 def require_green(gate_raw: Any, source: Path | str) -> None:
@@ -226,16 +226,8 @@ def _json_bytes(value: Any) -> bytes:
     return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def _write(
-    directory: Path,
-    payloads: Mapping[str, bytes],
-    feature: str,
-    target: str,
-    state: str,
-    appearance: str,
-    iteration: int,
-    reference_source: str | None,
-) -> Packet:
+def _write(directory: Path, payloads: Mapping[str, bytes], header: Mapping[str, Any]) -> Packet:
+    """Write the payloads and a manifest (``header``: the view, iteration, reference source)."""
     if directory.exists() and any(directory.iterdir()) and not (directory / MANIFEST).is_file():
         raise InputError(
             f"{directory}: exists and is not a judge packet; choose an empty directory"
@@ -252,16 +244,7 @@ def _write(
                 "sha256": hashlib.sha256(data).hexdigest(),
                 "bytes": len(data),
             }
-        manifest = {
-            "version": PACKET_VERSION,
-            "feature": feature,
-            "target": target,
-            "state": state,
-            "appearance": appearance,
-            "iteration": iteration,
-            "reference_source": reference_source,
-            "files": files,
-        }
+        manifest = {"version": PACKET_VERSION, **header, "files": files}
         atomic_write_json(staging / MANIFEST, manifest)
         # Swap the whole directory so a reader never sees half an old and half a new packet.
         if directory.exists():
