@@ -122,10 +122,11 @@ def readme_table(results: Mapping[str, Any]) -> str:
     mode = "quick run" if results["quick"] else "full run"
     lines = [
         f"Measured by `make bench` ({mode}, {results['generated_at']}) on {machine['cpus']} CPUs "
-        f"({machine['cpu_model']}, load average {machine.get('load_1min_before')} at the "
-        "start). Ratio = the measure's median time over the median of what it is compared "
-        "against, both from that run (Argus over the peer; for sense, gates and loop, one part "
-        "of Argus over another); below 1 is faster. Details: [docs/bench.md](docs/bench.md), "
+        f"({machine['cpu_model']}; 1-minute load average {machine.get('load_1min_before')} at "
+        f"the start, {machine.get('load_1min_after')} at the end). Ratio = the measure's "
+        "median time over the median of what it is compared against, both from that run "
+        "(Argus over the peer; for sense, gates and loop, one part of Argus over another); "
+        "below 1 is faster. Details: [docs/bench.md](docs/bench.md), "
         "numbers: `bench/results/latest.json`.",
         "",
         "| area | measure | against | ratio | target |",
