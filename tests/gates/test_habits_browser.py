@@ -158,7 +158,9 @@ def test_the_defect_goes_unnoticed_when_its_gates_always_pass(
     ("stops", "status"),
     [
         ("#ffffff, #e2e5ea", GateStatus.PASS),  # dark title over a light gradient: fine
-        ("#ffffff, #16181d", GateStatus.FAIL),  # the gradient runs into the title's colour
+        ("#16181d, #ffffff", GateStatus.FAIL),  # the gradient starts at the title's colour
+        # The title's block is wide, its text short: only the white half lies under the text.
+        ("#fff 0%, #fff 50%, #16181d 100%", GateStatus.PASS),
     ],
 )
 def test_text_over_a_gradient_is_measured_from_the_render(

@@ -220,3 +220,51 @@ def test_malformed_probe_is_an_input_error(mutate, match: str) -> None:
     mutate(doc)
     with pytest.raises(InputError, match=match):
         run(doc)
+
+
+# --- the text's own rectangles, not its element's block box ---------------------------------
+
+
+def test_the_render_is_measured_inside_the_text_rects_not_the_block_box(tmp_path: Path) -> None:
+    """A heading block over a white-to-dark gradient whose text sits on the white part."""
+    doc = gradient_doc(color="rgb(22, 24, 29)")
+    title = doc["elements"][2]
+    title["text_rects"] = [{"x": 100, "y": 105, "width": 90, "height": 30}]
+
+    def paint(image: Image.Image) -> None:
+        draw = ImageDraw.Draw(image)
+        draw.rectangle((BOX["x"] + 150, BOX["y"], BOX["x"] + 299, BOX["y"] + 39), fill=(22, 24, 29))
+        paint_glyphs(image, (22, 24, 29))
+
+    outcome = run(doc, render=render_with(tmp_path, paint))
+    assert outcome.status is GateStatus.PASS, outcome.findings
+    assert outcome.data["from_render"] == 1
+    # The whole block box would reach the dark end of the background.
+    del title["text_rects"]
+    assert run(doc, render=render_with(tmp_path, paint)).status is GateStatus.FAIL
+
+
+def test_each_text_rect_is_measured_and_the_worst_one_counts(tmp_path: Path) -> None:
+    doc = gradient_doc(color="rgb(22, 24, 29)")
+    doc["elements"][2]["text_rects"] = [
+        {"x": 100, "y": 105, "width": 40, "height": 30},
+        {"x": 300, "y": 105, "width": 40, "height": 30},
+    ]
+
+    def paint(image: Image.Image) -> None:
+        ImageDraw.Draw(image).rectangle((290, 100, 399, 139), fill=(40, 40, 40))
+
+    outcome = run(doc, render=render_with(tmp_path, paint))
+    assert outcome.status is GateStatus.FAIL
+    assert outcome.data["worst_ratio"] < 1.5
+
+
+@pytest.mark.parametrize(
+    "rects",
+    ["wide", [{"x": 1, "y": 2}], [{"x": 1, "y": 2, "width": "w", "height": 3}]],
+)
+def test_malformed_text_rects_are_an_input_error(rects) -> None:
+    doc = page(el("p", text="x"))
+    doc["elements"][1]["text_rects"] = rects
+    with pytest.raises(InputError, match="text_rects"):
+        run(doc)

@@ -368,3 +368,15 @@ def test_same_view_sensed_20_times_is_byte_identical(serve: Serve, tmp_path: Pat
         with ThreadPoolExecutor(max_workers=2) as pool:
             digests = list(pool.map(digest, range(20)))
     assert len(set(digests)) == 1, f"{len(set(digests))} different renders in 20"
+
+
+def test_text_rects_cover_the_own_text_only(sensed: Path) -> None:
+    elements = json.loads((sensed / "probe.json").read_text())["elements"]
+    title = next(e for e in elements if e["id"] == "title")
+    (rect,) = title["text_rects"]  # one line of text
+    box = title["box"]
+    assert box["x"] <= rect["x"] and rect["x"] + rect["width"] <= box["x"] + box["width"] + 0.01
+    assert 0 < rect["width"] < box["width"] / 4  # "Title" is short; the h1 block is wide
+    long = _by_testid({"elements": elements}, "long")
+    assert len(long["text_rects"]) > 1  # one per line
+    assert all(e["text_rects"] == [] for e in elements if not e["text"] or not e["visible"])

@@ -30,6 +30,14 @@ class Element:
     visible: bool
     box: Box
     style: Mapping[str, str]
+    # The rectangles of the element's own text (one per line fragment); empty when the sensor
+    # did not record them, and the text is then taken to fill ``box``.
+    text_rects: tuple[Box, ...] = ()
+
+    @property
+    def text_boxes(self) -> tuple[Box, ...]:
+        """Where the element's own text is drawn: its text rectangles, else its box."""
+        return self.text_rects or (self.box,)
 
     def px(self, prop: str) -> float | None:
         """A computed length in px, or None for keywords such as ``normal``."""
@@ -153,11 +161,24 @@ def _element(raw: Any, position: int, source: str) -> Element:
         testid=str(raw.get("testid") or ""),
         text=str(raw.get("text") or ""),
         visible=bool(raw.get("visible", True)),
-        box=Box(
-            *(_number(box.get(k, 0), f"{where}.box.{k}") for k in ("x", "y", "width", "height"))
-        ),
+        box=_box(box, f"{where}.box"),
         style=style,
+        text_rects=_text_rects(raw.get("text_rects"), where),
     )
+
+
+def _box(raw: Mapping[str, Any], where: str) -> Box:
+    return Box(*(_number(raw.get(k, 0), f"{where}.{k}") for k in ("x", "y", "width", "height")))
+
+
+def _text_rects(raw: Any, where: str) -> tuple[Box, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not all(
+        isinstance(r, dict) and {"x", "y", "width", "height"} <= r.keys() for r in raw
+    ):
+        raise InputError(f"{where}.text_rects must be a list of {{x, y, width, height}} objects")
+    return tuple(_box(r, f"{where}.text_rects[{i}]") for i, r in enumerate(raw))
 
 
 def _number(value: Any, where: str) -> float:

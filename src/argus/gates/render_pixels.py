@@ -13,6 +13,7 @@ anti-aliased fringe is dropped with them (a pixel or two around every glyph pixe
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,6 +51,16 @@ class RenderImage:
             ) from exc
         ratio = rgb.shape[1] / viewport_width if viewport_width > 0 else 1.0
         return cls(rgb, ratio)
+
+
+def worst_contrast_in_boxes(
+    render: RenderImage, boxes: Sequence[Box], text: RGBA, font_size_px: float
+) -> tuple[float, RGBA] | None:
+    """The worst case over several boxes (a text's line fragments); None when none is in the
+    render. A box partly outside the render is measured on its visible part."""
+    found = [worst_contrast_in_box(render, box, text, font_size_px) for box in boxes]
+    measured = [f for f in found if f is not None]
+    return min(measured, key=lambda f: f[0]) if measured else None
 
 
 def worst_contrast_in_box(

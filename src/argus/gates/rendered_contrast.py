@@ -18,7 +18,7 @@ from typing import Literal
 from argus.color import RGBA, composite, contrast_ratio, parse_color, to_hex
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, register_gate
 from argus.gates.probe import Element, Probe, parse_probe
-from argus.gates.render_pixels import RenderImage, worst_contrast_in_box
+from argus.gates.render_pixels import RenderImage, worst_contrast_in_boxes
 
 AA_NORMAL = 4.5
 AA_LARGE = 3.0
@@ -155,7 +155,7 @@ def measure(
                 TextResult(element, required, None, "render", shown, None, "no render.png")
             )
             continue
-        worst = worst_contrast_in_box(render, element.box, shown, _size(element))
+        worst = worst_contrast_in_boxes(render, element.text_boxes, shown, _size(element))
         if worst is None:
             note = "its box lies outside the render"
             results.append(TextResult(element, required, None, "render", shown, None, note))

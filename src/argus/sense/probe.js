@@ -122,6 +122,25 @@
     return tabindex !== null && Number(tabindex) >= 0;
   };
 
+  const round2 = (v) => Math.round(v * 100) / 100;
+  const rectJson = (r) => ({ x: round2(r.x), y: round2(r.y), width: round2(r.width), height: round2(r.height) });
+  // Where the element's own text is drawn (its text nodes' line fragments, CSS px like `box`):
+  // contrast is measured there, not over the whole block. A very long text gets one rectangle.
+  const MAX_TEXT_RECTS = 32;
+  const range = document.createRange();
+  const textRects = (el) => {
+    const rects = [];
+    for (const node of el.childNodes) {
+      if (node.nodeType !== Node.TEXT_NODE || !node.textContent.trim()) continue;
+      range.selectNodeContents(node);
+      for (const r of range.getClientRects()) if (r.width > 0 && r.height > 0) rects.push(r);
+    }
+    if (rects.length <= MAX_TEXT_RECTS) return rects.map(rectJson);
+    const left = Math.min(...rects.map((r) => r.left)), top = Math.min(...rects.map((r) => r.top));
+    const right = Math.max(...rects.map((r) => r.right)), bottom = Math.max(...rects.map((r) => r.bottom));
+    return [rectJson({ x: left, y: top, width: right - left, height: bottom - top })];
+  };
+
   const elements = [];
   const indexOf = new Map();
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT, {
@@ -146,6 +165,7 @@
       if (indexOf.has(up)) { parent = indexOf.get(up); break; }
     }
     indexOf.set(el, elements.length);
+    const text = ownText(el);
     elements.push({
       index: elements.length,
       parent,
@@ -154,12 +174,10 @@
       name: nameOf(el, role),
       id: el.id || "",
       testid: el.getAttribute("data-testid") || "",
-      text: ownText(el),
+      text,
       heading_level: headingLevel(el, role),
-      box: {
-        x: Math.round(rect.x * 100) / 100, y: Math.round(rect.y * 100) / 100,
-        width: Math.round(rect.width * 100) / 100, height: Math.round(rect.height * 100) / 100,
-      },
+      box: rectJson(rect),
+      text_rects: text && visible ? textRects(el) : [],
       visible,
       interactive: isInteractive(el, role),
       style: styles,
