@@ -188,3 +188,79 @@ def test_text_over_a_gradient_is_measured_from_the_render(
     if status is GateStatus.FAIL:
         assert contrast.findings[0].element == '[data-testid="habits.title"]'
     assert run.outcome("axe").status is GateStatus.PASS  # incomplete is listed, not failed
+
+
+DARK = "#16181d"  # the title's own colour: text on it is invisible
+DARK_SVG = (
+    "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='8' height='8'%3E"
+    "%3Crect width='8' height='8' fill='%2316181d'/%3E%3C/svg%3E"
+)
+UNDER_THE_TITLE = "position: absolute; inset: 0; z-index: -1; width: 100%; height: 100%;"
+BACKDROPS = {
+    # A positioned pseudo-element of the title itself.
+    "own_before": (
+        ".app-title { position: relative; z-index: 0; }\n"
+        f'.app-title::before {{ content: ""; {UNDER_THE_TITLE} '
+        f"background: linear-gradient(90deg, {DARK}, {DARK}); }}",
+        "",
+    ),
+    # A pseudo-element of an ancestor.
+    "ancestor_after": (
+        ".app-heading { position: relative; z-index: 0; }\n"
+        f'.app-heading::after {{ content: ""; {UNDER_THE_TITLE} background-color: {DARK}; }}',
+        "",
+    ),
+    # A positioned sibling with a background.
+    "sibling": (
+        ".app-heading { position: relative; z-index: 0; }\n"
+        f".blot {{ {UNDER_THE_TITLE} background-color: {DARK}; }}",
+        '<span class="blot"></span>',
+    ),
+    # An image under the text.
+    "image": (
+        f".app-heading {{ position: relative; z-index: 0; }}\n.blot {{ {UNDER_THE_TITLE} }}",
+        f'<img class="blot" alt="" src="{DARK_SVG}">',
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(BACKDROPS))
+def test_text_over_a_backdrop_that_is_no_ancestor_is_measured_from_the_render(
+    tmp_path: Path, warm_sensor: Sensor, serve: Callable[[Path], str], case: str
+) -> None:
+    """Ancestors' styles say the title sits on the light page; the render shows it does not."""
+    css_rule, markup = BACKDROPS[case]
+    root = copy_habits(tmp_path)
+    css = root / "app.css"
+    css.write_text(css.read_text() + "\n" + css_rule + "\n")
+    if markup:
+        html = root / "index.html"
+        anchor = '<div class="app-heading">'
+        html.write_text(html.read_text().replace(anchor, anchor + markup, 1))
+    spec = load_spec(root / HABITS_SPEC)
+    view = View(spec.feature, *CANONICAL)
+    sensed = tmp_path / "sensed"
+    result = warm_sensor.sense(spec, view, sensed, base_url=serve(root))
+    assert result.ok, result.error
+    inputs = gate_inputs(spec, view, sensed, config=load_config(root))
+    contrast = run_gates(inputs, ["rendered_contrast"], record=False).outcome("rendered_contrast")
+    assert contrast.status is GateStatus.FAIL, contrast.summary
+    title = [f for f in contrast.findings if f.element == '[data-testid="habits.title"]']
+    assert title, contrast.findings
+    assert float(title[0].value[:-2]) < 1.2 and "render" in title[0].message
+
+
+def test_text_over_a_light_backdrop_is_measured_from_the_render_and_passes(
+    tmp_path: Path, warm_sensor: Sensor, serve: Callable[[Path], str]
+) -> None:
+    root = copy_habits(tmp_path)
+    css = root / "app.css"
+    css.write_text(css.read_text() + "\n" + BACKDROPS["own_before"][0].replace(DARK, "#ffffff"))
+    spec = load_spec(root / HABITS_SPEC)
+    view = View(spec.feature, *CANONICAL)
+    sensed = tmp_path / "sensed"
+    assert warm_sensor.sense(spec, view, sensed, base_url=serve(root)).ok
+    inputs = gate_inputs(spec, view, sensed, config=load_config(root))
+    contrast = run_gates(inputs, ["rendered_contrast"], record=False).outcome("rendered_contrast")
+    assert contrast.status is GateStatus.PASS, contrast.findings
+    assert contrast.data["from_render"] == 1

@@ -268,3 +268,67 @@ def test_malformed_text_rects_are_an_input_error(rects) -> None:
     doc["elements"][1]["text_rects"] = rects
     with pytest.raises(InputError, match="text_rects"):
         run(doc)
+
+
+# --- text over something that is not an ancestor's background -------------------------------
+
+
+def backdrop_doc(backdrop: list[str] | None) -> dict:
+    """Dark text whose ancestors say 'white' while something else paints under it."""
+    doc = page(el("h1", id="title", text="Habits", color="rgb(22, 24, 29)", box=BOX))
+    if backdrop is not None:
+        doc["elements"][1]["backdrop"] = backdrop
+    return doc
+
+
+def paint_dark_box(image: Image.Image) -> None:
+    x0, y0 = BOX["x"], BOX["y"]
+    ImageDraw.Draw(image).rectangle(
+        (x0, y0, x0 + BOX["width"] - 1, y0 + BOX["height"] - 1), fill=(22, 24, 29)
+    )
+
+
+def test_text_with_a_foreign_backdrop_is_measured_from_the_render(tmp_path: Path) -> None:
+    render = render_with(tmp_path, paint_dark_box)
+    outcome = run(backdrop_doc(["h1::before"]), render=render)
+    assert outcome.status is GateStatus.FAIL
+    assert outcome.data["from_render"] == 1
+    (finding,) = outcome.findings
+    assert finding.element == "#title" and float(finding.value[:-2]) < 1.1
+    # Explained by its ancestors alone, the same probe is judged from styles.
+    assert run(backdrop_doc([]), render=render).status is GateStatus.PASS
+    assert run(backdrop_doc(None), render=render).status is GateStatus.PASS
+
+
+def test_a_foreign_backdrop_without_a_render_is_not_measurable(tmp_path: Path) -> None:
+    outcome = run(backdrop_doc(["img"]), render=tmp_path / "missing.png")
+    assert outcome.status is GateStatus.ERROR
+    (finding,) = outcome.findings
+    assert finding.value == "not measurable" and "img" in finding.message
+
+
+@pytest.mark.parametrize("backdrop", ["img", [3], [""]])
+def test_malformed_backdrop_is_an_input_error(backdrop) -> None:
+    doc = backdrop_doc(None)
+    doc["elements"][1]["backdrop"] = backdrop
+    with pytest.raises(InputError, match="backdrop"):
+        run(doc)
+
+
+def test_text_drawn_on_its_own_colour_fails_despite_antialiasing_noise(tmp_path: Path) -> None:
+    """Glyphs drawn in the background's colour leave pixels a shade off; those are not a
+    background with contrast, and light page just outside the backdrop does not rescue it."""
+
+    def paint(image: Image.Image) -> None:
+        draw = ImageDraw.Draw(image)
+        x0, y0 = BOX["x"], BOX["y"]
+        draw.rectangle(
+            (x0, y0 + 1, x0 + BOX["width"] - 1, y0 + BOX["height"] - 2), fill=(22, 24, 29)
+        )
+        for x in range(x0 + 2, x0 + BOX["width"] - 2, 4):  # strokes a shade off, everywhere
+            draw.line((x, y0 + 4, x, y0 + BOX["height"] - 5), fill=(21, 23, 28))
+
+    doc = backdrop_doc(["h1::before"])
+    outcome = run(doc, render=render_with(tmp_path, paint))
+    assert outcome.status is GateStatus.FAIL, outcome.data
+    assert outcome.data["worst_ratio"] < 1.1

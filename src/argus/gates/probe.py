@@ -33,6 +33,9 @@ class Element:
     # The rectangles of the element's own text (one per line fragment); empty when the sensor
     # did not record them, and the text is then taken to fill ``box``.
     text_rects: tuple[Box, ...] = ()
+    # What paints under or over the text besides the element's and its ancestors' backgrounds
+    # (a positioned ::before/::after, a sibling, an image), as the sensor saw it.
+    backdrop: tuple[str, ...] = ()
 
     @property
     def text_boxes(self) -> tuple[Box, ...]:
@@ -164,7 +167,16 @@ def _element(raw: Any, position: int, source: str) -> Element:
         box=_box(box, f"{where}.box"),
         style=style,
         text_rects=_text_rects(raw.get("text_rects"), where),
+        backdrop=_backdrop(raw.get("backdrop"), where),
     )
+
+
+def _backdrop(raw: Any, where: str) -> tuple[str, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or not all(isinstance(b, str) and b for b in raw):
+        raise InputError(f"{where}.backdrop must be a list of non-empty strings")
+    return tuple(raw)
 
 
 def _box(raw: Mapping[str, Any], where: str) -> Box:

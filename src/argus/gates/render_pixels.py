@@ -29,6 +29,11 @@ from argus.errors import InputError
 KEEP_SHARE = 0.9
 # Below this share of the neighbourhood's best, a pixel is part of a glyph.
 CORE_SHARE = 0.5
+# A neighbourhood whose best contrast with the text stays below this holds no background that
+# sets glyphs apart (e.g. text drawn on its own colour, whose anti-aliasing leaves pixels a
+# shade off): none of it is taken for glyphs, all of it counts as background. Anything this low
+# fails every WCAG minimum, so where exactly it lies below does not change a verdict.
+VAGUE_RATIO = 1.5
 # Neighbourhood radius in CSS px per px of font size: about one bold stroke width.
 STROKE_PER_FONT_PX = 0.15
 
@@ -82,9 +87,10 @@ def worst_contrast_in_box(
     local_best = _max_filter(log_ratio, radius)
     # Glyph cores: at least halfway to the text colour. Their anti-aliased fringe (a pixel or
     # two, more on HiDPI) is a blend of text and background and goes with them.
-    core = log_ratio < CORE_SHARE * local_best
+    vague = local_best <= math.log(VAGUE_RATIO)
+    core = ~vague & (log_ratio < CORE_SHARE * local_best)
     fringe = _max_filter(core.astype(np.float64), max(1, round(dpr))) > 0
-    keep = ~fringe & (log_ratio >= KEEP_SHARE * local_best - 1e-12)
+    keep = ~fringe & (vague | (log_ratio >= KEEP_SHARE * local_best - 1e-12))
     candidates = np.where(keep, ratio, np.inf)
     y, x = np.unravel_index(int(np.argmin(candidates)), candidates.shape)
     r, g, b = (float(c) for c in background[y, x])

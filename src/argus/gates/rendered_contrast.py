@@ -45,7 +45,8 @@ class TextResult:
     method: Literal["style", "render"]
     text: RGBA
     background: RGBA | None
-    note: str = ""
+    note: str = ""  # why it could not be measured
+    reason: str = ""  # why the render was measured instead of the styles
 
     @property
     def passed(self) -> bool:
@@ -141,7 +142,8 @@ def measure(
             invisible += 1
             continue
         required = AA_LARGE if is_large_text(element) else AA_NORMAL
-        if not layers.over_image:
+        reason = render_reason(element, layers)
+        if not reason:
             ratio = contrast_ratio(layers.text, layers.background)
             results.append(
                 TextResult(element, required, ratio, "style", layers.text, layers.background)
@@ -152,17 +154,29 @@ def measure(
         render = load_render()
         if render is None:
             results.append(
-                TextResult(element, required, None, "render", shown, None, "no render.png")
+                TextResult(element, required, None, "render", shown, None, "no render.png", reason)
             )
             continue
         worst = worst_contrast_in_boxes(render, element.text_boxes, shown, _size(element))
         if worst is None:
             note = "its box lies outside the render"
-            results.append(TextResult(element, required, None, "render", shown, None, note))
+            results.append(TextResult(element, required, None, "render", shown, None, note, reason))
         else:
             ratio, pixel = worst
-            results.append(TextResult(element, required, ratio, "render", shown, pixel))
+            results.append(
+                TextResult(element, required, ratio, "render", shown, pixel, reason=reason)
+            )
     return results, invisible
+
+
+def render_reason(element: Element, layers: Layering) -> str:
+    """Why styles cannot say what is behind the text ("" when they can)."""
+    if element.backdrop:
+        shown = ", ".join(element.backdrop[:3]) + (", …" if len(element.backdrop) > 3 else "")
+        return f"something besides its ancestors' backgrounds paints there ({shown})"
+    if layers.over_image:
+        return "text over an image or gradient"
+    return ""
 
 
 def _size(element: Element) -> float:
@@ -209,7 +223,7 @@ def _finding(probe: Probe, result: TextResult) -> Finding:
     expected = f">= {result.required:g}:1"
     if result.ratio is None:
         return Finding(
-            where, "contrast", "not measurable", expected, f"text over an image: {result.note}"
+            where, "contrast", "not measurable", expected, f"{result.reason}: {result.note}"
         )
     bg = to_hex(result.background) if result.background else "?"
     source = "worst background pixel in the render" if result.method == "render" else "background"

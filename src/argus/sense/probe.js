@@ -141,6 +141,51 @@
     return [rectJson({ x: left, y: top, width: right - left, height: bottom - top })];
   };
 
+  // What paints under (or over) the text besides its own and its ancestors' backgrounds, which
+  // are all the styles describe: positioned ::before/::after boxes of the element or an
+  // ancestor (their boxes cannot be measured, so any may lie under the text), and other
+  // elements that paint at points inside the text (siblings, images). Hit testing skips
+  // `pointer-events: none` and points outside the viewport.
+  const REPLACED = new Set(["IMG", "VIDEO", "CANVAS", "IFRAME", "OBJECT", "EMBED", "svg"]);
+  const paints = (s) =>
+    s.backgroundColor !== "rgba(0, 0, 0, 0)" || s.backgroundImage !== "none" || s.boxShadow !== "none";
+  const pseudoCache = new Map();
+  const paintingPseudos = (el) => {
+    let found = pseudoCache.get(el);
+    if (found === undefined) {
+      found = [];
+      for (const which of ["::before", "::after"]) {
+        const s = getComputedStyle(el, which);
+        if (s.content === "none" || s.content === "normal" || s.display === "none") continue;
+        if (s.position === "static") continue; // in flow: beside the text, not under it
+        if (paints(s) || s.content.includes("url(")) found.push(el.tagName.toLowerCase() + which);
+      }
+      pseudoCache.set(el, found);
+    }
+    return found;
+  };
+  const SAMPLES_PER_RECT = [0.25, 0.5, 0.75];
+  const MAX_SAMPLED_RECTS = 8;
+  const backdropOf = (el, rects) => {
+    const found = new Set();
+    for (let up = el; up; up = up.parentElement) for (const p of paintingPseudos(up)) found.add(p);
+    for (const r of rects.slice(0, MAX_SAMPLED_RECTS)) {
+      const y = r.y + r.height / 2;
+      for (const share of SAMPLES_PER_RECT) {
+        const x = r.x + r.width * share;
+        if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+        for (const hit of document.elementsFromPoint(x, y)) {
+          if (hit === el || hit.contains(el)) continue; // the element and its ancestors
+          if (!hit.checkVisibility({ opacityProperty: true })) continue; // e.g. an opacity-0 input
+          if (REPLACED.has(hit.tagName) || paints(getComputedStyle(hit)) || paintingPseudos(hit).length) {
+            found.add(hit.tagName.toLowerCase());
+          }
+        }
+      }
+    }
+    return Array.from(found);
+  };
+
   const elements = [];
   const indexOf = new Map();
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT, {
@@ -166,6 +211,7 @@
     }
     indexOf.set(el, elements.length);
     const text = ownText(el);
+    const rects = text && visible ? textRects(el) : [];
     elements.push({
       index: elements.length,
       parent,
@@ -177,7 +223,8 @@
       text,
       heading_level: headingLevel(el, role),
       box: rectJson(rect),
-      text_rects: text && visible ? textRects(el) : [],
+      text_rects: rects,
+      backdrop: rects.length ? backdropOf(el, rects) : [],
       visible,
       interactive: isInteractive(el, role),
       style: styles,
