@@ -87,3 +87,23 @@ def test_untouched_set_is_clean(tmp_path: Path) -> None:
     root = _repo(tmp_path)
     paths = collect_protected(root, root / "argus/specs/f", [], [])
     assert compare(hash_set(root, paths), hash_set(root, paths)).clean
+
+
+def test_restore_refuses_a_copy_that_no_longer_matches_its_digest(tmp_path: Path) -> None:
+    root = _repo(tmp_path)
+    paths = collect_protected(root, root / "argus/specs/f", [], [])
+    before = hash_set(root, paths)
+    copies = ProtectedCopies(tmp_path / "copies")
+    copies.keep(root, before)
+    spec = root / "argus/specs/f/spec.json"
+    (copies.directory / before["argus/specs/f/spec.json"]).write_text('{"forged": true}')
+    spec.write_text('{"tampered": true}')
+    changes = compare(before, hash_set(root, paths))
+    assert copies.restore(root, before, changes) == ["argus/specs/f/spec.json"]
+    assert spec.read_text() == '{"tampered": true}'  # never "restored" to the forged copy
+    # The next keep() replaces the bad copy, so the original can be put back again.
+    spec.write_text("{}")
+    copies.keep(root, before)
+    spec.write_text('{"tampered": 2}')
+    assert copies.restore(root, before, compare(before, hash_set(root, paths))) == []
+    assert spec.read_text() == "{}"

@@ -145,15 +145,23 @@ def compare(before: Mapping[str, str], after: Mapping[str, str]) -> IntegrityCha
 
 
 class ProtectedCopies:
-    """A content-addressed copy of protected files, for putting originals back."""
+    """A content-addressed copy of protected files, for putting originals back.
+
+    The copies live where the implementer could reach them too, so a copy is trusted only
+    while its content still has the digest it is named by: ``keep`` replaces a copy that no
+    longer does, and ``restore`` never writes one back.
+    """
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
 
+    def _intact(self, copy: Path, digest: str) -> bool:
+        return copy.is_file() and hash_file(copy) == digest
+
     def keep(self, root: Path, hashes: Mapping[str, str]) -> None:
         for rel, digest in hashes.items():
             target = self.directory / digest
-            if not target.exists():
+            if not self._intact(target, digest):
                 atomic_write_bytes(target, (root / rel).read_bytes())
 
     def restore(
@@ -163,8 +171,9 @@ class ProtectedCopies:
         failed: list[str] = []
         for rel in (*changes.modified, *changes.removed):
             source = self.directory / before[rel]
-            if source.is_file():
-                atomic_write_bytes(root / rel, source.read_bytes())
+            data = source.read_bytes() if source.is_file() else None
+            if data is not None and hashlib.sha256(data).hexdigest() == before[rel]:
+                atomic_write_bytes(root / rel, data)
             else:
                 failed.append(rel)
         for rel in changes.added:
