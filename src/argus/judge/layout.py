@@ -64,17 +64,40 @@ class Block:
 
 
 def background_color(image: RGB) -> tuple[int, int, int]:
-    """The most common colour (the page background for a UI screenshot)."""
-    flat = image[::2, ::2, :3].reshape(-1, 3).astype(np.uint32)
-    packed = (flat[:, 0] << 16) | (flat[:, 1] << 8) | flat[:, 2]
-    values, counts = np.unique(packed, return_counts=True)
+    """The most common colour (the page background for a UI screenshot), every other pixel.
+
+    A colour covering more than half the sampled pixels is the most common one, whatever the
+    rest hold; the usual page is settled by counting one candidate (the mode of a sparse
+    sample). Otherwise all the colours are counted; ties go to the smallest 0xRRGGBB value.
+    """
+    sampled = image[::2, ::2, :3]
+    packed = (
+        (sampled[..., 0].astype(np.uint32) << 16)
+        | (sampled[..., 1].astype(np.uint32) << 8)
+        | sampled[..., 2]
+    )
+    values, counts = np.unique(packed[::8, ::8], return_counts=True)
     top = int(values[int(np.argmax(counts))])
+    if 2 * np.count_nonzero(packed == top) <= packed.size:
+        values, counts = np.unique(packed, return_counts=True)
+        top = int(values[int(np.argmax(counts))])
     return ((top >> 16) & 255, (top >> 8) & 255, top & 255)
 
 
 def ink_mask(image: RGB, ground: tuple[float, float, float], delta: int = INK_DELTA) -> Mask:
-    diff = np.abs(image[..., :3].astype(np.int16) - np.array(ground, dtype=np.int16))
-    out: Mask = diff.max(axis=2) > delta
+    """Pixels with a channel more than ``delta`` away from ``ground`` (truncated to whole levels).
+
+    Compared channel by channel against the two thresholds in uint8, which is |c - g| > delta
+    without a widened copy of the image.
+    """
+    out: Mask = np.zeros(image.shape[:2], dtype=bool)
+    for channel in range(3):
+        level = int(ground[channel])
+        values = image[..., channel]
+        if level + delta < 255:
+            out |= values > level + delta
+        if level - delta > 0:
+            out |= values < level - delta
     return out
 
 
@@ -128,16 +151,12 @@ def _boxes(mask: Mask, gap: tuple[int, int]) -> list[Box]:
     for group in groups:
         y0, x0 = group.y * CELL, group.x * CELL
         y1, x1 = min(h, (group.y + group.height) * CELL), min(w, (group.x + group.width) * CELL)
-        ys, xs = np.nonzero(mask[y0:y1, x0:x1])
-        if ys.size < MIN_INK_PIXELS:
+        ink = mask[y0:y1, x0:x1]
+        if np.count_nonzero(ink) < MIN_INK_PIXELS:
             continue
+        ys, xs = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
         boxes.append(
-            Box(
-                x0 + int(xs.min()),
-                y0 + int(ys.min()),
-                int(xs.max() - xs.min()) + 1,
-                int(ys.max() - ys.min()) + 1,
-            )
+            Box(x0 + int(xs[0]), y0 + int(ys[0]), int(xs[-1] - xs[0]) + 1, int(ys[-1] - ys[0]) + 1)
         )
     return boxes
 
@@ -181,8 +200,13 @@ def _block(
 ) -> Block:
     sub_mask = mask[box.y : box.y + box.height, box.x : box.x + box.width]
     sub = image[box.y : box.y + box.height, box.x : box.x + box.width, :3]
-    count = int(sub_mask.sum())
-    ink = sub[sub_mask].mean(axis=0) if count else sub.reshape(-1, 3).mean(axis=0)
+    count = int(np.count_nonzero(sub_mask))
+    # Whole-number channel sums are exact, so sum / count is the float mean NumPy would give.
+    if count:
+        sums = [int(np.add.reduce(sub[..., c][sub_mask], dtype=np.int64)) for c in range(3)]
+        colour = (sums[0] / count, sums[1] / count, sums[2] / count)
+    else:
+        ink = sub.reshape(-1, 3).mean(axis=0)
+        colour = (float(ink[0]), float(ink[1]), float(ink[2]))
     placed = Box(box.x + offset[0], box.y + offset[1], box.width, box.height)
-    colour = (float(ink[0]), float(ink[1]), float(ink[2]))
     return Block(placed, colour, (float(ground[0]), float(ground[1]), float(ground[2])), count)

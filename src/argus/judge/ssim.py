@@ -35,6 +35,30 @@ def block_mean(image: Grey, factor: int) -> Grey:
     return means
 
 
+def grey_block_mean(rgb: NDArray[np.uint8], factor: int) -> Grey:
+    """``block_mean(grey(rgb), factor)``, computed from whole-number channel sums per block.
+
+    The sums are exact integers, so only the factor²-times
+    smaller result is converted to floats: the same means up to rounding in the last bits,
+    without a full-size float copy of the image.
+    """
+    if factor <= 1:
+        return grey(rgb)
+    h, w = (rgb.shape[0] // factor) * factor, (rgb.shape[1] // factor) * factor
+    pixels = rgb[:h, :w, :3]
+    rows: NDArray[np.uint32] = pixels[0::factor].astype(np.uint32)
+    for i in range(1, factor):
+        rows += pixels[i::factor]
+    cells = rows[:, 0::factor].copy()
+    for i in range(1, factor):
+        cells += rows[:, i::factor]
+    sums = cells.astype(np.float64)
+    means: Grey = (sums[..., 0] * 0.299 + sums[..., 1] * 0.587 + sums[..., 2] * 0.114) / (
+        factor * factor
+    )
+    return means
+
+
 def _gaussian(size: int = 11, sigma: float = 1.5) -> NDArray[np.float64]:
     x = np.arange(size, dtype=np.float64) - (size - 1) / 2
     kernel: NDArray[np.float64] = np.exp(-(x**2) / (2 * sigma**2))
@@ -71,7 +95,11 @@ def ssim_map(a: Grey, b: Grey, *, window: int = 11, sigma: float = 1.5) -> Grey:
 
 def ssim(a: Grey, b: Grey, *, downsample: int = 1) -> float:
     """Mean SSIM (1.0 for identical images); both images are grey levels of the same size."""
-    a2, b2 = block_mean(a, downsample), block_mean(b, downsample)
-    if np.array_equal(a2, b2):
+    return mean_ssim(block_mean(a, downsample), block_mean(b, downsample))
+
+
+def mean_ssim(a: Grey, b: Grey) -> float:
+    """Mean SSIM of two grey images already at the scale to compare (1.0 when equal)."""
+    if np.array_equal(a, b):
         return 1.0
-    return float(ssim_map(a2, b2).mean())
+    return float(ssim_map(a, b).mean())

@@ -16,6 +16,7 @@ from argus.diff.png import load_png
 from argus.errors import InputError
 from argus.gates.probe import Element, Probe, parse_probe
 from argus.judge.packet import Packet
+from argus.judge.picture import Picture
 from argus.tokens import Tokens, load_tokens
 
 
@@ -56,6 +57,7 @@ class MetricContext:
         self.packet = packet
         self.config = config
         self.appearance = packet.appearance
+        self._pictures: dict[str, Picture] = {}
 
     @cached_property
     def probe_raw(self) -> dict[str, Any]:
@@ -104,10 +106,25 @@ class MetricContext:
             raise InputError(f"{self.packet.require(role)}: expected a JSON object")
         return data
 
-    def image(self, role: str) -> NDArray[np.uint8] | None:
-        path: Path | None = self.packet.path(role)
-        return load_png(path) if path is not None else None
+    def _load(self, role: str, path: Path) -> Picture:
+        picture = self._pictures.get(role)
+        if picture is None:
+            picture = self._pictures[role] = Picture(load_png(path))
+        return picture
 
-    @cached_property
+    def picture(self, role: str) -> Picture | None:
+        """The packet's image for ``role``, decoded once and shared by every measure."""
+        path: Path | None = self.packet.path(role)
+        return self._load(role, path) if path is not None else None
+
+    def image(self, role: str) -> NDArray[np.uint8] | None:
+        picture = self.picture(role)
+        return picture.pixels if picture is not None else None
+
+    @property
+    def render_picture(self) -> Picture:
+        return self._load("render", self.packet.require("render"))
+
+    @property
     def render(self) -> NDArray[np.uint8]:
-        return load_png(self.packet.require("render"))
+        return self.render_picture.pixels

@@ -10,48 +10,19 @@ row more or fewer is functional_correctness's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
-from numpy.typing import NDArray
-from PIL import Image
 
 from argus.diff.compare import compare
 from argus.judge.composition import StructureChange, design_scores, structure_changes
-from argus.judge.layout import Block, find_blocks, find_regions
 from argus.judge.metric.context import Measured, MetricContext
-from argus.judge.ssim import grey, ssim
+from argus.judge.picture import Picture
+from argus.judge.ssim import mean_ssim
 
-SSIM_DOWNSAMPLE = 4  # composition scale: 4×4 px blocks averaged before SSIM
 # Human reference (Design2Code scores): at or above PASS for 1, at or above PARTIAL for 0.5.
 # Colour is weighed lightly: exact colours are token_compliance's business, not composition's.
 PASS = {"block_match": 0.9, "position": 0.95, "colour": 0.7}
 PARTIAL = {"block_match": 0.75, "position": 0.9, "colour": 0.5}
 MAX_LISTED = 3
-
-RGBA8 = NDArray[np.uint8]
-
-
-@dataclass(frozen=True)
-class Layout:
-    regions: list[Block]
-    blocks: list[Block]
-
-
-def _layout(image: RGBA8) -> Layout:
-    regions = find_regions(image)
-    return Layout(regions, find_blocks(image, regions))
-
-
-def _fit(reference: RGBA8, shape: tuple[int, ...]) -> RGBA8:
-    """The reference at the render's size (a mock may be drawn at another scale)."""
-    if reference.shape[:2] == shape[:2]:
-        return reference
-    resized = Image.fromarray(reference, "RGBA").resize(
-        (shape[1], shape[0]), Image.Resampling.LANCZOS
-    )
-    return np.asarray(resized, dtype=np.uint8).copy()
 
 
 def _changes_text(changes: list[StructureChange]) -> str:
@@ -60,13 +31,13 @@ def _changes_text(changes: list[StructureChange]) -> str:
     return listed + more
 
 
-def pixel_numbers(render: RGBA8, reference: RGBA8) -> dict[str, Any]:
+def pixel_numbers(render: Picture, reference: Picture) -> dict[str, Any]:
     """SSIM at composition scale and the windowed diff density; null when sizes differ."""
     if render.shape != reference.shape:
         return {"ssim": None, "diff_ratio": None, "densest_window": None}
-    result = compare(render, reference)
+    result = compare(render.pixels, reference.pixels)
     return {
-        "ssim": round(ssim(grey(render), grey(reference), downsample=SSIM_DOWNSAMPLE), 4),
+        "ssim": round(mean_ssim(render.composition, reference.composition), 4),
         "diff_ratio": round(result.ratio, 4),
         "densest_window": round(result.density_ratio, 4),
         "window_px": result.window,
@@ -74,24 +45,24 @@ def pixel_numbers(render: RGBA8, reference: RGBA8) -> dict[str, Any]:
 
 
 def visual_fidelity(ctx: MetricContext) -> Measured:
-    reference = ctx.image("reference")
+    reference = ctx.picture("reference")
     if reference is None:
         return Measured.abstain(
             "No approved reference image for this view, so composition cannot be compared."
         )
-    render = ctx.render
+    render = ctx.render_picture
     if ctx.packet.reference_source == "candidate":
         return _unchanged(render, reference)
-    return _fidelity(render, _fit(reference, render.shape))
+    return _fidelity(render, reference.fitted(render.shape))
 
 
-def _unchanged(render: RGBA8, reference: RGBA8) -> Measured:
+def _unchanged(render: Picture, reference: Picture) -> Measured:
     numbers = pixel_numbers(render, reference)
     if numbers["diff_ratio"] == 0:
         return Measured(
             1, "The render is pixel-identical to the approved candidate baseline.", numbers
         )
-    ours, theirs = _layout(render), _layout(reference)
+    ours, theirs = render.layout, reference.layout
     changes = structure_changes(ours.regions, ours.blocks, theirs.regions, theirs.blocks)
     numbers = {
         **numbers,
@@ -116,8 +87,8 @@ def _unchanged(render: RGBA8, reference: RGBA8) -> Measured:
     )
 
 
-def _fidelity(render: RGBA8, reference: RGBA8) -> Measured:
-    ours, theirs = _layout(render), _layout(reference)
+def _fidelity(render: Picture, reference: Picture) -> Measured:
+    ours, theirs = render.layout, reference.layout
     page = (render.shape[1], render.shape[0])
     scores = design_scores(ours.blocks, theirs.blocks, page)
     changes = [
@@ -148,17 +119,17 @@ def _fidelity(render: RGBA8, reference: RGBA8) -> Measured:
     return Measured(score, f"Composition departs from the reference: {summary}{reason}.", numbers)
 
 
-def distance_to(image: RGBA8, reference: RGBA8) -> tuple[int, float]:
+def distance_to(image: Picture, reference: Picture) -> tuple[int, float]:
     """(composition changes, 1 - SSIM): smaller is closer to the reference."""
-    fitted = _fit(reference, image.shape)
-    ours, theirs = _layout(image), _layout(fitted)
+    fitted = reference.fitted(image.shape)
+    ours, theirs = image.layout, fitted.layout
     changes = len(structure_changes(ours.regions, ours.blocks, theirs.regions, theirs.blocks))
-    return changes, 1 - ssim(grey(image), grey(fitted), downsample=SSIM_DOWNSAMPLE)
+    return changes, 1 - mean_ssim(image.composition, fitted.composition)
 
 
 def closer_than_previous(ctx: MetricContext) -> bool | None:
     """Is this render closer to the reference than the previous one? None when there is none."""
-    reference, previous = ctx.image("reference"), ctx.image("prev_render")
+    reference, previous = ctx.picture("reference"), ctx.picture("prev_render")
     if reference is None or previous is None:
         return None
-    return distance_to(ctx.render, reference) < distance_to(previous, reference)
+    return distance_to(ctx.render_picture, reference) < distance_to(previous, reference)
