@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from argus.contracts import Rubric
 from argus.loop.events import EventLog
 from argus.loop.layout import RunLayout
 from argus.loop.modes import Mode
@@ -19,6 +20,7 @@ from argus.spec.model import Spec, View
 
 # How a view's loop ended.
 SIGNED_OFF = "signed_off"
+SIGNOFF_REFUSED = "signoff_refused"  # the committed records do not support a sign-off
 BUDGET = "budget"
 REPORTED = "reported"  # report-only: its one iteration
 NO_IMPLEMENTER = "no_implementer"
@@ -47,6 +49,8 @@ class LoopContext:
     settings: LoopSettings
     implementer: ImplementerSettings | None
     protected: Callable[[], list[str]]  # the protected set, recomputed around every edit
+    rubric: Rubric
+    config_sha256: str  # the effective config the run started with (argus.loop.config_guard)
     spec_md: str = ""
     tokens_text: str = ""
 

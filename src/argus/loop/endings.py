@@ -3,19 +3,19 @@ report-only result, and an implementer that gave up."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from argus.io import read_json
+from argus.errors import StateError
+from argus.loop.config_guard import config_digest, config_files
 from argus.loop.context import (
     IMPLEMENTER_STOPPED,
     REPORTED,
     SIGNED_OFF,
+    SIGNOFF_REFUSED,
     LoopContext,
     ViewResult,
 )
 from argus.loop.killpoint import killpoint
-from argus.loop.layout import RunLayout
 from argus.loop.outcome import GATES_RED, JUDGED, SENSOR_FAILURE, IterationOutcome
+from argus.loop.rederive import Replayed, replay_view
 from argus.loop.signoff import SignoffRecord, append_record, find_record, load_records, now_iso
 from argus.loop.state import LoopState
 from argus.loop.status import Status
@@ -54,22 +54,40 @@ def reference_source(spec: Spec, view: View) -> str | None:
     return None
 
 
-def last_verdict(layout: RunLayout, view: View, iteration: int) -> dict[str, Any]:
-    path = layout.latest(view, "verdict.json", iteration + 1)
-    if path is None:
-        return {"all_pass": False, "dimensions": {}}
-    data: dict[str, Any] = read_json(path, what="verdict")
-    return data
+def _rederived(ctx: LoopContext, view: View, state: LoopState) -> Replayed:
+    """The sign-off as the committed records support it (StateError saying why not)."""
+    if config_digest(ctx.root) != ctx.config_sha256:
+        where = " or ".join(p.name for p in config_files(ctx.root))
+        raise StateError(
+            f"{where} changed during the run; rerun argus loop with --new-run under the new "
+            "config (or put the old one back)"
+        )
+    return replay_view(ctx, view, state.iteration, reference_source(ctx.spec, view))
 
 
 def sign_off(
     ctx: LoopContext, view: View, state: LoopState, last: IterationOutcome | None
 ) -> ViewResult:
-    """Baseline, sign-off record, event: each step idempotent, so a resume finishes the job."""
+    """Baseline, sign-off record, event: each step idempotent, so a resume finishes the job.
+    The state's word is not taken: the sign-off is re-derived from the committed verdicts
+    (argus.loop.rederive) and refused, BLOCKED, when they do not support it."""
     decision = state.decision()
     signoff_file = ctx.layout.signoff_file
     record = find_record(load_records(signoff_file), view, ctx.run_id)
     if record is None:
+        try:
+            replayed = _rederived(ctx, view, state)
+        except StateError as err:
+            return ViewResult(
+                view,
+                SIGNOFF_REFUSED,
+                Status.BLOCKED,
+                state.iteration,
+                decision.concerns,
+                f"refused to sign off: {err}",
+                last=last,
+            )
+        decision = replayed.state.decision()
         ctx.progress.phase(view.slug, state.iteration, "sign-off")
         render = ctx.layout.previous_render(view, state.iteration + 1)
         baseline = ctx.services.write_baseline(view, render) if render is not None else None
@@ -82,8 +100,8 @@ def sign_off(
             appearance=view.appearance,
             signed_off_at=now_iso(),
             iterations=state.iteration,
-            reference_source=state.reference_source or "human",
-            final_verdict=last_verdict(ctx.layout, view, state.iteration),
+            reference_source=replayed.state.reference_source,
+            final_verdict=replayed.verdict.to_json(),
             snapshot_baseline=baseline,
             concerns=decision.concerns,
         )

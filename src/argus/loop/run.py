@@ -18,13 +18,14 @@ from typing import Any
 
 from argus.config import ProjectConfig, load_config
 from argus.contracts import Rubric, load_rubric
-from argus.errors import ArgusError, InputError
+from argus.errors import ArgusError, InputError, StateError
 from argus.loop.checkpoints import (
     bootstrap_reference,
     pending_first_spotcheck,
     spotcheck_note,
     with_spotcheck,
 )
+from argus.loop.config_guard import config_digest, config_files
 from argus.loop.context import WAITING, ImplementerSettings, LoopContext, ViewResult
 from argus.loop.events import EventLog
 from argus.loop.implementer import PLACEHOLDERS, expand_command
@@ -167,9 +168,14 @@ class _Setup:
 def _run_locked(setup: _Setup, services_factory: ServicesFactory, progress: Progress) -> RunOutcome:
     options, spec, settings, layout = setup.options, setup.spec, setup.settings, setup.layout
     store_root = layout.runs_dir if options.mode is Mode.REPORT_ONLY else spec.root
+    config_sha256 = config_digest(spec.root)
+    guarded_config = config_files(spec.root)  # fixed for the run: see _protected
     with ExitStack() as stack:
         store = stack.enter_context(RunStore.open(store_root))
-        record, resumed = _open_run(options, spec, layout, store, settings)
+        try:
+            record, resumed = _open_run(options, spec, layout, store, settings, config_sha256)
+        except StateError as err:
+            return blocked(options, str(err))
         events = EventLog(store, spec.feature, record.run_id)
         events.ensure(
             "run_started",
@@ -192,7 +198,9 @@ def _run_locked(setup: _Setup, services_factory: ServicesFactory, progress: Prog
             progress=progress,
             settings=settings,
             implementer=setup.implementer,
-            protected=lambda: _protected(spec),
+            protected=lambda: _protected(spec, guarded_config),
+            rubric=setup.rubric,
+            config_sha256=config_sha256,
             spec_md=_read_text(spec.spec_dir / "spec.md"),
             tokens_text=_read_text(spec.tokens_path),
         )
@@ -238,12 +246,21 @@ def _open_run(
     layout: RunLayout,
     store: RunStore,
     settings: LoopSettings,
+    config_sha256: str,
 ) -> tuple[RunRecord, bool]:
-    """Resume the feature's unfinished run when it is the same kind of run; else start one."""
+    """Resume the feature's unfinished run when it is the same kind of run; else start one.
+    A run is never resumed under another config than it started with (StateError)."""
     previous = load_run(layout.run_file)
     if previous is not None and previous.open:
         same = previous.matches(options.mode.value, options.target, settings.max_iterations)
         if same and not options.new_run and _store_has_run(store, spec.feature, previous.run_id):
+            if previous.config_sha256 != config_sha256:
+                where = " or ".join(p.name for p in config_files(spec.root))
+                raise StateError(
+                    f"{layout.run_file}: the project config ({where}) changed since run "
+                    f"{previous.run_id} started; its verdicts were judged under the old one. "
+                    "Rerun with --new-run to start over under the new config"
+                )
             return save_run(layout.run_file, replace(previous, status=RUNNING)), True
     # Under the lock no other loop of this feature runs: any run the store still has open was
     # abandoned (superseded, or killed before run.json named it). Close it, so none stays open.
@@ -263,6 +280,7 @@ def _open_run(
         max_iterations=settings.max_iterations,
         started_at=now_iso(),
         store=str(store.path),
+        config_sha256=config_sha256,
     )
     return save_run(layout.run_file, record), False
 
@@ -352,8 +370,10 @@ def _note_view(ctx: LoopContext, record: RunRecord, result: ViewResult) -> RunRe
     return save_run(ctx.layout.run_file, record.with_view(result.view.slug, data))
 
 
-def _protected(spec: Spec) -> list[str]:
-    files: list[Path] = [spec.tokens_path]
+def _protected(spec: Spec, config: tuple[Path, ...] = ()) -> list[str]:
+    """The protected set: the feature directory, the files the spec names, the project
+    config files (``config``, fixed when the run starts) and PROTECTED_GLOBS."""
+    files: list[Path] = [*config, spec.tokens_path]
     for optional in (spec.contrast_pairs_path, spec.rubric_path):
         if optional is not None:
             files.append(optional)

@@ -31,6 +31,7 @@ class RunRecord:
     status: str = RUNNING
     final_status: str | None = None
     store: str = ""  # the run store's path, relative to the runs directory's feature root
+    config_sha256: str | None = None  # the effective config it started with (config_guard)
     views: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     updated_at: str = ""
@@ -58,6 +59,7 @@ class RunRecord:
             "status": self.status,
             "final_status": self.final_status,
             "store": self.store,
+            "config_sha256": self.config_sha256,
             "views": {slug: dict(v) for slug, v in self.views.items()},
             "notes": list(self.notes),
         }
@@ -74,6 +76,7 @@ class RunRecord:
             status=str(data.get("status", RUNNING)),
             final_status=data.get("final_status"),
             store=str(data.get("store", "")),
+            config_sha256=data.get("config_sha256"),
             views=dict(data.get("views", {})),
             notes=tuple(data.get("notes", ())),
             updated_at=str(data.get("updated_at", "")),

@@ -38,7 +38,7 @@ class SignoffRecord:
     appearance: str
     signed_off_at: str
     iterations: int
-    reference_source: str
+    reference_source: str | None  # None: the view has no reference of its own
     final_verdict: Mapping[str, Any]
     snapshot_baseline: str | None
     concerns: tuple[str, ...] = ()

@@ -33,6 +33,7 @@ from argus.loop.outcome import (
     save_outcome,
 )
 from argus.loop.prompt import Finding, PromptContext, build_prompt
+from argus.loop.records import record_paths, run_files
 from argus.loop.services import JudgeInputs
 from argus.loop.signoff import now_iso
 from argus.loop.state import LoopState, init_state, save_state
@@ -121,10 +122,12 @@ def _iterate(
     if _needs_edit(ctx, state, last) and last is not None:
         ctx.progress.phase(view.slug, n, "implement")
         t0 = time.perf_counter()
-        implementer_json, changes = _implement(ctx, view, n, directory, last.findings)
+        implementer_json, before, changes = _implement(ctx, view, n, directory, last.findings)
         timings["implement"] = time.perf_counter() - t0
         if changes is not None:
-            return _commit_integrity(ctx, view, state, last, changes, implementer_json, timings)
+            return _commit_integrity(
+                ctx, view, state, last, changes, before, implementer_json, timings
+            )
 
     ctx.progress.phase(view.slug, n, "sense")
     t0 = time.perf_counter()
@@ -228,10 +231,18 @@ def _commit(
     return outcome, saved
 
 
+def _guarded(ctx: LoopContext, editing: Path) -> dict[str, str]:
+    """Hashes of what the implementer must not change: the protected set and the loop's own
+    records (argus.loop.records; ``editing`` is the iteration directory of this edit)."""
+    paths = ctx.protected() + record_paths(ctx.root, ctx.layout.feature_runs, editing=editing)
+    return hash_set(ctx.root, paths)
+
+
 def _implement(
     ctx: LoopContext, view: View, n: int, directory: Path, findings: tuple[Finding, ...]
-) -> tuple[dict[str, Any], IntegrityChanges | None]:
-    """Run the implementer once; return its record and the protected-set changes (or None)."""
+) -> tuple[dict[str, Any], dict[str, str], IntegrityChanges | None]:
+    """Run the implementer once; return its record, the guarded hashes before it ran, and the
+    changes to the guarded files (None when there were none)."""
     assert ctx.implementer is not None
     target = ctx.spec.target(view.target)
     before_paths = ctx.protected()
@@ -246,7 +257,7 @@ def _implement(
     )
     prompt_file = directory / "prompt.md"
     atomic_write_text(prompt_file, build_prompt(context, findings))
-    before = hash_set(ctx.root, before_paths)
+    before = _guarded(ctx, directory)
     ProtectedCopies(ctx.layout.copies_dir).keep(ctx.root, before)
     # Written before the implementer starts, so a resumed loop can still catch an edit made
     # by an implementer that was running when the loop was killed.
@@ -266,11 +277,11 @@ def _implement(
         timeout=ctx.implementer.timeout,
         log_path=directory / "implementer.log",
     )
+    changes = compare(before, _guarded(ctx, directory))
     record = result.to_json()
     atomic_write_json(directory / "implementer.json", record)
     killpoint("after_implement", n)
-    changes = compare(before, hash_set(ctx.root, ctx.protected()))
-    return record, None if changes.clean else changes
+    return record, before, None if changes.clean else changes
 
 
 def _commit_integrity(
@@ -279,19 +290,20 @@ def _commit_integrity(
     state: LoopState,
     last: IterationOutcome | None,
     changes: IntegrityChanges,
+    before: dict[str, str],
     implementer_json: dict[str, Any] | None,
     timings: dict[str, float],
 ) -> tuple[IterationOutcome, LoopState]:
-    """The implementer changed protected files: put them back and fail the iteration."""
+    """The implementer changed protected files or the loop's records: put them back and fail
+    the iteration."""
     n = state.iteration + 1
-    directory = ctx.layout.iteration_dir(view, n)
-    before = read_json(directory / PROTECTED_BEFORE, what="protected-set hashes")
     unrestored = ProtectedCopies(ctx.layout.copies_dir).restore(ctx.root, before, changes)
     integrity = {**changes.to_json(), "restored": not unrestored, "unrestored": unrestored}
     warning = Finding(
         "gate",
         "integrity",
-        f"the last edit changed protected files ({changes.summary()}); Argus put them back. "
+        f"the last edit changed protected files or Argus's run records ({changes.summary()}); "
+        "Argus put them back. "
         "Fix the items above in the UI code only.",
     )
     previous = tuple(f for f in (last.findings if last else ()) if f.name != "integrity")
@@ -322,7 +334,11 @@ def _discard_uncommitted(ctx: LoopContext, view: View, state: LoopState) -> Loop
         before_file = directory / PROTECTED_BEFORE
         if n == state.iteration + 1 and before_file.is_file():
             before = read_json(before_file, what="protected-set hashes")
-            changes = compare(before, hash_set(ctx.root, ctx.protected()))
+            # run.json was rewritten by this resume itself: not the implementer's doing.
+            rewritten = set(run_files(ctx.root, ctx.layout.feature_runs))
+            before = {k: v for k, v in before.items() if k not in rewritten}
+            after = {k: v for k, v in _guarded(ctx, directory).items() if k not in rewritten}
+            changes = compare(before, after)
             if not changes.clean:
                 last = _committed_outcome(ctx.layout, view, state.iteration)
                 record_file = directory / "implementer.json"
@@ -331,7 +347,9 @@ def _discard_uncommitted(ctx: LoopContext, view: View, state: LoopState) -> Loop
                     if record_file.is_file()
                     else {"outcome": "interrupted", "error": "the loop stopped during the edit"}
                 )
-                _, state = _commit_integrity(ctx, view, state, last, changes, implementer, {})
+                _, state = _commit_integrity(
+                    ctx, view, state, last, changes, before, implementer, {}
+                )
                 continue
         shutil.rmtree(directory, ignore_errors=True)
     return state
