@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import RunArgus
+from tests.spec.project import make_project
 from tests.verdict.helpers import gate_result, verdict
 
 VIEW_ARGS = (
@@ -25,7 +26,7 @@ VIEW_ARGS = (
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    (tmp_path / "argus.toml").write_text("")
+    make_project(tmp_path)  # habits: target list, states populated/empty, light/dark
     return tmp_path
 
 
@@ -172,3 +173,26 @@ def test_text_output(run_argus: RunArgus, repo: Path) -> None:
     assert result.returncode == 0
     assert "habits/list/populated/light" in result.stdout
     assert "next: implement" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "needle"),
+    [
+        ("--feature", "nope", "no feature 'nope'"),
+        ("--target", "grid", "'grid'"),
+        ("--state", "loading", "no state 'loading'"),
+        ("--appearance", "sepia", "no appearance 'sepia'"),
+    ],
+)
+@pytest.mark.parametrize("step", ["init", "unchanged"])
+def test_views_the_spec_does_not_have_are_refused(
+    run_argus: RunArgus, repo: Path, step: str, flag: str, value: str, needle: str
+) -> None:
+    args = list(VIEW_ARGS)
+    args[args.index(flag) + 1] = value
+    result = run_argus("state", step, *args, cwd=repo)
+    assert result.returncode == 2, result.stdout
+    assert result.stderr.startswith("argus: ") and needle in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert not (repo / "argus/specs/habits/.argus-runs").exists()
+    assert not (repo / "argus/specs/nope").exists()

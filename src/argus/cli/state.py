@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from argus.cli._args import add_root_argument, add_view_arguments, repo_root
+from argus.cli._args import add_root_argument, add_view_arguments, feature_spec, repo_root
 from argus.contracts import Rubric, load_rubric
 from argus.errors import InputError
 from argus.io import read_json
@@ -24,6 +24,7 @@ from argus.loop.state import (
     save_state,
     state_path,
 )
+from argus.sense.views import check_view
 from argus.spec import View, find_repo_root
 from argus.verdict import normalize_gate_result, normalize_verdict
 
@@ -87,6 +88,9 @@ def run_state(args: argparse.Namespace) -> int:
             raise InputError(f"--{name} {getattr(args, flag)!r} is not a plain name")
     root = repo_root(args)
     view = View(args.feature, args.target, args.view_state, args.appearance)
+    # A state for a view the spec does not have could never be signed off: refuse it before
+    # anything is written (unknown feature, target, state or appearance: one line, exit 2).
+    check_view(feature_spec(root, view.feature), view)
     path = state_path(root, view)
     step = args.state_step
     if step == "init":
