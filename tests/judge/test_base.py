@@ -52,7 +52,7 @@ def test_an_unknown_backend_is_a_config_error(tmp_path: Path) -> None:
 def test_the_packet_decides_the_views_identity(make_packet: PacketFactory) -> None:
     claimed = {**json.loads(answer()), "feature": "elsewhere", "iteration": 7, "all_pass": False}
     judge = Scripted(claimed)
-    verdict = run_judge(judge, make_packet(), RUBRIC)
+    verdict = run_judge(judge, make_packet(reference="human"), RUBRIC)
     data = verdict.to_json()
     assert (data["feature"], data["target"], data["iteration"]) == ("habits", "list", 1)
     assert data["backend"] == "scripted" and data["model"] == "scripted-model"
@@ -62,7 +62,7 @@ def test_the_packet_decides_the_views_identity(make_packet: PacketFactory) -> No
 
 def test_a_malformed_answer_gets_exactly_one_retry(make_packet: PacketFactory) -> None:
     judge = Scripted(MalformedAnswer("garbled"), json.loads(answer()))
-    assert run_judge(judge, make_packet(), RUBRIC).outcome == "pass"
+    assert run_judge(judge, make_packet(reference="human"), RUBRIC).outcome == "pass"
     assert judge.calls == 2
 
 
@@ -97,7 +97,7 @@ def test_unreadable_input_inside_a_backend_is_inconclusive(make_packet: PacketFa
 
 def test_an_abstention_is_unverified_never_passed(make_packet: PacketFactory) -> None:
     judge = Scripted(json.loads(answer({"functional_correctness": None})))
-    verdict = run_judge(judge, make_packet(), RUBRIC)
+    verdict = run_judge(judge, make_packet(reference="human"), RUBRIC)
     assert verdict.outcome == "unverified" and verdict.all_pass is False
     assert verdict.unverified_dimensions == ("functional_correctness",)
 

@@ -92,7 +92,7 @@ def test_a_failing_exit_is_retried_once(
     agent: Path, make_packet: PacketFactory, tmp_path: Path
 ) -> None:
     _script(agent, {"kind": "fail"}, {"kind": "ok", "stdout": answer()})
-    verdict = run_judge(_judge(agent, tmp_path), make_packet(), RUBRIC)
+    verdict = run_judge(_judge(agent, tmp_path), make_packet(reference="human"), RUBRIC)
     assert len(_calls(agent)) == 2
     assert verdict.outcome == "pass"
 

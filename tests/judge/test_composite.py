@@ -39,10 +39,11 @@ def test_a_model_judge_is_asked_only_what_the_metric_could_not_measure(
     config = config_for(tmp_path, backend="composite", model="openai/stub-vision")
     judge = CompositeJudge(config)
     judge.helper = LiteLLMJudge(config, api_base=stub.url, backoff=(0.0,))
-    packet = make_packet()
+    # No machine expectations for the state: the metric cannot measure functional correctness.
+    packet = make_packet(reference="human", contract={"expectations": None})
     metric = json.loads(json.dumps(judge.metric.judge(packet)))
     open_names = [n for n, d in metric["dimensions"].items() if d.get("abstained")]
-    assert "visual_fidelity" in open_names
+    assert open_names == ["functional_correctness"]
     stub.queue(_answer_for(open_names))
     verdict = run_judge(judge, packet, RUBRIC)
     (body,) = stub.requests
@@ -71,10 +72,13 @@ def test_a_command_judge_fills_in_only_the_abstained_dimensions(
     )
     command = f"{sys.executable} {agent}"
     judge = get_judge("composite", config_for(tmp_path, backend="composite", command=command))
-    verdict = run_judge(judge, make_packet(), RUBRIC)
+    verdict = run_judge(judge, make_packet(contract={"expectations": None}), RUBRIC)
     data = verdict.to_json()
-    assert data["dimensions"]["visual_fidelity"]["judged_by"] == "command"
-    assert data["dimensions"]["visual_fidelity"]["score"] == 0
+    assert data["dimensions"]["functional_correctness"]["judged_by"] == "command"
+    assert data["dimensions"]["functional_correctness"]["score"] == 0
+    # Without a reference, visual fidelity stays unverified whatever the agent said.
+    assert data["dimensions"]["visual_fidelity"]["score"] is None
+    assert verdict.unverified_dimensions == ("visual_fidelity",)
     metric_scored = [n for n, d in data["dimensions"].items() if d["judged_by"] == "metric"]
     assert metric_scored and all(data["dimensions"][n]["score"] is not None for n in metric_scored)
     assert "typography" in metric_scored and data["dimensions"]["typography"]["score"] == 1

@@ -41,7 +41,7 @@ def test_success_scores_every_dimension_and_records_usage(
     stub: StubLLM, make_packet: PacketFactory, tmp_path: Path
 ) -> None:
     stub.queue(answer())
-    verdict = run_judge(make_judge(stub, tmp_path), make_packet(), RUBRIC)
+    verdict = run_judge(make_judge(stub, tmp_path), make_packet(reference="human"), RUBRIC)
     assert verdict.outcome == "pass"
     assert len(stub.requests) == 1
     body = stub.requests[0]
@@ -65,7 +65,8 @@ def test_a_model_with_schema_support_gets_a_json_schema_response_format(
     stub: StubLLM, make_packet: PacketFactory, tmp_path: Path
 ) -> None:
     stub.queue(answer())
-    verdict = run_judge(make_judge(stub, tmp_path, model="openai/gpt-4o"), make_packet(), RUBRIC)
+    packet = make_packet(reference="human")
+    verdict = run_judge(make_judge(stub, tmp_path, model="openai/gpt-4o"), packet, RUBRIC)
     assert verdict.outcome == "pass"
     fmt = stub.requests[0]["response_format"]
     assert fmt["type"] == "json_schema" and fmt["json_schema"]["strict"] is True
@@ -104,7 +105,7 @@ def test_http_503_is_retried(stub: StubLLM, make_packet: PacketFactory, tmp_path
     stub.queue(status=503, content="overloaded")
     stub.queue(status=429, content="slow down")
     stub.queue(answer())
-    verdict = run_judge(make_judge(stub, tmp_path), make_packet(), RUBRIC)
+    verdict = run_judge(make_judge(stub, tmp_path), make_packet(reference="human"), RUBRIC)
     assert len(stub.requests) == 3
     assert verdict.outcome == "pass"
 
@@ -275,3 +276,18 @@ def test_missing_litellm_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setitem(sys.modules, "litellm", None)
     with pytest.raises(ConfigError, match=r"argus-ui\[llm\]"):
         load_litellm()
+
+
+def test_visual_fidelity_without_a_reference_abstains_whatever_the_model_says(
+    stub: StubLLM, make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    stub.queue(answer())  # scores visual_fidelity 1 although it has nothing to compare with
+    verdict = run_judge(make_judge(stub, tmp_path), make_packet(), RUBRIC)
+    visual = verdict.dimension("visual_fidelity")
+    assert visual.abstained and visual.status == "unverified"
+    assert "no reference image" in visual.evidence.lower()
+    assert verdict.outcome == "unverified"  # never a plain pass
+    stub.queue(answer())
+    with_reference = run_judge(make_judge(stub, tmp_path), make_packet(reference="human"), RUBRIC)
+    assert with_reference.dimension("visual_fidelity").score == 1
+    assert with_reference.outcome == "pass"

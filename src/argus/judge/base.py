@@ -10,7 +10,9 @@ project config by ``get_judge(name, config)``. Its ``judge(packet)`` returns a *
   scores 0/0.5/1, the rubric's anchors; all_pass re-derived);
 - a malformed answer gets one retry; a second malformed answer, or a backend that could not
   answer at all, becomes an ``inconclusive`` verdict, which is never a pass;
-- a model judge running on the implementer's own model is refused (it would grade itself).
+- a model judge running on the implementer's own model is refused (it would grade itself);
+- without a reference image, visual_fidelity abstains whatever the backend said (there is
+  nothing to be faithful to), and closer_to_reference_than_prev is null.
 """
 
 from __future__ import annotations
@@ -37,6 +39,11 @@ BUILTIN_BACKENDS = tuple(BUILTIN_MODULES)
 MAX_EVIDENCE_CHARS = 2000
 MAX_ERROR_CHARS = 300
 ATTEMPTS = 2  # the first answer and one retry
+VISUAL = "visual_fidelity"
+NO_REFERENCE = (
+    "No reference image for this view, so there is nothing to compare the render with; "
+    "visual fidelity is unverified (a score from the judge is not counted)."
+)
 
 
 class Judge(Protocol):
@@ -144,6 +151,29 @@ def inconclusive(packet: Packet, judge: Judge, reason: str) -> dict[str, Any]:
     }
 
 
+def without_reference(raw: Mapping[str, Any], packet: Packet, rubric: Rubric) -> dict[str, Any]:
+    """``raw`` with visual_fidelity abstained when the packet has no reference, for every
+    backend alike: a model asked about all seven dimensions may score it anyway."""
+    out = dict(raw)
+    if packet.path("reference") is not None:
+        return out
+    out["closer_to_reference_than_prev"] = None
+    dimensions = raw.get("dimensions")
+    if VISUAL in rubric.dimensions and isinstance(dimensions, Mapping) and VISUAL in dimensions:
+        given = dimensions[VISUAL]
+        judged_by = given.get("judged_by") if isinstance(given, Mapping) else None
+        entry: dict[str, Any] = {
+            "score": None,
+            "abstained": True,
+            "anchor": rubric.dimensions[VISUAL].anchor,
+            "evidence": NO_REFERENCE,
+        }
+        if judged_by is not None:
+            entry["judged_by"] = judged_by
+        out["dimensions"] = {**dimensions, VISUAL: entry}
+    return out
+
+
 def run_judge(judge: Judge, packet: Packet, rubric: Rubric) -> NormalizedVerdict:
     """Judge ``packet``: normalized verdict, one retry on a malformed answer, else inconclusive."""
     problem = ""
@@ -159,7 +189,9 @@ def run_judge(judge: Judge, packet: Packet, rubric: Rubric) -> NormalizedVerdict
             break
         try:
             return normalize_verdict(
-                stamp(raw, packet, judge), rubric, source=f"{judge.name} judge"
+                stamp(without_reference(raw, packet, rubric), packet, judge),
+                rubric,
+                source=f"{judge.name} judge",
             )
         except InputError as exc:
             problem = f"attempt {attempt}: {exc}"
