@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 
@@ -136,3 +137,16 @@ def test_write_puts_gate_result_json_on_disk(habits_inputs: MakeInputs, tmp_path
     run = run_gates(clean(habits_inputs), FLOOR, record=False)
     path = run.write(tmp_path / "out" / "gate-result.json")
     assert json.loads(path.read_text())["all_green"] is True
+
+
+def test_the_result_names_the_render_and_probe_it_checked(habits_inputs: MakeInputs) -> None:
+    inputs = clean(habits_inputs)
+    without_render = run_gates(inputs, FLOOR, record=False).result["inputs"]
+    assert without_render["render_sha256"] is None
+    assert (
+        without_render["probe_sha256"]
+        == hashlib.sha256(inputs.sensed.probe.read_bytes()).hexdigest()
+    )
+    inputs.sensed.render.write_bytes(b"\x89PNG\r\n\x1a\nnot really")
+    named = run_gates(inputs, FLOOR, record=False).result["inputs"]
+    assert named["render_sha256"] == hashlib.sha256(inputs.sensed.render.read_bytes()).hexdigest()

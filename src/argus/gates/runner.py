@@ -4,13 +4,16 @@ Each configured gate runs once (the pixel-heavy snapshot gate on a worker thread
 the others); an exception inside one becomes status ``error`` with its one-line reason, never
 a crash and never a pass. The result keeps the seed's shape (a status
 per gate, ``a11y_ids`` as ``{expected, present, missing}``) plus a ``details`` block with each
-gate's summary, findings, data and duration. ``all_green`` is derived by
+gate's summary, findings, data and duration, and ``inputs``: the sha256 of the render.png and
+probe.json the gates looked at, so a judge can tell the result belongs to the render it is
+given. ``all_green`` is derived by
 argus.verdict.normalize_gate_result from the statuses, and the result is appended to the run
 store as a ``gate_result`` event.
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -132,12 +135,20 @@ def assemble_result(
     if iteration is not None:
         result["iteration"] = iteration
     result["created_at"] = utc_now()
+    result["inputs"] = {
+        "render_sha256": _sha256(inputs.sensed.render),
+        "probe_sha256": _sha256(inputs.sensed.probe),
+    }
     result["gates"] = {o.name: _status_entry(o) for o in outcomes}
     result["details"] = {
         o.name: {**o.to_json(), "duration_ms": round(durations.get(o.name, 0.0) * 1000, 1)}
         for o in outcomes
     }
     return result
+
+
+def _sha256(path: Path) -> str | None:
+    return hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
 
 
 def _status_entry(outcome: GateOutcome) -> Any:
