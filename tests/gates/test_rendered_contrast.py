@@ -16,8 +16,8 @@ from tests.gates.probes import el, page
 BOX = {"x": 100, "y": 100, "width": 300, "height": 40}
 
 
-def run(doc: dict, appearance: str = "light", render: Path | None = None):
-    return check_rendered_contrast(parse_probe(doc), appearance, render)
+def run(doc: dict, render: Path | None = None):
+    return check_rendered_contrast(parse_probe(doc), render)
 
 
 def test_dark_text_on_white_passes() -> None:
@@ -81,10 +81,63 @@ def test_group_opacity_fades_the_text() -> None:
     assert run(parent_faded).status is GateStatus.FAIL
 
 
-def test_canvas_follows_the_appearance_when_nothing_is_opaque() -> None:
-    doc = page(el("p", text="x", color="rgb(240, 240, 240)"), body_bg="rgba(0, 0, 0, 0)")
-    assert run(doc, "dark").status is GateStatus.PASS
-    assert run(doc, "light").status is GateStatus.FAIL
+def rooted(*elements: dict, canvas: str | None, html_bg: str = "rgba(0, 0, 0, 0)") -> dict:
+    """A probe whose root is <html> (with the canvas the sensor derived), then a transparent
+    <body>, then ``elements`` (their parents counted from the body at index 1)."""
+    doc = page(*elements, body_bg="rgba(0, 0, 0, 0)")
+    html = {**doc["elements"][0], "tag": "html", "parent": None, "text": ""}
+    html["style"] = {**html["style"], "background-color": html_bg}
+    if canvas is not None:
+        html["canvas"] = canvas
+    shifted = []
+    for item in doc["elements"]:
+        parent = item["parent"]
+        shifted.append({**item, "parent": 0 if parent is None else parent + 1})
+    doc["elements"] = [html, *shifted]
+    for index, item in enumerate(doc["elements"]):
+        item["index"] = index
+    return doc
+
+
+def test_the_canvas_is_the_one_the_probe_derived() -> None:
+    light_text = el("p", id="t", text="x", color="rgb(240, 240, 240)")
+    on_dark = rooted(light_text, canvas="rgb(18, 18, 18)")
+    assert run(on_dark).status is GateStatus.PASS
+    on_white = rooted(light_text, canvas="rgb(255, 255, 255)")
+    assert run(on_white).status is GateStatus.FAIL
+
+
+def test_a_translucent_root_background_composites_over_the_canvas() -> None:
+    dark_text = el("p", id="t", text="x", color="rgb(22, 24, 29)")
+    doc = rooted(dark_text, canvas="rgb(18, 18, 18)", html_bg="rgba(255, 255, 255, 0.5)")
+    outcome = run(doc)
+    shown = composite(RGBA(255, 255, 255, 0.5), RGBA(18, 18, 18))
+    assert outcome.data["worst_ratio"] == round(contrast_ratio(RGBA(22, 24, 29), shown), 2)
+
+
+def test_an_unknown_canvas_is_measured_from_the_render(tmp_path: Path) -> None:
+    doc = rooted(el("p", id="t", text="x", color="rgb(240, 240, 240)", box=BOX), canvas=None)
+    white = run(doc, render=render_with(tmp_path, lambda im: None))
+    assert white.status is GateStatus.FAIL and white.data["from_render"] == 1
+    dark = run(doc, render=render_with(tmp_path, paint_dark_box))
+    assert dark.status is GateStatus.PASS and dark.data["from_render"] == 1
+    missing = run(doc, render=tmp_path / "missing.png")
+    assert missing.status is GateStatus.ERROR
+    assert "canvas" in missing.findings[0].message
+
+
+def test_an_opaque_body_needs_no_canvas() -> None:
+    doc = rooted(el("p", text="x", color="rgb(22, 24, 29)"), canvas=None)
+    doc["elements"][1]["style"]["background-color"] = "rgb(255, 255, 255)"
+    outcome = run(doc)
+    assert outcome.status is GateStatus.PASS and outcome.data["from_render"] == 0
+
+
+def test_selectors_do_not_climb_through_the_root() -> None:
+    doc = rooted(el("main"), el("p", parent=1, text="x"), canvas="rgb(255, 255, 255)")
+    probe = parse_probe(doc)
+    assert probe.selector(probe.elements[3]) == "body > main > p"
+    assert probe.selector(probe.elements[0]) == "html"
 
 
 def test_invisible_and_visually_hidden_text_is_not_judged() -> None:

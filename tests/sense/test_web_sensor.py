@@ -124,7 +124,9 @@ def test_probe_format(sensed: Path) -> None:
     assert probe["url"].endswith("/page.html?argus_fixture=default&argus_appearance=dark")
     assert probe["viewport"] == {"width": 800, "height": 600}
     elements = probe["elements"]
-    assert elements[0]["tag"] == "body" and elements[0]["parent"] is None
+    assert elements[0]["tag"] == "html" and elements[0]["parent"] is None
+    assert elements[1]["tag"] == "body" and elements[1]["parent"] == 0
+    assert elements[0]["color_scheme"] == "light" and elements[0]["canvas"] == "rgb(255, 255, 255)"
     for i, element in enumerate(elements):
         assert element["index"] == i
         assert element["parent"] is None or element["parent"] < i, "document order"
@@ -380,3 +382,49 @@ def test_text_rects_cover_the_own_text_only(sensed: Path) -> None:
     long = _by_testid({"elements": elements}, "long")
     assert len(long["text_rects"]) > 1  # one per line
     assert all(e["text_rects"] == [] for e in elements if not e["text"] or not e["visible"])
+
+
+CANVAS_PAGES = {
+    "plain": "<!doctype html><html><body><p>x</p></body></html>",
+    "meta": '<!doctype html><html><head><meta name="color-scheme" content="light dark"></head>'
+    "<body><p>x</p></body></html>",
+    "root": '<!doctype html><html style="color-scheme: dark"><body><p>x</p></body></html>',
+    "only-light": '<!doctype html><html style="color-scheme: only light"><head>'
+    '<meta name="color-scheme" content="dark"></head><body><p>x</p></body></html>',
+}
+
+
+@pytest.mark.parametrize(
+    ("target", "appearance", "canvas"),
+    [
+        ("plain", "dark", (255, 255, 255)),  # a dark preference alone does not darken the canvas
+        ("meta", "dark", (18, 18, 18)),
+        ("meta", "light", (255, 255, 255)),
+        ("root", "light", (18, 18, 18)),
+        ("only-light", "dark", (255, 255, 255)),  # the root's color-scheme wins over the meta
+    ],
+)
+def test_the_probe_names_the_canvas_chromium_paints(
+    tmp_path: Path,
+    warm_sensor: Sensor,
+    serve: Serve,
+    target: str,
+    appearance: str,
+    canvas: tuple[int, int, int],
+) -> None:
+    from PIL import Image
+
+    pages = {f"{name}.html": html for name, html in CANVAS_PAGES.items()}
+    root = make_web_repo(tmp_path, pages, {name: f"/{name}.html" for name in CANVAS_PAGES})
+    spec = load_spec(root / "argus/specs/demo/spec.json")
+    out = tmp_path / "out"
+    result = warm_sensor.sense(
+        spec, View("demo", target, "default", appearance), out, base_url=serve(root)
+    )
+    assert result.ok, result.error
+    html = json.loads((out / "probe.json").read_text())["elements"][0]
+    assert html["tag"] == "html"
+    assert html["canvas"] == "rgb({}, {}, {})".format(*canvas)
+    assert html["color_scheme"] == ("dark" if canvas == (18, 18, 18) else "light")
+    with Image.open(out / "render.png") as image:
+        assert image.convert("RGB").getpixel((790, 590)) == canvas  # an empty corner

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from argus.color import RGBA, parse_color
 from argus.diff.masks import Box
 from argus.errors import InputError
 
@@ -66,6 +67,9 @@ class Probe:
     elements: tuple[Element, ...]
     viewport_width: float
     viewport_height: float
+    # The colour the browser paints under the root's background (the web sensor derives it
+    # from the root's used color-scheme); None when the probe does not say.
+    canvas: RGBA | None = None
 
     def ancestors(self, element: Element) -> Iterator[Element]:
         """The element's ancestors, nearest first."""
@@ -84,6 +88,8 @@ class Probe:
             return own
         steps = [self._step(element)]
         for node in self.ancestors(element):
+            if node.parent is None and node.tag == "html":
+                break  # "body > main" says enough; every path starts at <html>
             anchor = _anchor(node)
             if anchor:
                 return " > ".join([anchor, *reversed(steps)])
@@ -137,7 +143,21 @@ def parse_probe(data: Mapping[str, Any], source: str = "probe.json") -> Probe:
         elements=elements,
         viewport_width=_number(viewport.get("width", 0), f"{source}: viewport.width"),
         viewport_height=_number(viewport.get("height", 0), f"{source}: viewport.height"),
+        canvas=_canvas(raw_elements, source),
     )
+
+
+def _canvas(raw_elements: list[Any], source: str) -> RGBA | None:
+    """The root element's ``canvas`` colour, when the sensor recorded one."""
+    if not raw_elements or not isinstance(raw_elements[0], dict):
+        return None
+    raw = raw_elements[0].get("canvas")
+    if raw is None:
+        return None
+    try:
+        return parse_color(raw)
+    except InputError as exc:
+        raise InputError(f"{source}: elements[0].canvas {raw!r} is not a colour") from exc
 
 
 def _element(raw: Any, position: int, source: str) -> Element:

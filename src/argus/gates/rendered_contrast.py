@@ -23,7 +23,6 @@ from argus.gates.render_pixels import RenderImage, worst_contrast_in_boxes
 AA_NORMAL = 4.5
 AA_LARGE = 3.0
 WHITE = RGBA(255.0, 255.0, 255.0, 1.0)
-BLACK = RGBA(0.0, 0.0, 0.0, 1.0)
 MAX_FINDINGS = 50
 
 
@@ -35,6 +34,7 @@ class Layering:
     background: RGBA  # the background as shown (opaque), when no image is involved
     text_alpha: float  # the text's colour alpha times every group opacity above it
     over_image: bool  # a background image or gradient shows through under the text
+    canvas_unknown: bool = False  # the canvas shows through, and the probe does not name it
 
 
 @dataclass(frozen=True)
@@ -51,10 +51,6 @@ class TextResult:
     @property
     def passed(self) -> bool:
         return self.ratio is not None and self.ratio >= self.required
-
-
-def canvas_for(appearance: str) -> RGBA:
-    return BLACK if "dark" in appearance.lower() else WHITE
 
 
 def is_large_text(element: Element) -> bool:
@@ -74,8 +70,12 @@ def font_weight(element: Element) -> int:
         return 400
 
 
-def layering(probe: Probe, element: Element, canvas: RGBA) -> Layering:
-    """Composite the element's text and background up through its ancestors to the canvas."""
+def layering(probe: Probe, element: Element, canvas: RGBA | None) -> Layering:
+    """Composite the element's text and background up through its ancestors to the canvas.
+
+    With ``canvas`` None (unknown) the numbers assume white and ``canvas_unknown`` says
+    whether that assumption matters (nothing opaque lies between the text and the canvas).
+    """
     text_color = parse_color(element.style.get("color", "rgb(0, 0, 0)"))
     bg = _background(element)
     over_image = _has_image(element)
@@ -95,7 +95,9 @@ def layering(probe: Probe, element: Element, canvas: RGBA) -> Layering:
     opacity = _opacity(node)
     text, bg = _fade(text, opacity), _fade(bg, opacity)
     text_alpha *= opacity
-    return Layering(composite(text, canvas), composite(bg, canvas), text_alpha, over_image)
+    base = canvas or WHITE
+    unknown = canvas is None and bg.a < 1.0
+    return Layering(composite(text, base), composite(bg, base), text_alpha, over_image, unknown)
 
 
 def _background(element: Element) -> RGBA:
@@ -127,13 +129,13 @@ def text_elements(probe: Probe) -> list[Element]:
 
 
 def measure(
-    probe: Probe, appearance: str, load_render: Callable[[], RenderImage | None]
+    probe: Probe, load_render: Callable[[], RenderImage | None]
 ) -> tuple[list[TextResult], int]:
     """Contrast of every visible text element; also how many were invisible (skipped).
 
     ``load_render`` is called only when some text lies over an image.
     """
-    canvas = canvas_for(appearance)
+    canvas = probe.canvas
     results: list[TextResult] = []
     invisible = 0
     for element in text_elements(probe):
@@ -176,6 +178,8 @@ def render_reason(element: Element, layers: Layering) -> str:
         return f"something besides its ancestors' backgrounds paints there ({shown})"
     if layers.over_image:
         return "text over an image or gradient"
+    if layers.canvas_unknown:
+        return "nothing opaque lies under it and the probe does not name the page canvas"
     return ""
 
 
@@ -183,7 +187,7 @@ def _size(element: Element) -> float:
     return element.px("font-size") or 16.0
 
 
-def check_rendered_contrast(probe: Probe, appearance: str, render_path: Path | None) -> GateOutcome:
+def check_rendered_contrast(probe: Probe, render_path: Path | None) -> GateOutcome:
     """WCAG AA for every visible text element, from styles or, over images, from the render."""
 
     @functools.cache
@@ -192,7 +196,7 @@ def check_rendered_contrast(probe: Probe, appearance: str, render_path: Path | N
             return None
         return RenderImage.load(render_path, probe.viewport_width)
 
-    results, invisible = measure(probe, appearance, load_render)
+    results, invisible = measure(probe, load_render)
     failed = [r for r in results if r.ratio is not None and not r.passed]
     unmeasurable = [r for r in results if r.ratio is None]
     findings = [_finding(probe, r) for r in [*failed, *unmeasurable]][:MAX_FINDINGS]
@@ -239,4 +243,4 @@ def _finding(probe: Probe, result: TextResult) -> Finding:
 @register_gate("rendered_contrast")
 def rendered_contrast_gate(inputs: GateInputs) -> GateOutcome:
     probe = parse_probe(inputs.probe, str(inputs.sensed.probe))
-    return check_rendered_contrast(probe, inputs.view.appearance, inputs.sensed.render)
+    return check_rendered_contrast(probe, inputs.sensed.render)

@@ -186,9 +186,25 @@
     return Array.from(found);
   };
 
+  // The canvas under the root's background. Chromium paints the Canvas colour of the root's
+  // used color-scheme (its computed color-scheme, else <meta name="color-scheme">, matched
+  // against the emulated preference): white for light, #121212 for dark.
+  const canvasOf = (root) => {
+    let schemes = getComputedStyle(root).colorScheme;
+    if (schemes === "normal") {
+      const meta = document.querySelector('meta[name="color-scheme"]');
+      schemes = (meta && meta.getAttribute("content")) || "normal";
+    }
+    const offered = schemes.split(/\s+/).filter((word) => word === "light" || word === "dark");
+    const preferred = matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+    const used = offered.includes(preferred) ? preferred : offered[0] || "light";
+    return { color_scheme: used, canvas: used === "dark" ? "rgb(18, 18, 18)" : "rgb(255, 255, 255)" };
+  };
+
   const elements = [];
   const indexOf = new Map();
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT, {
+  const root = document.documentElement;
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT, {
     acceptNode: (node) => {
       if (SKIP.has(node.tagName)) return NodeFilter.FILTER_REJECT;
       // An SVG is one element: its shapes are drawing, not structure.
@@ -196,7 +212,7 @@
       return NodeFilter.FILTER_ACCEPT;
     },
   });
-  for (let el = document.body; el; el = walker.nextNode()) {
+  for (let el = root; el; el = walker.nextNode()) {
     const style = getComputedStyle(el);
     const rect = el.getBoundingClientRect();
     const role = roleOf(el);
@@ -228,6 +244,7 @@
       visible,
       interactive: isInteractive(el, role),
       style: styles,
+      ...(el === root ? canvasOf(el) : {}),
     });
   }
   return JSON.stringify(elements);

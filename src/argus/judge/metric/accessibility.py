@@ -65,7 +65,7 @@ def accessibility(ctx: MetricContext) -> Measured:
             rules = ", ".join(f"{rule} ×{count}" for rule, count in sorted(violations.items()))
             failures.append(f"axe {settings.impact_floor}+ violations: {rules}")
 
-    contrast = check_rendered_contrast(ctx.probe, ctx.appearance, ctx.packet.require("render"))
+    contrast = check_rendered_contrast(ctx.probe, ctx.packet.require("render"))
     low = int(contrast.data.get("failed", 0))
     numbers["contrast"] = {
         "checked": contrast.data.get("checked"),

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from argus.color import RGBA, composite, contrast_ratio, delta_e_2000, parse_color
-from argus.gates.rendered_contrast import canvas_for, layering
+from argus.gates.rendered_contrast import WHITE, layering
 from argus.judge.metric.context import Measured, MetricContext, Node
 
 SAME_TREATMENT_DELTA_E = 5.0
@@ -43,7 +43,7 @@ def _fill(ctx: MetricContext, node: Node) -> Fill:
     own = parse_color(element.style.get("background-color", "rgba(0, 0, 0, 0)"))
     if own.a <= 0:
         return Fill(node, None, 1.0)
-    canvas = canvas_for(ctx.appearance)
+    canvas = ctx.probe.canvas or WHITE  # Chromium's canvas without a dark color-scheme
     parent = ctx.probe.elements[element.parent] if element.parent is not None else None
     behind = layering(ctx.probe, parent, canvas).background if parent else canvas
     shown = composite(own, behind)
