@@ -104,10 +104,15 @@ def ink_mask(image: RGB, ground: tuple[float, float, float], delta: int = INK_DE
 def _cells(mask: Mask) -> Mask:
     """Any ink in a CELL×CELL cell marks the cell (a partial cell at the edge counts too)."""
     h, w = mask.shape
-    ph, pw = -h % CELL, -w % CELL
-    padded = np.pad(mask, ((0, ph), (0, pw)))
-    blocks = padded.reshape(padded.shape[0] // CELL, CELL, padded.shape[1] // CELL, CELL)
-    return np.asarray(blocks.any(axis=(1, 3)), dtype=bool)
+    padded = np.pad(mask, ((0, -h % CELL), (0, -w % CELL)))
+    # OR the CELL rows of each cell, then its CELL columns: strided slices, no 4-axis reduce.
+    rows = padded[0::CELL].copy()
+    for i in range(1, CELL):
+        rows |= padded[i::CELL]
+    cells = rows[:, 0::CELL].copy()
+    for i in range(1, CELL):
+        cells |= rows[:, i::CELL]
+    return cells
 
 
 def _dilate(grid: Mask, radius: tuple[int, int]) -> Mask:

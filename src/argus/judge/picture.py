@@ -3,7 +3,9 @@
 A judged view with a reference and a previous render compares three images several ways
 (fidelity, the pixel numbers, closer-to-reference for this render and the previous one); the
 layout blocks and the composition-scale grey of each image are the costly part, so a
-``Picture`` keeps them, and the reference keeps its copy resized to a render's size.
+``Picture`` keeps them, the comparisons made with another picture (SSIM, structure changes:
+fidelity and closer-to-reference both ask for the render's), and the reference keeps its copy
+resized to a render's size.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ import numpy as np
 from numpy.typing import NDArray
 from PIL import Image
 
+from argus.judge.composition import StructureChange, structure_changes
 from argus.judge.layout import Block, find_blocks, find_regions
-from argus.judge.ssim import Grey, grey_block_mean
+from argus.judge.ssim import Grey, grey_block_mean, mean_ssim
 
 SSIM_DOWNSAMPLE = 4  # composition scale: 4×4 px blocks averaged before SSIM
 
@@ -35,6 +38,8 @@ class Picture:
     def __init__(self, pixels: RGBA8) -> None:
         self.pixels = pixels
         self._fitted: dict[tuple[int, int], Picture] = {}
+        self._ssim: dict[Picture, float] = {}
+        self._changes: dict[Picture, list[StructureChange]] = {}
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -61,3 +66,18 @@ class Picture:
             )
             self._fitted[size] = Picture(np.asarray(resized, dtype=np.uint8).copy())
         return self._fitted[size]
+
+    def ssim(self, other: Picture) -> float:
+        """Mean SSIM at composition scale against ``other`` (of the same size)."""
+        if other not in self._ssim:
+            self._ssim[other] = mean_ssim(self.composition, other.composition)
+        return self._ssim[other]
+
+    def changes_from(self, reference: Picture) -> list[StructureChange]:
+        """What moved, appeared or vanished between ``reference``'s composition and this one."""
+        if reference not in self._changes:
+            ours, theirs = self.layout, reference.layout
+            self._changes[reference] = structure_changes(
+                ours.regions, ours.blocks, theirs.regions, theirs.blocks
+            )
+        return self._changes[reference]

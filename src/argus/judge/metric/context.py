@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -18,6 +19,8 @@ from argus.gates.probe import Element, Probe, parse_probe
 from argus.judge.packet import Packet
 from argus.judge.picture import Picture
 from argus.tokens import Tokens, load_tokens
+
+IMAGE_ROLES = ("render", "reference", "prev_render")
 
 
 @dataclass(frozen=True)
@@ -106,16 +109,27 @@ class MetricContext:
             raise InputError(f"{self.packet.require(role)}: expected a JSON object")
         return data
 
-    def _load(self, role: str, path: Path) -> Picture:
-        picture = self._pictures.get(role)
-        if picture is None:
-            picture = self._pictures[role] = Picture(load_png(path))
-        return picture
+    def _load(self, role: str) -> Picture:
+        if role not in self._pictures:
+            self._decode_images()
+        return self._pictures[role]
+
+    def _decode_images(self) -> None:
+        """Decode every image of the packet at once: a measure that needs one image (the
+        reference) needs the others too, and the decoders run in parallel (Pillow and zlib
+        release the GIL)."""
+        paths = {
+            r: p for r in IMAGE_ROLES if (p := self.packet.path(r)) and r not in self._pictures
+        }
+        with ThreadPoolExecutor(max_workers=2, thread_name_prefix="argus-judge-png") as pool:
+            decoded = {role: pool.submit(load_png, path) for role, path in paths.items()}
+        for role, future in decoded.items():
+            self._pictures[role] = Picture(future.result())
 
     def picture(self, role: str) -> Picture | None:
         """The packet's image for ``role``, decoded once and shared by every measure."""
         path: Path | None = self.packet.path(role)
-        return self._load(role, path) if path is not None else None
+        return self._load(role) if path is not None else None
 
     def image(self, role: str) -> NDArray[np.uint8] | None:
         picture = self.picture(role)
@@ -123,7 +137,8 @@ class MetricContext:
 
     @property
     def render_picture(self) -> Picture:
-        return self._load("render", self.packet.require("render"))
+        self.packet.require("render")
+        return self._load("render")
 
     @property
     def render(self) -> NDArray[np.uint8]:

@@ -13,10 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from argus.diff.compare import compare
-from argus.judge.composition import StructureChange, design_scores, structure_changes
+from argus.judge.composition import StructureChange, design_scores
 from argus.judge.metric.context import Measured, MetricContext
 from argus.judge.picture import Picture
-from argus.judge.ssim import mean_ssim
 
 # Human reference (Design2Code scores): at or above PASS for 1, at or above PARTIAL for 0.5.
 # Colour is weighed lightly: exact colours are token_compliance's business, not composition's.
@@ -37,7 +36,7 @@ def pixel_numbers(render: Picture, reference: Picture) -> dict[str, Any]:
         return {"ssim": None, "diff_ratio": None, "densest_window": None}
     result = compare(render.pixels, reference.pixels)
     return {
-        "ssim": round(mean_ssim(render.composition, reference.composition), 4),
+        "ssim": round(render.ssim(reference), 4),
         "diff_ratio": round(result.ratio, 4),
         "densest_window": round(result.density_ratio, 4),
         "window_px": result.window,
@@ -63,7 +62,7 @@ def _unchanged(render: Picture, reference: Picture) -> Measured:
             1, "The render is pixel-identical to the approved candidate baseline.", numbers
         )
     ours, theirs = render.layout, reference.layout
-    changes = structure_changes(ours.regions, ours.blocks, theirs.regions, theirs.blocks)
+    changes = render.changes_from(reference)
     numbers = {
         **numbers,
         "regions": [len(ours.regions), len(theirs.regions)],
@@ -91,11 +90,7 @@ def _fidelity(render: Picture, reference: Picture) -> Measured:
     ours, theirs = render.layout, reference.layout
     page = (render.shape[1], render.shape[0])
     scores = design_scores(ours.blocks, theirs.blocks, page)
-    changes = [
-        c
-        for c in structure_changes(ours.regions, ours.blocks, theirs.regions, theirs.blocks)
-        if c.kind == "region"
-    ]
+    changes = [c for c in render.changes_from(reference) if c.kind == "region"]
     values = {
         "block_match": scores.block_match,
         "position": scores.position,
@@ -122,9 +117,7 @@ def _fidelity(render: Picture, reference: Picture) -> Measured:
 def distance_to(image: Picture, reference: Picture) -> tuple[int, float]:
     """(composition changes, 1 - SSIM): smaller is closer to the reference."""
     fitted = reference.fitted(image.shape)
-    ours, theirs = image.layout, fitted.layout
-    changes = len(structure_changes(ours.regions, ours.blocks, theirs.regions, theirs.blocks))
-    return changes, 1 - mean_ssim(image.composition, fitted.composition)
+    return len(image.changes_from(fitted)), 1 - image.ssim(fitted)
 
 
 def closer_than_previous(ctx: MetricContext) -> bool | None:
