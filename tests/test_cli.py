@@ -65,3 +65,32 @@ def test_view_commands_share_their_view_arguments(
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
     if command[0] != "state":
         assert "no feature 'nope' here (features: habits)" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("error", "needle"),
+    [
+        (
+            PermissionError(13, "Permission denied", "/x/y.json"),
+            "argus: /x/y.json: Permission denied",
+        ),
+        (MemoryError(), "argus: out of memory"),
+        (RecursionError(), "argus: the input is nested too deeply"),
+    ],
+)
+def test_unmapped_os_memory_and_recursion_errors_are_one_line(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    error: BaseException,
+    needle: str,
+) -> None:
+    import argus.cli.schema
+    from argus.cli import main
+
+    def boom(args: object) -> int:
+        raise error
+
+    monkeypatch.setattr(argus.cli.schema, "run", boom)
+    assert main(["schema"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(needle) and len(err.strip().splitlines()) == 1

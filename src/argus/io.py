@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -14,21 +16,35 @@ MAX_INPUT_BYTES = 5 * 1024 * 1024
 
 
 def read_bytes(path: Path, *, what: str = "file", limit: int = MAX_INPUT_BYTES) -> bytes:
-    """Read a user-supplied file, refusing missing, unreadable and oversized ones."""
+    """Read a user-supplied file, refusing missing, unreadable, oversized and special ones.
+
+    The file is opened first and checked through its descriptor, so the cap holds for what is
+    read, not for what a stat() said earlier; FIFOs, devices and directories are refused
+    (a FIFO or /dev/zero would block or never end), and at most ``limit + 1`` bytes are read.
+    """
+    limit_text = f"the {limit // (1024 * 1024)} MiB limit"
     try:
-        size = path.stat().st_size
+        # O_NONBLOCK: opening a FIFO without a writer must not hang before it can be refused.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError as exc:
         raise InputError(f"{path}: {what} not found") from exc
     except OSError as exc:
         raise InputError(f"{path}: cannot read {what} ({exc.strerror})") from exc
-    if size > limit:
-        raise InputError(
-            f"{path}: {what} is {size} bytes, over the {limit // (1024 * 1024)} MiB limit"
-        )
     try:
-        return path.read_bytes()
+        with os.fdopen(fd, "rb") as fh:
+            info = os.fstat(fh.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+                raise InputError(f"{path}: {what} is {kind}; pass a regular file")
+            if info.st_size > limit:
+                raise InputError(f"{path}: {what} is {info.st_size} bytes, over {limit_text}")
+            os.set_blocking(fh.fileno(), True)
+            data = fh.read(limit + 1)
     except OSError as exc:
         raise InputError(f"{path}: cannot read {what} ({exc.strerror})") from exc
+    if len(data) > limit:  # the file grew after fstat
+        raise InputError(f"{path}: {what} is over {limit_text}")
+    return data
 
 
 def read_json(path: Path, *, what: str = "JSON file", limit: int = MAX_INPUT_BYTES) -> Any:
@@ -44,6 +60,8 @@ def read_json(path: Path, *, what: str = "JSON file", limit: int = MAX_INPUT_BYT
         raise InputError(
             f"{path}: {what} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from exc
+    except RecursionError as exc:
+        raise InputError(f"{path}: {what} is nested too deeply to read") from exc
 
 
 def _default_mode() -> int:
@@ -54,7 +72,21 @@ def _default_mode() -> int:
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` so that a crash at any instant leaves the old file or the new one."""
+    """Write ``data`` so that a crash at any instant leaves the old file or the new one.
+
+    Missing parent directories are created. A write the system refuses (a directory in the
+    way, a read-only place, a full disk) is one InputError line naming the path.
+    """
+    try:
+        _write_atomically(path, data)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise InputError(f"cannot write {path}: {reason}") from exc
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    if path.is_dir():
+        raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:

@@ -80,3 +80,32 @@ def test_bad_inputs_exit_2_with_one_line(tmp_path: Path, run_argus: RunArgus) ->
         assert proc.stderr.startswith("argus: ") and message in proc.stderr, (name, proc.stderr)
         assert len(proc.stderr.strip().splitlines()) == 1, name
         assert proc.stdout == "", name
+
+
+def test_out_that_cannot_be_written_is_one_line(tmp_path: Path, run_argus: RunArgus) -> None:
+    a, _ = pair(tmp_path, change=False)
+    existing_dir = tmp_path / "taken"
+    existing_dir.mkdir()
+    missing_parent = tmp_path / "nonexist" / "dir" / "x.png"
+    for out, needle in (
+        (existing_dir, "is a directory"),
+        (Path("/proc/argus-x.png"), "cannot write /proc/argus-x.png"),
+        (missing_parent, "does not exist"),
+    ):
+        proc = run_argus("diff", str(a), str(a), "--out", str(out))
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stderr.startswith("argus: ") and needle in proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "nonexist").exists()  # a typo never creates directories
+
+
+def test_special_files_are_refused(tmp_path: Path, run_argus: RunArgus) -> None:
+    import os
+
+    a, _ = pair(tmp_path, change=False)
+    fifo = tmp_path / "pipe.png"
+    os.mkfifo(fifo)
+    for other in (fifo, Path("/dev/zero")):
+        proc = run_argus("diff", str(a), str(other))
+        assert proc.returncode == 2 and "not a regular file" in proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1

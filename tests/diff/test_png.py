@@ -70,3 +70,29 @@ def test_corrupt_png(tmp_path: Path) -> None:
     (tmp_path / "bad.png").write_bytes(data[: len(data) // 2])
     with pytest.raises(InputError, match=r"bad\.png: corrupt or truncated PNG"):
         load_png(tmp_path / "bad.png")
+
+
+def _bomb_png(width: int, height: int) -> bytes:
+    """A tiny 1-bit PNG whose dimensions are over Pillow's decompression-bomb limit."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        crc = zlib.crc32(kind + body) & 0xFFFFFFFF
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", crc)
+
+    rows = (b"\x00" * (1 + (width + 7) // 8)) * height
+    header = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(rows, 9))
+        + chunk(b"IEND", b"")
+    )
+
+
+def test_decompression_bomb_is_an_input_error(tmp_path: Path) -> None:
+    path = tmp_path / "bomb.png"
+    path.write_bytes(_bomb_png(15000, 15000))  # 225 Mpx, over twice Pillow's limit
+    with pytest.raises(InputError, match=r"bomb\.png: PNG is too large to decode safely"):
+        load_png(path)

@@ -7,7 +7,14 @@ from pathlib import Path
 import pytest
 
 from argus.errors import InputError
-from argus.io import MAX_INPUT_BYTES, atomic_write_json, atomic_write_text, read_json
+from argus.io import (
+    MAX_INPUT_BYTES,
+    atomic_write_bytes,
+    atomic_write_json,
+    atomic_write_text,
+    read_bytes,
+    read_json,
+)
 
 
 def test_atomic_write_replaces_and_leaves_no_temp_files(tmp_path: Path) -> None:
@@ -33,6 +40,7 @@ def test_atomic_write_gives_the_umask_mode_not_owner_only(tmp_path: Path) -> Non
         (b"{", "is not valid JSON (line 1"),
         (b"\xff\xfe", "is not UTF-8"),
         (b" " * (MAX_INPUT_BYTES + 1), "over the 5 MiB limit"),
+        (b"[" * 200_000 + b"]" * 200_000, "nested too deeply"),
     ],
 )
 def test_read_json_refuses_bad_files_in_one_line(
@@ -50,3 +58,47 @@ def test_read_json_refuses_bad_files_in_one_line(
 def test_read_json_names_a_missing_file(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="not found"):
         read_json(tmp_path / "nope.json")
+
+
+def test_read_bytes_refuses_a_fifo_without_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)  # no writer: a plain open() would wait forever
+    with pytest.raises(InputError, match=r"pipe\.json: file is not a regular file"):
+        read_bytes(fifo)
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/null"])
+def test_read_bytes_refuses_devices(device: str) -> None:
+    # /dev/zero stats as 0 bytes and never ends: the size check alone would read forever.
+    with pytest.raises(InputError, match="not a regular file"):
+        read_bytes(Path(device), what="probe")
+
+
+def test_read_bytes_refuses_a_directory(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match=r"(?i)is a directory"):
+        read_json(tmp_path)
+
+
+def test_read_bytes_reads_at_most_the_limit(tmp_path: Path) -> None:
+    path = tmp_path / "x.bin"
+    path.write_bytes(b"a" * 11)
+    with pytest.raises(InputError, match="over"):
+        read_bytes(path, limit=10)
+    assert read_bytes(path, limit=11) == b"a" * 11
+
+
+@pytest.mark.parametrize("case", ["directory-in-the-way", "parent-is-a-file", "proc"])
+def test_failed_writes_are_one_input_error_line(tmp_path: Path, case: str) -> None:
+    if case == "directory-in-the-way":
+        target = tmp_path / "out.png"
+        target.mkdir()
+    elif case == "parent-is-a-file":
+        (tmp_path / "specs").write_text("")
+        target = tmp_path / "specs" / "x.json"
+    else:
+        target = Path("/proc/argus-test.png")
+    with pytest.raises(InputError) as err:
+        atomic_write_bytes(target, b"data")
+    assert str(err.value).startswith(f"cannot write {target}: ")
+    assert "\n" not in str(err.value)
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []

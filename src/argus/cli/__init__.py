@@ -76,4 +76,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("argus: interrupted", file=sys.stderr)
         return 130
+    except OSError as err:
+        # Last safety net: the seams map these to ArgusErrors naming the file; one that slips
+        # through is still one line and "could not run", never a traceback.
+        where = f"{err.filename}: " if err.filename else ""
+        print(f"argus: {where}{err.strerror or err}", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print("argus: out of memory; the input is too large", file=sys.stderr)
+        return 2
+    except RecursionError:
+        print("argus: the input is nested too deeply to process", file=sys.stderr)
+        return 2
     return code

@@ -50,6 +50,8 @@ def register(subparsers: Any) -> None:
 def run_diff(args: argparse.Namespace) -> int:
     if args.window < 1:
         raise InputError(f"--window {args.window}: use a window of at least 1 pixel")
+    if args.out is not None:
+        _check_out(args.out)
     result = compare_files(
         args.a,
         args.b,
@@ -73,3 +75,12 @@ def run_diff(args: argparse.Namespace) -> int:
             f"{result.width}x{result.height})"
         )
     return 0 if result.mismatch == 0 else 1
+
+
+def _check_out(out: Path) -> None:
+    """Refuse an --out that cannot be a new file before comparing (a typo in the directory
+    must not create a tree of directories somewhere)."""
+    if out.is_dir():
+        raise InputError(f"--out {out}: is a directory; pass a file name such as diff.png")
+    if not out.parent.is_dir():
+        raise InputError(f"--out {out}: directory {out.parent} does not exist; create it first")

@@ -76,14 +76,15 @@ def decode_png(data: bytes, source: Path | str = "image") -> U8:
     if not data.startswith(PNG_SIGNATURE):
         raise InputError(f"{source}: not a PNG image (no PNG signature); pass a .png file")
     prepared = pre_inflated(data)
-    if prepared is not None:
-        try:
-            return _decode(prepared)
-        except (OSError, SyntaxError, ValueError):
-            pass  # decode the original below, so that any error is about the user's file
     try:
+        if prepared is not None:
+            try:
+                return _decode(prepared)
+            except (OSError, SyntaxError, ValueError):
+                pass  # decode the original below, so that any error is about the user's file
         return _decode(data)
     except Image.DecompressionBombError as exc:
+        # Pillow refuses dimensions over twice Image.MAX_IMAGE_PIXELS before decoding.
         raise InputError(f"{source}: PNG is too large to decode safely ({exc})") from exc
     except (OSError, SyntaxError, ValueError, UnidentifiedImageError) as exc:
         raise InputError(f"{source}: corrupt or truncated PNG ({exc}); re-export it") from exc
