@@ -171,3 +171,33 @@ def test_init_rejects_a_bad_feature_name(tmp_path: Path, run_argus: RunArgus) ->
     assert result.returncode == 2
     assert "invalid feature name 'My_Feature'" in one_line_error(result.stderr)
     assert not (tmp_path / "argus").exists()
+
+
+def test_init_that_fails_half_way_leaves_nothing_behind(
+    tmp_path: Path, run_argus: RunArgus
+) -> None:
+    (tmp_path / "argus.toml").write_text("")
+    feature = tmp_path / "argus" / "specs" / "pw"
+    (feature / ".gitignore").mkdir(parents=True)  # written last: the spec files come first
+    result = run_argus("init", "pw", cwd=tmp_path)
+    assert result.returncode == 2, result.stdout
+    assert result.stderr.startswith("argus: ") and ".gitignore" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert sorted(p.name for p in feature.iterdir()) == [".gitignore"]
+    assert not (tmp_path / ".gitignore").exists()
+
+    (feature / ".gitignore").rmdir()  # the cause fixed: init now succeeds
+    result = run_argus("init", "pw", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (feature / "spec.json").is_file() and (feature / ".gitignore").is_file()
+
+
+def test_init_where_the_feature_is_a_file_is_one_line(tmp_path: Path, run_argus: RunArgus) -> None:
+    (tmp_path / "argus.toml").write_text("")
+    (tmp_path / "argus" / "specs").mkdir(parents=True)
+    (tmp_path / "argus" / "specs" / "x").write_text("not a directory")
+    result = run_argus("init", "x", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.startswith("argus: ") and "argus/specs/x" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert (tmp_path / "argus" / "specs" / "x").read_text() == "not a directory"

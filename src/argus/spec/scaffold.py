@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from dataclasses import dataclass
@@ -96,15 +97,62 @@ def init_feature(root: Path, feature: str, *, with_rubric: bool = False) -> Scaf
     contents = render_templates(feature)
     if with_rubric:
         contents["rubric.json"] = default_rubric_text()
+    # Written one by one, so a failure half-way (a directory where a file goes, a full disk)
+    # is rolled back: argus init leaves the whole feature or nothing.
+    undo = _Undo()
     written: list[Path] = []
-    for name, text in contents.items():
-        atomic_write_text(feature_dir / name, text)
-        written.append(feature_dir / name)
-    (feature_dir / "references").mkdir(exist_ok=True)
-    for path, rules in (
-        (feature_dir / ".gitignore", FEATURE_IGNORE_RULES),
-        (root / ".gitignore", ROOT_IGNORE_RULES),
-    ):
-        if ensure_ignore_rules(path, rules):
-            written.append(path)
+    try:
+        undo.make_dirs(feature_dir)
+        for name, text in contents.items():
+            undo.new_file(feature_dir / name)
+            atomic_write_text(feature_dir / name, text)
+            written.append(feature_dir / name)
+        undo.make_dirs(feature_dir / "references")
+        for path, rules in (
+            (feature_dir / ".gitignore", FEATURE_IGNORE_RULES),
+            (root / ".gitignore", ROOT_IGNORE_RULES),
+        ):
+            undo.changed_file(path)
+            if ensure_ignore_rules(path, rules):
+                written.append(path)
+    except BaseException:
+        undo.roll_back()
+        raise
     return Scaffold(feature_dir, tuple(written))
+
+
+class _Undo:
+    """What init created or changed, to put back as it was when a later step fails."""
+
+    def __init__(self) -> None:
+        self._files: list[tuple[Path, bytes | None]] = []  # path, old content (None: new)
+        self._dirs: list[Path] = []  # created by us, outermost first
+
+    def make_dirs(self, directory: Path) -> None:
+        missing = [d for d in (directory, *directory.parents) if not d.exists()]
+        directory.mkdir(parents=True, exist_ok=True)
+        self._dirs.extend(reversed(missing))
+
+    def new_file(self, path: Path) -> None:
+        self._files.append((path, None))
+
+    def changed_file(self, path: Path) -> None:
+        if path.is_file():
+            self._files.append((path, path.read_bytes()))
+        elif not path.exists():
+            self._files.append((path, None))
+
+    def roll_back(self) -> None:
+        for path, old in reversed(self._files):
+            try:
+                if old is None:
+                    if path.is_file():
+                        path.unlink()
+                else:
+                    path.write_bytes(old)
+            except OSError:
+                pass  # best effort: the original error is the one to report
+        for directory in reversed(self._dirs):
+            # rmdir only removes an empty directory: never what someone else put there.
+            with contextlib.suppress(OSError):
+                directory.rmdir()
