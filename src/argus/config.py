@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -113,6 +114,13 @@ class GatesConfig(_Section):
     token_compliance: TokenComplianceConfig = Field(default_factory=TokenComplianceConfig)
     source_tokens: SourceTokensConfig = Field(default_factory=SourceTokensConfig)
     snapshot: SnapshotConfig = Field(default_factory=SnapshotConfig)
+
+    def for_target(self, target_gates: Sequence[str] | None) -> tuple[str, ...]:
+        """The gates one target runs: its own list when the spec gives one, else ``enabled``.
+
+        The one rule for the runner and the sensor (which runs axe only for a view that needs it).
+        """
+        return tuple(target_gates if target_gates is not None else self.enabled)
 
 
 class JudgeConfig(_Section):

@@ -428,3 +428,34 @@ def test_the_probe_names_the_canvas_chromium_paints(
     assert html["color_scheme"] == ("dark" if canvas == (18, 18, 18) else "light")
     with Image.open(out / "render.png") as image:
         assert image.convert("RGB").getpixel((790, 590)) == canvas  # an empty corner
+
+
+@pytest.mark.parametrize(
+    ("project", "target", "axe_written"),
+    [
+        (["console"], ["axe", "console"], True),  # the target asks for axe: it runs
+        (["axe", "console"], ["console"], False),  # the target's own list leaves axe out
+        (["axe"], None, True),  # no list of its own: the project's
+    ],
+)
+def test_axe_runs_when_the_targets_own_gates_include_it(
+    tmp_path: Path,
+    serve: Serve,
+    project: list[str],
+    target: list[str] | None,
+    axe_written: bool,
+) -> None:
+    root = make_web_repo(tmp_path, {"p.html": CANVAS_PAGES["plain"]}, {"page": "/p.html"})
+    spec_path = root / "argus/specs/demo/spec.json"
+    if target is not None:
+        raw = json.loads(spec_path.read_text())
+        raw["targets"][0]["gates"] = target
+        spec_path.write_text(json.dumps(raw))
+    config = ProjectConfig.model_validate({"root": root, "gates": {"enabled": project}})
+    with Sensor(config) as sensor:
+        result = sensor.sense(
+            load_spec(spec_path), View("demo", "page", "default", "light"), tmp_path / "out",
+            base_url=serve(root),
+        )  # fmt: skip
+    assert result.ok, result.error
+    assert (tmp_path / "out" / "axe.json").is_file() is axe_written

@@ -55,9 +55,7 @@ class GateRun:
 
 def configured_gates(inputs: GateInputs) -> tuple[str, ...]:
     """The target's own gate list when the spec gives one, else the project's."""
-    if inputs.target.gates is not None:
-        return tuple(inputs.target.gates)
-    return tuple(inputs.config.gates.enabled)
+    return inputs.config.gates.for_target(inputs.target.gates)
 
 
 def run_gates(

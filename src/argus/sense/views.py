@@ -25,6 +25,7 @@ class ViewPlan:
     viewport: Viewport
     full_page: bool
     url: str | None  # web adapter only
+    gates: tuple[str, ...] = ()  # the gates the view's target runs (axe needs the live page)
 
     @property
     def color_scheme(self) -> str | None:
@@ -103,4 +104,5 @@ def plan_view(
         viewport=spec.viewport_for(target.id, default),
         full_page=target.full_page,
         url=url,
+        gates=config.gates.for_target(target.gates),
     )

@@ -202,7 +202,7 @@ async def sense_web_view(
             "capture_and_probe", stable_capture(page, plan.full_page, font_probe)
         )
         axe = None
-        if probe and "axe" in config.gates.enabled:
+        if probe and "axe" in plan.gates:
             axe = await clock.phase("axe", run_axe(page, config.gates.axe))
     except PlaywrightError as exc:
         reason = _first_line(exc, type(exc).__name__)
