@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -321,3 +323,42 @@ def test_a_dtcg_file_with_a_colors_group_is_read_as_dtcg(write_tokens: WriteToke
     tokens = load_tokens(write_tokens(doc))
     assert tokens.format == "dtcg"
     assert set(tokens.colors) == {"colors.bg"}
+
+
+def test_modes_naming_only_dark_keep_the_value_as_light(write_tokens: WriteTokens) -> None:
+    doc = {
+        "color": {
+            "$type": "color",
+            "surface": {"$value": "#ffffff", "$extensions": {"mode": {"dark": "#121418"}}},
+            "text": {"$value": "#1b1d22", "$extensions": {"mode": {"dark": "#eceef2"}}},
+            "accent": {"$value": "#2453c4"},
+        }
+    }
+    tokens = load_tokens(write_tokens(doc))
+    # `$value` is the default appearance: without it the light colours would be lost.
+    assert tokens.appearances == ("light", "dark")
+    assert hexes(tokens.colors) == {
+        "color.surface": {"light": "#ffffff", "dark": "#121418"},
+        "color.text": {"light": "#1b1d22", "dark": "#eceef2"},
+        "color.accent": {"*": "#2453c4"},
+    }
+
+
+def test_contrast_measures_the_value_colours_of_a_dark_only_mode_file(
+    write_tokens: WriteTokens, tmp_path: Path
+) -> None:
+    from argus.contrast import check_pairs
+
+    doc = {
+        "color": {
+            "$type": "color",
+            "surface": {"$value": "#ffffff", "$extensions": {"mode": {"dark": "#000000"}}},
+            # Passes in dark; in the default (light) appearance it is pale grey on white.
+            "text": {"$value": "#dddddd", "$extensions": {"mode": {"dark": "#ffffff"}}},
+        }
+    }
+    pairs = tmp_path / "pairs.json"
+    pairs.write_text(json.dumps({"pairs": [{"fg": "color.text", "bg": "color.surface"}]}))
+    report = check_pairs(load_tokens(write_tokens(doc)), pairs)
+    by_appearance = {row.appearance: row.passed for row in report.rows}
+    assert by_appearance == {"light": False, "dark": True}

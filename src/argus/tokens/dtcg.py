@@ -8,7 +8,8 @@ A value that is exactly ``{some.token}`` is an alias, resolved transitively.
 Appearances (light/dark/...) come from two conventions, which may be mixed:
 
 * per token: ``"$extensions": {"mode": {"dark": "#000"}}`` overrides ``$value`` in the named
-  appearance (``$value`` serves every appearance ``mode`` does not list);
+  appearance (``$value`` serves every appearance ``mode`` does not list, and is the default
+  appearance ``light`` when no mode names ``light``);
 * per file: top-level groups named like an appearance (``light``, ``dark``, ``light-*``,
   ``dark-*``) hold that appearance's tokens; other top-level groups are shared.
 
@@ -33,6 +34,8 @@ from argus.tokens.values import color_value, dimension_px, font_family
 _ALIAS = re.compile(r"\{([^{}]+)\}")
 _APPEARANCE_GROUP = re.compile(r"(light|dark)([-_][A-Za-z0-9_-]+)?")
 SHARED = "*"
+# The appearance ``$value`` stands for when ``$extensions.mode`` does not name it (convention).
+DEFAULT_APPEARANCE = "light"
 
 
 @dataclass
@@ -103,10 +106,21 @@ def _modes(node: Mapping[str, Any], name: str, source: Path) -> dict[str, Any]:
 
 
 def _appearances(layers: Mapping[str, Mapping[str, _RawToken]]) -> tuple[str, ...]:
+    """Every appearance group and mode name, in file order.
+
+    With ``$extensions.mode``, ``$value`` is the value of every appearance the modes do not
+    name, so it is an appearance of its own: when no mode and no group is called
+    ``light``, the default appearance ``light`` is put first (a file whose modes name only
+    ``dark`` keeps its ``$value`` colours, and contrast checks measure them).
+    """
     found: list[str] = [layer for layer in layers if layer != SHARED]
+    uses_modes = False
     for tokens in layers.values():
         for token in tokens.values():
+            uses_modes = uses_modes or bool(token.modes)
             found.extend(m for m in token.modes if m not in found)
+    if uses_modes and DEFAULT_APPEARANCE not in found:
+        found.insert(0, DEFAULT_APPEARANCE)
     return tuple(found)
 
 
