@@ -13,13 +13,25 @@ from PIL import Image, ImageDraw
 from argus.config import ProjectConfig
 from argus.contracts import load_rubric
 from argus.contracts.rubric import default_rubric_text
+from argus.gates import run_gates
+from argus.gates.inputs import gate_inputs
 from argus.judge.assemble import view_contract
 from argus.judge.packet import Packet, build_packet
-from argus.spec import View, load_spec
+from argus.spec import Spec, View, load_spec
 from tests.support.habits import HABITS_SPEC, copy_habits
 
-GREEN = {"feature": "habits", "target": "list", "gates": {"axe": "pass", "console": "pass"}}
 RUBRIC = load_rubric(None)
+# A gate that looks at the tokens only, so it is green whatever a test's page shows.
+PAGE_BLIND_GATES = ("token_contrast",)
+
+
+def derived_gate_result(
+    spec: Spec, view: View, sensed: Path, names: tuple[str, ...] = PAGE_BLIND_GATES
+) -> dict[str, Any]:
+    """A gate result made by the gates runner over ``sensed`` (so it names that render and
+    probe), running ``names``."""
+    inputs = gate_inputs(spec, view, sensed, config=ProjectConfig(root=spec.root))
+    return dict(run_gates(inputs, names, record=False).result)
 
 
 def small_probe(text: str = "Read 20 pages") -> dict[str, Any]:
@@ -123,14 +135,16 @@ def make_packet(tmp_path: Path, habits_root: Path) -> PacketFactory:
         spec = load_spec(habits_root / HABITS_SPEC)
         view = View("habits", "list", state, "light")
         (src / "probe.json").write_text(json.dumps(probe or small_probe()), "utf-8")
-        (src / "gate.json").write_text(json.dumps(gate_result or GREEN), "utf-8")
+        render = png(src / "render.png", button=render_button)
+        gates = gate_result or derived_gate_result(spec, view, src)
+        (src / "gate.json").write_text(json.dumps(gates), "utf-8")
         (src / "rubric.json").write_text(default_rubric_text(), "utf-8")
         inputs: dict[str, Path] = {
             "spec": spec.path,
             "spec_md": spec.spec_dir / "spec.md",
             "tokens": spec.tokens_path,
             "rubric": src / "rubric.json",
-            "render": png(src / "render.png", button=render_button),
+            "render": render,
             "probe": src / "probe.json",
             "gate_result": src / "gate.json",
         }

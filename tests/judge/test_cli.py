@@ -8,12 +8,23 @@ from pathlib import Path
 
 import pytest
 
+from argus.spec import View, load_spec
 from argus.store import RunStore
 from tests.conftest import RunArgus
-from tests.judge.conftest import GREEN, png, small_probe
+from tests.judge.conftest import derived_gate_result, png, small_probe
+from tests.support.habits import HABITS_SPEC
 
 VIEW = ("--feature", "habits", "--target", "list", "--state", "populated", "--appearance", "light")
 RUN_DIR = Path("argus/specs/habits/.argus-runs/list-populated-light")
+
+
+def _only_gates(root: Path, names: list[str]) -> None:
+    """Configure the copy's gate list (the hand-made probe passes only page-blind gates)."""
+    config = root / "argus.toml"
+    lines = config.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("enabled = "))
+    lines[at] = f"enabled = {json.dumps(names)}"
+    config.write_text("\n".join(lines) + "\n")
 
 
 def _sensed(root: Path, gates: dict[str, object] | None = None) -> Path:
@@ -21,7 +32,11 @@ def _sensed(root: Path, gates: dict[str, object] | None = None) -> Path:
     run_dir.mkdir(parents=True)
     (run_dir / "probe.json").write_text(json.dumps(small_probe()))
     png(run_dir / "render.png")
-    (run_dir / "gate-result.json").write_text(json.dumps(gates or GREEN))
+    _only_gates(root, ["token_contrast"])
+    if gates is None:
+        spec = load_spec(root / HABITS_SPEC)
+        gates = derived_gate_result(spec, View("habits", "list", "populated", "light"), run_dir)
+    (run_dir / "gate-result.json").write_text(json.dumps(gates))
     return run_dir
 
 
@@ -55,6 +70,17 @@ def test_red_gates_exit_2_with_one_line(run_argus: RunArgus, habits_root: Path) 
     assert result.stderr.startswith("argus: ") and len(result.stderr.strip().splitlines()) == 1
     assert "axe" in result.stderr and "red" in result.stderr
     assert not (habits_root / RUN_DIR / "verdict.json").exists()
+
+
+def test_a_gate_result_missing_a_configured_gate_exits_2(
+    run_argus: RunArgus, habits_root: Path
+) -> None:
+    _sensed(habits_root)
+    _only_gates(habits_root, ["token_contrast", "source_tokens"])
+    result = run_argus("judge", *VIEW, cwd=habits_root)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "source_tokens" in result.stderr and "did not run" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize(

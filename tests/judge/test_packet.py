@@ -13,7 +13,7 @@ from argus.judge.assemble import packet_for_view, view_contract
 from argus.judge.content import MAX_TEXT, TRUNCATION_MARKER
 from argus.judge.packet import ROLES, load_packet
 from argus.spec import View, load_spec
-from tests.judge.conftest import PacketFactory, png, small_probe
+from tests.judge.conftest import PacketFactory, derived_gate_result, png, small_probe
 from tests.support.habits import HABITS_SPEC
 
 PATCH = """\
@@ -98,6 +98,90 @@ def test_red_gates_stop_the_judge_whatever_all_green_claims(
         make_packet(gate_result=red)
 
 
+def _sensed(tmp_path: Path) -> Path:
+    sensed = tmp_path / "sensed"
+    sensed.mkdir()
+    (sensed / "probe.json").write_text(json.dumps(small_probe()))
+    png(sensed / "render.png")
+    return sensed
+
+
+def _empty(result: dict) -> dict:
+    return {**result, "gates": {}, "details": {}}
+
+
+def _all_skipped(result: dict) -> dict:
+    return {**result, "gates": {"token_contrast": "skip", "console": "skip"}, "details": {}}
+
+
+def _other_view(result: dict) -> dict:
+    return {**result, "appearance": "dark"}
+
+
+def _other_render(result: dict) -> dict:
+    return {**result, "inputs": {**result["inputs"], "render_sha256": "0" * 64}}
+
+
+def _other_probe(result: dict) -> dict:
+    return {**result, "inputs": {**result["inputs"], "probe_sha256": "1" * 64}}
+
+
+def _unbound(result: dict) -> dict:
+    return {k: v for k, v in result.items() if k != "inputs"}
+
+
+@pytest.mark.parametrize(
+    ("forge", "message"),
+    [
+        (_empty, "no gate ran"),
+        (_all_skipped, "every gate was skipped"),
+        (_other_view, "is for habits/list/populated/dark"),
+        (_other_render, "not about this render"),
+        (_other_probe, "not about this render"),
+        (_unbound, "not about this render"),
+    ],
+)
+def test_a_gate_result_that_proves_nothing_about_this_render_is_refused(
+    habits_root: Path, tmp_path: Path, forge: object, message: str
+) -> None:
+    spec = load_spec(habits_root / HABITS_SPEC)
+    view = View("habits", "list", "populated", "light")
+    sensed = _sensed(tmp_path)
+    real = derived_gate_result(spec, view, sensed)
+    gates = tmp_path / "gate-result.json"
+    assert callable(forge)
+    gates.write_text(json.dumps(forge(real)))
+    with pytest.raises(JudgeError, match=message):
+        packet_for_view(
+            spec, view, sensed=sensed, gate_result=gates, run_dir=tmp_path / "run", iteration=1
+        )
+    gates.write_text(json.dumps(real))  # the real one is accepted
+    packet = packet_for_view(
+        spec, view, sensed=sensed, gate_result=gates, run_dir=tmp_path / "run", iteration=1
+    )
+    assert packet.json("gate_result")["inputs"] == real["inputs"]
+
+
+def test_configured_gates_missing_from_the_result_are_refused(
+    habits_root: Path, tmp_path: Path
+) -> None:
+    spec = load_spec(habits_root / HABITS_SPEC)
+    view = View("habits", "list", "populated", "light")
+    sensed = _sensed(tmp_path)
+    gates = tmp_path / "gate-result.json"
+    gates.write_text(json.dumps(derived_gate_result(spec, view, sensed)))
+    with pytest.raises(JudgeError, match=r"configured gate\(s\) axe, console did not run"):
+        packet_for_view(
+            spec,
+            view,
+            sensed=sensed,
+            gate_result=gates,
+            run_dir=tmp_path / "run",
+            iteration=1,
+            gates=["token_contrast", "axe", "console"],
+        )
+
+
 def test_page_text_is_clipped_on_the_way_in(make_packet: PacketFactory) -> None:
     long_text = "x" * 1000
     console = {
@@ -134,12 +218,9 @@ def test_rebuilding_replaces_the_old_packet(
 ) -> None:
     spec = load_spec(habits_root / HABITS_SPEC)
     view = View("habits", "list", "populated", "light")
-    sensed = tmp_path / "sensed"
-    sensed.mkdir()
-    (sensed / "probe.json").write_text(json.dumps(small_probe()))
-    png(sensed / "render.png")
+    sensed = _sensed(tmp_path)
     gates = tmp_path / "gate-result.json"
-    gates.write_text(json.dumps({"feature": "habits", "target": "list", "gates": {}}))
+    gates.write_text(json.dumps(derived_gate_result(spec, view, sensed)))
     run_dir = tmp_path / "run"
     first = packet_for_view(
         spec, view, sensed=sensed, gate_result=gates, run_dir=run_dir, iteration=1
@@ -159,12 +240,9 @@ def test_rebuilding_replaces_the_old_packet(
 def test_a_non_packet_directory_is_never_overwritten(habits_root: Path, tmp_path: Path) -> None:
     spec = load_spec(habits_root / HABITS_SPEC)
     view = View("habits", "list", "populated", "light")
-    sensed = tmp_path / "sensed"
-    sensed.mkdir()
-    (sensed / "probe.json").write_text(json.dumps(small_probe()))
-    png(sensed / "render.png")
+    sensed = _sensed(tmp_path)
     gates = tmp_path / "gate-result.json"
-    gates.write_text(json.dumps({"feature": "habits", "target": "list", "gates": {}}))
+    gates.write_text(json.dumps(derived_gate_result(spec, view, sensed)))
     run_dir = tmp_path / "run"
     (run_dir / "packet").mkdir(parents=True)
     (run_dir / "packet" / "precious.txt").write_text("keep me")

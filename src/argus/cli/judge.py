@@ -11,8 +11,8 @@ from argus.cli._args import add_root_argument, add_view_arguments, feature_spec,
 from argus.config import load_config
 from argus.contracts import load_rubric
 from argus.errors import InputError
-from argus.gates.inputs import view_dir
-from argus.gates.runner import RESULT_FILE
+from argus.gates.inputs import gate_inputs, view_dir
+from argus.gates.runner import RESULT_FILE, configured_gates
 from argus.io import atomic_write_json
 from argus.judge.assemble import packet_for_view
 from argus.judge.base import BUILTIN_BACKENDS, get_judge, run_judge
@@ -94,6 +94,7 @@ def run_judge_command(args: argparse.Namespace) -> int:
         run_dir=run_dir,
         iteration=iteration,
         prev_render=run_dir / PREVIOUS_RENDER,
+        gates=configured_gates(gate_inputs(spec, view, sensed, config=config)),
     )
     verdict = run_judge(judge, packet, load_rubric(packet.require("rubric")))
     data = verdict.to_json()

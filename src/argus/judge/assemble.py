@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -55,8 +56,10 @@ def packet_for_view(
     run_dir: Path,
     iteration: int,
     prev_render: Path | None = None,
+    gates: Sequence[str] | None = None,
 ) -> Packet:
-    """Build ``run_dir/packet`` for ``view`` from the spec and the sensor's files in ``sensed``."""
+    """Build ``run_dir/packet`` for ``view`` from the spec and the sensor's files in ``sensed``.
+    ``gates``: the configured gate names the gate result must hold (None: not checked)."""
     target = spec.target(view.target)
     inputs: dict[str, Path] = {
         "spec": spec.path,
@@ -96,4 +99,5 @@ def packet_for_view(
         reference_source=source,
         inputs=inputs,
         contract=contract,
+        gates=gates,
     )

@@ -5,7 +5,8 @@ the rubric, the reference, and the sensor's outputs. It never sees the change it
 builder's notes or the conversation that produced it, because a grader that reads the
 builder's reasoning grades the reasoning. So the builder takes inputs by role, accepts only the
 roles in ROLES, checks each file is what its role says (a PNG, JSON, UTF-8 text that is not a
-patch), cuts page text to PAGE_TEXT_LIMIT, and refuses to build at all while a gate is red.
+patch), cuts page text to PAGE_TEXT_LIMIT, and refuses to build at all unless the gate result
+is green and proves something about this render (argus.judge.gatecheck).
 
     packet/
       manifest.json        view, iteration, reference_source, and for each role: path, sha256
@@ -23,7 +24,7 @@ import hashlib
 import json
 import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -31,6 +32,7 @@ from typing import Any, Literal
 from argus.errors import InputError, JudgeError
 from argus.io import atomic_write_json, read_bytes, read_json
 from argus.judge.content import clip_page_data
+from argus.judge.gatecheck import check_gate_result
 from argus.verdict import normalize_gate_result
 
 Kind = Literal["png", "json", "text"]
@@ -134,8 +136,10 @@ def build_packet(
     reference_source: str | None,
     inputs: Mapping[str, Path],
     contract: Mapping[str, Any],
+    gates: Sequence[str] | None = None,
 ) -> Packet:
-    """Copy the allowed ``inputs`` (role -> file) into a fresh packet at ``directory``."""
+    """Copy the allowed ``inputs`` (role -> file) into a fresh packet at ``directory``.
+    ``gates``: the configured gate names, each of which the gate result must hold."""
     unknown = sorted(set(inputs) - set(ROLES))
     if unknown:
         raise InputError(
@@ -160,14 +164,19 @@ def build_packet(
         )
     if "reference" in inputs and reference_source is None:
         raise InputError("judge packet: a reference needs its source (human or candidate)")
-    gate_raw = read_json(inputs["gate_result"], what="gate result")
-    require_green(gate_raw, inputs["gate_result"])
-
     payloads: dict[str, bytes] = {
         role: _checked_payload(role, path) for role, path in inputs.items()
     }
-    payloads["contract"] = _json_bytes(dict(contract))
     view = {"feature": feature, "target": target, "state": state, "appearance": appearance}
+    check_gate_result(
+        read_json(inputs["gate_result"], what="gate result"),
+        inputs["gate_result"],
+        view=view,
+        render_sha256=hashlib.sha256(payloads["render"]).hexdigest(),
+        probe_sha256=_sha256_of(inputs["probe"]),  # as sensed: the payload is clipped
+        required=gates,
+    )
+    payloads["contract"] = _json_bytes(dict(contract))
     header = {**view, "iteration": iteration, "reference_source": reference_source}
     return _write(directory, payloads, header)
 
@@ -180,6 +189,10 @@ def require_green(gate_raw: Any, source: Path | str) -> None:
             f"{source}: gate(s) {', '.join(result.red_gates)} are red; the judge runs only on an "
             "all-green view (fix the gates, then judge)"
         )
+
+
+def _sha256_of(path: Path) -> str:
+    return hashlib.sha256(read_bytes(path, what=path.name)).hexdigest()
 
 
 def _checked_payload(role: str, path: Path) -> bytes:

@@ -100,6 +100,9 @@ class ArgusServices(Closing):
             run_dir=sensed,
             iteration=inputs.iteration,
             prev_render=inputs.prev_render,
+            gates=configured_gates(
+                gate_inputs(self.spec, view, sensed, config=self.gate_config, run_dir=sensed)
+            ),
         )
         verdict = run_judge(self.judge_backend, packet, self.rubric)
         atomic_write_json(sensed / "verdict.json", verdict.to_json())
