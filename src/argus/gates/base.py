@@ -128,6 +128,25 @@ class GateInputs:
         return _read_object(self.sensed.meta, "meta.json")
 
 
+def adapter_probe_without_elements(inputs: GateInputs) -> bool:
+    """True for a non-web adapter whose probe has no ``elements`` list.
+
+    The adapter contract lets a probe have any shape; a gate that reads the web probe's element
+    list skips such a view instead of failing it. A web view's probe always has the list, so
+    there a missing one stays an error.
+    """
+    return inputs.spec.adapter != "web" and not isinstance(inputs.probe.get("elements"), list)
+
+
+def skip_for_adapter_probe(inputs: GateInputs, gate: str) -> GateOutcome:
+    return GateOutcome(
+        gate,
+        GateStatus.SKIP,
+        f"the {inputs.spec.adapter!r} adapter's probe has no 'elements' list "
+        "(docs/sense.md, adapter contract), so there is nothing for this gate to read",
+    )
+
+
 def _read_object(path: Path, what: str) -> dict[str, Any]:
     if not path.is_file():
         raise InputError(f"{path}: {what} not found; sense the view first (argus sense)")

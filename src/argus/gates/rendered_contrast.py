@@ -16,7 +16,15 @@ from pathlib import Path
 from typing import Literal
 
 from argus.color import RGBA, composite, contrast_ratio, parse_color, to_hex
-from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, register_gate
+from argus.gates.base import (
+    Finding,
+    GateInputs,
+    GateOutcome,
+    GateStatus,
+    adapter_probe_without_elements,
+    register_gate,
+    skip_for_adapter_probe,
+)
 from argus.gates.probe import Element, Probe, parse_probe
 from argus.gates.render_pixels import RenderImage, worst_contrast_in_boxes
 
@@ -242,5 +250,7 @@ def _finding(probe: Probe, result: TextResult) -> Finding:
 
 @register_gate("rendered_contrast")
 def rendered_contrast_gate(inputs: GateInputs) -> GateOutcome:
+    if adapter_probe_without_elements(inputs):
+        return skip_for_adapter_probe(inputs, "rendered_contrast")
     probe = parse_probe(inputs.probe, str(inputs.sensed.probe))
     return check_rendered_contrast(probe, inputs.sensed.render)

@@ -14,10 +14,17 @@ from pathlib import Path
 from PIL import Image, UnidentifiedImageError
 
 from argus.diff import SnapshotOutcome, Tolerance, baseline_path, compare_to_baseline
-from argus.diff.masks import resolve_masks
+from argus.diff.masks import MaskResolution, resolve_masks
 from argus.diff.regions import Region
 from argus.errors import InputError
-from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, register_gate
+from argus.gates.base import (
+    Finding,
+    GateInputs,
+    GateOutcome,
+    GateStatus,
+    adapter_probe_without_elements,
+    register_gate,
+)
 from argus.gates.probe import Element, Probe, parse_probe
 
 MAX_REGIONS = 10
@@ -87,9 +94,22 @@ def _deepest_at(probe: Probe, x: float, y: float) -> Element | None:
 def snapshot_gate(inputs: GateInputs) -> GateOutcome:
     view = inputs.view
     settings = inputs.config.gates.snapshot
-    probe = parse_probe(inputs.probe, str(inputs.sensed.probe))
+    if adapter_probe_without_elements(inputs):
+        # The render is still compared; only masks (and naming the element under a change)
+        # need the element list.
+        if inputs.target.snapshot.masks:
+            return GateOutcome(
+                "snapshot",
+                GateStatus.SKIP,
+                f"snapshot masks need the probe's 'elements' list, and the "
+                f"{inputs.spec.adapter!r} adapter's probe has none",
+            )
+        probe = Probe((), _meta_viewport_width(inputs), 0.0)
+        masks = MaskResolution((), ())
+    else:
+        probe = parse_probe(inputs.probe, str(inputs.sensed.probe))
+        masks = resolve_masks(inputs.target.snapshot.masks, inputs.probe)
     scale = device_pixel_ratio(inputs.sensed.render, probe.viewport_width)
-    masks = resolve_masks(inputs.target.snapshot.masks, inputs.probe)
     result = compare_to_baseline(
         inputs.sensed.render,
         baseline_path(inputs.spec.spec_dir, view.target, view.state, view.appearance),
@@ -99,3 +119,10 @@ def snapshot_gate(inputs: GateInputs) -> GateOutcome:
         scale=scale,
     )
     return snapshot_outcome(result, probe, scale, masks.unresolved)
+
+
+def _meta_viewport_width(inputs: GateInputs) -> float:
+    """The viewport width meta.json records (the adapter's render may be at a device scale)."""
+    viewport = inputs.meta.get("viewport")
+    width = viewport.get("width") if isinstance(viewport, dict) else None
+    return float(width) if isinstance(width, int | float) and not isinstance(width, bool) else 0.0

@@ -14,7 +14,15 @@ from dataclasses import dataclass
 
 from argus.color import RGBA, parse_color, to_hex
 from argus.errors import InputError
-from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, register_gate
+from argus.gates.base import (
+    Finding,
+    GateInputs,
+    GateOutcome,
+    GateStatus,
+    adapter_probe_without_elements,
+    register_gate,
+    skip_for_adapter_probe,
+)
 from argus.gates.probe import Element, Probe, parse_probe, parse_px
 from argus.tokens import Tokens
 
@@ -234,6 +242,8 @@ def _auto_centred(element: Element, max_spacing: float) -> bool:
 
 @register_gate("token_compliance")
 def token_compliance_gate(inputs: GateInputs) -> GateOutcome:
+    if adapter_probe_without_elements(inputs):
+        return skip_for_adapter_probe(inputs, "token_compliance")
     settings = inputs.config.gates.token_compliance
     return check_token_compliance(
         parse_probe(inputs.probe, str(inputs.sensed.probe)),
