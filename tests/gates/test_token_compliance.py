@@ -106,12 +106,39 @@ def test_off_grid_margin_fails_and_names_the_nearest_step(tokens: Tokens) -> Non
         ({"column_gap": "normal"}, GateStatus.PASS),
         ({"margin_top": "-8px"}, GateStatus.PASS),  # a negative step of the scale
         ({"margin_top": "16.02px"}, GateStatus.PASS),  # layout rounding
-        ({"margin_left": "280px", "margin_right": "280px"}, GateStatus.PASS),  # margin: 0 auto
         ({"margin_left": "280px", "margin_right": "0px"}, GateStatus.FAIL),
     ],
 )
 def test_spacing_cases(tokens: Tokens, style: dict, status: GateStatus) -> None:
     assert check(tokens, el("div", **style)).status is status
+
+
+CENTRED = {"x": 280, "y": 10, "width": 720, "height": 24}  # 280px either side in the 1280 body
+
+
+@pytest.mark.parametrize(
+    ("parent", "box", "margin", "status"),
+    [
+        ({}, CENTRED, "280px", GateStatus.PASS),  # margin: 0 auto, resolved to px
+        ({}, {**CENTRED, "x": 0}, "280px", GateStatus.FAIL),  # symmetric, but not centring
+        ({}, {**CENTRED, "width": 300}, "280px", GateStatus.FAIL),  # nor here
+        # The parent's padding and border narrow the box the margins centre in.
+        (
+            {"padding_left": "40px", "padding_right": "24px", "border_left_width": "8px"},
+            {**CENTRED, "x": 328, "width": 648},
+            "280px",
+            GateStatus.PASS,
+        ),
+        ({}, {**CENTRED, "x": 20, "width": 1240}, "20px", GateStatus.FAIL),  # 20px: off scale
+    ],
+)
+def test_auto_margins_only_when_they_centre_the_element(
+    tokens: Tokens, parent: dict, box: dict, margin: str, status: GateStatus
+) -> None:
+    wrapper = el("section", box={"x": 0, "y": 0, "width": 1280, "height": 200}, **parent)
+    child = el("div", parent=1, box=box, margin_left=margin, margin_right=margin)
+    outcome = check(tokens, wrapper, child, properties=["margin"])
+    assert outcome.status is status, outcome.findings
 
 
 def test_hidden_and_visually_hidden_elements_are_skipped(tokens: Tokens) -> None:

@@ -48,6 +48,8 @@ SPACING_PROPS = frozenset({*GROUPS["margin"], *GROUPS["padding"], *GROUPS["gap"]
 KNOWN = frozenset({*COLOR_PROPS, *SPACING_PROPS, "font-size", "border-radius"})
 # Computed lengths come out of layout as floats: 16.0001px is still 16px.
 PX_TOLERANCE = 0.05
+# How far (px) auto margins and the room beside a centred box may differ (rounding, subpixels).
+CENTRE_SLOP = 1.0
 MAX_FINDINGS = 100
 
 
@@ -119,7 +121,7 @@ def check_token_compliance(
     tokens.require_appearance(appearance)
     props = expand_properties(properties)
     allowance = Allowance.parse(allow)
-    checker = _Checker(tokens, appearance, delta_e, allowance)
+    checker = _Checker(probe, tokens, appearance, delta_e, allowance)
     findings: list[Finding] = []
     checked = 0
     for element in probe.elements:
@@ -159,7 +161,10 @@ def _applies(element: Element, prop: str) -> bool:
 
 
 class _Checker:
-    def __init__(self, tokens: Tokens, appearance: str, delta_e: float, allow: Allowance):
+    def __init__(
+        self, probe: Probe, tokens: Tokens, appearance: str, delta_e: float, allow: Allowance
+    ):
+        self.probe = probe
         self.tokens = tokens
         self.appearance = appearance
         self.delta_e = delta_e
@@ -177,7 +182,9 @@ class _Checker:
             )
         if prop == "border-radius":
             return self._radius(raw)
-        if prop in ("margin-left", "margin-right") and _auto_centred(element, self.max_spacing):
+        if prop in ("margin-left", "margin-right") and _auto_centred(
+            self.probe, element, self.max_spacing
+        ):
             return None
         return self._on_scale(
             raw, self.tokens.spacing, self.tokens.nearest_spacing, "spacing scale"
@@ -232,12 +239,24 @@ class _Checker:
         return None
 
 
-def _auto_centred(element: Element, max_spacing: float) -> bool:
-    """Equal horizontal margins wider than any spacing step: ``margin: 0 auto`` resolved to px."""
+def _auto_centred(probe: Probe, element: Element, max_spacing: float) -> bool:
+    """``margin: 0 auto`` resolved to px: equal horizontal margins, wider than any spacing
+    step, that put the element in the middle of its parent's content box (the parent's box less
+    its borders and paddings). Symmetric margins that do not centre it are real margins."""
     left, right = element.px("margin-left"), element.px("margin-right")
-    if left is None or right is None:
+    if left is None or right is None or element.parent is None:
         return False
-    return abs(left - right) <= 1.0 and left > max_spacing
+    if abs(left - right) > CENTRE_SLOP or left <= max_spacing:
+        return False
+    parent = probe.elements[element.parent]
+    inset_left = sum(parent.px(p) or 0.0 for p in ("border-left-width", "padding-left"))
+    inset_right = sum(parent.px(p) or 0.0 for p in ("border-right-width", "padding-right"))
+    content_left = parent.box.x + inset_left
+    content_right = parent.box.x + parent.box.width - inset_right
+    box = element.box
+    space_left = box.x - content_left
+    space_right = content_right - (box.x + box.width)
+    return abs(space_left - left) <= CENTRE_SLOP and abs(space_right - right) <= CENTRE_SLOP
 
 
 @register_gate("token_compliance")
