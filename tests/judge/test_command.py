@@ -22,8 +22,15 @@ AGENT = textwrap.dedent(
     here = pathlib.Path(sys.argv[0]).parent
     log = here / "calls.jsonl"
     prompt = sys.stdin.read()
+    cwd = pathlib.Path.cwd()
     with log.open("a") as fh:
-        call = {"argv": sys.argv[1:], "cwd": str(pathlib.Path.cwd()), "stdin": prompt}
+        call = {
+            "argv": sys.argv[1:],
+            "cwd": str(cwd),
+            "stdin": prompt,
+            "sees": sorted(p.name for p in cwd.iterdir()),
+            "parent_sees": sorted(p.name for p in cwd.parent.iterdir()),
+        }
         fh.write(json.dumps(call) + "\\n")
     script = json.loads((here / "script.json").read_text())
     calls = sum(1 for _ in log.open())
@@ -69,11 +76,10 @@ def test_the_agent_gets_the_packet_path_and_the_prompt(
     verdict = run_judge(_judge(agent, tmp_path), packet, RUBRIC)
     assert verdict.outcome == "fail" and verdict.failed_dimensions == ("hierarchy",)
     (call,) = _calls(agent)
-    assert call["argv"] == ["--packet", str(packet.directory)]
-    assert call["cwd"] == str(packet.directory)
+    assert call["argv"] == ["--packet", call["cwd"]]  # a copy of the packet, run in it
     prompt = str(call["stdin"])
     assert "judge-v1" in prompt and f"<{FENCE_TAG} " in prompt
-    assert str(packet.require("render")) in prompt  # images are named by path
+    assert f"{call['cwd']}/render.png" in prompt  # images are named by path, in the copy
     assert {d["judged_by"] for d in verdict.to_json()["dimensions"].values()} == {"command"}
 
 
@@ -129,3 +135,22 @@ def test_a_command_on_the_implementers_model_is_refused(tmp_path: Path) -> None:
     )
     with pytest.raises(JudgeError, match="implementer's model"):
         get_judge("command", config)
+
+
+def test_the_agent_sees_a_copy_of_the_packet_and_nothing_beside_it(
+    agent: Path, make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    packet = make_packet(reference="human")
+    # As in the loop, the packet sits in an iteration directory beside the implementer's files.
+    for name in ("prompt.md", "implementer.log", "implementer.json"):
+        (packet.directory.parent / name).write_text("I changed the margins to make it pass")
+    _script(agent, {"kind": "ok", "stdout": answer()})
+    verdict = run_judge(_judge(agent, tmp_path), packet, RUBRIC)
+    assert verdict.outcome == "pass"
+    (call,) = _calls(agent)
+    cwd = Path(str(call["cwd"]))
+    assert not cwd.is_relative_to(tmp_path)  # outside the project and the run directory
+    assert call["sees"] == sorted(p.name for p in packet.directory.iterdir())
+    assert call["parent_sees"] == [cwd.name]  # the copy alone in its own temporary directory
+    assert str(packet.directory) not in str(call["stdin"])  # images named inside the copy
+    assert not cwd.exists()  # removed after the answer

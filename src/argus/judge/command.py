@@ -4,8 +4,13 @@
 (shell-quoted). The judge instructions, the trusted inputs and the fenced page data go to its
 standard input as one text prompt that names the image files in the packet; the agent reads
 them itself and prints the answer JSON on standard output (a whole verdict or just
-``{"dimensions": ..., "notes": ...}``). The command runs in the packet directory, so the
-packet is all it is pointed at.
+``{"dimensions": ..., "notes": ...}``).
+
+The agent is never pointed into the repository: the packet lives in the view's iteration
+directory, beside the implementer's prompt and transcript, and an agent that looks around its
+working directory would find them. So each call copies the packet (its manifest and files,
+re-verified) into a fresh temporary directory outside the repository, runs the command there
+with ``{packet}`` naming the copy, and removes the copy afterwards.
 
 A timeout, or a command that cannot start, is a JudgeError (the verdict becomes
 inconclusive); a non-zero exit or output that is not a valid answer is a MalformedAnswer (the
@@ -15,7 +20,10 @@ flow retries once, then records an inconclusive verdict).
 from __future__ import annotations
 
 import shlex
+import shutil
 import subprocess
+import tempfile
+from pathlib import Path
 from typing import Any
 
 from argus.config import ProjectConfig
@@ -24,7 +32,7 @@ from argus.errors import ConfigError, JudgeError
 from argus.judge.answer import check_schema, dimension_entries, parse_json_object
 from argus.judge.base import MalformedAnswer, register_judge, require_independent
 from argus.judge.content import clip
-from argus.judge.packet import Packet
+from argus.judge.packet import MANIFEST, ROLES, Packet, load_packet
 from argus.judge.prompt import answer_schema, judge_prompt
 from argus.proc import stop_group
 
@@ -52,14 +60,16 @@ class CommandJudge:
 
     def judge(self, packet: Packet) -> dict[str, Any]:
         rubric = load_rubric(packet.require("rubric"))
-        prompt = judge_prompt(
-            packet,
-            rubric,
-            rubric.names,
-            mode="paths",
-            max_pixels=self.config.judge.max_image_pixels,
-        )
-        stdout = self._run(packet, prompt.as_text())
+        with tempfile.TemporaryDirectory(prefix="argus-judge-") as scratch:
+            isolated = self._isolate(packet, Path(scratch))
+            prompt = judge_prompt(
+                isolated,
+                rubric,
+                rubric.names,
+                mode="paths",
+                max_pixels=self.config.judge.max_image_pixels,
+            )
+            stdout = self._run(isolated, prompt.as_text())
         answer = parse_json_object(stdout, what="command's output")
         dims = answer.get("dimensions")
         if not isinstance(dims, dict):
@@ -80,6 +90,20 @@ class CommandJudge:
         # whatever it says about closer_to_reference_than_prev is not taken.
         raw["closer_to_reference_than_prev"] = None
         return raw
+
+    def _isolate(self, packet: Packet, scratch: Path) -> Packet:
+        """A verified copy of ``packet`` alone in ``scratch``, which must be outside the repo."""
+        root = self.config.root.resolve()
+        if scratch.resolve().is_relative_to(root):
+            raise JudgeError(
+                f"the temporary directory {scratch} is inside the repository {root}; "
+                "set TMPDIR to a directory outside it so the judge command sees only the packet"
+            )
+        copy = scratch / "packet"
+        copy.mkdir()
+        for name in (MANIFEST, *(ROLES[role].filename for role in packet.files)):
+            shutil.copyfile(packet.directory / name, copy / name)
+        return load_packet(copy)
 
     def _run(self, packet: Packet, prompt: str) -> str:
         command = self.command_line(packet)
