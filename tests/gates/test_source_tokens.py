@@ -56,6 +56,28 @@ def literals(text: str, language: str) -> list[tuple[int, str]]:
         ("js", "class A { #abc = 1; }\n// color: '#fff'\nconst u = 'http://x/#top';", []),
         ("js", "const s = { color: tokens.text, margin: space.md, streak: 0 };", []),
         ("js", "const s = { padding: 16 }; // argus-allow", []),
+        # DOM style assignments.
+        ("js", 'el.style.marginTop = "13px";', [(1, "13px")]),
+        ("js", "el.style.setProperty('padding', '7px');", [(1, "7px")]),
+        ("js", 'el.style.background = "rebeccapurple";', [(1, "rebeccapurple")]),
+        (
+            "js",
+            'el.style.cssText = "margin: 13px; color: #123456";',
+            [(1, "13px"), (1, "#123456")],
+        ),
+        ("js", "row.style['padding-left'] = `6px`;", [(1, "6px")]),
+        (
+            "js",
+            'el.setAttribute("style", "gap: 10px; border-color: teal");',
+            [(1, "10px"), (1, "teal")],
+        ),
+        ("js", 'el.style.marginTop = "var(--space-md)";\nel.style.color = tokens.text;', []),
+        (
+            "js",
+            'el.style.width = "13px"; el.style.padding = "0"; if (el.style.color == "x") {}',
+            [],
+        ),
+        ("js", "el.style.setProperty('--accent', 'var(--color-primary)');", []),
         # Swift.
         ("swift", "Color(red: 0.2, green: 0.3, blue: 0.4)", [(1, "Color(red")]),
         ("swift", "let c = UIColor(white: 0.5, alpha: 1)", [(1, "UIColor(white")]),

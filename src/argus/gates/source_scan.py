@@ -178,6 +178,15 @@ JS_PAIR = re.compile(
 )
 JS_COLOR_STRING = re.compile(rf"""(["'`])\s*({HEX}|{COLOR_FUNC})\s*\1""")
 JS_SPACING_NUMBER = re.compile(r"^-?\d*\.?\d+$")
+JS_STRING = r"""(`[^`]*`|"[^"]*"|'[^']*')"""
+# DOM style writes: el.style.marginTop = "13px", el.style["padding-left"] = "6px".
+JS_STYLE_ASSIGN = re.compile(
+    r"""\.style\s*(?:\.\s*([a-zA-Z]+)|\[\s*(["'`])([a-zA-Z-]+)\2\s*\])\s*=(?!=)\s*""" + JS_STRING
+)
+# el.style.setProperty("padding", "7px")
+JS_SET_PROPERTY = re.compile(r"""\.setProperty\s*\(\s*(["'`])([a-zA-Z-]+)\1\s*,\s*""" + JS_STRING)
+# el.setAttribute("style", "margin: 13px; color: #123456") (el.style.cssText is the same)
+JS_STYLE_ATTRIBUTE = re.compile(r"""\.setAttribute\s*\(\s*(["'`])style\1\s*,\s*""" + JS_STRING)
 
 
 def _scan_js(text: str, language: str) -> Iterator[SourceHit]:
@@ -197,12 +206,42 @@ def _scan_js(text: str, language: str) -> Iterator[SourceHit]:
                     yield SourceHit(number, kind, literal, prop)
         for m in JS_COLOR_STRING.finditer(line):
             yield SourceHit(number, "color", m.group(2), "")
+        yield from _dom_style_writes(number, line)
         # CSS written inside template literals (styled-components, css``, lit): prop: value;
         for m in re.finditer(r"(?<![\w-])([a-z][a-z-]*)\s*:\s*([^;:{}`'\"]+);", line):
             prop = m.group(1)
             if COLOR_PROPS.match(prop) or SPACING_PROPS.match(prop):
                 for literal, kind in _value_literals(prop, m.group(2)):
                     yield SourceHit(number, kind, literal, prop)
+
+
+def _dom_style_writes(number: int, line: str) -> Iterator[SourceHit]:
+    """Literals written into an element's inline style from script."""
+    for m in JS_STYLE_ASSIGN.finditer(line):
+        prop = _kebab(m.group(1) or m.group(3))
+        value = m.group(4)[1:-1]
+        if prop == "css-text":
+            yield from _inline_declarations(number, value)
+        else:
+            yield from _style_value(number, prop, value)
+    for m in JS_SET_PROPERTY.finditer(line):
+        yield from _style_value(number, m.group(2).lower(), m.group(3)[1:-1])
+    for m in JS_STYLE_ATTRIBUTE.finditer(line):
+        yield from _inline_declarations(number, m.group(2)[1:-1])
+
+
+def _style_value(number: int, prop: str, value: str) -> Iterator[SourceHit]:
+    if COLOR_PROPS.match(prop) or SPACING_PROPS.match(prop) or prop.startswith("--"):
+        for literal, kind in _value_literals(prop, value):
+            yield SourceHit(number, kind, literal, prop)
+
+
+def _inline_declarations(number: int, css: str) -> Iterator[SourceHit]:
+    """``prop: value; prop: value`` as in a style attribute or cssText."""
+    for declaration in css.split(";"):
+        prop, colon, value = declaration.partition(":")
+        if colon:
+            yield from _style_value(number, prop.strip().lower(), value)
 
 
 def _kebab(name: str) -> str:
