@@ -32,7 +32,8 @@ ALL_GATES = (
     "type_check",
     "flows",
 )
-SnapshotUpdate = Literal["none", "missing", "changed", "all"]  # Playwright's --update-snapshots
+# Playwright's --update-snapshots modes, and Argus's "compare" (compare if present, never write).
+SnapshotUpdate = Literal["none", "missing", "changed", "all", "compare"]
 COLOR_PROPERTIES = (
     "color",
     "background-color",

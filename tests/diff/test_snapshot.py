@@ -52,7 +52,10 @@ MODES = [
     ("missing", None, "same", "skip", "written", "render"),
     ("changed", None, "same", "skip", "written", "render"),
     ("all", None, "same", "skip", "written", "render"),
-    ("none", None, "same", "skip", "none", None),
+    ("none", None, "same", "diff", "none", None),  # Playwright: a missing snapshot fails
+    ("compare", None, "same", "skip", "none", None),  # the loop's mode: compare if present
+    ("compare", "old", "same", "pass", "none", "old"),
+    ("compare", "old", "changed", "diff", "none", "old"),
     ("missing", "old", "same", "pass", "none", "old"),
     ("missing", "old", "changed", "diff", "none", "old"),
     ("changed", "old", "same", "pass", "none", "old"),

@@ -110,14 +110,15 @@ def test_changed_keeps_a_matching_baseline(tmp_path: Path, run_argus: RunArgus) 
     assert handwritten(baseline)
 
 
-def test_none_reports_a_missing_baseline_without_writing(
+def test_none_fails_on_a_missing_baseline_without_writing(
     tmp_path: Path, run_argus: RunArgus
 ) -> None:
+    # As in Playwright: with updates off, a missing snapshot is a failure, never a green skip.
     root, sensed = snapshot_project(tmp_path, config_update="all")
     code, detail = gate(run_argus, root, sensed, "none")
-    assert (code, detail["status"], detail["data"]["action"]) == (0, "skip", "none")
+    assert (code, detail["status"], detail["data"]["action"]) == (1, "diff", "none")
     assert not (root / BASELINE).exists()
-    assert "no baseline at" in detail["summary"]
+    assert "no baseline at" in detail["summary"] and "(update mode none)" in detail["summary"]
     assert "--update-snapshots=missing" in detail["summary"]
 
 

@@ -48,8 +48,15 @@ def test_first_run_writes_the_baseline_and_skips(habits_inputs: MakeInputs) -> N
     assert outcome.data["action"] == "written"
 
 
-def test_no_baseline_and_no_updates_skips_without_writing(habits_inputs: MakeInputs) -> None:
+def test_no_baseline_with_updates_off_is_red_without_writing(habits_inputs: MakeInputs) -> None:
     inputs = snapshot_inputs(habits_inputs, update="none")
+    outcome = snapshot_gate(inputs)
+    assert outcome.status is GateStatus.DIFF and "(update mode none)" in outcome.summary
+    assert not baseline(inputs).exists()
+
+
+def test_no_baseline_in_compare_mode_skips_without_writing(habits_inputs: MakeInputs) -> None:
+    inputs = snapshot_inputs(habits_inputs, update="compare")
     assert snapshot_gate(inputs).status is GateStatus.SKIP
     assert not baseline(inputs).exists()
 

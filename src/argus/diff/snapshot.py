@@ -4,7 +4,9 @@ Baselines live at ``argus/specs/{feature}/__snapshots__/{target}-{state}-{appear
 (optionally ``-{platform}`` before ``.png``). Update modes follow Playwright's
 ``--update-snapshots``: ``missing`` writes baselines that do not exist (the default),
 ``changed`` also overwrites those that differ beyond the tolerance, ``all`` overwrites every
-baseline compared, ``none`` never writes. Masked regions are painted in both images before
+baseline compared, ``none`` never writes (and, as in Playwright, a missing baseline is then a
+``diff``). Argus's own ``compare`` mode compares when a baseline exists and skips otherwise,
+never writing: the loop's iterations use it. Masked regions are painted in both images before
 comparing, and a baseline is written with its masks painted, so volatile content never
 reaches the repository.
 """
@@ -24,8 +26,12 @@ from argus.diff.regions import Region
 from argus.diff.tolerance import Tolerance
 from argus.errors import InputError
 
-UpdateMode = Literal["all", "changed", "missing", "none"]
+UpdateMode = Literal["all", "changed", "missing", "none", "compare"]
+# Playwright's --update-snapshots modes: what a user picks (argus gates --update-snapshots).
 UPDATE_MODES: tuple[UpdateMode, ...] = ("all", "changed", "missing", "none")
+# Argus's own mode for the loop's iterations: compare when a baseline exists, never write, and
+# a missing baseline is a skip (expected before a view's first sign-off), not a failure.
+COMPARE_IF_PRESENT: UpdateMode = "compare"
 Status = Literal["pass", "diff", "skip"]
 Action = Literal["none", "written", "updated"]
 
@@ -93,7 +99,7 @@ def compare_to_baseline(
 ) -> SnapshotOutcome:
     """Compare ``render`` with ``baseline`` after painting the masks (CSS boxes x ``scale``,
     the device pixel ratio) in both, and write the baseline as ``update_mode`` says."""
-    if update_mode not in UPDATE_MODES:
+    if update_mode not in (*UPDATE_MODES, COMPARE_IF_PRESENT):
         raise InputError(f"--update-snapshots={update_mode}: use one of {', '.join(UPDATE_MODES)}")
     actual = load_png(render)
     paint_masks(actual, masks_boxes, scale)
@@ -102,11 +108,17 @@ def compare_to_baseline(
 
     if not baseline.exists():
         if update_mode == "none":
+            # As in Playwright: with updates off, a missing snapshot is a failure, not a pass.
             return SnapshotOutcome(
-                "skip",
+                "diff",
                 "none",
                 baseline,
-                f"no baseline at {baseline}; run with --update-snapshots=missing to write it",
+                f"no baseline at {baseline} (update mode none); "
+                "run with --update-snapshots=missing to write it",
+            )
+        if update_mode == COMPARE_IF_PRESENT:
+            return SnapshotOutcome(
+                "skip", "none", baseline, f"no baseline at {baseline} yet; nothing to compare"
             )
         save_png(baseline, actual)
         return SnapshotOutcome(

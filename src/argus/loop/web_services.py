@@ -2,8 +2,9 @@
 
 One ``ArgusServices`` lives for a whole run, so the browser (and the project's web server)
 start once and are reused by every view and iteration. During iterations the snapshot gate
-only compares (update mode ``none``): a baseline written from a render that is still being
-fixed would lock the defect in. Baselines are written at sign-off, from the signed-off render.
+only compares (update mode ``compare``: compare if present, never write): a baseline written
+from a render that is still being fixed would lock the defect in. Baselines are written at
+sign-off, from the signed-off render.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from argus.closing import Closing
 from argus.config import ProjectConfig
 from argus.contracts import Rubric
 from argus.diff import Tolerance, baseline_path, compare_to_baseline, is_unchanged, resolve_masks
+from argus.diff.snapshot import COMPARE_IF_PRESENT
 from argus.errors import ArgusError
 from argus.gates import configured_gates, run_gates
 from argus.gates.inputs import gate_inputs
@@ -60,7 +62,9 @@ class ArgusServices(Closing):
     ) -> None:
         self.spec = spec
         self.config = config
-        self.gate_config = config.with_snapshot_update("none")  # compare only, never write
+        # Compare only when a baseline exists, never write: before a view's first sign-off
+        # there is none, and that must not turn the snapshot gate red.
+        self.gate_config = config.with_snapshot_update(COMPARE_IF_PRESENT)
         self.rubric = rubric
         self.layout = layout
         self.judge_backend = get_judge(config.judge.backend, config)
