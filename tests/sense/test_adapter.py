@@ -43,10 +43,13 @@ case "$state" in
     echo "{}" > "$out/probe.json";;
   bigprobe) cp "$png" "$out/render.png"
     head -c 6000000 /dev/zero | tr '\0' ' ' > "$out/probe.json";;
+  badpng) printf '\x89PNG\r\n\x1a\nnot really an image' > "$out/render.png"
+    echo '{}' > "$out/probe.json";;
+  noprobe) cp "$png" "$out/render.png"; echo "probe step crashed: no accessibility tree" >&2;;
 esac
 """
 
-STATES = ["ok", "fail", "missing", "notpng", "badjson", "bigpng", "bigprobe"]
+STATES = ["ok", "fail", "missing", "notpng", "badjson", "bigpng", "bigprobe", "badpng", "noprobe"]
 
 
 @pytest.fixture
@@ -107,7 +110,9 @@ def test_adapter_output_is_validated_and_truncated(repo: Path, tmp_path: Path) -
     ("state", "message"),
     [
         ("fail", r"exited with code 3: simulator did not boot: device busy"),
-        ("missing", r"wrote no render\.png"),
+        ("missing", r"wrote no render\.png .*: forgot to write anything$"),
+        ("noprobe", r"wrote no probe\.json .*: probe step crashed: no accessibility tree$"),
+        ("badpng", r"render\.png is not a readable PNG image \("),
         ("notpng", r"render\.png is not a PNG image"),
         ("badjson", r"probe\.json is not valid JSON"),
         ("bigpng", r"over the 50 MiB limit"),
@@ -171,5 +176,5 @@ def test_cli_all_reports_every_view_and_fails_with_2(repo: Path, run_argus: RunA
     assert done.returncode == 2
     assert "home-ok-light: sensed" in done.stderr
     assert "home-fail-dark: FAILED" in done.stderr
-    assert "sensed 2 of 14 views" in done.stdout
+    assert f"sensed 2 of {2 * len(STATES)} views" in done.stdout
     assert (repo / "argus/specs/demo/.argus-runs/home-ok-dark/probe.json").is_file()

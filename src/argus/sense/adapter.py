@@ -3,9 +3,10 @@
     argus/adapters/NAME/sense.sh --route R --state S --appearance A --fixture F --out DIR
 
 runs from the repository root and must write DIR/render.png and DIR/probe.json (console.json is
-optional). Argus trusts none of it: the PNG signature and size, the probe's JSON and size are
-checked, and the 256-character rule is applied to the probe and rewritten, whatever the adapter
-did. A non-zero exit, a timeout or missing output is a SensorError with the adapter's stderr tail.
+optional). Argus trusts none of it: the PNG (signature, size, a decodable header and chunks),
+the probe's JSON and size are checked, and the 256-character rule is applied to the probe and
+rewritten, whatever the adapter did. A non-zero exit, a timeout or missing output is a
+SensorError with the adapter's stderr tail.
 """
 
 from __future__ import annotations
@@ -14,9 +15,12 @@ import asyncio
 import json
 import os
 import signal
+import struct
 import time
 from pathlib import Path
 from typing import Any
+
+from PIL import Image
 
 from argus.errors import SensorError
 from argus.io import atomic_write_json
@@ -36,25 +40,38 @@ def adapter_script(root: Path, adapter: str) -> Path:
     return root / "argus" / "adapters" / adapter / "sense.sh"
 
 
-def _check_png(path: Path, slug: str) -> None:
+def _not_written(path: Path, slug: str, stderr: bytes) -> SensorError:
+    tail = one_line(stderr, empty="(no stderr)")
+    return SensorError(f"{slug}: the adapter wrote no {path.name} in {path.parent}: {tail}")
+
+
+def _check_png(path: Path, slug: str, stderr: bytes = b"") -> None:
     try:
         size = path.stat().st_size
     except FileNotFoundError as exc:
-        raise SensorError(f"{slug}: the adapter wrote no {path.name} in {path.parent}") from exc
+        raise _not_written(path, slug, stderr) from exc
     if size > MAX_PNG_BYTES:
         raise SensorError(f"{slug}: {path} is {size} bytes, over the 50 MiB limit")
     with path.open("rb") as fh:
         if fh.read(len(PNG_SIGNATURE)) != PNG_SIGNATURE:
             raise SensorError(f"{slug}: {path} is not a PNG image")
+    # The signature alone lets a truncated or corrupt file through: decode the header and
+    # check the chunks now, so the gates never meet an unreadable render.
+    try:
+        with Image.open(path) as image:
+            image.verify()
+    except (OSError, SyntaxError, ValueError, struct.error, Image.DecompressionBombError) as exc:
+        reason = " ".join(str(exc).split())[:120] or type(exc).__name__
+        raise SensorError(f"{slug}: {path} is not a readable PNG image ({reason})") from exc
 
 
-def _read_capped_json(path: Path, slug: str, *, required: bool) -> Any:
+def _read_capped_json(path: Path, slug: str, *, required: bool, stderr: bytes = b"") -> Any:
     try:
         size = path.stat().st_size
     except FileNotFoundError as exc:
         if not required:
             return None
-        raise SensorError(f"{slug}: the adapter wrote no {path.name} in {path.parent}") from exc
+        raise _not_written(path, slug, stderr) from exc
     if size > MAX_PROBE_BYTES:
         raise SensorError(f"{slug}: {path} is {size} bytes, over the 5 MiB limit")
     try:
@@ -125,8 +142,8 @@ async def sense_adapter_view(
     if code != 0:
         tail = one_line(stderr, empty="(no stderr)")
         raise SensorError(f"{slug}: adapter {script} exited with code {code}: {tail}")
-    _check_png(out_dir / files.RENDER, slug)
-    probe = _read_capped_json(out_dir / files.PROBE, slug, required=True)
+    _check_png(out_dir / files.RENDER, slug, stderr)
+    probe = _read_capped_json(out_dir / files.PROBE, slug, required=True, stderr=stderr)
     atomic_write_json(out_dir / files.PROBE, truncate_probe(probe))
     console = _read_capped_json(out_dir / files.CONSOLE, slug, required=False)
     if console is not None:
