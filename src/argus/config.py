@@ -8,6 +8,7 @@ section: ``config.gates``, ``config.judge``, ``config.implementer``.
 from __future__ import annotations
 
 import os
+import sys
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
@@ -105,6 +106,16 @@ class SnapshotConfig(_Section):
     max_window_density: float = Field(default=0.0, ge=0, le=1)
     window: int = Field(default=16, ge=1)
     update: SnapshotUpdate = "missing"
+    # Baseline name suffix for renders that differ per platform: "" none, "auto" sys.platform,
+    # anything else used as given ({target}-{state}-{appearance}-{platform}.png).
+    platform: str = Field(default="", pattern=r"^([A-Za-z0-9][A-Za-z0-9_.\-]*)?$")
+
+    @property
+    def platform_suffix(self) -> str | None:
+        """The suffix baselines carry, or None for plain names."""
+        if not self.platform:
+            return None
+        return sys.platform if self.platform == "auto" else self.platform
 
 
 class GatesConfig(_Section):

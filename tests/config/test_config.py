@@ -102,3 +102,17 @@ def test_example_config_is_valid() -> None:
     config = load_config(root)
     assert config.web_server is not None
     assert config.base_url.startswith("http://127.0.0.1:")
+
+
+def test_snapshot_platform_suffix(tmp_path: Path) -> None:
+    import sys
+
+    (tmp_path / "argus.toml").write_text('[gates.snapshot]\nplatform = "auto"\n')
+    assert load_config(tmp_path).gates.snapshot.platform_suffix == sys.platform
+    (tmp_path / "argus.toml").write_text('[gates.snapshot]\nplatform = "ci"\n')
+    assert load_config(tmp_path).gates.snapshot.platform_suffix == "ci"
+    (tmp_path / "argus.toml").write_text("")
+    assert load_config(tmp_path).gates.snapshot.platform_suffix is None
+    (tmp_path / "argus.toml").write_text('[gates.snapshot]\nplatform = "../up"\n')
+    with pytest.raises(ConfigError, match="platform"):
+        load_config(tmp_path)

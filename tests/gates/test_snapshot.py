@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import dataclasses
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -59,6 +60,20 @@ def test_no_baseline_in_compare_mode_skips_without_writing(habits_inputs: MakeIn
     inputs = snapshot_inputs(habits_inputs, update="compare")
     assert snapshot_gate(inputs).status is GateStatus.SKIP
     assert not baseline(inputs).exists()
+
+
+@pytest.mark.parametrize(("platform", "suffix"), [("ci-linux", "ci-linux"), ("auto", sys.platform)])
+def test_platform_suffix_names_the_baseline(
+    habits_inputs: MakeInputs, platform: str, suffix: str
+) -> None:
+    inputs = snapshot_inputs(habits_inputs, platform=platform)
+    outcome = snapshot_gate(inputs)
+    expected = baseline(inputs).with_name(f"list-populated-light-{suffix}.png")
+    assert outcome.data["baseline"] == str(expected) and expected.is_file()
+    assert not baseline(inputs).exists()
+    # A render compared on another platform does not see this platform's baseline.
+    other = snapshot_inputs(habits_inputs, platform="elsewhere", update="none")
+    assert snapshot_gate(other).status is GateStatus.DIFF
 
 
 def test_unchanged_render_passes(habits_inputs: MakeInputs) -> None:

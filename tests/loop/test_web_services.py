@@ -42,3 +42,12 @@ def test_an_existing_baseline_is_still_compared(tmp_path: Path) -> None:
     report = services(root).gates(VIEW, sensed, iteration=1)
     assert not report.all_green and "snapshot" in report.red_gates
     assert json.loads((sensed / "gate-result.json").read_text())["gates"]["snapshot"] == "diff"
+
+
+def test_sign_off_writes_the_baseline_with_the_platform_suffix(tmp_path: Path) -> None:
+    root, sensed = snapshot_project(tmp_path, config_update="missing")
+    config = root / "argus.toml"
+    config.write_text(config.read_text() + 'platform = "ci-linux"\n')  # in [gates.snapshot]
+    written = services(root).write_baseline(VIEW, sensed / "render.png")
+    assert written == "argus/specs/habits/__snapshots__/list-populated-light-ci-linux.png"
+    assert (root / written).is_file()

@@ -112,7 +112,13 @@ def snapshot_gate(inputs: GateInputs) -> GateOutcome:
     scale = device_pixel_ratio(inputs.sensed.render, probe.viewport_width)
     result = compare_to_baseline(
         inputs.sensed.render,
-        baseline_path(inputs.spec.spec_dir, view.target, view.state, view.appearance),
+        baseline_path(
+            inputs.spec.spec_dir,
+            view.target,
+            view.state,
+            view.appearance,
+            settings.platform_suffix,
+        ),
         Tolerance.resolve(settings, inputs.target.snapshot),
         masks.boxes,
         settings.update,

@@ -122,7 +122,13 @@ class ArgusServices(Closing):
         target = self.spec.target(view.target)
         probe = read_json(render.parent / "probe.json", what="probe.json")
         width = float(probe.get("viewport", {}).get("width", 0)) if isinstance(probe, dict) else 0
-        baseline = baseline_path(self.spec.spec_dir, view.target, view.state, view.appearance)
+        baseline = baseline_path(
+            self.spec.spec_dir,
+            view.target,
+            view.state,
+            view.appearance,
+            self.config.gates.snapshot.platform_suffix,
+        )
         compare_to_baseline(
             render,
             baseline,
