@@ -6,10 +6,19 @@ layout blocks and the composition-scale grey of each image are the costly part, 
 ``Picture`` keeps them, the comparisons made with another picture (SSIM, structure changes:
 fidelity and closer-to-reference both ask for the render's), and the reference keeps its copy
 resized to a render's size.
+
+Pictures are also kept across judge calls in one process, by the SHA-256 of the PNG file (the
+packet's manifest digest, verified when the packet is read): in the loop the reference is the
+same file every iteration and the previous render is the render judged one iteration before,
+so only the new render is decoded and read. A picture depends on nothing but its pixels, and
+its pixel array is read-only, so a kept one is exactly what decoding again would give.
 """
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -22,6 +31,7 @@ from argus.judge.layout import Block, find_blocks, find_regions
 from argus.judge.ssim import Grey, grey_block_mean, mean_ssim
 
 SSIM_DOWNSAMPLE = 4  # composition scale: 4×4 px blocks averaged before SSIM
+KEPT_PICTURES = 6  # recent pictures kept by digest: a loop's reference, render and previous one
 
 RGBA8 = NDArray[np.uint8]
 
@@ -36,6 +46,7 @@ class Picture:
     """An RGBA image and its readings: layout blocks and composition-scale grey levels."""
 
     def __init__(self, pixels: RGBA8) -> None:
+        pixels.flags.writeable = False  # shared between measures (and judge calls): never edited
         self.pixels = pixels
         self._fitted: dict[tuple[int, int], Picture] = {}
         self._ssim: dict[Picture, float] = {}
@@ -81,3 +92,34 @@ class Picture:
                 ours.regions, ours.blocks, theirs.regions, theirs.blocks
             )
         return self._changes[reference]
+
+
+_kept: OrderedDict[str, Picture] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def kept_picture(digest: str) -> Picture | None:
+    """The picture of the PNG file whose SHA-256 is ``digest``, if one was kept."""
+    with _kept_lock:
+        picture = _kept.get(digest)
+        if picture is not None:
+            _kept.move_to_end(digest)
+        return picture
+
+
+def keep_picture(digest: str, picture: Picture) -> None:
+    """Keep ``picture`` for the PNG file with SHA-256 ``digest`` (the least recent one goes)."""
+    with _kept_lock:
+        _kept[digest] = picture
+        _kept.move_to_end(digest)
+        while len(_kept) > KEPT_PICTURES:
+            _kept.popitem(last=False)
+
+
+def picture_of(digest: str, decode: Callable[[], RGBA8]) -> Picture:
+    """The kept picture for ``digest``, or a new one from ``decode()`` (then kept)."""
+    picture = kept_picture(digest)
+    if picture is None:
+        picture = Picture(decode())
+        keep_picture(digest, picture)
+    return picture

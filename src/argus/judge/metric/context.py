@@ -17,7 +17,7 @@ from argus.diff.png import load_png
 from argus.errors import InputError
 from argus.gates.probe import Element, Probe, parse_probe
 from argus.judge.packet import Packet
-from argus.judge.picture import Picture
+from argus.judge.picture import Picture, kept_picture, picture_of
 from argus.tokens import Tokens, load_tokens
 
 IMAGE_ROLES = ("render", "reference", "prev_render")
@@ -115,16 +115,27 @@ class MetricContext:
         return self._pictures[role]
 
     def _decode_images(self) -> None:
-        """Decode every image of the packet at once: a measure that needs one image (the
-        reference) needs the others too, and the decoders run in parallel (Pillow and zlib
-        release the GIL)."""
-        paths = {
-            r: p for r in IMAGE_ROLES if (p := self.packet.path(r)) and r not in self._pictures
+        """Every image of the packet at once: a measure that needs one image (the reference)
+        needs the others too. Pictures kept from an earlier judge call (same file digest) are
+        reused; the rest are decoded in parallel (Pillow and zlib release the GIL)."""
+        files = {
+            role: entry
+            for role in IMAGE_ROLES
+            if (entry := self.packet.files.get(role)) is not None and role not in self._pictures
         }
+        missing = {}
+        for role, entry in files.items():
+            kept = kept_picture(entry.sha256)
+            if kept is not None:
+                self._pictures[role] = kept
+            else:
+                missing[role] = entry
+        if not missing:
+            return
         with ThreadPoolExecutor(max_workers=2, thread_name_prefix="argus-judge-png") as pool:
-            decoded = {role: pool.submit(load_png, path) for role, path in paths.items()}
+            decoded = {role: pool.submit(load_png, entry.path) for role, entry in missing.items()}
         for role, future in decoded.items():
-            self._pictures[role] = Picture(future.result())
+            self._pictures[role] = picture_of(missing[role].sha256, future.result)
 
     def picture(self, role: str) -> Picture | None:
         """The packet's image for ``role``, decoded once and shared by every measure."""
