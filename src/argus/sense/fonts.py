@@ -12,7 +12,7 @@ import asyncio
 import json
 from typing import Any
 
-from playwright.async_api import BrowserContext, CDPSession, Page
+from playwright.async_api import CDPSession, Page
 
 # Representatives are given as indexes into document.body.querySelectorAll("*"), the same
 # document order CDP's DOM.querySelectorAll returns.
@@ -41,20 +41,15 @@ PICK_JS = """() => {
 
 
 class FontProbe:
-    """A CDP session on one page, opened early (while the page loads) and asked at the end.
-
-    It lives as long as the page's context; closing the context ends it."""
+    """Asks through a CDP session on the page; ``enable`` runs while the page settles."""
 
     def __init__(self, page: Page, session: CDPSession) -> None:
         self._page = page
         self._session = session
 
-    @classmethod
-    async def open(cls, context: BrowserContext, page: Page) -> FontProbe:
-        session = await context.new_cdp_session(page)
-        await session.send("DOM.enable")
-        await session.send("CSS.enable")
-        return cls(page, session)
+    async def enable(self) -> None:
+        await self._session.send("DOM.enable")
+        await self._session.send("CSS.enable")
 
     async def used(self) -> dict[str, Any]:
         picked = json.loads(await self._page.evaluate(PICK_JS))

@@ -35,11 +35,17 @@ class NetworkMonitor:
     """
 
     def __init__(self, page: Page) -> None:
+        self._page = page
         self._inflight: set[Request] = set()
         self._last = time.monotonic()
         page.on("request", self._started)
         page.on("requestfinished", self._ended)
         page.on("requestfailed", self._ended)
+
+    def detach(self) -> None:
+        self._page.remove_listener("request", self._started)
+        self._page.remove_listener("requestfinished", self._ended)
+        self._page.remove_listener("requestfailed", self._ended)
 
     def _started(self, request: Request) -> None:
         self._inflight.add(request)

@@ -6,7 +6,8 @@
 
 Playwright's sync API is not thread-safe, so the sensor runs Playwright's async API on an event
 loop in a background thread; ``sense`` and ``sense_many`` are thread-safe entry points that hand
-work to it. Views run concurrently, each in its own browser context, at most ``workers`` at once.
+work to it. Views run concurrently, at most ``workers`` at once, each on a warm page of its own:
+a context and page kept across views and reset in between (argus.sense.pages).
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable, Coroutine, Sequence
-from contextlib import ExitStack, suppress
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, Self, TypeVar
 
-from playwright.async_api import Browser, BrowserContext, Page, Playwright, async_playwright
+from playwright.async_api import Browser, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
 from argus.closing import Closing
@@ -26,6 +27,7 @@ from argus.config import ProjectConfig
 from argus.errors import SensorError
 from argus.sense.adapter import sense_adapter_view
 from argus.sense.browser import discover_browser, launch_args
+from argus.sense.pages import PagePool, WarmPage
 from argus.sense.result import SenseResult
 from argus.sense.server import web_server
 from argus.sense.views import ViewPlan, plan_view
@@ -51,8 +53,7 @@ class Sensor(Closing):
         self._browser: Browser | None = None
         self._browser_path = ""
         self._browser_lock: asyncio.Lock | None = None
-        self._spares: list[asyncio.Task[tuple[BrowserContext, Page]]] = []
-        self._closing: set[asyncio.Task[None]] = set()
+        self._pages = PagePool(self._new_page, self.workers)
         self._server = ExitStack()
         self._server_up = False
         self._server_lock = threading.Lock()
@@ -86,15 +87,7 @@ class Sensor(Closing):
         return asyncio.run_coroutine_threadsafe(work, self._loop).result()
 
     async def _shutdown_browser(self) -> None:
-        spares, self._spares = self._spares, []
-        for spare in spares:
-            try:
-                context, _ = await spare
-                await context.close()
-            except (PlaywrightError, SensorError):
-                pass
-        if self._closing:
-            await asyncio.gather(*self._closing, return_exceptions=True)
+        await self._pages.close()
         if self._browser is not None:
             await self._browser.close()
             self._browser = None
@@ -121,43 +114,13 @@ class Sensor(Closing):
                     raise SensorError(f"cannot launch {self._browser_path}: {first}") from exc
             return self._browser
 
-    async def _new_page(self) -> tuple[BrowserContext, Page]:
+    async def _new_page(self) -> WarmPage:
         browser = await self._warm_browser()
         try:
-            context = await browser.new_context(**context_options(self.config))
-            return context, await context.new_page()
+            return await WarmPage.open(browser, context_options(self.config))
         except PlaywrightError as exc:
             first = exc.message.splitlines()[0] if exc.message else "new page failed"
             raise SensorError(f"browser could not open a page: {first}") from exc
-
-    async def _take_page(self) -> tuple[BrowserContext, Page]:
-        """A fresh context and page, made ahead of time when possible.
-
-        Opening a page starts a renderer process (~100-250 ms); a spare is opened when a view is
-        done, so the next view (or the loop's next iteration) usually starts at once.
-        """
-        if self._browser is not None and not self._browser.is_connected():
-            for spare in self._spares:  # pages of a browser that went away (a crash)
-                spare.cancel()
-            self._spares.clear()
-        if self._spares:
-            return await self._spares.pop(0)
-        return await self._new_page()
-
-    def _refill(self) -> None:
-        """Open the next view's page after this one is done, not while it is being sensed."""
-        if len(self._spares) < self.workers:
-            self._spares.append(asyncio.create_task(self._new_page()))
-
-    def _close_later(self, context: BrowserContext) -> None:
-        task = asyncio.create_task(self._quiet_close(context))
-        self._closing.add(task)
-        task.add_done_callback(self._closing.discard)
-
-    @staticmethod
-    async def _quiet_close(context: BrowserContext) -> None:
-        with suppress(PlaywrightError):
-            await context.close()
 
     def _browser_info(self) -> dict[str, str]:
         version = self._browser.version if self._browser is not None else ""
@@ -183,20 +146,21 @@ class Sensor(Closing):
                 return await sense_adapter_view(
                     spec.root, plan, out_dir, timeout=self.config.adapter.timeout
                 )
-            context, page = await self._take_page()
+            warm = await self._pages.take()
+            done = False
             try:
-                return await sense_web_view(
-                    context,
-                    page,
+                result = await sense_web_view(
+                    warm,
                     plan,
                     self.config,
                     out_dir,
                     browser=self._browser_info(),
                     probe=not capture_only,
                 )
+                done = True
+                return result
             finally:
-                self._close_later(context)
-                self._refill()
+                self._pages.give_back(warm, reusable=done)
         except SensorError as err:
             return SenseResult(view=plan.view, out_dir=out_dir, error=str(err))
 
@@ -257,6 +221,7 @@ class Sensor(Closing):
                     on_done(item)
             return results
         limit = max(1, workers or self.workers)
+        self._pages.keep = max(self.workers, limit)
 
         async def run_all() -> list[SenseResult]:
             gate = asyncio.Semaphore(limit)

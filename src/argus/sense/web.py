@@ -1,9 +1,8 @@
-"""The built-in web sensor: one view in its own browser context, written to one directory.
+"""The built-in web sensor: one view on a warm page (argus.sense.pages), written to one directory.
 
-Order: context (viewport, colour scheme, locale, timezone) -> navigate -> load, fonts ready,
-network idle -> freeze animations, transitions and caret -> screenshots until two in a row are
-byte-identical, the probe (element dump, ARIA snapshot, fonts used) beside the last one ->
-axe -> files.
+Order: viewport and colour scheme -> navigate -> load, fonts ready, network idle -> freeze
+animations, transitions and caret -> screenshots until two in a row are byte-identical, the
+probe (element dump, ARIA snapshot, fonts used) beside the last one -> axe -> files.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from playwright.async_api import BrowserContext, ConsoleMessage, Page
+from playwright.async_api import ConsoleMessage, Page
 from playwright.async_api import Error as PlaywrightError
 
 from argus.config import ProjectConfig
@@ -26,6 +25,7 @@ from argus.sense.axe import run_axe
 from argus.sense.fonts import FontProbe
 from argus.sense.output import Probed, WebCapture, web_meta, write_sensed_files
 from argus.sense.page_state import FONTS_READY_JS, FREEZE_CSS, TWO_FRAMES_JS, NetworkMonitor
+from argus.sense.pages import WarmPage
 from argus.sense.probe import aria_snapshot, dump_elements, warm_probe
 from argus.sense.result import SenseResult
 from argus.sense.truncate import truncate_probe
@@ -47,6 +47,10 @@ class ConsoleLog:
     def attach(self, page: Page) -> None:
         page.on("console", self._message)
         page.on("pageerror", self._page_error)
+
+    def detach(self, page: Page) -> None:
+        page.remove_listener("console", self._message)
+        page.remove_listener("pageerror", self._page_error)
 
     def _message(self, message: ConsoleMessage) -> None:
         if len(self.messages) >= MAX_CONSOLE_MESSAGES:
@@ -147,8 +151,7 @@ def _first_line(exc: PlaywrightError, default: str) -> str:
 
 
 async def sense_web_view(
-    context: BrowserContext,
-    page: Page,
+    warm: WarmPage,
     plan: ViewPlan,
     config: ProjectConfig,
     out_dir: Path,
@@ -156,21 +159,55 @@ async def sense_web_view(
     browser: dict[str, str],
     probe: bool = True,
 ) -> SenseResult:
-    """Sense one web view on a fresh ``page`` into ``out_dir``; SensorError when it cannot.
+    """Sense one view on a warm ``page`` into ``out_dir``; SensorError when it cannot.
 
-    The caller owns (and closes) the context. ``probe=False`` captures only: no probe.json,
-    fonts or axe (the benchmark's baseline).
+    The caller owns the page (and resets or closes it afterwards). ``probe=False`` captures
+    only: no probe.json, fonts or axe (the benchmark's baseline).
     """
     assert plan.url is not None, "web views always have a URL"
+    page = warm.page
+    console = ConsoleLog()
+    console.attach(page)
+    network = NetworkMonitor(page)
+    try:
+        return await _sense(warm, plan, config, out_dir, browser, probe, console, network)
+    finally:
+        console.detach(page)
+        network.detach()
+
+
+async def _prepare(warm: WarmPage, plan: ViewPlan, timeout_s: float) -> None:
+    """The view's viewport and colour scheme; skipped when the page already has them."""
+    warm.context.set_default_timeout(timeout_s * 1000)
+    viewport = (plan.viewport.width, plan.viewport.height)
+    scheme = _color_scheme(plan)
+    steps: list[Awaitable[None]] = []
+    if warm.viewport != viewport:
+        steps.append(warm.page.set_viewport_size({"width": viewport[0], "height": viewport[1]}))
+    if warm.color_scheme != scheme:
+        steps.append(warm.page.emulate_media(color_scheme=scheme, reduced_motion="reduce"))
+    # Unknown until both are done: a failure in between must not leave a stale record.
+    warm.viewport = warm.color_scheme = None
+    await asyncio.gather(*steps)
+    warm.viewport, warm.color_scheme = viewport, scheme
+
+
+async def _sense(
+    warm: WarmPage,
+    plan: ViewPlan,
+    config: ProjectConfig,
+    out_dir: Path,
+    browser: dict[str, str],
+    probe: bool,
+    console: ConsoleLog,
+    network: NetworkMonitor,
+) -> SenseResult:
+    assert plan.url is not None
     url = plan.url
+    page = warm.page
     clock = Clock()
     try:
-        context.set_default_timeout(config.browser.timeout * 1000)
-        await page.set_viewport_size({"width": plan.viewport.width, "height": plan.viewport.height})
-        await page.emulate_media(color_scheme=_color_scheme(plan), reduced_motion="reduce")
-        console = ConsoleLog()
-        console.attach(page)
-        network = NetworkMonitor(page)
+        await _prepare(warm, plan, config.browser.timeout)
         try:
             response = await clock.phase("navigate", page.goto(url, wait_until="load"))
         except PlaywrightError as exc:
@@ -180,7 +217,8 @@ async def sense_web_view(
             raise SensorError(f"{plan.view.slug}: {url} answered HTTP {response.status}")
         # Waiting for fonts and a quiet network is idle time: the freeze stylesheet goes in
         # meanwhile, the probe's first (cold) ARIA pass warms Playwright's injected script, and
-        # the fonts lookup opens its CDP session.
+        # the fonts lookup enables its CDP domains.
+        font_probe = FontProbe(page, warm.session) if probe else None
         ready = await clock.phase(
             "settle",
             asyncio.gather(
@@ -188,10 +226,9 @@ async def sense_web_view(
                 network.wait_idle(config.browser.timeout),
                 page.add_style_tag(content=FREEZE_CSS),
                 warm_probe(page) if probe else asyncio.sleep(0),
-                FontProbe.open(context, page) if probe else asyncio.sleep(0, None),
+                font_probe.enable() if font_probe is not None else asyncio.sleep(0),
             ),
         )
-        font_probe: FontProbe | None = ready[4]
         if not ready[1]:
             raise SensorError(
                 f"{plan.view.slug}: {url} kept loading for {config.browser.timeout:g}s "
