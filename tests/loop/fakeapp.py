@@ -22,6 +22,7 @@ from PIL import Image
 from argus.closing import Closing
 from argus.config import ProjectConfig
 from argus.contracts import Rubric
+from argus.diff.unchanged import UnchangedResult, is_unchanged
 from argus.io import atomic_write_json, read_json
 from argus.loop.layout import RunLayout
 from argus.loop.services import GateReport, JudgeInputs, SenseResult
@@ -189,9 +190,9 @@ class FakeServices(Closing):
         reference = target.reference_for(canonical.state, canonical.appearance)
         return (reference.source if reference else None) or "human"
 
-    def unchanged(self, previous: Path, current: Path) -> bool:
+    def unchanged(self, previous: Path, current: Path) -> UnchangedResult:
         self.calls["unchanged"] += 1
-        return previous.read_bytes() == current.read_bytes()
+        return is_unchanged(previous, current)  # the real check: method and ratio recorded
 
     def write_baseline(self, view: View, render: Path) -> str | None:
         self.calls["baseline"] += 1

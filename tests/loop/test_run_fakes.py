@@ -85,6 +85,19 @@ def test_no_edit_on_the_first_iteration_or_on_a_confirm(tmp_path: Path) -> None:
     assert [o["kind"] for o in _outcomes(root)] == ["judged", "confirmed"]
 
 
+def test_the_unchanged_checks_method_reaches_the_outcome_and_the_events(tmp_path: Path) -> None:
+    root = make_repo(tmp_path, [])
+    outcome = _run(root, implementer=implementer_command())
+    confirmed = _outcomes(root)[-1]
+    assert confirmed["kind"] == "confirmed"
+    assert (confirmed["unchanged"], confirmed["unchanged_method"]) == (True, "identical-bytes")
+    with RunStore.open(root) as store:
+        decisions = store.events(run_id=outcome.run_id, kind="decision")
+    payload = decisions[-1].payload
+    assert payload["unchanged_method"] == "identical-bytes" and payload["unchanged"] is True
+    assert "unchanged_ratio" in payload
+
+
 def test_prompt_names_only_the_failing_items_with_evidence(tmp_path: Path) -> None:
     root = make_repo(tmp_path, [dim("spacing", "layout_spacing")])
     _run(root, implementer=implementer_command())

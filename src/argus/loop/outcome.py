@@ -38,6 +38,10 @@ class IterationOutcome:
     failed_dimensions: tuple[str, ...] = ()
     unverified_dimensions: tuple[str, ...] = ()
     unchanged: bool | None = None
+    # How the unchanged check decided (argus.diff.is_unchanged: identical-bytes, pixelmatch,
+    # size-changed, no-previous) and the share of differing pixels it measured.
+    unchanged_method: str | None = None
+    unchanged_ratio: float | None = None
     implementer: Mapping[str, Any] | None = None
     integrity: Mapping[str, Any] | None = None
     error: str = ""
@@ -78,6 +82,8 @@ class IterationOutcome:
             "failed_dimensions": list(self.failed_dimensions),
             "unverified_dimensions": list(self.unverified_dimensions),
             "unchanged": self.unchanged,
+            "unchanged_method": self.unchanged_method,
+            "unchanged_ratio": self.unchanged_ratio,
             "implementer": dict(self.implementer) if self.implementer is not None else None,
             "integrity": dict(self.integrity) if self.integrity is not None else None,
             "error": self.error,
@@ -100,6 +106,8 @@ class IterationOutcome:
             failed_dimensions=tuple(data.get("failed_dimensions", [])),
             unverified_dimensions=tuple(data.get("unverified_dimensions", [])),
             unchanged=data.get("unchanged"),
+            unchanged_method=data.get("unchanged_method"),
+            unchanged_ratio=data.get("unchanged_ratio"),
             implementer=data.get("implementer"),
             integrity=data.get("integrity"),
             error=str(data.get("error", "")),

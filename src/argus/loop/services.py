@@ -11,10 +11,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from argus.spec.model import View
 from argus.verdict import NormalizedVerdict
+
+if TYPE_CHECKING:
+    from argus.diff.unchanged import UnchangedResult
 
 
 @dataclass(frozen=True)
@@ -56,8 +59,9 @@ class LoopServices(Protocol):
         answer yields an inconclusive verdict, never an exception."""
         ...
 
-    def unchanged(self, previous: Path, current: Path) -> bool:
-        """Does ``current`` render the same as ``previous`` (hash suppression)?"""
+    def unchanged(self, previous: Path, current: Path) -> bool | UnchangedResult:
+        """Does ``current`` render the same as ``previous`` (hash suppression)? An
+        UnchangedResult also says how it was decided; the loop records the method and ratio."""
         ...
 
     def write_baseline(self, view: View, render: Path) -> str | None:

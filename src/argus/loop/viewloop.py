@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from argus.diff.unchanged import UnchangedResult
 from argus.io import atomic_write_json, atomic_write_text, read_json
 from argus.loop.context import BUDGET, NO_IMPLEMENTER, LoopContext, ViewResult
 from argus.loop.endings import implementer_gave_up, reference_source, report_result, sign_off
@@ -152,10 +153,14 @@ def _iterate(
     render = directory / RENDER
     previous = ctx.layout.previous_render(view, n)
     unchanged: bool | None = None
+    check: dict[str, Any] = {}  # the unchanged check's method and ratio, for the outcome
     if confirming and previous is not None:
         t0 = time.perf_counter()
-        unchanged = ctx.services.unchanged(previous, render)
+        answer = ctx.services.unchanged(previous, render)
         timings["unchanged"] = time.perf_counter() - t0
+        unchanged = answer if isinstance(answer, bool) else answer.unchanged
+        if isinstance(answer, UnchangedResult):
+            check = {"unchanged_method": answer.method, "unchanged_ratio": answer.diff_ratio}
 
     ctx.progress.phase(view.slug, n, "gates")
     t0 = time.perf_counter()
@@ -173,6 +178,7 @@ def _iterate(
             ),
             red_gates=gates.red_gates,
             unchanged=unchanged,
+            **check,
             implementer=implementer_json,
             timings=timings,
         )
@@ -182,7 +188,14 @@ def _iterate(
         # Hash suppression: no edit ran and the render is the one that passed; the judge
         # would see the same inputs, so the pass is confirmed without it.
         outcome = IterationOutcome(
-            n, CONFIRMED, True, {}, unchanged=True, implementer=implementer_json, timings=timings
+            n,
+            CONFIRMED,
+            True,
+            {},
+            unchanged=True,
+            **check,
+            implementer=implementer_json,
+            timings=timings,
         )
         return _commit(ctx, view, state.unchanged(), outcome, started)
 
@@ -203,6 +216,7 @@ def _iterate(
         failed_dimensions=verdict.failed_dimensions,
         unverified_dimensions=verdict.unverified_dimensions,
         unchanged=unchanged,
+        **check,
         implementer=implementer_json,
         timings=timings,
     )
@@ -272,6 +286,7 @@ def _implement(
             "state": view.state,
             "appearance": view.appearance,
             "workdir": str(ctx.root),
+            "model": ctx.implementer.model,
         },
         cwd=ctx.root,
         timeout=ctx.implementer.timeout,

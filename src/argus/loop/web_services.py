@@ -17,6 +17,7 @@ from argus.config import ProjectConfig
 from argus.contracts import Rubric
 from argus.diff import Tolerance, baseline_path, compare_to_baseline, is_unchanged, resolve_masks
 from argus.diff.snapshot import COMPARE_IF_PRESENT
+from argus.diff.unchanged import UnchangedResult
 from argus.errors import ArgusError
 from argus.gates import configured_gates, run_gates
 from argus.gates.inputs import gate_inputs
@@ -112,8 +113,8 @@ class ArgusServices(Closing):
         atomic_write_json(sensed / "verdict.json", verdict.to_json())
         return verdict
 
-    def unchanged(self, previous: Path, current: Path) -> bool:
-        return is_unchanged(previous, current).unchanged
+    def unchanged(self, previous: Path, current: Path) -> UnchangedResult:
+        return is_unchanged(previous, current)
 
     def write_baseline(self, view: View, render: Path) -> str | None:
         inputs = gate_inputs(self.spec, view, render.parent, config=self.config)
