@@ -174,7 +174,7 @@ def make_packet(tmp_path: Path, habits_root: Path) -> PacketFactory:
 
 
 def config_for(root: Path, **judge: Any) -> ProjectConfig:
-    implementer = judge.pop("implementer_model", "")
+    implementer = judge.pop("implementer_model", "stub-implementer-model")
     return ProjectConfig.model_validate(
         {"root": root, "judge": judge, "implementer": {"model": implementer}}
     )

@@ -107,8 +107,15 @@ def test_an_abstention_is_unverified_never_passed(make_packet: PacketFactory) ->
     [
         ("openai/gpt-4o", "gpt-4o", True),
         ("GPT-4o", "azure/gpt-4o", True),
+        ("claude-sonnet-4-20250514", "anthropic/claude-sonnet-4", True),
+        ("anthropic/claude-sonnet-4", "claude-sonnet-4", True),
+        ("openai/gpt-4o-2024-08-06", "gpt-4o", True),
+        ("vertex_ai/claude-3-5-sonnet@20240620", "claude-3-5-sonnet-latest", True),
+        ("bedrock/anthropic.claude-3-sonnet-20240229-v1:0", "claude-3-sonnet", True),
         ("anthropic/claude-sonnet-4", "openai/gpt-4o", False),
-        ("openai/gpt-4o", "", False),
+        ("gpt-4o", "gpt-4o-mini", False),
+        ("claude-opus-4-20250514", "claude-sonnet-4-20250514", False),
+        ("deepseek/deepseek-v3", "deepseek/deepseek-v2", False),
     ],
 )
 def test_independence(tmp_path: Path, judge_model: str, implementer: str, refused: bool) -> None:
@@ -120,5 +127,14 @@ def test_independence(tmp_path: Path, judge_model: str, implementer: str, refuse
         require_independent(judge_model, config)
 
 
-def test_model_identity_drops_the_provider_route() -> None:
+def test_a_model_judge_needs_the_implementers_model_named(tmp_path: Path) -> None:
+    config = config_for(tmp_path, model="openai/gpt-4o", implementer_model="")
+    with pytest.raises(ConfigError, match=r"set \[implementer\]\.model") as caught:
+        require_independent("openai/gpt-4o", config)
+    assert len(str(caught.value).splitlines()) == 1
+    require_independent("openai/gpt-4o", config, required=False)  # an optional check: skipped
+
+
+def test_model_identity_drops_the_provider_route_and_the_date() -> None:
     assert model_identity("openrouter/openai/GPT-4o") == model_identity("gpt-4o")
+    assert model_identity("claude-sonnet-4-20250514") == "claude-sonnet-4"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from argus.config import ProjectConfig
 from argus.errors import ConfigError, JudgeError
 from argus.judge.base import get_judge, run_judge
 from argus.judge.command import CommandJudge
@@ -134,6 +135,36 @@ def test_a_command_on_the_implementers_model_is_refused(tmp_path: Path) -> None:
         implementer_model="anthropic/claude-sonnet-4",
     )
     with pytest.raises(JudgeError, match="implementer's model"):
+        get_judge("command", config)
+
+
+@pytest.mark.parametrize(
+    ("judge_command", "implementer_command", "refused"),
+    [
+        ("claude -p --output-format text", "claude -p --output-format text {prompt_file}", True),
+        ("codex exec -", "codex  exec - {prompt_file}", True),
+        (
+            "claude -p --model claude-opus-4",
+            "claude -p --model claude-sonnet-4 {prompt_file}",
+            False,
+        ),
+        ("codex exec -", "claude -p {prompt_file}", False),
+    ],
+)
+def test_the_implementers_own_command_as_the_judge_is_refused(
+    tmp_path: Path, judge_command: str, implementer_command: str, refused: bool
+) -> None:
+    config = ProjectConfig.model_validate(
+        {
+            "root": tmp_path,
+            "judge": {"backend": "command", "command": judge_command},
+            "implementer": {"command": implementer_command},
+        }
+    )
+    if refused:
+        with pytest.raises(JudgeError, match="the implementer's own command"):
+            get_judge("command", config)
+    else:
         get_judge("command", config)
 
 

@@ -267,6 +267,14 @@ def test_same_model_as_the_implementer_is_refused(tmp_path: Path) -> None:
         get_judge("litellm", config)
 
 
+def test_a_litellm_judge_without_the_implementers_model_is_refused(tmp_path: Path) -> None:
+    config = config_for(tmp_path, backend="litellm", model="openai/gpt-4o", implementer_model="")
+    with pytest.raises(ConfigError, match=r"set \[implementer\]\.model"):
+        get_judge("litellm", config)
+    with pytest.raises(ConfigError, match=r"set \[implementer\]\.model"):
+        get_judge("composite", config)  # a composite judge with a model helper too
+
+
 def test_an_empty_model_is_a_config_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"judge\.model is empty"):
         get_judge("litellm", config_for(tmp_path))

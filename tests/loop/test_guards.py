@@ -212,3 +212,33 @@ def test_an_unnormalized_verdict_is_not_signed_off(tmp_path: Path, run_argus: An
     b = next(v for v in final.views if v.view.state == "b")
     assert b.end == "signoff_refused"
     assert "not a normalized verdict" in b.detail
+
+
+# -- independence of the judge ----------------------------------------------------------------
+
+
+def test_the_implementer_command_gets_its_model(tmp_path: Path) -> None:
+    root = make_repo(tmp_path, [_gate()])
+    (root / "argus.toml").write_text(
+        '[judge]\nbackend = "metric"\n\n[implementer]\nmodel = "claude-sonnet-4"\n'
+    )
+    outcome = _run(root, implementer=implementer_command("--model={model}"))
+    assert outcome.status is Status.DONE
+    assert "--model=claude-sonnet-4" in _outcomes(root)[1]["implementer"]["argv"]
+
+
+def test_a_model_placeholder_without_a_model_is_blocked(tmp_path: Path) -> None:
+    root = make_repo(tmp_path, [_gate()])
+    outcome = _run(root, implementer=implementer_command("--model={model}"))
+    assert outcome.status is Status.BLOCKED
+    assert "[implementer].model is empty" in outcome.notes[0]
+
+
+def test_the_implementers_command_as_the_judge_is_blocked(tmp_path: Path) -> None:
+    root = make_repo(tmp_path, [])
+    command = implementer_command()
+    same_agent = command.replace("{workdir} {prompt_file}", "").strip()
+    (root / "argus.toml").write_text(f'[judge]\nbackend = "command"\ncommand = "{same_agent}"\n')
+    outcome = _run(root, implementer=command)
+    assert outcome.status is Status.BLOCKED
+    assert "the implementer's own command" in outcome.notes[0]

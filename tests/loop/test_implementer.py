@@ -27,6 +27,11 @@ def test_expand_fills_placeholders_inside_one_argument_each() -> None:
     assert argv == ["agent", "--prompt=/tmp/p q/prompt.md", "-m", "fix list/populated"]
 
 
+def test_expand_fills_the_model() -> None:
+    argv = expand_command("agent --model {model} {prompt_file}", {**VALUES, "model": "gpt-4o"})
+    assert argv == ["agent", "--model", "gpt-4o", "/tmp/p q/prompt.md"]
+
+
 def test_expand_leaves_json_braces_alone() -> None:
     argv = expand_command("""agent '{"a": 1}' {appearance}""", VALUES)
     assert argv == ["agent", '{"a": 1}', "dark"]

@@ -18,6 +18,8 @@ project config by ``get_judge(name, config)``. Its ``judge(packet)`` returns a *
 from __future__ import annotations
 
 import importlib
+import re
+import shlex
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
@@ -94,19 +96,61 @@ def get_judge(name: str, config: ProjectConfig) -> Judge:
     return factory(config)
 
 
+# Bedrock names a model "vendor.model-vN:M"; only with that vendor prefix is "-vN:M" a version.
+_BEDROCK = re.compile(
+    r"^(?:anthropic|amazon|meta|mistral|cohere|ai21|openai)\.(.+?)(?:-v\d+(?::\d+)?)?$"
+)
+_DATED = re.compile(r"[-@](?:\d{8}|\d{4}-\d{2}-\d{2})$")  # -20250514, -2024-08-06, @20240620
+_ALIAS = re.compile(r"[-:]latest$")
+
+
 def model_identity(model: str) -> str:
-    """A model name without its provider route: 'openai/gpt-4o' and 'gpt-4o' are one model."""
-    return model.strip().lower().rsplit("/", 1)[-1]
+    """A model name without its provider route, snapshot date or alias: 'openai/gpt-4o',
+    'gpt-4o-2024-08-06' and 'gpt-4o' are one model, as are 'anthropic/claude-sonnet-4' and
+    'claude-sonnet-4-20250514'."""
+    name = model.strip().lower().rsplit("/", 1)[-1]
+    bedrock = _BEDROCK.match(name)
+    if bedrock:
+        name = bedrock.group(1)
+    return _ALIAS.sub("", _DATED.sub("", name))
 
 
-def require_independent(judge_model: str, config: ProjectConfig) -> None:
-    """Refuse a model judge that runs on the model that built the change."""
-    implementer = config.implementer.model
+def require_independent(judge_model: str, config: ProjectConfig, *, required: bool = True) -> None:
+    """Refuse a model judge that runs on the model that built the change, and (``required``)
+    one whose independence cannot be checked because the implementer's model is not named."""
+    implementer = config.implementer.model.strip()
+    where = config.source or "argus.toml"
+    if judge_model and not implementer and required:
+        raise ConfigError(
+            f"{where}: the model judge {judge_model!r} needs the implementer's model named to "
+            "check it is a different one; set [implementer].model"
+        )
     if judge_model and implementer and model_identity(judge_model) == model_identity(implementer):
-        where = config.source or "argus.toml"
         raise JudgeError(
             f"{where}: judge.model {judge_model!r} is the implementer's model; a judge must be a "
             "different model (set judge.model to another one)"
+        )
+
+
+def _command_words(command: str) -> tuple[str, ...]:
+    """A command line as words, placeholders ({packet}, {prompt_file}...) left out."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    return tuple(w for w in words if not re.search(r"\{[A-Za-z_]\w*\}", w))
+
+
+def require_distinct_commands(
+    judge_command: str, implementer_command: str, config: ProjectConfig
+) -> None:
+    """Refuse a command judge that is the implementer's own agent CLI, run the same way."""
+    judge_words = _command_words(judge_command)
+    if judge_words and judge_words == _command_words(implementer_command):
+        where = config.source or "argus.toml"
+        raise JudgeError(
+            f"{where}: judge.command {judge_command!r} is the implementer's own command; the "
+            "judge must be another agent or model (change judge.command)"
         )
 
 

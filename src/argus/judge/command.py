@@ -30,7 +30,12 @@ from argus.config import ProjectConfig
 from argus.contracts import load_rubric
 from argus.errors import ConfigError, JudgeError
 from argus.judge.answer import check_schema, dimension_entries, parse_json_object
-from argus.judge.base import MalformedAnswer, register_judge, require_independent
+from argus.judge.base import (
+    MalformedAnswer,
+    register_judge,
+    require_distinct_commands,
+    require_independent,
+)
 from argus.judge.content import clip
 from argus.judge.packet import MANIFEST, ROLES, Packet, load_packet
 from argus.judge.prompt import answer_schema, judge_prompt
@@ -50,7 +55,8 @@ class CommandJudge:
                 f'{where}: judge.command is empty; e.g. command = "claude -p --output-format text"'
             )
         if config.judge.model:
-            require_independent(config.judge.model, config)
+            require_independent(config.judge.model, config, required=False)
+        require_distinct_commands(template, config.implementer.command, config)
         self.template = template
         self.model: str | None = config.judge.model or None
         self.config = config

@@ -33,6 +33,7 @@ WAITING = "waiting_for_spotcheck"  # HE-2: not started until the first sign-off 
 class ImplementerSettings:
     command: str
     timeout: float
+    model: str = ""  # [implementer] model: fills {model}; a judge on it is refused
 
 
 @dataclass

@@ -22,7 +22,7 @@ from argus.errors import ConfigError
 from argus.loop.status import Status, parse_status
 from argus.proc import read_tail, run_in_group
 
-PLACEHOLDERS = ("prompt_file", "feature", "target", "state", "appearance", "workdir")
+PLACEHOLDERS = ("prompt_file", "feature", "target", "state", "appearance", "workdir", "model")
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 # Only the tail of a long transcript is searched for the status line.
 _STATUS_TAIL_BYTES = 64 * 1024

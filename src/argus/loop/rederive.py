@@ -92,7 +92,11 @@ def _check_confirm(ctx: LoopContext, view: View, n: int) -> None:
     if not gates.all_green:
         raise StateError("a confirm over red gates")
     render, previous = directory / "render.png", ctx.layout.previous_render(view, n)
-    if previous is None or not render.is_file() or not ctx.services.unchanged(previous, render):
+    same = False
+    if previous is not None and render.is_file():
+        answer: object = ctx.services.unchanged(previous, render)  # a bool or an UnchangedResult
+        same = answer if isinstance(answer, bool) else getattr(answer, "unchanged", False) is True
+    if not same:
         raise StateError("a confirm without an unchanged render")
 
 

@@ -18,7 +18,8 @@ from typing import Any
 
 from argus.config import ProjectConfig, load_config
 from argus.contracts import Rubric, load_rubric
-from argus.errors import ArgusError, InputError, StateError
+from argus.errors import ArgusError, ConfigError, InputError, StateError
+from argus.judge.base import require_distinct_commands
 from argus.loop.checkpoints import (
     bootstrap_reference,
     pending_first_spotcheck,
@@ -118,7 +119,10 @@ def run_loop(
     implementer = None
     if command.strip():
         expand_command(command, dict.fromkeys(PLACEHOLDERS, "x"))  # a bad template fails now
-        implementer = ImplementerSettings(command, config.implementer.timeout)
+        try:
+            implementer = _implementer_settings(command, config)
+        except ArgusError as err:
+            return blocked(options, str(err))
     no_sensor = _missing_sensor(spec)
     if no_sensor:
         return blocked(options, no_sensor)
@@ -136,6 +140,20 @@ def run_loop(
             services_factory,
             progress,
         )
+
+
+def _implementer_settings(command: str, config: ProjectConfig) -> ImplementerSettings:
+    """The implementer as configured; ConfigError/JudgeError for a {model} nobody named, or a
+    command judge that is this very agent."""
+    model = config.implementer.model.strip()
+    if "{model}" in command and not model:
+        raise ConfigError(
+            f"{config.source or 'argus.toml'}: the implementer command uses {{model}} but "
+            "[implementer].model is empty; set it (it also lets Argus check the judge's model)"
+        )
+    if config.judge.command.strip() and config.judge.backend in ("command", "composite"):
+        require_distinct_commands(config.judge.command, command, config)
+    return ImplementerSettings(command, config.implementer.timeout, model)
 
 
 def _missing_sensor(spec: Spec) -> str | None:
