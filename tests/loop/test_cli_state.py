@@ -64,10 +64,16 @@ def test_two_passes_sign_off(run_argus: RunArgus, repo: Path) -> None:
 def test_record_normalizes_instead_of_trusting(run_argus: RunArgus, repo: Path) -> None:
     state_cmd(run_argus, repo, "init")
     lying = write_verdict(repo, 1, {"typography": 0}, all_pass=True, failed_dimensions=[])
-    code, data, _ = state_cmd(run_argus, repo, "record", "--verdict", lying)
+    code, data, stderr = state_cmd(run_argus, repo, "record", "--verdict", lying)
     assert code == 0
     assert data["state"]["consecutive_passes"] == 0
     assert data["decision"]["fix_dimensions"] == ["typography"]
+    # The correction is said out loud and kept with the state, not fixed silently.
+    assert f"argus: {lying}: corrected all_pass: reported true, derived false" in stderr
+    kept = data["state"]["last_verdict"]["corrections"]
+    assert "all_pass: reported true, derived false" in kept
+    _, shown, _ = state_cmd(run_argus, repo, "show")
+    assert shown["state"]["last_verdict"]["corrections"] == kept
 
 
 def test_unchanged_after_a_fail_is_refused(run_argus: RunArgus, repo: Path) -> None:

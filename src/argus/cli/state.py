@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -111,7 +112,12 @@ def _advance(step: str, state: LoopState, args: argparse.Namespace, root: Path) 
     if step == "record":
         rubric = resolve_rubric(args.rubric, root, state.feature)
         raw = read_json(args.verdict, what="verdict")
-        return state.record(normalize_verdict(raw, rubric, source=args.verdict))
+        verdict = normalize_verdict(raw, rubric, source=args.verdict)
+        recorded = state.record(verdict)
+        # The derived values are what count; say out loud where the judge's own claims differed.
+        for correction in verdict.corrections:
+            print(f"argus: {args.verdict}: corrected {correction}", file=sys.stderr)
+        return recorded
     if step == "unchanged":
         return state.unchanged()
     red = list(args.red)

@@ -65,6 +65,9 @@ class VerdictSummary:
     outcome: Outcome
     failed_dimensions: tuple[str, ...]
     unverified_dimensions: tuple[str, ...]
+    # What the verdict said about itself that the scores contradict ("all_pass: reported
+    # true, derived false"): kept, so a judge that lies is on the record, not silently fixed.
+    corrections: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -156,6 +159,7 @@ class LoopState:
             verdict.outcome,
             verdict.failed_dimensions,
             verdict.unverified_dimensions,
+            tuple(str(c) for c in verdict.corrections),
         )
         base = replace(
             self,
@@ -306,6 +310,7 @@ class LoopState:
                 "outcome": last.outcome,
                 "failed_dimensions": list(last.failed_dimensions),
                 "unverified_dimensions": list(last.unverified_dimensions),
+                "corrections": list(last.corrections),
             },
             "red_gates": list(self.red_gates),
             "updated_at": self.updated_at,
@@ -396,13 +401,17 @@ def _state_from_json(data: Mapping[str, Any], path: Path) -> LoopState:
             or last.get("outcome") not in outcomes
         ):
             raise corrupt("'last_verdict' needs an iteration and an outcome")
-        failed, unverified = (
-            last.get(k, []) for k in ("failed_dimensions", "unverified_dimensions")
+        failed, unverified, corrections = (
+            last.get(k, []) for k in ("failed_dimensions", "unverified_dimensions", "corrections")
         )
-        if not all(isinstance(v, list) for v in (failed, unverified)):
+        if not all(isinstance(v, list) for v in (failed, unverified, corrections)):
             raise corrupt("'last_verdict' dimension lists must be lists")
         summary = VerdictSummary(
-            last["iteration"], last["outcome"], tuple(map(str, failed)), tuple(map(str, unverified))
+            last["iteration"],
+            last["outcome"],
+            tuple(map(str, failed)),
+            tuple(map(str, unverified)),
+            tuple(map(str, corrections)),
         )
     return LoopState(
         feature=data["feature"],
