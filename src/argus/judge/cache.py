@@ -3,7 +3,8 @@
 The key is a digest of everything that decides an answer: the prompt version (name and a hash
 of its wording), the packet's file hashes and view, the model, and what was asked (which
 dimensions, or which ranking order). Entries live in ``.argus/judge-cache/`` as JSON, written
-atomically; a corrupt entry is ignored and overwritten.
+atomically; a corrupt entry is ignored and overwritten. A report-only loop moves the cache into
+its own run directory (``use_cache_dir``), since it may write nothing outside it.
 """
 
 from __future__ import annotations
@@ -11,11 +12,18 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from argus.io import atomic_write_json
 
 CACHE_DIR = Path(".argus") / "judge-cache"
+
+
+@runtime_checkable
+class CachingJudge(Protocol):
+    """A judge that keeps an answer cache, and can be told where."""
+
+    def use_cache_dir(self, directory: Path) -> None: ...
 
 
 def cache_key(*parts: str) -> str:

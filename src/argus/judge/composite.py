@@ -9,6 +9,7 @@ unverified, never a plain pass: the degradation is loud. Each dimension says who
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from argus.config import ProjectConfig
@@ -32,6 +33,11 @@ class CompositeJudge:
         elif config.judge.command:
             self.helper = CommandJudge(config)
         self.model: str | None = self.helper.model if self.helper else None
+
+    def use_cache_dir(self, directory: Path) -> None:
+        """Where the model helper keeps its answer cache (the metric judge keeps none)."""
+        if isinstance(self.helper, LiteLLMJudge):
+            self.helper.use_cache_dir(directory)
 
     def judge(self, packet: Packet) -> dict[str, Any]:
         rubric = load_rubric(packet.require("rubric"))

@@ -19,6 +19,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from argus.config import ProjectConfig
@@ -127,6 +128,10 @@ class LiteLLMJudge:
         self.backoff = tuple(backoff)
         self.sleep = sleep
         self.cache = AnswerCache(config.root, config.judge.cache)
+
+    def use_cache_dir(self, directory: Path) -> None:
+        """Keep the answer cache in ``directory`` instead of .argus/judge-cache."""
+        self.cache.directory = directory
 
     # -- the judge protocol ---------------------------------------------------------------
     def judge(self, packet: Packet) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from argus.gates.snapshot import device_pixel_ratio
 from argus.io import atomic_write_json, read_json
 from argus.judge.assemble import packet_for_view
 from argus.judge.base import get_judge, run_judge
+from argus.judge.cache import CachingJudge
 from argus.loop.layout import RunLayout
 from argus.loop.services import GateReport, JudgeInputs, SenseResult
 from argus.sense.sensor import Sensor
@@ -32,6 +33,7 @@ from argus.spec.model import Spec, View
 from argus.verdict import NormalizedVerdict
 
 MAX_FINDINGS_IN_EVIDENCE = 5
+JUDGE_CACHE_DIR = "judge-cache"  # under a report-only run directory
 
 
 def gate_evidence(detail: dict[str, object]) -> str:
@@ -69,6 +71,9 @@ class ArgusServices(Closing):
         self.rubric = rubric
         self.layout = layout
         self.judge_backend = get_judge(config.judge.backend, config)
+        if layout.report_only and isinstance(self.judge_backend, CachingJudge):
+            # report-only writes nothing outside its run directory: the model's answers too.
+            self.judge_backend.use_cache_dir(layout.runs_dir / JUDGE_CACHE_DIR)
         self.sensor = Sensor(config, spec.root)
 
     def __enter__(self) -> Self:
