@@ -201,3 +201,32 @@ def test_init_where_the_feature_is_a_file_is_one_line(tmp_path: Path, run_argus:
     assert result.stderr.startswith("argus: ") and "argus/specs/x" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
     assert (tmp_path / "argus" / "specs" / "x").read_text() == "not a directory"
+
+
+@pytest.mark.parametrize(
+    ("file", "content", "code", "needle"),
+    [
+        ("tokens.json", "{not json", 2, "not valid JSON"),
+        ("contrast-pairs.json", "{not json", 2, "not valid JSON"),
+        ("contrast-pairs.json", None, 2, "not found"),
+        # Readable but wrong: the spec is invalid (1), not unreadable.
+        ("contrast-pairs.json", '{"pairs": [{"fg": "nope", "bg": "surface"}]}', 1, "'nope'"),
+    ],
+)
+def test_lint_named_files_unreadable_exit_2_semantic_problems_exit_1(
+    tmp_path: Path, run_argus: RunArgus, file: str, content: str | None, code: int, needle: str
+) -> None:
+    make_project(tmp_path)
+    path = tmp_path / "argus" / "specs" / "habits" / file
+    if content is None:
+        path.unlink()
+    else:
+        path.write_text(content)
+    result = run_argus("lint", cwd=tmp_path)
+    assert result.returncode == code, result.stdout + result.stderr
+    assert needle in result.stdout
+    if code == 2:
+        assert result.stderr.startswith("argus: ") and needle in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+    else:
+        assert result.stderr == ""

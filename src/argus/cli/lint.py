@@ -87,8 +87,11 @@ def run(args: argparse.Namespace) -> int:
     else:
         for report in reports:
             _print_text(report)
-    for _, error in unreadable:
+    # A file a spec names that cannot be read at all is bad input too (exit 2), while a
+    # readable file with wrong contents (an unknown token) makes the spec invalid (exit 1).
+    named = [issue.message for report in reports for issue in report.unreadable]
+    for error in [e for _, e in unreadable] + named:
         print(f"argus: {error}", file=sys.stderr)
-    if unreadable:
+    if unreadable or named:
         return 2
     return 0 if valid else 1

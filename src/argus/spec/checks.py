@@ -20,6 +20,9 @@ class Issue:
 
     path: str
     message: str
+    # The file the value names cannot be read as JSON at all (missing, not UTF-8, not JSON,
+    # too large): bad input, exit 2, rather than an invalid spec (exit 1).
+    unreadable: bool = False
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}"

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from argus.contracts import load_rubric
 from argus.errors import InputError
+from argus.io import read_json
 from argus.spec.checks import Issue
 from argus.spec.fixtures import fixture_count
 from argus.spec.paths import repo_path
@@ -52,8 +53,12 @@ def _tokens_issues(data: dict[str, Any], root: Path) -> tuple[Tokens | None, lis
     from argus.tokens import load_tokens
 
     where = "$.design_system.tokens"
+    path = repo_path(root, root, data["design_system"]["tokens"])
+    unreadable = _unreadable(path, "tokens file", where)
+    if unreadable is not None:
+        return None, [unreadable]
     try:
-        tokens = load_tokens(repo_path(root, root, data["design_system"]["tokens"]))
+        tokens = load_tokens(path)
     except InputError as err:
         return None, [Issue(where, str(err))]
     issues = [
@@ -69,11 +74,25 @@ def _tokens_issues(data: dict[str, Any], root: Path) -> tuple[Tokens | None, lis
     return tokens, issues
 
 
+def _unreadable(path: Path, what: str, where: str) -> Issue | None:
+    """An issue when ``path`` cannot be read as JSON at all (exit 2 in lint), else None;
+    its contents are checked by the loaders."""
+    try:
+        read_json(path, what=what)
+    except InputError as err:
+        return Issue(where, str(err), unreadable=True)
+    return None
+
+
 def _pair_issues(path: Path, tokens: Tokens | None) -> Iterator[Issue]:
     from argus.color import parse_color
     from argus.contrast import load_pairs
 
     where = "$.design_system.contrast_pairs"
+    unreadable = _unreadable(path, "contrast pairs", where)
+    if unreadable is not None:
+        yield unreadable
+        return
     try:
         pairs = load_pairs(path)
     except InputError as err:

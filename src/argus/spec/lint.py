@@ -50,6 +50,11 @@ class LintReport:
     def valid(self) -> bool:
         return not self.errors
 
+    @property
+    def unreadable(self) -> tuple[Issue, ...]:
+        """Errors about a named file that cannot be read at all (exit 2, not 1)."""
+        return tuple(e for e in self.errors if e.unreadable)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "spec": str(self.spec),
