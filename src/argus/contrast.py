@@ -199,7 +199,27 @@ def check_pairs(
     return ContrastReport(tokens_path=tokens.source, pairs_path=pairs_path, rows=tuple(rows))
 
 
+def whitelist_problems(
+    tokens: Tokens, pairs: tuple[ContrastPair, ...], pairs_path: Path
+) -> list[str]:
+    """A whitelist naming an appearance the tokens do not define ("drak") would never apply:
+    one line per such name. Tokens without appearances serve any, so nothing is checked."""
+    if not tokens.appearances:
+        return []
+    return [
+        f"{pairs_path}: pairs[{index}].whitelist names appearance '{name}', which "
+        f"{tokens.source} does not define (it defines {', '.join(tokens.appearances)})"
+        for index, pair in enumerate(pairs)
+        if isinstance(pair.whitelist, tuple)
+        for name in pair.whitelist
+        if name not in tokens.appearances
+    ]
+
+
 def _check_names(tokens: Tokens, pairs: tuple[ContrastPair, ...], pairs_path: Path) -> None:
+    problems = whitelist_problems(tokens, pairs, pairs_path)
+    if problems:
+        raise InputError(problems[0])
     for index, pair in enumerate(pairs):
         for role, name in (("fg", pair.fg), ("bg", pair.bg)):
             if name not in tokens.colors:

@@ -210,3 +210,24 @@ def test_comments_are_ignored_and_the_seed_template_shape_is_accepted(tmp_path: 
 )
 def test_format_ratio_truncates(ratio: float, shown: str) -> None:
     assert format_ratio(ratio) == shown
+
+
+def test_a_whitelist_naming_an_unknown_appearance_names_the_file_and_it(tmp_path: Path) -> None:
+    pair = {"fg": "muted", "bg": "surface", "min": 4.5, "whitelist": ["drak"]}
+    tokens, pairs = setup(tmp_path, {"pairs": [pair]})
+    with pytest.raises(InputError) as err:
+        check_pairs(tokens, pairs)
+    message = str(err.value)
+    assert message.startswith(str(pairs)) and "appearance 'drak'" in message
+    assert "pairs[0].whitelist" in message and "light, dark" in message
+
+
+def test_lint_reports_a_whitelist_naming_an_unknown_appearance(tmp_path: Path) -> None:
+    from argus.spec import lint_spec
+    from tests.spec.project import PAIRS, make_project, write_json
+
+    spec = make_project(tmp_path / "repo")
+    pairs = spec.parent / "contrast-pairs.json"
+    write_json(pairs, {"pairs": [{**PAIRS["pairs"][0], "whitelist": ["drak"]}]})
+    (issue,) = lint_spec(spec).errors
+    assert "appearance 'drak'" in issue.message and "contrast-pairs.json" in issue.message

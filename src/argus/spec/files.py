@@ -86,7 +86,7 @@ def _unreadable(path: Path, what: str, where: str) -> Issue | None:
 
 def _pair_issues(path: Path, tokens: Tokens | None) -> Iterator[Issue]:
     from argus.color import parse_color
-    from argus.contrast import load_pairs
+    from argus.contrast import load_pairs, whitelist_problems
 
     where = "$.design_system.contrast_pairs"
     unreadable = _unreadable(path, "contrast pairs", where)
@@ -100,6 +100,8 @@ def _pair_issues(path: Path, tokens: Tokens | None) -> Iterator[Issue]:
         return
     if tokens is None:
         return  # the tokens problem is already reported
+    for problem in whitelist_problems(tokens, pairs, path):
+        yield Issue(where, problem)
     for k, pair in enumerate(pairs):
         for role, name in (("fg", pair.fg), ("bg", pair.bg)):
             if name not in tokens.colors:
