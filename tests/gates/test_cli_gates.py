@@ -80,3 +80,22 @@ def test_sense_then_gate(tmp_path: Path, run_argus: RunArgus, defects: tuple, co
     assert (out / "render.png").is_file() and (out / "probe.json").is_file()
     missing = result["gates"]["a11y_ids"]["missing"]
     assert missing == (["habits.title"] if defects else [])
+
+
+def _meta(sensed: Path, state: str, appearance: str = "light") -> None:
+    view = {"feature": "habits", "target": "list", "state": state, "appearance": appearance}
+    slug = f"list-{state}-{appearance}"
+    (sensed / "meta.json").write_text(json.dumps({"version": 1, "view": {**view, "slug": slug}}))
+
+
+def test_sensed_files_of_another_view_are_exit_2(tmp_path: Path, run_argus: RunArgus) -> None:
+    root, sensed = project(tmp_path)
+    _meta(sensed, "empty", "dark")
+    done = run_argus("gates", *VIEW, "--sensed", str(sensed), cwd=root)
+    assert done.returncode == 2, done.stdout
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("argus: ")
+    assert "list-empty-dark" in lines[0] and "list-populated-light" in lines[0]
+    _meta(sensed, "populated")
+    same = run_argus("gates", *VIEW, "--sensed", str(sensed), cwd=root)
+    assert same.returncode == 0, same.stderr

@@ -12,7 +12,7 @@ from argus.config import ProjectConfig, load_config
 from argus.diff import UPDATE_MODES
 from argus.errors import InputError, SensorError
 from argus.gates.base import GateOutcome
-from argus.gates.inputs import gate_inputs, view_dir
+from argus.gates.inputs import check_sensed_view, gate_inputs, view_dir
 from argus.gates.runner import RESULT_FILE, GateRun, run_gates
 from argus.sense.views import check_view
 from argus.spec import Spec, View
@@ -66,6 +66,7 @@ def run_gates_command(args: argparse.Namespace) -> int:
         sensed = (args.sensed or out).resolve()
         if not sensed.is_dir():
             raise InputError(f"{sensed}: no sensed directory; pass --sense or --sensed DIR")
+        check_sensed_view(sensed, view)
     inputs = gate_inputs(spec, view, sensed, config=config, run_dir=out)
     run = run_gates(inputs)
     run.write(out / RESULT_FILE)

@@ -5,9 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from argus.config import ProjectConfig, load_config
+from argus.errors import InputError
 from argus.gates.base import GateInputs, SensedFiles
+from argus.io import read_json
 from argus.sense.views import check_view
 from argus.spec import Spec, View, load_spec
+from argus.spec.model import view_slug
 from argus.spec.paths import SPECS_DIR
 from argus.tokens import load_tokens
 
@@ -21,6 +24,28 @@ def spec_path(root: Path, feature: str) -> Path:
 def view_dir(spec: Spec, view: View) -> Path:
     """The view's run directory: ``argus/specs/{feature}/.argus-runs/{slug}/``."""
     return spec.spec_dir / RUNS_DIR / view.slug
+
+
+def check_sensed_view(sensed_dir: Path, view: View) -> None:
+    """InputError when the directory's meta.json says it holds another view's files.
+
+    A directory without meta.json (written by hand, or by an older sensor) is taken as it is.
+    """
+    meta_path = sensed_dir / "meta.json"
+    if not meta_path.is_file():
+        return
+    meta = read_json(meta_path, what="meta.json")
+    recorded = meta.get("view") if isinstance(meta, dict) else None
+    if not isinstance(recorded, dict):
+        return
+    fields = ("feature", "target", "state", "appearance")
+    found = tuple(str(recorded.get(k, "")) for k in fields)
+    if found != (view.feature, view.target, view.state, view.appearance):
+        other = f"{found[0]} {view_slug(*found[1:])}"
+        raise InputError(
+            f"{sensed_dir}: holds the sensed files of {other}, not {view.feature} {view.slug}; "
+            "gate the view it holds, or sense this one (argus gates --sense)"
+        )
 
 
 def gate_inputs(
