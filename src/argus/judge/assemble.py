@@ -85,7 +85,10 @@ def packet_for_view(
         inputs["rubric"] = spec.rubric_path
     else:
         default = run_dir / "rubric.default.json"
-        atomic_write_text(default, default_rubric_text())
+        text = default_rubric_text()
+        # Written once per run directory: the loop builds a packet every judged iteration.
+        if not default.is_file() or default.read_bytes() != text.encode("utf-8"):
+            atomic_write_text(default, text)
         inputs["rubric"] = default
     contract = view_contract(spec, view)
     json.dumps(contract)  # fail here, not half-way through writing, if it is not JSON
