@@ -2,8 +2,11 @@
 
 1. In-process on decoded arrays: Argus ``pixelmatch`` against pixelmatch 7.2.0 in Node
    (pngjs decodes once; only the pixelmatch call is timed), count only and with a diff image.
-2. File to count, PNG decode included: Argus (decode + kernel, in-process) against the odiff
-   binary (a process per comparison, ``--aa`` so it also skips anti-aliasing).
+2. File to count, PNG decode included: Argus (decode + kernel, in-process: no process start)
+   against the odiff binary (a process per comparison, ``--aa`` so it also skips
+   anti-aliasing).
+3. Command to command, no target: ``argus diff A B`` as a process (Python start-up and imports
+   included) against the same odiff process, for a like-for-like figure.
 
 Pairs: a sparse pair (one list row edited) and a dense pair (light against dark page) of
 UI-like pages at 1440x900, saved as opaque RGB PNGs as browsers write screenshots; the
@@ -203,6 +206,16 @@ def run(quick: bool = False) -> dict[str, Any]:
                         repeat,
                     ),
                 )
+                argus_cmd = [sys.executable, "-m", "argus", "diff", str(p["a"]), str(p["b"])]
+                argus_cmd += ["--threshold", threshold]
+                add(
+                    p["name"],
+                    "argus_command",
+                    _time(
+                        lambda c=argus_cmd: subprocess.run(c, capture_output=True, check=False),
+                        max(1, repeat // 3),  # a process start each: fewer repeats suffice
+                    ),
+                )
                 add(
                     p["name"],
                     "argus_file",
@@ -239,6 +252,8 @@ def _report(
         }
         if "odiff_file" in med:
             ratios["file_to_count_vs_odiff"] = med["argus_file"] / med["odiff_file"]
+        if "argus_command" in med and "odiff_file" in med:
+            ratios["command_vs_odiff_command"] = med["argus_command"] / med["odiff_file"]
         row["ratios"] = {k: round(v, 3) for k, v in ratios.items()}
         rows.append(row)
     by_name = {r["pair"]: r for r in rows}

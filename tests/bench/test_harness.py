@@ -166,6 +166,19 @@ def test_ratios_are_recomputed_not_taken_from_the_area() -> None:
     assert dense.status == "met"  # 1.5 <= 1.5
 
 
+def test_diff_rows_say_in_process_and_add_the_command_row_without_a_target() -> None:
+    report = _diff_report(argus=3.0, node=2.0)
+    assert not any("command" in r.measure for r in comparisons("diff", report))
+    for row in report["pairs"]:
+        row["medians_ms"] = {**row["medians_ms"], "argus_command": 80.0}
+    rows = comparisons("diff", report)
+    file_row = next(r for r in rows if r.measure.startswith("sparse 1440x900, file to count"))
+    assert "Argus in-process" in file_row.measure and "(process)" in file_row.baseline
+    command = next(r for r in rows if r.measure.startswith("sparse 1440x900, `argus diff`"))
+    assert command.subject == "`argus diff` (process)" and command.ratio == 40.0
+    assert command.status == "no target"
+
+
 def test_an_area_report_missing_a_median_is_a_key_error() -> None:
     with pytest.raises(KeyError):
         comparisons("gates", {"summary": {"gates_ms_median_with_axe": 1.0}})
