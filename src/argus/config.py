@@ -80,7 +80,10 @@ class CommandGateConfig(_Section):
 
 
 class AxeConfig(_Section):
-    tags: list[str] = Field(default_factory=lambda: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    # WCAG 2.0, 2.1 and 2.2 A and AA (axe-core 4.12 bundled: wcag22aa selects target-size).
+    tags: list[str] = Field(
+        default_factory=lambda: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
+    )
     impact_floor: Literal["minor", "moderate", "serious", "critical"] = "serious"
     disable_rules: list[str] = Field(default_factory=list)
 

@@ -224,3 +224,25 @@ def test_cli_gates_sense_failure_is_exit_2_one_line(repo: Path, run_argus: RunAr
     assert not (
         repo / "argus/specs/demo/.argus-runs/schemed-default-light/gate-result.json"
     ).exists()
+
+
+TINY_TARGETS = """<!doctype html><html lang="en"><head><title>t</title><style>
+  button { width: 12px; height: 12px; padding: 0; margin: 0; border: 0; }
+</style></head><body><main>
+  <button aria-label="one"></button><button aria-label="two"></button>
+</main></body></html>"""
+
+
+def test_default_axe_tags_include_wcag_22(tmp_path: Path, serve: Serve) -> None:
+    """The bundled axe-core knows WCAG 2.2's tags: target-size (2.5.8, AA) runs by default."""
+    root = make_web_repo(tmp_path, {"tiny.html": TINY_TARGETS}, {"tiny": "/tiny.html"})
+    config = ProjectConfig.model_validate({"root": root, "gates": {"enabled": ["axe"]}})
+    assert {"wcag22a", "wcag22aa"} <= set(config.gates.axe.tags)
+    with Sensor(config) as sensor:
+        result = sensor.sense(
+            _spec(root), View("demo", "tiny", "default", "light"), tmp_path / "out",
+            base_url=serve(root),
+        )  # fmt: skip
+    assert result.ok, result.error
+    axe = json.loads((tmp_path / "out" / "axe.json").read_text())
+    assert "target-size" in {v["id"] for v in axe["violations"]}
