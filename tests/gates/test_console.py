@@ -50,3 +50,31 @@ def test_outcome_carries_counts_never_text() -> None:
 def test_malformed_console_json_is_an_input_error(console: dict) -> None:
     with pytest.raises(InputError, match=r"console\.json"):
         check_console(console)
+
+
+NOT_FOUND = "Failed to load resource: the server responded with a status of 404 (File not found)"
+
+
+def resource_error(location: str, text: str = NOT_FOUND) -> dict:
+    return {"messages": [{"level": "error", "text": text, "location": location}], "page_errors": []}
+
+
+@pytest.mark.parametrize(
+    ("console", "status"),
+    [
+        # Chromium asks every page's origin for /favicon.ico; a page without one is no fault.
+        (resource_error("http://127.0.0.1:8765/favicon.ico:0:0"), GateStatus.PASS),
+        (resource_error("https://app.example/favicon.ico:0:0"), GateStatus.PASS),
+        # Any other missing resource is a fault, an icon the page names included.
+        (resource_error("http://127.0.0.1:8765/missing.png:0:0"), GateStatus.FAIL),
+        (resource_error("http://127.0.0.1:8765/img/favicon.ico:0:0"), GateStatus.FAIL),
+        (resource_error("http://127.0.0.1:8765/favicon.ico.js:0:0"), GateStatus.FAIL),
+        # Only the resource error is forgiven, not whatever else the favicon URL logs.
+        (resource_error("http://127.0.0.1:8765/favicon.ico:0:0", "boom"), GateStatus.FAIL),
+    ],
+)
+def test_the_implicit_favicon_request_is_not_a_console_error(console: dict, status) -> None:
+    outcome = check_console(console)
+    assert outcome.status is status
+    if status is GateStatus.PASS:
+        assert outcome.data["console_errors"] == 0 and outcome.data["ignored_favicon"] == 1

@@ -246,3 +246,26 @@ def test_default_axe_tags_include_wcag_22(tmp_path: Path, serve: Serve) -> None:
     assert result.ok, result.error
     axe = json.loads((tmp_path / "out" / "axe.json").read_text())
     assert "target-size" in {v["id"] for v in axe["violations"]}
+
+
+@pytest.mark.parametrize(
+    ("extra", "status"), [("", "pass"), ('<img src="nope.png" alt="">', "fail")]
+)
+def test_a_page_without_an_icon_passes_the_console_gate(
+    tmp_path: Path, warm_sensor: Sensor, serve: Serve, extra: str, status: str
+) -> None:
+    from argus.gates.inputs import gate_inputs
+    from argus.gates.runner import run_gates
+
+    html = f"<!doctype html><html><body><p>no icon here</p>{extra}</body></html>"
+    root = make_web_repo(tmp_path, {"plain.html": html}, {"plain": "/plain.html"})
+    spec = _spec(root)
+    view = View("demo", "plain", "default", "light")
+    out = tmp_path / "out"
+    assert warm_sensor.sense(spec, view, out, base_url=serve(root)).ok
+    console = json.loads((out / "console.json").read_text())
+    assert any(m["location"].split("/")[-1].startswith("favicon.ico") for m in console["messages"])
+    inputs = gate_inputs(spec, view, out, config=ProjectConfig(root=root))
+    outcome = run_gates(inputs, ["console"], record=False).outcome("console")
+    assert outcome.status.value == status, outcome.summary
+    assert outcome.data["ignored_favicon"] == 1

@@ -6,11 +6,16 @@ console, and that text must not reach a verdict or a prompt as if it were ours.
 
 from __future__ import annotations
 
+import re
+import urllib.parse
 from collections.abc import Mapping
 from typing import Any
 
 from argus.errors import InputError
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, register_gate
+
+# console.json locations are "url:line:column".
+_LOCATION_SUFFIX = re.compile(r":\d+:\d+$")
 
 
 def check_console(console: Mapping[str, Any], max_console_errors: int = 0) -> GateOutcome:
@@ -22,8 +27,12 @@ def check_console(console: Mapping[str, Any], max_console_errors: int = 0) -> Ga
     if not isinstance(page_errors, list):
         raise InputError("console.json: 'page_errors' must be a list; re-sense the view")
     levels: dict[str, int] = {}
+    favicon = 0
     for message in messages:
         level = str(message.get("level", "log"))
+        if level == "error" and is_missing_favicon(message):
+            favicon += 1
+            continue
         levels[level] = levels.get(level, 0) + 1
     errors = levels.get("error", 0)
     data = {
@@ -31,6 +40,7 @@ def check_console(console: Mapping[str, Any], max_console_errors: int = 0) -> Ga
         "console_errors": errors,
         "console_warnings": levels.get("warning", 0),
         "max_console_errors": max_console_errors,
+        "ignored_favicon": favicon,
     }
     findings: list[Finding] = []
     if page_errors:
@@ -58,6 +68,20 @@ def check_console(console: Mapping[str, Any], max_console_errors: int = 0) -> Ga
     )
     status = GateStatus.FAIL if findings else GateStatus.PASS
     return GateOutcome("console", status, summary, tuple(findings), data)
+
+
+def is_missing_favicon(message: Mapping[str, Any]) -> bool:
+    """Chromium's resource error for the ``/favicon.ico`` it asks every origin for by itself.
+
+    A page that names no icon is not at fault when that implicit request fails; only this one
+    message is forgiven (an icon the page links to elsewhere, or anything else logged against
+    the favicon URL, still counts).
+    """
+    text = str(message.get("text", ""))
+    if not text.startswith("Failed to load resource"):
+        return False
+    url = _LOCATION_SUFFIX.sub("", str(message.get("location", "")))
+    return urllib.parse.urlsplit(url).path == "/favicon.ico"
 
 
 @register_gate("console")
