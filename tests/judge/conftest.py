@@ -128,6 +128,7 @@ def make_packet(tmp_path: Path, habits_root: Path) -> PacketFactory:
         extra: dict[str, Path] | None = None,
         render_button: tuple[int, int] = (200, 120),
         contract: dict[str, Any] | None = None,
+        spec_md: bool = True,
     ) -> Packet:
         n = next(counter)
         src = tmp_path / f"inputs-{n}"
@@ -148,7 +149,7 @@ def make_packet(tmp_path: Path, habits_root: Path) -> PacketFactory:
             "probe": src / "probe.json",
             "gate_result": src / "gate.json",
         }
-        if not inputs["spec_md"].is_file():
+        if not spec_md or not inputs["spec_md"].is_file():
             del inputs["spec_md"]
         if console is not None:
             (src / "console.json").write_text(json.dumps(console), "utf-8")

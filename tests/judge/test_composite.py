@@ -6,6 +6,7 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -82,3 +83,47 @@ def test_a_command_judge_fills_in_only_the_abstained_dimensions(
     metric_scored = [n for n, d in data["dimensions"].items() if d["judged_by"] == "metric"]
     assert metric_scored and all(data["dimensions"][n]["score"] is not None for n in metric_scored)
     assert "typography" in metric_scored and data["dimensions"]["typography"]["score"] == 1
+
+
+def _partial_packet(make_packet: PacketFactory, tmp_path: Path) -> Any:
+    """Every dimension measured, functional_correctness only on its machine expectations."""
+    axe = tmp_path / "axe-results.json"
+    axe.write_text(json.dumps({"violations": [], "incomplete": [], "passes": 3}))
+    holding = {"aria_snapshot": '- heading "Habits" [level=1]', "counts": []}
+    return make_packet(reference="human", extra={"axe": axe}, contract={"expectations": holding})
+
+
+@pytest.mark.parametrize(("model_score", "final"), [(0.5, 0.5), (1, 1), (None, 1)])
+def test_a_partially_measured_dimension_is_also_put_to_the_model_and_the_lower_score_counts(
+    stub: StubLLM, make_packet: PacketFactory, tmp_path: Path, model_score: Any, final: Any
+) -> None:
+    config = config_for(tmp_path, backend="composite", model="openai/stub-vision")
+    judge = CompositeJudge(config)
+    judge.helper = LiteLLMJudge(config, api_base=stub.url, backoff=(0.0,))
+    packet = _partial_packet(make_packet, tmp_path)
+    metric = judge.metric.judge(packet)["dimensions"]
+    fc = metric["functional_correctness"]
+    assert fc["score"] == 1 and fc["measurements"].get("partial") is True
+    stub.queue(_answer_for_scores({"functional_correctness": model_score}))
+    verdict = run_judge(judge, packet, RUBRIC)
+    (body,) = stub.requests
+    asked = body["messages"][1]["content"][0]["text"].split("## The view")[0]
+    assert "`functional_correctness`" in asked and "`typography`" not in asked
+    dim = verdict.dimension("functional_correctness")
+    assert dim.score == final
+    assert dim.extra["judged_by"] == "metric+litellm"
+
+
+def _answer_for_scores(scores: dict[str, Any]) -> str:
+    full = json.loads(answer(scores))
+    full["dimensions"] = {n: full["dimensions"][n] for n in scores}
+    return json.dumps(full)
+
+
+def test_without_a_model_a_partial_measurement_is_said_in_the_notes(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    judge = get_judge("composite", config_for(tmp_path, backend="composite"))
+    verdict = run_judge(judge, _partial_packet(make_packet, tmp_path), RUBRIC)
+    notes = verdict.to_json()["notes"]
+    assert "functional_correctness" in notes and "prose" in notes

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -255,6 +256,60 @@ def test_accessibility_unnamed_control_and_missing_id(make_packet: PacketFactory
     assert result.score == 0
     assert "habits.list" in result.evidence and "without an accessible name" in result.evidence
     assert result.numbers["axe"] is None  # not run: said, not passed
+
+
+def _axe(tmp_path: Path, violations: list[dict[str, Any]] | None = None) -> Path:
+    path = tmp_path / "axe-results.json"
+    path.write_text(json.dumps({"violations": violations or [], "incomplete": [], "passes": 12}))
+    return path
+
+
+def test_accessibility_without_axe_is_unverified_not_passed(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    contract = {"a11y_contract": ["habits.add"]}
+    unaudited = measure(make_packet(probe=good_page(), contract=contract), "accessibility")
+    assert unaudited.score is None  # every other check holds, but axe never ran
+    assert "axe" in unaudited.evidence and unaudited.numbers["axe"] is None
+    audited = measure(
+        make_packet(probe=good_page(), contract=contract, extra={"axe": _axe(tmp_path)}),
+        "accessibility",
+    )
+    assert audited.score == 1, audited.evidence
+
+
+_PROSE = {"component_contracts": [{"state": "populated", "expects": "a header and a card"}]}
+_HOLDING = {
+    "aria_snapshot": '- heading "Habits" [level=1]',
+    "counts": [{"role": "button", "name": "/^Add/", "equals": 1}],
+}
+
+
+def test_functional_with_prose_beyond_the_expectations_is_a_partial_measurement(
+    make_packet: PacketFactory,
+) -> None:
+    probe = {**good_page(), "aria_snapshot": '- heading "Habits" [level=1]\n- button "Add habit"'}
+    packet = make_packet(probe=probe, contract={"expectations": _HOLDING, **_PROSE})
+    result = measure(packet, "functional_correctness")
+    assert result.score == 1  # the machine expectations are measurable, and hold
+    assert result.numbers["partial"] is True
+    assert "spec.md acceptance criteria" in result.numbers["unmeasured"]
+    assert "1 component contract" in result.numbers["unmeasured"]
+    assert "not measured here" in result.evidence
+
+
+def test_functional_covered_by_its_expectations_is_a_full_measurement(
+    make_packet: PacketFactory,
+) -> None:
+    probe = {**good_page(), "aria_snapshot": '- heading "Habits" [level=1]\n- button "Add habit"'}
+    packet = make_packet(
+        probe=probe,
+        contract={"expectations": _HOLDING, "component_contracts": []},
+        extra={},
+        spec_md=False,
+    )
+    result = measure(packet, "functional_correctness")
+    assert result.score == 1 and "partial" not in result.numbers
 
 
 def test_visual_fidelity_abstains_without_a_reference(make_packet: PacketFactory) -> None:

@@ -7,8 +7,9 @@
 - contrast: every visible text element meets WCAG AA against what is behind it (the
   rendered_contrast gate's own measurement).
 
-1 when every check that ran passes, 0 when any fails: an unlabelled button or a missing id is
-not half-accessible.
+1 when every check passes, 0 when any fails: an unlabelled button or a missing id is not
+half-accessible. Without axe's results (the sensor ran no axe audit) a page whose other checks
+pass is only partly measured, so the dimension abstains (unverified) rather than pass.
 """
 
 from __future__ import annotations
@@ -81,4 +82,10 @@ def accessibility(ctx: MetricContext) -> Measured:
 
     if failures:
         return Measured(0, "; ".join(failures) + ".", numbers)
+    if axe is None:
+        return Measured.abstain(
+            "Measured only in part: " + "; ".join(ran) + ". Without an axe audit of the page "
+            "(enable the axe gate so the sensor runs it) accessibility is not passed.",
+            **numbers,
+        )
     return Measured(1, "Accessible: " + "; ".join(ran) + ".", numbers)

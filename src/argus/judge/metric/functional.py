@@ -10,6 +10,12 @@ work as rendered (counted, never quoted: a page can log anything).
 
 1 when every check passes; 0.5 when more than half pass; 0 otherwise. With no expectations
 for the state (a prose-only contract) and a clean console, the dimension abstains.
+
+Expectations rarely say everything the spec says. When the view also has prose criteria (the
+spec.md acceptance criteria, component contracts for the state), the score stands for the
+machine expectations only and the measurement is marked ``partial`` with what it left out
+(``unmeasured``): the composite judge then also puts the dimension to its model judge and keeps
+the lower score; the metric judge alone says so in the evidence.
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ from typing import Any
 from argus.errors import InputError
 from argus.judge.aria import TextPattern, collapse, first_unmatched, parse_aria, template_matches
 from argus.judge.metric.context import Measured, MetricContext, Node
+
+_CHECKLIST = re.compile(r"^\s*[-*] \[[ xX]\]", re.MULTILINE)  # "- [ ] criterion"
 
 
 def _name_pattern(name: str | None) -> TextPattern | None:
@@ -52,6 +60,18 @@ def _console_errors(ctx: MetricContext) -> tuple[int, int] | None:
     errors = sum(1 for m in messages if isinstance(m, dict) and m.get("level") == "error")
     page_errors = len(console.get("page_errors") or [])
     return errors, page_errors
+
+
+def unmeasured_prose(ctx: MetricContext) -> list[str]:
+    """The view's prose criteria, which no machine expectation checks."""
+    parts = []
+    spec_md = ctx.packet.text("spec_md")
+    if _CHECKLIST.search(spec_md) or "acceptance criteria" in spec_md.lower():
+        parts.append("spec.md acceptance criteria")
+    contracts = ctx.contract.get("component_contracts") or []
+    if contracts:
+        parts.append(f"{len(contracts)} component contract{'' if len(contracts) == 1 else 's'}")
+    return parts
 
 
 def functional_correctness(ctx: MetricContext) -> Measured:
@@ -108,11 +128,17 @@ def functional_correctness(ctx: MetricContext) -> Measured:
     failed = [label for label, ok in results if not ok]
     numbers["checks"] = len(results)
     numbers["failed"] = len(failed)
+    prose = unmeasured_prose(ctx) if expectations else []
+    rest = ""
+    if prose:
+        numbers.update(partial=True, unmeasured=prose)
+        rest = f" The {' and '.join(prose)} are prose: not measured here."
     if not failed:
-        return Measured(
-            1, "All expectations hold: " + "; ".join(label for label, _ in results) + ".", numbers
-        )
+        summary = "; ".join(label for label, _ in results)
+        return Measured(1, f"All expectations hold: {summary}.{rest}", numbers)
     score = 0.5 if len(failed) < len(results) / 2 else 0
     return Measured(
-        score, f"{len(failed)} of {len(results)} checks fail: " + "; ".join(failed) + ".", numbers
+        score,
+        f"{len(failed)} of {len(results)} checks fail: " + "; ".join(failed) + "." + rest,
+        numbers,
     )
