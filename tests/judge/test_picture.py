@@ -9,11 +9,16 @@ import numpy as np
 import pytest
 
 from argus.config import ProjectConfig
-from argus.judge import picture as picture_module
 from argus.judge.layout import CELL, _cells, background_color, ink_mask
 from argus.judge.metric import MetricJudge
 from argus.judge.metric import context as context_module
-from argus.judge.picture import KEPT_PICTURES, Picture, kept_picture, picture_of
+from argus.judge.picture import (
+    KEPT_PICTURES,
+    Picture,
+    forget_pictures,
+    kept_picture,
+    picture_of,
+)
 from argus.judge.ssim import block_mean, grey, grey_block_mean
 from tests.judge.conftest import PacketFactory
 
@@ -78,9 +83,9 @@ def test_grey_block_mean_is_the_block_mean_of_grey(factor: int) -> None:
 
 @pytest.fixture
 def no_kept_pictures() -> Iterator[None]:
-    picture_module._kept.clear()
+    forget_pictures()
     yield
-    picture_module._kept.clear()
+    forget_pictures()
 
 
 def test_pictures_are_kept_by_digest_and_the_oldest_goes(no_kept_pictures: None) -> None:
@@ -97,6 +102,8 @@ def test_pictures_are_kept_by_digest_and_the_oldest_goes(no_kept_pictures: None)
         picture_of(f"other-{n}", lambda n=n: decode(f"other-{n}"))
     assert kept_picture("a") is None
     assert kept_picture(f"other-{KEPT_PICTURES - 1}") is not None
+    forget_pictures()
+    assert kept_picture(f"other-{KEPT_PICTURES - 1}") is None
 
 
 def test_a_picture_cannot_be_edited() -> None:

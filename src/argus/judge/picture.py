@@ -116,6 +116,12 @@ def keep_picture(digest: str, picture: Picture) -> None:
             _kept.popitem(last=False)
 
 
+def forget_pictures() -> None:
+    """Drop every kept picture (what a new process starts with)."""
+    with _kept_lock:
+        _kept.clear()
+
+
 def picture_of(digest: str, decode: Callable[[], RGBA8]) -> Picture:
     """The kept picture for ``digest``, or a new one from ``decode()`` (then kept)."""
     picture = kept_picture(digest)
