@@ -152,10 +152,31 @@ def test_invisible_and_visually_hidden_text_is_not_judged() -> None:
         el("p", text="c", color="rgb(250, 250, 250)", visible=False),
         el("p", text="   ", color="rgb(250, 250, 250)"),
     )
+    doc["elements"].append({**doc["elements"][1], "index": 5, "text": "d", "style": BODY_TEXT})
     outcome = run(doc)
     assert outcome.status is GateStatus.PASS
-    assert outcome.data["checked"] == 0
+    assert outcome.data["checked"] == 1  # only "d"
     assert outcome.data["invisible"] == 1
+
+
+BODY_TEXT = {**page()["elements"][0]["style"], "color": "rgb(22, 24, 29)"}
+
+
+@pytest.mark.parametrize(
+    "elements",
+    [
+        (),  # nothing at all
+        (el("div", box={"x": 0, "y": 0, "width": 100, "height": 100}),),  # shown, no text
+        (el("p", text="gone", visible=False), el("p", text="faded", opacity="0")),
+    ],
+)
+def test_nothing_to_check_is_a_skip_not_a_pass(elements: tuple) -> None:
+    doc = page(*elements)
+    doc["elements"][0]["visible"] = bool(elements)
+    outcome = run(doc)
+    assert outcome.status is GateStatus.SKIP
+    assert outcome.summary.startswith("nothing to check")
+    assert outcome.data["checked"] == 0
 
 
 # --- text over images and gradients: measured from the render -----------------------------

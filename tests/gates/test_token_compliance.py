@@ -188,3 +188,22 @@ def test_unknown_property_and_appearance_are_input_errors(tokens: Tokens) -> Non
 def test_unparseable_computed_colour_is_an_input_error(tokens: Tokens) -> None:
     with pytest.raises(InputError, match="bad colour"):
         check(tokens, el("div", background_color="not-a-colour"))
+
+
+@pytest.mark.parametrize(
+    "elements",
+    [
+        (),
+        (
+            el("p", text="gone", visible=False),
+            el("p", text="tiny", box={"x": 0, "y": 0, "width": 1, "height": 1}),
+        ),
+    ],
+)
+def test_nothing_to_check_is_a_skip_not_a_pass(tokens: Tokens, elements: tuple) -> None:
+    doc = page(*elements)
+    doc["elements"][0]["visible"] = False  # an empty page: not even the body has a box
+    outcome = check_token_compliance(parse_probe(doc), tokens, "light")
+    assert outcome.status is GateStatus.SKIP
+    assert outcome.summary.startswith("nothing to check")
+    assert outcome.data["checked"] == 0

@@ -221,6 +221,10 @@ def check_rendered_contrast(probe: Probe, render_path: Path | None) -> GateOutco
         f"{len(results)} text element(s): {len(failed)} below WCAG AA, "
         f"{len(unmeasurable)} not measurable ({data['from_render']} measured from the render)"
     )
+    if not results:
+        # No visible text: a pass would claim a contrast nobody measured.
+        summary = f"nothing to check: no visible text ({invisible} fully transparent)"
+        return GateOutcome("rendered_contrast", GateStatus.SKIP, summary, (), data)
     if failed:
         status = GateStatus.FAIL
     elif unmeasurable:

@@ -142,6 +142,10 @@ def check_token_compliance(
     summary = f"{len(findings)} off-token value(s) among {checked} checked"
     if by_property:
         summary += " (" + ", ".join(f"{k}: {v}" for k, v in sorted(by_property.items())) + ")"
+    if not checked:
+        # Nothing shown carries a checked property: a pass would be vacuous.
+        summary = "nothing to check: no visible element carries a checked property"
+        return GateOutcome("token_compliance", GateStatus.SKIP, summary, (), data)
     status = GateStatus.FAIL if findings else GateStatus.PASS
     return GateOutcome("token_compliance", status, summary, tuple(findings[:MAX_FINDINGS]), data)
 
