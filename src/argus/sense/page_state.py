@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, Request
 
 # Injected after load: nothing moves, nothing blinks, nothing scrolls smoothly.
@@ -24,19 +25,26 @@ TWO_FRAMES_JS = (
     "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
 )
 FONTS_READY_JS = "() => document.fonts.ready.then(() => true)"
-NETWORK_QUIET_S = 0.1
+NETWORK_QUIET_S = 0.05
+POLL_S = 0.01
 
 
 class NetworkMonitor:
-    """Counts the page's requests in flight; idle means none for a short quiet window.
+    """Counts the page's requests in flight and says when the network is quiet.
 
-    Playwright's own 'networkidle' waits a fixed 500 ms; a quiet window of 100 ms after the
-    last request settles is enough for fixture-driven pages and keeps sensing fast.
+    Quiet: nothing in flight, and nothing started or ended for ``NETWORK_QUIET_S`` since the
+    last request ended nor while the page rendered two frames after it. The frames are the
+    page's own word that it has had its turn: what a response handler starts next (the next
+    fixture, an image the new markup needs) is issued before they are drawn, and a page whose
+    main thread was busy runs its overdue timers before it draws, so a stall never passes for
+    quiet. The time window keeps a page that polls faster than it (every 30 ms, say) busy.
+    Playwright's 'networkidle' waits a fixed 500 ms; this sensor waited a fixed 100 ms before.
     """
 
     def __init__(self, page: Page) -> None:
         self._page = page
         self._inflight: set[Request] = set()
+        self._events = 0
         self._last = time.monotonic()
         page.on("request", self._started)
         page.on("requestfinished", self._ended)
@@ -49,19 +57,33 @@ class NetworkMonitor:
 
     def _started(self, request: Request) -> None:
         self._inflight.add(request)
+        self._events += 1
         self._last = time.monotonic()
 
     def _ended(self, request: Request) -> None:
         self._inflight.discard(request)
+        self._events += 1
         self._last = time.monotonic()
 
     async def wait_idle(self, timeout: float, quiet: float = NETWORK_QUIET_S) -> bool:
-        """True once idle; False when ``timeout`` seconds pass with requests still going."""
+        """True once quiet; False when ``timeout`` seconds pass first."""
         deadline = time.monotonic() + timeout
-        while True:
-            now = time.monotonic()
-            if not self._inflight and now - self._last >= quiet:
-                return True
-            if now >= deadline:
+        while (left := deadline - time.monotonic()) > 0:
+            if self._inflight:
+                await asyncio.sleep(POLL_S)
+                continue
+            seen = self._events
+            try:
+                await asyncio.wait_for(self._page.evaluate(TWO_FRAMES_JS), left)
+            except TimeoutError:
                 return False
-            await asyncio.sleep(0.01)
+            except PlaywrightError:
+                # The document changed under the evaluation (a client-side redirect): look again.
+                await asyncio.sleep(POLL_S)
+                continue
+            rest = quiet - (time.monotonic() - self._last)
+            if rest > 0 and self._events == seen:
+                await asyncio.sleep(min(rest, max(0.0, deadline - time.monotonic())))
+            if not self._inflight and self._events == seen:
+                return True
+        return False

@@ -1,0 +1,169 @@
+"""When the network counts as quiet: nothing in flight, nothing new for a short window and
+while the page renders two frames (argus.sense.page_state.NetworkMonitor)."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import http.server
+import json
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from argus.config import ProjectConfig
+from argus.sense import Sensor
+from argus.sense.page_state import NetworkMonitor
+from argus.spec import View, load_spec
+from tests.sense.test_web_sensor import make_web_repo
+
+
+class FakeRequest:
+    pass
+
+
+class FakePage:
+    """Just enough of a Playwright page: listeners, and an evaluate that 'renders two frames'
+    (sleeps ``frames_s``) and runs ``during_frames`` meanwhile."""
+
+    def __init__(self, frames_s: float = 0.01) -> None:
+        self.listeners: dict[str, list[Callable[[Any], None]]] = {}
+        self.frames_s = frames_s
+        self.during_frames: list[Callable[[], None]] = []
+        self.evaluations = 0
+
+    def on(self, event: str, handler: Callable[[Any], None]) -> None:
+        self.listeners.setdefault(event, []).append(handler)
+
+    def remove_listener(self, event: str, handler: Callable[[Any], None]) -> None:
+        self.listeners[event].remove(handler)
+
+    def emit(self, event: str, request: FakeRequest) -> None:
+        for handler in list(self.listeners.get(event, [])):
+            handler(request)
+
+    async def evaluate(self, script: str) -> bool:
+        self.evaluations += 1
+        if self.during_frames:
+            self.during_frames.pop(0)()
+        await asyncio.sleep(self.frames_s)
+        return True
+
+
+def _wait(page: FakePage, timeout: float, quiet: float = 0.05) -> tuple[bool, float]:
+    async def run() -> tuple[bool, float]:
+        monitor = NetworkMonitor(page)  # type: ignore[arg-type]
+        started = time.monotonic()
+        idle = await monitor.wait_idle(timeout, quiet=quiet)
+        return idle, time.monotonic() - started
+
+    return asyncio.run(run())
+
+
+def test_quiet_after_the_window_and_two_frames_when_nothing_happens() -> None:
+    page = FakePage()
+    idle, took = _wait(page, timeout=2)
+    assert idle and page.evaluations == 1
+    assert took >= 0.049  # the window was waited (sleeps never end early; no upper bound)
+
+
+def test_a_request_started_while_the_frames_render_is_waited_for() -> None:
+    page = FakePage()
+    follow_up = FakeRequest()
+
+    def start_next() -> None:  # a response handler starting the next fetch
+        page.emit("request", follow_up)
+        asyncio.get_running_loop().call_later(0.1, page.emit, "requestfinished", follow_up)
+
+    page.during_frames.append(start_next)
+    idle, took = _wait(page, timeout=2)
+    assert idle and page.evaluations >= 2
+    assert took >= 0.149  # the follow-up's 100 ms, then the quiet window after it
+
+
+def test_requests_always_in_flight_are_never_quiet() -> None:
+    page = FakePage()
+    monitor_page_request = FakeRequest()
+
+    async def run() -> bool:
+        monitor = NetworkMonitor(page)  # type: ignore[arg-type]
+        page.emit("request", monitor_page_request)
+        return await monitor.wait_idle(0.3)
+
+    assert asyncio.run(run()) is False
+
+
+def test_a_page_that_always_has_something_new_is_never_quiet() -> None:
+    page = FakePage()
+
+    def another() -> None:  # a poll that fires before the page draws, every time
+        request = FakeRequest()
+        page.emit("request", request)
+        page.emit("requestfinished", request)
+        page.during_frames.append(another)
+
+    page.during_frames.append(another)
+    idle, _ = _wait(page, timeout=0.3)
+    assert idle is False and page.evaluations > 1
+
+
+# --- in a real browser ----------------------------------------------------------------------
+
+# The list arrives in two steps; the second request starts 20 ms after the first answered
+# (less than the quiet window) and takes 300 ms (longer than the stable screenshots take), so a
+# sensor that stopped waiting at the first quiet moment would capture "loading" and settle.
+CHAINED = """<!doctype html><html><body><p id="state" data-testid="state">loading</p><script>
+  fetch("step1.json").then((r) => r.json()).then(() => new Promise((ok) => setTimeout(ok, 20)))
+    .then(() => fetch("slow/step2.json")).then((r) => r.json())
+    .then((data) => { document.getElementById("state").textContent = data.state; });
+</script></body></html>"""
+
+
+class _SlowHandler(http.server.SimpleHTTPRequestHandler):
+    def do_GET(self) -> None:
+        if self.path.startswith("/slow/"):
+            time.sleep(0.3)
+            self.path = self.path[len("/slow") :]
+        super().do_GET()
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@contextmanager
+def slow_server(directory: Path) -> Iterator[str]:
+    handler = functools.partial(_SlowHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.browser
+def test_a_chain_of_requests_is_waited_for_to_its_end(tmp_path: Path) -> None:
+    root = make_web_repo(tmp_path, {"chained.html": CHAINED}, {"chained": "/chained.html"})
+    (root / "step1.json").write_text("{}")
+    (root / "step2.json").write_text(json.dumps({"state": "done"}))
+    spec = load_spec(root / "argus/specs/demo/spec.json")
+    config = ProjectConfig.model_validate({"root": root, "gates": {"enabled": []}})
+    with slow_server(root) as base, Sensor(config, workers=1) as sensor:
+        result = sensor.sense(
+            spec, View("demo", "chained", "default", "light"), tmp_path / "out", base_url=base
+        )
+    assert result.ok, result.error
+    probe = json.loads((tmp_path / "out" / "probe.json").read_text())
+    state = next(e for e in probe["elements"] if e["testid"] == "state")
+    assert state["text"] == "done"
