@@ -127,13 +127,17 @@ def test_the_next_judge_call_decodes_only_new_images(
 
     monkeypatch.setattr(context_module, "load_png", counting)
     judge = MetricJudge(ProjectConfig.model_validate({"root": tmp_path}))
-    first = judge.judge(make_packet(reference="human", prev=True))
+    first = judge.judge(make_packet(reference="human", prev=True, render_button=(120, 60)))
     assert sorted(loads) == ["reference.png", "render.png", "render.prev.png"]
     loads.clear()
     # A second packet of the same files: every picture (and its readings) is reused.
-    second = judge.judge(make_packet(reference="human", prev=True))
+    second = judge.judge(make_packet(reference="human", prev=True, render_button=(120, 60)))
     assert loads == []
     assert second == first
     # A new render is decoded; the reference and the previous render are not.
-    judge.judge(make_packet(reference="human", prev=True, render_button=(120, 60)))
+    judge.judge(make_packet(reference="human", prev=True, render_button=(60, 100)))
     assert loads == ["render.png"]
+    loads.clear()
+    # A render with the reference's very bytes is the reference's picture.
+    judge.judge(make_packet(reference="human", prev=True))
+    assert loads == []

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ from argus.diff.png import load_png
 from argus.errors import InputError
 from argus.gates.probe import Element, Probe, parse_probe
 from argus.judge.packet import Packet
-from argus.judge.picture import Picture, kept_picture, picture_of
+from argus.judge.picture import Picture, picture_of
 from argus.tokens import Tokens, load_tokens
 
 IMAGE_ROLES = ("render", "reference", "prev_render")
@@ -117,25 +116,12 @@ class MetricContext:
     def _decode_images(self) -> None:
         """Every image of the packet at once: a measure that needs one image (the reference)
         needs the others too. Pictures kept from an earlier judge call (same file digest) are
-        reused; the rest are decoded in parallel (Pillow and zlib release the GIL)."""
-        files = {
-            role: entry
-            for role in IMAGE_ROLES
-            if (entry := self.packet.files.get(role)) is not None and role not in self._pictures
-        }
-        missing = {}
-        for role, entry in files.items():
-            kept = kept_picture(entry.sha256)
-            if kept is not None:
-                self._pictures[role] = kept
-            else:
-                missing[role] = entry
-        if not missing:
-            return
-        with ThreadPoolExecutor(max_workers=2, thread_name_prefix="argus-judge-png") as pool:
-            decoded = {role: pool.submit(load_png, entry.path) for role, entry in missing.items()}
-        for role, future in decoded.items():
-            self._pictures[role] = picture_of(missing[role].sha256, future.result)
+        reused. The rest are decoded one after the other: decoder threads won a few ms on an
+        idle machine and lost more than they won on a busy one."""
+        for role in IMAGE_ROLES:
+            entry = self.packet.files.get(role)
+            if entry is not None and role not in self._pictures:
+                self._pictures[role] = picture_of(entry.sha256, partial(load_png, entry.path))
 
     def picture(self, role: str) -> Picture | None:
         """The packet's image for ``role``, decoded once and shared by every measure."""
