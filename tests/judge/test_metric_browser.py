@@ -119,10 +119,16 @@ def _verdict(
     *,
     tmp_path: Path,
     candidate_from: str | None = None,
+    labelled: str | None = None,
 ) -> NormalizedVerdict:
     dirs, roots = sensed
     root = roots[variant]
     spec = load_spec(root / HABITS_SPEC)
+    if labelled is not None:  # the example's reference, labelled as if a person had made it
+        raw = json.loads(spec.path.read_text())
+        raw["targets"][0]["references"][0]["source"] = labelled
+        spec.path.write_text(json.dumps(raw))
+        spec = load_spec(spec.path)
     if (
         candidate_from is not None
     ):  # use another variant's render as an approved candidate reference
@@ -212,6 +218,20 @@ def test_against_a_candidate_reference_only_a_composition_change_fails_visual_fi
     assert changed.failed_dimensions == ("visual_fidelity",)
     assert "regression check" not in changed.dimension("visual_fidelity").evidence
     assert "region" in changed.dimension("visual_fidelity").evidence
+
+
+def test_against_a_human_reference_design2code_fails_only_a_composition_change(
+    sensed: tuple[Sensed, dict[str, Path]], tmp_path: Path
+) -> None:
+    # The example's reference is an approved candidate; labelled "human", the same image takes
+    # the Design2Code path (block match, position, colour), which must agree on these pages.
+    clean = _verdict(sensed, "clean", tmp_path=tmp_path / "clean", labelled="human")
+    visual = clean.dimension("visual_fidelity")
+    assert visual.score == 1 and "block_match" in visual.extra["measurements"], visual.evidence
+    for item in DEFECTS:
+        verdict = _verdict(sensed, item.name, tmp_path=tmp_path / item.name, labelled="human")
+        failed_visual = "visual_fidelity" in verdict.failed_dimensions
+        assert failed_visual == (item.name == "composition_change"), item.name
 
 
 def test_page_text_that_talks_to_the_judge_changes_nothing(

@@ -174,7 +174,7 @@ class FakeServices(Closing):
             "target": view.target,
             "state": view.state,
             "appearance": view.appearance,
-            "reference_source": self._reference_source(view),
+            **self._reference_source(view),
             "dimensions": dimensions,
             "all_pass": not failing,
             "failed_dimensions": sorted(failing),
@@ -184,11 +184,12 @@ class FakeServices(Closing):
         atomic_write_json(sensed / "verdict.json", verdict.to_json())
         return verdict
 
-    def _reference_source(self, view: View) -> str:
-        target = self.spec.target(view.target)
-        canonical = target.canonical
-        reference = target.reference_for(canonical.state, canonical.appearance)
-        return (reference.source if reference else None) or "human"
+    def _reference_source(self, view: View) -> dict[str, str]:
+        """As a packet says it: the view's own present reference's source, if any."""
+        reference = self.spec.target(view.target).reference_for(view.state, view.appearance)
+        if reference is None or reference.status != "present" or reference.source is None:
+            return {}
+        return {"reference_source": reference.source}
 
     def unchanged(self, previous: Path, current: Path) -> UnchangedResult:
         self.calls["unchanged"] += 1

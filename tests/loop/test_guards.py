@@ -242,3 +242,34 @@ def test_the_implementers_command_as_the_judge_is_blocked(tmp_path: Path) -> Non
     outcome = _run(root, implementer=command)
     assert outcome.status is Status.BLOCKED
     assert "the implementer's own command" in outcome.notes[0]
+
+
+# -- where a sign-off's reference came from ---------------------------------------------------
+
+
+def test_a_view_without_its_own_reference_records_no_source(tmp_path: Path) -> None:
+    root = make_repo(tmp_path, [], states=("a", "b"))
+    _run(root)
+    sources = {r["state"]: r["reference_source"] for r in _records(root)}
+    assert sources == {"a": "human", "b": None}  # b is not judged against a's reference
+
+
+def test_a_reference_of_unknown_source_records_null_not_human(tmp_path: Path) -> None:
+    root = make_repo(tmp_path, [])
+    spec_path = root / f"argus/specs/{FEATURE}/spec.json"
+    spec = json.loads(spec_path.read_text())
+    del spec["targets"][0]["references"][0]["source"]
+    spec_path.write_text(json.dumps(spec))
+    _run(root)
+    (record,) = _records(root)
+    assert record["reference_source"] is None
+
+
+def test_the_examples_reference_is_labelled_as_the_argus_render_it_is() -> None:
+    from tests.support.habits import HABITS_DIR, HABITS_SPEC
+
+    spec = json.loads((HABITS_DIR / HABITS_SPEC).read_text())
+    (reference,) = spec["targets"][0]["references"]
+    assert (reference["status"], reference["source"]) == ("present", "candidate")
+    prose = (HABITS_DIR / HABITS_SPEC).with_name("spec.md").read_text()
+    assert "approved candidate" in prose and "design reference" not in prose

@@ -42,15 +42,12 @@ def implementer_gave_up(view: View, state: LoopState, last: IterationOutcome) ->
 
 
 def reference_source(spec: Spec, view: View) -> str | None:
-    """The view's own reference's source, else its target's canonical reference's."""
-    target = spec.target(view.target)
-    for state, appearance in (
-        (view.state, view.appearance),
-        (target.canonical.state, target.canonical.appearance),
-    ):
-        reference = target.reference_for(state, appearance)
-        if reference is not None and reference.status == "present":
-            return reference.source or "human"
+    """The source of the view's own present reference, as the spec declares it. None when the
+    view has no reference of its own (it is not judged against another view's) or the spec
+    does not say who made it: an unknown source is recorded as unknown, never as "human"."""
+    reference = spec.target(view.target).reference_for(view.state, view.appearance)
+    if reference is not None and reference.status == "present":
+        return reference.source
     return None
 
 
@@ -100,7 +97,7 @@ def sign_off(
             appearance=view.appearance,
             signed_off_at=now_iso(),
             iterations=state.iteration,
-            reference_source=replayed.state.reference_source,
+            reference_source=reference_source(ctx.spec, view),
             final_verdict=replayed.verdict.to_json(),
             snapshot_baseline=baseline,
             concerns=decision.concerns,

@@ -74,7 +74,7 @@ def _signoff_table(report: RunReport) -> str:
             esc(r.run_id or DASH) + (" (this run)" if r.run_id == report.run_id else ""),
             esc(when(r.signed_off_at)),
             esc(r.iterations),
-            esc(r.reference_source),
+            esc(r.reference_source or DASH),
             esc("; ".join(r.concerns) or "none"),
             spotcheck_text(r),
         )
