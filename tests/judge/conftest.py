@@ -127,6 +127,7 @@ def make_packet(tmp_path: Path, habits_root: Path) -> PacketFactory:
         state: str = "populated",
         extra: dict[str, Path] | None = None,
         render_button: tuple[int, int] = (200, 120),
+        render_shade: int = 245,
         contract: dict[str, Any] | None = None,
         spec_md: bool = True,
     ) -> Packet:
@@ -136,7 +137,7 @@ def make_packet(tmp_path: Path, habits_root: Path) -> PacketFactory:
         spec = load_spec(habits_root / HABITS_SPEC)
         view = View("habits", "list", state, "light")
         (src / "probe.json").write_text(json.dumps(probe or small_probe()), "utf-8")
-        render = png(src / "render.png", button=render_button)
+        render = png(src / "render.png", shade=render_shade, button=render_button)
         gates = gate_result or derived_gate_result(spec, view, src)
         (src / "gate.json").write_text(json.dumps(gates), "utf-8")
         (src / "rubric.json").write_text(default_rubric_text(), "utf-8")

@@ -325,6 +325,21 @@ def test_visual_fidelity_against_drawn_references(make_packet: PacketFactory, so
     assert moved.score == 0 and "region" in moved.evidence
 
 
+def test_visual_fidelity_candidate_blocks_in_place_but_repainted_is_not_unchanged(
+    make_packet: PacketFactory,
+) -> None:
+    # The same blocks in the same places on a page turned dark: the structure alone says
+    # "unchanged"; the pixels (dense windows repainted, low SSIM) say otherwise.
+    dark = measure(make_packet(reference="candidate", render_shade=60), "visual_fidelity")
+    assert dark.numbers["region_changes"] == 0 and dark.numbers["block_changes"] == 0
+    assert dark.numbers["densest_window"] >= 0.9 and dark.numbers["ssim"] < 0.9
+    assert dark.score == 0.5 and "SSIM" in dark.evidence
+    # A light tint repaints every window too, but the tonal composition holds (SSIM high).
+    tint = measure(make_packet(reference="candidate", render_shade=200), "visual_fidelity")
+    assert tint.numbers["densest_window"] >= 0.9 and tint.numbers["ssim"] >= 0.9
+    assert tint.score == 1, tint.evidence
+
+
 def test_closer_to_reference_than_prev(make_packet: PacketFactory) -> None:
     judge = MetricJudge(ProjectConfig(root=Path(".")))
     closer = judge.judge(make_packet(reference="candidate", prev=True))  # render == reference

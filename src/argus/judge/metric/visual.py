@@ -3,6 +3,11 @@
 Against a *candidate* reference (an earlier render a person approved as it was) the dimension
 asserts only that the composition is unchanged: a regression check against the approved
 baseline, never a claim that the design is good (that rests on the design-system dimensions).
+Unchanged means two things hold: the block structure (the same regions, every block in place)
+and the pixels agree at composition scale: the densest 16 px diff window is below
+MAX_WINDOW_DENSITY (the change is local, edges and glyphs, not whole areas repainted) or the
+SSIM of the 4×4-averaged images is at least MIN_SSIM (the tonal masses are the same). Blocks in
+place over repainted areas (a page turned dark) score 0.5.
 Against a *human* reference it is a fidelity check in the manner of Design2Code. Neither is a
 bare pixel match: colours, spacing and type are other dimensions' business, and a list with one
 row more or fewer is functional_correctness's.
@@ -22,6 +27,9 @@ from argus.judge.picture import Picture
 PASS = {"block_match": 0.9, "position": 0.95, "colour": 0.7}
 PARTIAL = {"block_match": 0.75, "position": 0.9, "colour": 0.5}
 MAX_LISTED = 3
+# Candidate reference, the pixel half of "unchanged" (either bound is enough; see the doc).
+MAX_WINDOW_DENSITY = 0.9
+MIN_SSIM = 0.9
 
 
 def _changes_text(changes: list[StructureChange]) -> str:
@@ -70,12 +78,22 @@ def _unchanged(render: Picture, reference: Picture) -> Measured:
         "region_changes": sum(1 for c in changes if c.kind == "region"),
         "block_changes": sum(1 for c in changes if c.kind == "block"),
     }
-    if not changes:
+    if not changes and not _repainted(numbers):
         return Measured(
             1,
             "Composition unchanged from the approved candidate baseline: all "
             f"{len(theirs.regions)} regions and their blocks are in place "
-            f"(SSIM {numbers['ssim']}); a regression check, not a quality judgement.",
+            f"(SSIM {numbers['ssim']}, densest window {numbers['densest_window']}); a regression "
+            "check, not a quality judgement.",
+            numbers,
+        )
+    if not changes:
+        return Measured(
+            0.5,
+            "Blocks in place, but areas of the approved candidate baseline were repainted: "
+            f"densest {numbers['window_px']} px window {numbers['densest_window']} changed "
+            f"(below {MAX_WINDOW_DENSITY} would be local) and SSIM {numbers['ssim']} "
+            f"(below {MIN_SSIM}).",
             numbers,
         )
     score = 0 if numbers["region_changes"] else 0.5
@@ -84,6 +102,15 @@ def _unchanged(render: Picture, reference: Picture) -> Measured:
         f"Composition changed from the approved candidate baseline: {_changes_text(changes)}.",
         numbers,
     )
+
+
+def _repainted(numbers: dict[str, Any]) -> bool:
+    """The pixels disagree at composition scale: dense windows repainted and a low SSIM.
+    Unknown when the sizes differ (then the structure decides alone)."""
+    density, ssim = numbers.get("densest_window"), numbers.get("ssim")
+    if density is None or ssim is None:
+        return False
+    return bool(density >= MAX_WINDOW_DENSITY and ssim < MIN_SSIM)
 
 
 def _fidelity(render: Picture, reference: Picture) -> Measured:
