@@ -1,19 +1,26 @@
 """axe-core on the live page at sensing time, with the axe build axe-playwright-python ships.
 
-The run and the reduction happen in the page and come back as one JSON string: violations and
-incomplete results keep rule id, impact, help and each node's target; passes are a count.
+axe runs in an isolated world of the page's main frame (its own globals; the same DOM), so the
+page never sees it. Its 570 kB source goes over Argus's own CDP session and is evaluated
+while the page settles (``load_axe``: it only defines axe, during what is waiting time);
+after the screenshots, ``run_axe`` runs it. The run and the reduction happen in the page and
+come back as one JSON string: violations and incomplete results keep rule id, impact, help
+and each node's target; passes are a count.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from playwright.async_api import Page
+from playwright.async_api import CDPSession
 
 from argus.config import AxeConfig
+from argus.errors import SensorError
 
+WORLD = "argus-axe"
 RUN_JS = """async (options) => {
   const results = await axe.run(document, options);
   const reduce = (items) => items.map((item) => ({
@@ -55,9 +62,48 @@ def axe_options(config: AxeConfig) -> dict[str, Any]:
     return options
 
 
-async def run_axe(page: Page, config: AxeConfig) -> dict[str, Any]:
-    await page.evaluate(axe_source())
-    raw = await page.evaluate(RUN_JS, axe_options(config))
-    results: dict[str, Any] = json.loads(raw)
+@dataclass(frozen=True)
+class LoadedAxe:
+    """axe defined in the isolated world ``context_id`` of the current document."""
+
+    context_id: int
+
+
+async def load_axe(session: CDPSession) -> LoadedAxe:
+    """Define axe in a fresh isolated world of the main frame (it does not run yet)."""
+    tree = await session.send("Page.getFrameTree")
+    world = await session.send(
+        "Page.createIsolatedWorld",
+        {"frameId": tree["frameTree"]["frame"]["id"], "worldName": WORLD},
+    )
+    context_id = int(world["executionContextId"])
+    loaded = await session.send(
+        "Runtime.evaluate", {"expression": axe_source(), "contextId": context_id}
+    )
+    _raise_on_exception(loaded, "loading axe-core")
+    return LoadedAxe(context_id)
+
+
+async def run_axe(session: CDPSession, loaded: LoadedAxe, config: AxeConfig) -> dict[str, Any]:
+    expression = f"({RUN_JS})({json.dumps(axe_options(config))})"
+    answer = await session.send(
+        "Runtime.evaluate",
+        {
+            "expression": expression,
+            "contextId": loaded.context_id,
+            "awaitPromise": True,
+            "returnByValue": True,
+        },
+    )
+    _raise_on_exception(answer, "running axe-core")
+    results: dict[str, Any] = json.loads(answer["result"]["value"])
     results["options"] = {"tags": list(config.tags), "disable_rules": list(config.disable_rules)}
     return results
+
+
+def _raise_on_exception(answer: dict[str, Any], doing: str) -> None:
+    details = answer.get("exceptionDetails")
+    if details:
+        thrown = details.get("exception", {}).get("description") or details.get("text", "")
+        first = str(thrown).strip().splitlines()[0] if str(thrown).strip() else "an error"
+        raise SensorError(f"{doing} failed in the page: {first}")

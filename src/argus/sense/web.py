@@ -21,7 +21,7 @@ from argus.config import ProjectConfig
 from argus.errors import SensorError
 from argus.io import atomic_write_json
 from argus.sense import result as files
-from argus.sense.axe import run_axe
+from argus.sense.axe import load_axe, run_axe
 from argus.sense.fonts import FontProbe
 from argus.sense.output import Probed, WebCapture, web_meta, write_sensed_files
 from argus.sense.page_state import FONTS_READY_JS, FREEZE_CSS, TWO_FRAMES_JS, NetworkMonitor
@@ -216,9 +216,10 @@ async def _sense(
         if response is not None and response.status >= 400:
             raise SensorError(f"{plan.view.slug}: {url} answered HTTP {response.status}")
         # Waiting for fonts and a quiet network is idle time: the freeze stylesheet goes in
-        # meanwhile, the probe's first (cold) ARIA pass warms Playwright's injected script, and
-        # the fonts lookup enables its CDP domains.
+        # meanwhile, the probe's first (cold) ARIA pass warms Playwright's injected script, the
+        # fonts lookup enables its CDP domains, and axe's source is sent and compiled.
         font_probe = FontProbe(page, warm.session) if probe else None
+        wants_axe = probe and "axe" in plan.gates
         ready = await clock.phase(
             "settle",
             asyncio.gather(
@@ -227,6 +228,7 @@ async def _sense(
                 page.add_style_tag(content=FREEZE_CSS),
                 warm_probe(page) if probe else asyncio.sleep(0),
                 font_probe.enable() if font_probe is not None else asyncio.sleep(0),
+                load_axe(warm.session) if wants_axe else asyncio.sleep(0, None),
             ),
         )
         if not ready[1]:
@@ -239,8 +241,8 @@ async def _sense(
             "capture_and_probe", stable_capture(page, plan.full_page, font_probe)
         )
         axe = None
-        if probe and "axe" in plan.gates:
-            axe = await clock.phase("axe", run_axe(page, config.gates.axe))
+        if ready[5] is not None:
+            axe = await clock.phase("axe", run_axe(warm.session, ready[5], config.gates.axe))
     except PlaywrightError as exc:
         reason = _first_line(exc, type(exc).__name__)
         raise SensorError(
