@@ -8,23 +8,27 @@ baseline compared, ``none`` never writes (and, as in Playwright, a missing basel
 ``diff``). Argus's own ``compare`` mode compares when a baseline exists and skips otherwise,
 never writing: the loop's iterations use it. Masked regions are painted in both images before
 comparing, and a baseline is written with its masks painted, so volatile content never
-reaches the repository.
+reaches the repository; without masks it is the render's own bytes (no re-encoding), so an
+unchanged view's next render is byte-for-byte its baseline, which passes without decoding
+either image.
 """
 
 from __future__ import annotations
 
 import re
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from argus.diff.compare import compare
+from argus.diff.compare import DiffResult, compare
 from argus.diff.masks import Box, paint_masks
-from argus.diff.png import load_png, save_png
+from argus.diff.png import MAX_PNG_BYTES, decode_png, load_png, save_png
 from argus.diff.regions import Region
 from argus.diff.tolerance import Tolerance
 from argus.errors import InputError
+from argus.io import atomic_write_bytes, read_bytes
 
 UpdateMode = Literal["all", "changed", "missing", "none", "compare"]
 # Playwright's --update-snapshots modes: what a user picks (argus gates --update-snapshots).
@@ -101,10 +105,28 @@ def compare_to_baseline(
     the device pixel ratio) in both, and write the baseline as ``update_mode`` says."""
     if update_mode not in (*UPDATE_MODES, COMPARE_IF_PRESENT):
         raise InputError(f"--update-snapshots={update_mode}: use one of {', '.join(UPDATE_MODES)}")
-    actual = load_png(render)
-    paint_masks(actual, masks_boxes, scale)
+    render_bytes = read_bytes(render, what="PNG image", limit=MAX_PNG_BYTES)
     stale_diff = diff_image_path(render)
     stale_diff.unlink(missing_ok=True)
+    identical = _identical(render_bytes, baseline, settings.window)
+    if identical is not None:
+        # The same bytes are the same pixels, masked or not: nothing to decode or compare.
+        same_ok, why = settings.judge(identical)
+        action: Action = "none"
+        if update_mode == "all":
+            atomic_write_bytes(baseline, render_bytes)
+            action = "updated"
+        status: Status = "pass" if same_ok else "diff"
+        return SnapshotOutcome(status, action, baseline, why, None, 0, 0.0, 0.0, ())
+
+    actual = decode_png(render_bytes, render)
+    paint_masks(actual, masks_boxes, scale)
+
+    def write_baseline() -> None:
+        if masks_boxes:
+            save_png(baseline, actual)
+        else:
+            atomic_write_bytes(baseline, render_bytes)
 
     if not baseline.exists():
         if update_mode == "none":
@@ -120,7 +142,7 @@ def compare_to_baseline(
             return SnapshotOutcome(
                 "skip", "none", baseline, f"no baseline at {baseline} yet; nothing to compare"
             )
-        save_png(baseline, actual)
+        write_baseline()
         return SnapshotOutcome(
             "skip", "written", baseline, f"baseline written to {baseline}; nothing to compare yet"
         )
@@ -130,7 +152,7 @@ def compare_to_baseline(
     rewrite = update_mode in ("all", "changed")
     if expected.shape != actual.shape:
         if rewrite:
-            save_png(baseline, actual)
+            write_baseline()
         return SnapshotOutcome(
             "diff",
             "updated" if rewrite else "none",
@@ -147,9 +169,9 @@ def compare_to_baseline(
     if not ok and result.diff_image is not None:
         diff_file = stale_diff
         save_png(diff_file, result.diff_image, compress_level=1)
-    action: Action = "none"
+    action = "none"
     if update_mode == "all" or (update_mode == "changed" and not ok):
-        save_png(baseline, actual)
+        write_baseline()
         action = "updated"
     return SnapshotOutcome(
         "pass" if ok else "diff",
@@ -162,3 +184,25 @@ def compare_to_baseline(
         result.density_ratio,
         result.regions,
     )
+
+
+def _identical(render_bytes: bytes, baseline: Path, window: int) -> DiffResult | None:
+    """A no-difference result when the baseline's bytes are the render's, else None."""
+    size = _png_size(render_bytes)
+    try:
+        if size is None or baseline.stat().st_size != len(render_bytes):
+            return None
+    except OSError:
+        return None
+    if read_bytes(baseline, what="PNG image", limit=MAX_PNG_BYTES) != render_bytes:
+        return None
+    width, height = size
+    return DiffResult(width, height, mismatch=0, window=window, density=0, regions=())
+
+
+def _png_size(data: bytes) -> tuple[int, int] | None:
+    """Width and height from a PNG's IHDR chunk; None when ``data`` does not start like a PNG."""
+    if len(data) < 24 or data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+        return None
+    width, height = struct.unpack(">II", data[16:24])
+    return (width, height) if width > 0 and height > 0 else None
