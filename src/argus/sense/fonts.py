@@ -41,7 +41,7 @@ PICK_JS = """() => {
 
 
 class FontProbe:
-    """Asks through a CDP session on the page; ``enable`` runs while the page settles."""
+    """Asks through a CDP session on the page; ``enable`` once, when the page is opened."""
 
     def __init__(self, page: Page, session: CDPSession) -> None:
         self._page = page

@@ -27,6 +27,7 @@ from argus.config import ProjectConfig
 from argus.errors import SensorError
 from argus.sense.adapter import sense_adapter_view
 from argus.sense.browser import discover_browser, launch_args
+from argus.sense.fonts import FontProbe
 from argus.sense.pages import PagePool, WarmPage
 from argus.sense.result import SenseResult
 from argus.sense.server import web_server
@@ -117,10 +118,18 @@ class Sensor(Closing):
     async def _new_page(self) -> WarmPage:
         browser = await self._warm_browser()
         try:
-            return await WarmPage.open(browser, context_options(self.config))
+            warm = await WarmPage.open(browser, context_options(self.config))
         except PlaywrightError as exc:
             first = exc.message.splitlines()[0] if exc.message else "new page failed"
             raise SensorError(f"browser could not open a page: {first}") from exc
+        try:
+            # The fonts lookup's CDP domains stay on for the page's life (once, not per view).
+            await FontProbe(warm.page, warm.session).enable()
+        except PlaywrightError as exc:
+            await warm.close()
+            first = exc.message.splitlines()[0] if exc.message else "CDP failed"
+            raise SensorError(f"browser could not open a page: {first}") from exc
+        return warm
 
     def _browser_info(self) -> dict[str, str]:
         version = self._browser.version if self._browser is not None else ""

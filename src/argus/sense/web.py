@@ -1,8 +1,9 @@
 """The built-in web sensor: one view on a warm page (argus.sense.pages), written to one directory.
 
-Order: viewport and colour scheme -> navigate -> load, fonts ready, network idle -> freeze
-animations, transitions and caret -> screenshots until two in a row are byte-identical, the
-probe (element dump, ARIA snapshot, fonts used) beside the last one -> axe -> files.
+Order: viewport and colour scheme -> navigate -> load -> fonts ready and animations,
+transitions and caret frozen -> network quiet (two frames drawn after the last request) ->
+screenshots until two in a row are byte-identical, the probe (element dump, ARIA snapshot,
+fonts used) beside the last one -> axe -> files.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from argus.sense import result as files
 from argus.sense.axe import load_axe, run_axe
 from argus.sense.fonts import FontProbe
 from argus.sense.output import Probed, WebCapture, web_meta, write_sensed_files
-from argus.sense.page_state import FONTS_READY_JS, FREEZE_CSS, TWO_FRAMES_JS, NetworkMonitor
+from argus.sense.page_state import FONTS_READY_JS, FREEZE_CSS, NetworkMonitor
 from argus.sense.pages import WarmPage
 from argus.sense.probe import aria_snapshot, dump_elements, warm_probe
 from argus.sense.result import SenseResult
@@ -192,6 +193,15 @@ async def _prepare(warm: WarmPage, plan: ViewPlan, timeout_s: float) -> None:
     warm.viewport, warm.color_scheme = viewport, scheme
 
 
+async def _at_rest(page: Page, network: NetworkMonitor, timeout_s: float) -> bool:
+    """Fonts ready and the freeze stylesheet in, then a quiet network; False when it never is.
+
+    The network is quiet only after the page drew two frames past its last request, and those
+    come after the fonts and the stylesheet, so the render is at rest with both."""
+    await asyncio.gather(page.evaluate(FONTS_READY_JS), page.add_style_tag(content=FREEZE_CSS))
+    return await network.wait_idle(timeout_s)
+
+
 async def _sense(
     warm: WarmPage,
     plan: ViewPlan,
@@ -215,34 +225,29 @@ async def _sense(
             raise SensorError(f"{plan.view.slug}: {url} did not answer ({reason})") from exc
         if response is not None and response.status >= 400:
             raise SensorError(f"{plan.view.slug}: {url} answered HTTP {response.status}")
-        # Waiting for fonts and a quiet network is idle time: the freeze stylesheet goes in
-        # meanwhile, the probe's first (cold) ARIA pass warms Playwright's injected script, the
-        # fonts lookup enables its CDP domains, and axe's source is sent and compiled.
+        # Waiting for a quiet network is idle time: the probe's first (cold) ARIA pass warms
+        # Playwright's injected script meanwhile, and axe's source is sent and evaluated.
         font_probe = FontProbe(page, warm.session) if probe else None
         wants_axe = probe and "axe" in plan.gates
         ready = await clock.phase(
             "settle",
             asyncio.gather(
-                page.evaluate(FONTS_READY_JS),
-                network.wait_idle(config.browser.timeout),
-                page.add_style_tag(content=FREEZE_CSS),
+                _at_rest(page, network, config.browser.timeout),
                 warm_probe(page) if probe else asyncio.sleep(0),
-                font_probe.enable() if font_probe is not None else asyncio.sleep(0),
                 load_axe(warm.session) if wants_axe else asyncio.sleep(0, None),
             ),
         )
-        if not ready[1]:
+        if not ready[0]:
             raise SensorError(
                 f"{plan.view.slug}: {url} kept loading for {config.browser.timeout:g}s "
                 "(network never went idle)"
             )
-        await clock.phase("frames", page.evaluate(TWO_FRAMES_JS))
         png, probed, settled, attempts = await clock.phase(
             "capture_and_probe", stable_capture(page, plan.full_page, font_probe)
         )
         axe = None
-        if ready[5] is not None:
-            axe = await clock.phase("axe", run_axe(warm.session, ready[5], config.gates.axe))
+        if ready[2] is not None:
+            axe = await clock.phase("axe", run_axe(warm.session, ready[2], config.gates.axe))
     except PlaywrightError as exc:
         reason = _first_line(exc, type(exc).__name__)
         raise SensorError(
