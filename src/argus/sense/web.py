@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -22,7 +23,7 @@ from argus.config import ProjectConfig
 from argus.errors import SensorError
 from argus.io import atomic_write_json
 from argus.sense import result as files
-from argus.sense.axe import load_axe, run_axe
+from argus.sense.axe import LoadedAxe, load_axe, run_axe
 from argus.sense.fonts import FontProbe
 from argus.sense.output import Probed, WebCapture, web_meta, write_sensed_files
 from argus.sense.page_state import FONTS_READY_JS, FREEZE_CSS, NetworkMonitor
@@ -102,13 +103,18 @@ async def _probe(page: Page, fonts: FontProbe) -> Probed:
 
 
 async def stable_capture(
-    page: Page, full_page: bool, fonts: FontProbe | None = None
+    page: Page,
+    full_page: bool,
+    fonts: FontProbe | None = None,
+    warmed: Awaitable[None] | None = None,
 ) -> tuple[bytes, Probed | None, bool, int]:
     """Screenshots until two consecutive ones are byte-identical, at most MAX_ATTEMPTS.
 
     The probe (when ``fonts`` is given) runs alongside each confirming screenshot: when the
     screenshots before and after it are identical the page was at rest while it ran, so it
-    describes the render. It only reads the page.
+    describes the render. It only reads the page. ``warmed`` (the probe's cold start, which
+    only reads the page too) may still be running during the first screenshot; it is awaited
+    before the probe runs.
     """
 
     async def shot() -> bytes:
@@ -117,6 +123,8 @@ async def stable_capture(
         )
 
     previous = await shot()
+    if warmed is not None:
+        await warmed
     probed: Probed | None = None
     for attempt in range(2, MAX_ATTEMPTS + 1):
         if fonts is not None:
@@ -202,6 +210,22 @@ async def _at_rest(page: Page, network: NetworkMonitor, timeout_s: float) -> boo
     return await network.wait_idle(timeout_s)
 
 
+async def _run_loaded(
+    warm: WarmPage, loading: Awaitable[LoadedAxe], config: ProjectConfig
+) -> dict[str, Any]:
+    return await run_axe(warm.session, await loading, config.gates.axe)
+
+
+async def _abandon(*tasks: asyncio.Future[Any] | None) -> None:
+    """Cancel side tasks a failed view left running, and collect their outcome."""
+    for task in tasks:
+        if task is not None and not task.done():
+            task.cancel()
+        if task is not None:
+            with suppress(asyncio.CancelledError, PlaywrightError, SensorError):
+                await task
+
+
 async def _sense(
     warm: WarmPage,
     plan: ViewPlan,
@@ -225,29 +249,29 @@ async def _sense(
             raise SensorError(f"{plan.view.slug}: {url} did not answer ({reason})") from exc
         if response is not None and response.status >= 400:
             raise SensorError(f"{plan.view.slug}: {url} answered HTTP {response.status}")
-        # Waiting for a quiet network is idle time: the probe's first (cold) ARIA pass warms
-        # Playwright's injected script meanwhile, and axe's source is sent and evaluated.
+        # Reading the page never changes it, so what only reads runs beside the waits and the
+        # first screenshot: the probe's first (cold) ARIA pass, which warms Playwright's
+        # injected script, and sending and evaluating axe's source.
         font_probe = FontProbe(page, warm.session) if probe else None
-        wants_axe = probe and "axe" in plan.gates
-        ready = await clock.phase(
-            "settle",
-            asyncio.gather(
-                _at_rest(page, network, config.browser.timeout),
-                warm_probe(page) if probe else asyncio.sleep(0),
-                load_axe(warm.session) if wants_axe else asyncio.sleep(0, None),
-            ),
+        warming = asyncio.ensure_future(warm_probe(page)) if probe else None
+        loading_axe = (
+            asyncio.ensure_future(load_axe(warm.session)) if probe and "axe" in plan.gates else None
         )
-        if not ready[0]:
-            raise SensorError(
-                f"{plan.view.slug}: {url} kept loading for {config.browser.timeout:g}s "
-                "(network never went idle)"
+        try:
+            if not await clock.phase("settle", _at_rest(page, network, config.browser.timeout)):
+                raise SensorError(
+                    f"{plan.view.slug}: {url} kept loading for {config.browser.timeout:g}s "
+                    "(network never went idle)"
+                )
+            png, probed, settled, attempts = await clock.phase(
+                "capture_and_probe", stable_capture(page, plan.full_page, font_probe, warming)
             )
-        png, probed, settled, attempts = await clock.phase(
-            "capture_and_probe", stable_capture(page, plan.full_page, font_probe)
-        )
-        axe = None
-        if ready[2] is not None:
-            axe = await clock.phase("axe", run_axe(warm.session, ready[2], config.gates.axe))
+            axe = None
+            if loading_axe is not None:
+                # Still loading after the screenshots? That wait is axe's too.
+                axe = await clock.phase("axe", _run_loaded(warm, loading_axe, config))
+        finally:
+            await _abandon(warming, loading_axe)
     except PlaywrightError as exc:
         reason = _first_line(exc, type(exc).__name__)
         raise SensorError(
