@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import hashlib
 import http.server
@@ -13,9 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.async_api import async_playwright
 
 from argus.config import ProjectConfig
-from argus.sense import Sensor
+from argus.sense import Sensor, discover_browser, launch_args
+from argus.sense.pages import WarmPage
 from argus.spec import View, load_spec
 from tests.sense.test_web_sensor import make_web_repo
 
@@ -111,3 +114,30 @@ def test_a_reused_page_starts_every_view_afresh(tmp_path: Path) -> None:
     probe = json.loads((outs[2] / "probe.json").read_text())
     found_p = next(e for e in probe["elements"] if e["testid"] == "found")
     assert found_p["style"]["color"] == "rgb(200, 0, 0)"
+
+
+def test_a_reset_clears_what_a_file_page_stored(tmp_path: Path) -> None:
+    """file: pages share one origin in Chromium; its storage is cleared like any other."""
+    page_file = tmp_path / "remembers.html"
+    page_file.write_text(REMEMBERS.replace('<link rel="stylesheet" href="look.css">', ""))
+
+    async def found_twice() -> list[dict[str, Any]]:
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(
+                executable_path=discover_browser(), args=launch_args(), headless=True
+            )
+            warm = await WarmPage.open(browser, {})
+            found = []
+            for _ in range(2):
+                await warm.page.goto(page_file.as_uri())
+                await warm.page.wait_for_function(
+                    "document.getElementById('found').textContent !== 'pending'"
+                )
+                found.append(json.loads(await warm.page.text_content("#found") or "{}"))
+                await warm.reset()
+            await browser.close()
+            return found
+
+    first, second = asyncio.run(found_twice())
+    assert first["local"] is None and first["session"] is None and first["idb"] is None
+    assert second == first

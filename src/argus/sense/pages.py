@@ -81,6 +81,8 @@ class WarmPage:
         parts = urlsplit(request.url)
         if parts.scheme in ("http", "https") and parts.netloc:
             self.origins.add(f"{parts.scheme}://{parts.netloc}")
+        elif parts.scheme == "file":
+            self.origins.add("file://")  # every file: page shares Chromium's file origin
 
     @property
     def reusable(self) -> bool:
