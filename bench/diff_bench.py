@@ -18,7 +18,6 @@ prints it.
 
 from __future__ import annotations
 
-import argparse
 import json
 import platform
 import statistics
@@ -35,6 +34,7 @@ import PIL
 from PIL import Image
 
 from argus.diff import load_png, load_png_pair, pixelmatch
+from bench.area_cli import area_main
 from bench.images import dense_pair, sparse_pair
 from bench.peers import DIFF_PEERS, ensure_peers, installed_version, node_version, odiff_binary
 
@@ -305,17 +305,7 @@ def _report(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer sizes and repeats")
-    parser.add_argument("--out", type=Path, help="also write the JSON report here")
-    args = parser.parse_args(argv)
-    report = run(quick=args.quick)
-    text = json.dumps(report, indent=2)
-    print(text)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n")
-    return 0
+    return area_main(run, __doc__.splitlines()[0], "fewer sizes and repeats", argv)
 
 
 if __name__ == "__main__":

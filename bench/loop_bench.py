@@ -22,7 +22,6 @@ gates time, as a ratio of medians. ``run(quick)`` returns the report;
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
@@ -45,6 +44,7 @@ from argus.loop.services import GateReport, JudgeInputs, SenseResult
 from argus.loop.web_services import ArgusServices
 from argus.spec import Spec, View
 from argus.verdict import NormalizedVerdict
+from bench.area_cli import area_main
 from bench.example import SPEC, copy_example
 
 TARGET_RATIO = 1.2
@@ -222,17 +222,7 @@ def run(quick: bool = False) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="one round instead of three")
-    parser.add_argument("--out", type=Path, help="also write the JSON report here")
-    args = parser.parse_args(argv)
-    report = run(quick=args.quick)
-    text = json.dumps(report, indent=2)
-    print(text)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n")
-    return 0
+    return area_main(run, __doc__.splitlines()[0], "one round instead of three", argv)
 
 
 if __name__ == "__main__":

@@ -20,8 +20,6 @@ throughout (browser launched and one view sensed before anything is timed).
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
 import platform
 import statistics
@@ -34,6 +32,7 @@ from typing import Any
 from argus.config import ProjectConfig, load_config
 from argus.sense.sensor import Sensor
 from argus.spec import Spec, View, load_spec
+from bench.area_cli import area_main
 from bench.example import CANONICAL, SPEC, copy_example, served
 
 TARGET_PROBE_RATIO = 0.3
@@ -148,17 +147,7 @@ def run(quick: bool = False) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer rounds")
-    parser.add_argument("--out", type=Path, help="also write the JSON report here")
-    args = parser.parse_args(argv)
-    report = run(quick=args.quick)
-    text = json.dumps(report, indent=2)
-    print(text)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n")
-    return 0
+    return area_main(run, __doc__.splitlines()[0], "fewer rounds", argv)
 
 
 if __name__ == "__main__":

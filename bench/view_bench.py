@@ -30,7 +30,6 @@ prints it (``--quick``, ``--out PATH``).
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import os
@@ -52,6 +51,7 @@ from argus.sense.sensor import Sensor
 from argus.sense.views import plan_view
 from argus.sense.web import context_options
 from argus.spec import Spec, View, load_spec
+from bench.area_cli import area_main
 from bench.example import CANONICAL, SPEC, copy_example, free_port, served
 from bench.peers import PEERS_DIR, VIEW_PEERS, PeerError, ensure_peers, installed_version
 
@@ -395,17 +395,7 @@ def _report(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer rounds and repeats")
-    parser.add_argument("--out", type=Path, help="also write the JSON report here")
-    args = parser.parse_args(argv)
-    report = run(quick=args.quick)
-    text = json.dumps(report, indent=2)
-    print(text)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n")
-    return 0
+    return area_main(run, __doc__.splitlines()[0], "fewer rounds and repeats", argv)
 
 
 if __name__ == "__main__":
