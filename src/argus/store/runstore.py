@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import secrets
 import sqlite3
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
@@ -23,10 +24,24 @@ from argus.store.model import Event, Run, ViewLike, utc_now
 
 DB_RELATIVE = Path(".argus") / "argus.db"
 BUSY_TIMEOUT_MS = 30_000
+WAL_RETRIES = 100
 
 
 def db_path(root: Path) -> Path:
     return root / DB_RELATIVE
+
+
+def _enable_wal(conn: sqlite3.Connection) -> None:
+    """Switch to WAL. Two processes creating the store at once can see "database is locked"
+    here without SQLite's busy handler being consulted, so retry for a bounded while."""
+    for attempt in range(WAL_RETRIES):
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == WAL_RETRIES - 1:
+                raise
+            time.sleep(0.05)
 
 
 class RunStore(Closing):
@@ -49,7 +64,7 @@ class RunStore(Closing):
         try:
             with _sqlite_errors(path):
                 conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-                conn.execute("PRAGMA journal_mode = WAL")
+                _enable_wal(conn)
                 conn.execute("PRAGMA foreign_keys = ON")
                 before = migrate(conn)
             if before > LATEST_VERSION:
