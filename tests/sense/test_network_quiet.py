@@ -4,13 +4,11 @@ while the page renders two frames (argus.sense.page_state.NetworkMonitor)."""
 from __future__ import annotations
 
 import asyncio
-import functools
 import http.server
 import json
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +19,7 @@ from argus.sense import Sensor
 from argus.sense.page_state import NetworkMonitor
 from argus.spec import View, load_spec
 from tests.sense.test_web_sensor import make_web_repo
+from tests.support.fixtures import static_server
 
 
 class FakeRequest:
@@ -139,17 +138,8 @@ class _SlowHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@contextmanager
-def slow_server(directory: Path) -> Iterator[str]:
-    handler = functools.partial(_SlowHandler, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+def slow_server(directory: Path) -> AbstractContextManager[str]:
+    return static_server(directory, _SlowHandler)
 
 
 @pytest.mark.browser

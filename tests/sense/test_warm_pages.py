@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 import hashlib
 import http.server
 import json
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +18,7 @@ from argus.sense import Sensor, discover_browser, launch_args
 from argus.sense.pages import WarmPage
 from argus.spec import View, load_spec
 from tests.sense.test_web_sensor import make_web_repo
+from tests.support.fixtures import static_server
 
 pytestmark = pytest.mark.browser
 
@@ -66,17 +64,8 @@ class _CachingHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@contextmanager
-def caching_server(directory: Path) -> Iterator[str]:
-    handler = functools.partial(_CachingHandler, directory=str(directory))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+def caching_server(directory: Path) -> AbstractContextManager[str]:
+    return static_server(directory, _CachingHandler)
 
 
 def _found(out: Path) -> dict[str, Any]:

@@ -49,9 +49,11 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @contextmanager
-def static_server(directory: Path) -> Iterator[str]:
+def static_server(
+    directory: Path, handler_class: type[http.server.SimpleHTTPRequestHandler] = _QuietHandler
+) -> Iterator[str]:
     """Serve ``directory`` on a free port for the block; yields the base URL."""
-    handler = functools.partial(_QuietHandler, directory=str(directory))
+    handler = functools.partial(handler_class, directory=str(directory))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
