@@ -132,7 +132,7 @@ def sense_comparisons(report: Report) -> list[Comparison]:
     return [
         Comparison(
             "sense", "probe added to the stable capture", "probe (with - without)",
-            probe["with_probe_ms"] - probe["capture_only_ms"], "stable capture phase",
+            probe["added_ms"], "stable capture phase",
             probe["stable_capture_phase_ms"], 0.3, 3,
         )
     ]  # fmt: skip

@@ -459,3 +459,39 @@ def test_axe_runs_when_the_targets_own_gates_include_it(
         )  # fmt: skip
     assert result.ok, result.error
     assert (tmp_path / "out" / "axe.json").is_file() is axe_written
+
+
+FONTS = """<!doctype html><html><head><style>
+  body { margin: 0; font-family: "DejaVu Sans"; }
+  .serif { font-family: "Liberation Serif"; font-weight: 700; }
+  .mono { font-family: "Liberation Mono"; }
+</style></head><body>
+  <p>Sans text</p>
+  <div><span></span><div><b class="serif">Bold serif, deep in the tree</b></div></div>
+  <p><em>Italic sans</em></p>
+  <p class="mono" hidden>hidden mono</p>
+</body></html>"""
+
+
+def test_meta_names_the_fonts_each_visible_text_was_drawn_with(
+    warm_sensor: Sensor, tmp_path: Path
+) -> None:
+    root = make_web_repo(tmp_path, {"fonts.html": FONTS}, {"fonts": "/fonts.html"})
+    spec = load_spec(root / "argus/specs/demo/spec.json")
+    with static_server(root) as base_url:
+        result = warm_sensor.sense(
+            spec, View("demo", "fonts", "default", "light"), tmp_path / "out", base_url=base_url
+        )
+    assert result.ok, result.error
+    fonts = json.loads((tmp_path / "out" / "meta.json").read_text())["fonts"]
+    declared = {(f["family"], f["weight"], f["style"]) for f in fonts["declared"]}
+    assert declared == {
+        ('"DejaVu Sans"', "400", "normal"),
+        ('"Liberation Serif"', "700", "normal"),
+        ('"DejaVu Sans"', "400", "italic"),
+    }
+    rendered = {f["postscript_name"]: f for f in fonts["rendered"]}
+    assert {"DejaVuSans", "LiberationSerif-Bold", "DejaVuSans-Oblique"} <= set(rendered), rendered
+    assert not any("Mono" in name for name in rendered), "hidden text draws nothing"
+    assert all(f["glyphs"] > 0 and not f["web_font"] for f in rendered.values())
+    assert fonts["web_fonts_loaded"] == []

@@ -13,8 +13,8 @@ from argus.sense.probe import assemble_probe
 from argus.sense.truncate import truncate_probe
 from argus.sense.views import ViewPlan
 
-# The element dump, the ARIA snapshot and the fonts used.
-Probed = tuple[list[dict[str, Any]], str, dict[str, Any]]
+# The element dump and the ARIA snapshot.
+Probed = tuple[list[dict[str, Any]], str]
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ def write_sensed_files(plan: ViewPlan, out_dir: Path, capture: WebCapture) -> No
     out_dir.mkdir(parents=True, exist_ok=True)
     atomic_write_bytes(out_dir / files.RENDER, capture.png)
     if capture.probed is not None:
-        elements, aria, _ = capture.probed
+        elements, aria = capture.probed
         atomic_write_json(out_dir / files.PROBE, assemble_probe(plan, capture.url, elements, aria))
     else:
         (out_dir / files.PROBE).unlink(missing_ok=True)
@@ -49,6 +49,7 @@ def write_sensed_files(plan: ViewPlan, out_dir: Path, capture: WebCapture) -> No
 def web_meta(
     plan: ViewPlan,
     capture: WebCapture,
+    fonts: Mapping[str, Any] | None,
     *,
     browser: Mapping[str, str],
     timings: Mapping[str, float],
@@ -65,7 +66,7 @@ def web_meta(
         "appearance": plan.view.appearance,
         "color_scheme": plan.color_scheme,
         "fixture": plan.fixture,
-        "fonts": capture.probed[2] if capture.probed is not None else {},
+        "fonts": dict(fonts) if fonts is not None else {},
         "timings_ms": dict(timings),
         "settled": capture.settled,
         "attempts": capture.attempts,

@@ -1,5 +1,6 @@
 // Argus probe: one pass over the rendered DOM, returned as ONE JSON string (returning objects
-// through the protocol is about ten times slower). Runs as `page.evaluate(source)`, so it is an
+// through the protocol is about ten times slower): the elements, and the representatives the
+// fonts lookup (fonts.py) asks Chromium about. Runs as `page.evaluate(source)`, so it is an
 // arrow function expression taking the list of style properties to dump.
 (properties) => {
   const SKIP = new Set(["HEAD", "SCRIPT", "STYLE", "META", "LINK", "NOSCRIPT", "TEMPLATE", "TITLE"]);
@@ -212,6 +213,18 @@
       return NodeFilter.FILTER_ACCEPT;
     },
   });
+  // The fonts lookup's representatives: one element per (font-family, weight, style) with
+  // visible text of its own, named by its child-index path for CDP's DOM.querySelector.
+  const fontPicks = new Map();
+  const pathOf = (el) => {
+    const steps = [];
+    for (let e = el; e !== root; e = e.parentElement) {
+      let n = 1;
+      for (let sib = e.previousElementSibling; sib; sib = sib.previousElementSibling) n++;
+      steps.push(`:nth-child(${n})`);
+    }
+    return ["html", ...steps.reverse()].join(" > ");
+  };
   for (let el = root; el; el = walker.nextNode()) {
     const style = getComputedStyle(el);
     const rect = el.getBoundingClientRect();
@@ -228,6 +241,13 @@
     indexOf.set(el, elements.length);
     const text = ownText(el);
     const rects = text && visible ? textRects(el) : [];
+    if (text && visible && el !== root && !el.closest("svg")) {
+      const key = [style.fontFamily, style.fontWeight, style.fontStyle].join("|");
+      if (!fontPicks.has(key)) {
+        fontPicks.set(key, { selector: pathOf(el), family: style.fontFamily,
+                             weight: style.fontWeight, style: style.fontStyle });
+      }
+    }
     elements.push({
       index: elements.length,
       parent,
@@ -247,5 +267,9 @@
       ...(el === root ? canvasOf(el) : {}),
     });
   }
-  return JSON.stringify(elements);
+  const webfonts = [];
+  document.fonts.forEach((f) => {
+    if (f.status === "loaded") webfonts.push({ family: f.family, weight: f.weight, style: f.style });
+  });
+  return JSON.stringify({ elements, fonts: { picked: Array.from(fontPicks.values()), webfonts } });
 }

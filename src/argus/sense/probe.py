@@ -53,10 +53,12 @@ def probe_script() -> str:
     return resources.files("argus.sense").joinpath("probe.js").read_text(encoding="utf-8")
 
 
-async def dump_elements(page: Page) -> list[dict[str, Any]]:
-    raw = await page.evaluate(probe_script(), list(STYLE_PROPERTIES))
-    elements: list[dict[str, Any]] = json.loads(raw)
-    return elements
+async def dump_elements(page: Page) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The element list, and the text's font representatives for ``FontProbe.used``."""
+    dumped = json.loads(await page.evaluate(probe_script(), list(STYLE_PROPERTIES)))
+    elements: list[dict[str, Any]] = dumped["elements"]
+    picks: dict[str, Any] = dumped["fonts"]
+    return elements, picks
 
 
 async def aria_snapshot(page: Page) -> str:

@@ -124,7 +124,7 @@ class Sensor(Closing):
             raise SensorError(f"browser could not open a page: {first}") from exc
         try:
             # The fonts lookup's CDP domains stay on for the page's life (once, not per view).
-            await FontProbe(warm.page, warm.session).enable()
+            await FontProbe(warm.session).enable()
         except PlaywrightError as exc:
             await warm.close()
             first = exc.message.splitlines()[0] if exc.message else "CDP failed"
