@@ -196,6 +196,15 @@ def test_page_text_is_clipped_on_the_way_in(make_packet: PacketFactory) -> None:
     assert len(packet.json("console")["messages"][0]["text"]) == MAX_TEXT
 
 
+def test_page_data_within_the_rules_is_copied_byte_for_byte(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    packet = make_packet(console={"messages": [], "page_errors": []})
+    sources = sorted(tmp_path.glob("inputs-*"))[-1]
+    for role in ("probe", "console"):
+        assert packet.require(role).read_bytes() == (sources / f"{role}.json").read_bytes()
+
+
 def test_a_changed_file_is_caught_when_the_packet_is_read_back(make_packet: PacketFactory) -> None:
     packet = make_packet()
     png(packet.require("render"), shade=10)
