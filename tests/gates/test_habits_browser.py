@@ -216,6 +216,19 @@ BACKDROPS = {
         f".blot {{ {UNDER_THE_TITLE} background-color: {DARK}; }}",
         '<span class="blot"></span>',
     ),
+    # A sibling hit testing cannot see (pointer-events: none), under the text.
+    "unhittable_sibling": (
+        ".app-heading { position: relative; z-index: 0; }\n"
+        f".blot {{ {UNDER_THE_TITLE} background-color: {DARK}; pointer-events: none; }}",
+        '<span class="blot"></span>',
+    ),
+    # An overlay hit testing cannot see, over the text.
+    "unhittable_overlay": (
+        ".app-heading { position: relative; }\n"
+        f".blot {{ position: absolute; inset: 0; z-index: 1; background-color: {DARK}; "
+        "pointer-events: none; }",
+        '<span class="blot"></span>',
+    ),
     # An image under the text.
     "image": (
         f".app-heading {{ position: relative; z-index: 0; }}\n.blot {{ {UNDER_THE_TITLE} }}",

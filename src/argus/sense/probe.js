@@ -144,9 +144,10 @@
 
   // What paints under (or over) the text besides its own and its ancestors' backgrounds, which
   // are all the styles describe: positioned ::before/::after boxes of the element or an
-  // ancestor (their boxes cannot be measured, so any may lie under the text), and other
-  // elements that paint at points inside the text (siblings, images). Hit testing skips
-  // `pointer-events: none` and points outside the viewport.
+  // ancestor (their boxes cannot be measured, so any may lie under the text), other elements
+  // that paint at points inside the text (siblings, images), found by hit testing, and
+  // painting elements hit testing cannot see (`pointer-events: none`: overlays, decorations)
+  // whose boxes overlap the text's. Points outside the viewport are not hit-tested.
   const REPLACED = new Set(["IMG", "VIDEO", "CANVAS", "IFRAME", "OBJECT", "EMBED", "svg"]);
   const paints = (s) =>
     s.backgroundColor !== "rgba(0, 0, 0, 0)" || s.backgroundImage !== "none" || s.boxShadow !== "none";
@@ -167,9 +168,17 @@
   };
   const SAMPLES_PER_RECT = [0.25, 0.5, 0.75];
   const MAX_SAMPLED_RECTS = 8;
+  const unhittable = []; // [element, its box] for painting elements with pointer-events: none
+  const overlaps = (a, b) =>
+    Math.min(a.x + a.width, b.x + b.width) > Math.max(a.x, b.x) &&
+    Math.min(a.y + a.height, b.y + b.height) > Math.max(a.y, b.y);
   const backdropOf = (el, rects) => {
     const found = new Set();
     for (let up = el; up; up = up.parentElement) for (const p of paintingPseudos(up)) found.add(p);
+    for (const [other, box] of unhittable) {
+      if (other === el || other.contains(el)) continue;
+      if (rects.some((r) => overlaps(r, box))) found.add(other.tagName.toLowerCase());
+    }
     for (const r of rects.slice(0, MAX_SAMPLED_RECTS)) {
       const y = r.y + r.height / 2;
       for (const share of SAMPLES_PER_RECT) {
@@ -216,6 +225,7 @@
   // The fonts lookup's representatives: one element per (font-family, weight, style) with
   // visible text of its own, named by its child-index path for CDP's DOM.querySelector.
   const fontPicks = new Map();
+  const withText = []; // [index, element, text rects]
   const pathOf = (el) => {
     const steps = [];
     for (let e = el; e !== root; e = e.parentElement) {
@@ -241,6 +251,11 @@
     indexOf.set(el, elements.length);
     const text = ownText(el);
     const rects = text && visible ? textRects(el) : [];
+    if (rects.length) withText.push([elements.length, el, rects]);
+    if (visible && style.pointerEvents === "none" &&
+        (REPLACED.has(el.tagName) || paints(style) || paintingPseudos(el).length)) {
+      unhittable.push([el, rect]);
+    }
     if (text && visible && el !== root && !el.closest("svg")) {
       const key = [style.fontFamily, style.fontWeight, style.fontStyle].join("|");
       if (!fontPicks.has(key)) {
@@ -260,13 +275,14 @@
       heading_level: headingLevel(el, role),
       box: rectJson(rect),
       text_rects: rects,
-      backdrop: rects.length ? backdropOf(el, rects) : [],
+      backdrop: [], // filled in below, once every element has been seen
       visible,
       interactive: isInteractive(el, role),
       style: styles,
       ...(el === root ? canvasOf(el) : {}),
     });
   }
+  for (const [index, el, rects] of withText) elements[index].backdrop = backdropOf(el, rects);
   const webfonts = [];
   document.fonts.forEach((f) => {
     if (f.status === "loaded") webfonts.push({ family: f.family, weight: f.weight, style: f.style });
