@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from argus import __version__
 from argus.errors import ArgusError
 
-# Subcommand modules, in the order `argus --help` lists them.
+# Subcommands, in the order `argus --help` lists them; each is the module argus.cli.NAME
+# (argus.cli.assert_ for `assert`, a Python keyword).
 COMMANDS: tuple[str, ...] = (
     "init",
     "lint",
@@ -31,6 +32,7 @@ COMMANDS: tuple[str, ...] = (
     "sense",
     "gates",
     "judge",
+    "assert",
     "loop",
     "approve",
     "demo",
@@ -48,9 +50,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"argus {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS if only is None else (only,):
-        module = importlib.import_module(f"argus.cli.{name}")
+        module = importlib.import_module(f"argus.cli.{_module(name)}")
         module.register(subparsers)
     return parser
+
+
+def _module(command: str) -> str:
+    return f"{command}_" if command == "assert" else command
 
 
 def _invoked_command(argv: Sequence[str]) -> str | None:

@@ -61,8 +61,8 @@ class CommandJudge:
         self.model: str | None = config.judge.model or None
         self.config = config
 
-    def command_line(self, packet: Packet) -> str:
-        return self.template.replace("{packet}", shlex.quote(str(packet.directory)))
+    def command_line(self, directory: Path) -> str:
+        return self.template.replace("{packet}", shlex.quote(str(directory)))
 
     def judge(self, packet: Packet) -> dict[str, Any]:
         rubric = load_rubric(packet.require("rubric"))
@@ -75,7 +75,7 @@ class CommandJudge:
                 mode="paths",
                 max_pixels=self.config.judge.max_image_pixels,
             )
-            stdout = self._run(isolated, prompt.as_text())
+            stdout = self.run_command(isolated.directory, prompt.as_text())
         answer = parse_json_object(stdout, what="command's output")
         dims = answer.get("dimensions")
         if not isinstance(dims, dict):
@@ -111,13 +111,14 @@ class CommandJudge:
             shutil.copyfile(packet.directory / name, copy / name)
         return load_packet(copy)
 
-    def _run(self, packet: Packet, prompt: str) -> str:
-        command = self.command_line(packet)
+    def run_command(self, directory: Path, prompt: str) -> str:
+        """The command's standard output, run in ``directory`` with ``prompt`` on its input."""
+        command = self.command_line(directory)
         try:
             process = subprocess.Popen(
                 command,
                 shell=True,
-                cwd=packet.directory,
+                cwd=directory,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,

@@ -187,11 +187,11 @@ class LiteLLMJudge:
         hit = self.cache.get(key)
         if hit is not None and isinstance(hit.get("answer"), dict):
             return hit["answer"], Usage(cached=True)
-        response = self._complete(prompt, schema)
+        response = self.complete(prompt, schema)
         text = response.choices[0].message.content or ""
         answer = parse_json_object(text, what=what)
         check_schema(answer, schema, what=what)
-        usage = self._usage(response)
+        usage = self.usage_of(response)
         self.cache.put(
             key,
             {
@@ -203,7 +203,8 @@ class LiteLLMJudge:
         )
         return answer, usage
 
-    def _complete(self, prompt: Prompt, schema: dict[str, Any]) -> Any:
+    def complete(self, prompt: Prompt, schema: dict[str, Any]) -> Any:
+        """One model call (strict JSON where the provider supports it), transport-retried."""
         litellm = load_litellm()
         options: dict[str, Any] = {
             "model": self.model,
@@ -237,7 +238,7 @@ class LiteLLMJudge:
                 )
         raise AssertionError("unreachable")
 
-    def _usage(self, response: Any) -> Usage:
+    def usage_of(self, response: Any) -> Usage:
         usage = getattr(response, "usage", None)
         try:
             cost: float | None = float(load_litellm().completion_cost(completion_response=response))

@@ -125,15 +125,24 @@ def _element_line(raw: Mapping[str, Any]) -> str | None:
     return json.dumps({k: v for k, v in item.items() if v is not None}, ensure_ascii=False)
 
 
-def page_data(packet: Packet) -> str:
-    """Everything the page itself wrote, as plain data lines (to be fenced)."""
-    probe = packet.json("probe")
+def probe_lines(probe: Mapping[str, Any]) -> list[str]:
+    """A probe (already clipped) as data lines: the URL, shown elements, the ARIA tree."""
     lines = [f"url: {probe.get('url', '')}", "elements (shown ones, document order):"]
-    elements = [line for e in probe.get("elements", []) if (line := _element_line(e))]
+    raw = probe.get("elements")
+    listed = raw if isinstance(raw, list) else []
+    elements = [
+        line for e in listed if isinstance(e, Mapping) and (line := _element_line(e)) is not None
+    ]
     lines += elements[:MAX_ELEMENTS]
     if len(elements) > MAX_ELEMENTS:
         lines.append(f"({len(elements) - MAX_ELEMENTS} more elements left out)")
     lines += ["accessibility tree:", str(probe.get("aria_snapshot") or "(none)")]
+    return lines
+
+
+def page_data(packet: Packet) -> str:
+    """Everything the page itself wrote, as plain data lines (to be fenced)."""
+    lines = probe_lines(packet.json("probe"))
     if packet.path("console") is not None:
         console = packet.json("console")
         lines.append("console:")
