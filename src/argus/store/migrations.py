@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import sqlite3
 
-EVENT_KINDS: tuple[str, ...] = (
+# The kinds each migration's CHECK allows are frozen literals: a migration's SQL text must stay
+# byte-identical once shipped, so a new kind needs a new migration that rebuilds the table.
+_KINDS_1: tuple[str, ...] = (
     "run_started",
     "gate_result",
     "verdict",
@@ -20,8 +22,20 @@ EVENT_KINDS: tuple[str, ...] = (
     "implementer",
     "note",
 )
+_KINDS_2: tuple[str, ...] = (
+    *_KINDS_1,
+    "acceptance_fidelity_review",
+    "review_outcome",
+)
 
-_KIND_LIST = ", ".join(f"'{kind}'" for kind in EVENT_KINDS)
+# The kinds RunStore.append accepts: always the latest migration's list (a test holds them equal
+# to the CHECK a fresh store ends up with).
+EVENT_KINDS: tuple[str, ...] = _KINDS_2
+
+
+def _kind_list(kinds: tuple[str, ...]) -> str:
+    return ", ".join(f"'{kind}'" for kind in kinds)
+
 
 # Migration 1: runs, the append-only events table, and the triggers that keep it append-only.
 # The triggers live in the database itself so that no caller (ours or a hand-run sqlite3
@@ -40,7 +54,7 @@ CREATE INDEX runs_feature ON runs (feature, started_at);
 CREATE TABLE events (
     id          INTEGER PRIMARY KEY AUTOINCREMENT,
     run_id      TEXT REFERENCES runs (run_id),
-    kind        TEXT NOT NULL CHECK (kind IN ({_KIND_LIST})),
+    kind        TEXT NOT NULL CHECK (kind IN ({_kind_list(_KINDS_1)})),
     feature     TEXT NOT NULL,
     target      TEXT,
     state       TEXT,
@@ -62,7 +76,55 @@ BEGIN
 END;
 """
 
-MIGRATIONS: tuple[str, ...] = (_MIGRATION_1,)
+# Migration 2: the advisory review kinds (acceptance_fidelity_review, review_outcome). SQLite
+# cannot alter a CHECK, so the events table is rebuilt: new table, copy every row with its id,
+# drop the old one, rename the new one into place, then recreate its indexes and triggers. The
+# old table goes first so that its triggers and index names are gone before the new ones are
+# made, and nothing refers to "events_v2" by name, so the rename reads the same with or without
+# legacy_alter_table. Copying rows with explicit ids leaves sqlite_sequence at the highest id
+# copied, so the old table's sequence is carried over: AUTOINCREMENT never reuses an id.
+_MIGRATION_2 = f"""
+CREATE TABLE events_v2 (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id      TEXT REFERENCES runs (run_id),
+    kind        TEXT NOT NULL CHECK (kind IN ({_kind_list(_KINDS_2)})),
+    feature     TEXT NOT NULL,
+    target      TEXT,
+    state       TEXT,
+    appearance  TEXT,
+    iteration   INTEGER,
+    created_at  TEXT NOT NULL,
+    payload     TEXT NOT NULL CHECK (json_valid(payload))
+);
+INSERT INTO events_v2 (id, run_id, kind, feature, target, state, appearance, iteration,
+                       created_at, payload)
+    SELECT id, run_id, kind, feature, target, state, appearance, iteration, created_at, payload
+    FROM events ORDER BY id;
+UPDATE sqlite_sequence
+    SET seq = (SELECT MAX(seq) FROM sqlite_sequence WHERE name IN ('events', 'events_v2'))
+    WHERE name = 'events_v2';
+INSERT INTO sqlite_sequence (name, seq)
+    SELECT 'events_v2', seq FROM sqlite_sequence
+    WHERE name = 'events'
+      AND NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'events_v2');
+DROP TRIGGER events_no_update;
+DROP TRIGGER events_no_delete;
+DROP TABLE events;
+ALTER TABLE events_v2 RENAME TO events;
+CREATE INDEX events_run ON events (run_id);
+CREATE INDEX events_feature ON events (feature, kind);
+
+CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+BEGIN
+    SELECT RAISE(ABORT, 'events are append-only');
+END;
+CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+BEGIN
+    SELECT RAISE(ABORT, 'events are append-only');
+END;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_MIGRATION_1, _MIGRATION_2)
 LATEST_VERSION = len(MIGRATIONS)
 
 
@@ -78,20 +140,30 @@ def migrate(conn: sqlite3.Connection) -> int:
     The connection must be in autocommit mode (isolation_level=None). BEGIN IMMEDIATE takes
     the write lock before reading the version, so two processes opening a fresh store at once
     cannot both apply migration 1.
+
+    Foreign-key enforcement is off while migrations run, as SQLite's table-rebuild procedure
+    asks: a rebuild copies history as it is, and an event whose run is missing (written by a
+    hand-run shell, where enforcement is off by default) must not make the store unopenable.
+    The pragma is a no-op inside a transaction, so it is set around it and then restored.
     """
-    conn.execute("BEGIN IMMEDIATE")
+    enforced = int(conn.execute("PRAGMA foreign_keys").fetchone()[0])
+    conn.execute("PRAGMA foreign_keys = OFF")
     try:
-        before = current_version(conn)
-        for number, script in enumerate(MIGRATIONS, start=1):
-            if number <= before:
-                continue
-            for statement in _statements(script):
-                conn.execute(statement)
-            conn.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            before = current_version(conn)
+            for number, script in enumerate(MIGRATIONS, start=1):
+                if number <= before:
+                    continue
+                for statement in _statements(script):
+                    conn.execute(statement)
+                conn.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    finally:
+        conn.execute(f"PRAGMA foreign_keys = {enforced}")
     return before
 
 
