@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from argus.errors import ConfigError
 
@@ -147,6 +147,25 @@ class JudgeConfig(_Section):
     cache: bool = True
 
 
+class ReviewConfig(_Section):
+    """The advisory acceptance-fidelity review of merged PRs (`argus review`)."""
+
+    backend: Literal["litellm", "command"] = "litellm"
+    model: str = ""
+    command: str = ""
+    timeout: float = Field(default=300.0, gt=0)
+    max_diff_chars: int = Field(default=60_000, ge=1000)
+    high_confidence: float = Field(default=0.8, ge=0, le=1)
+    low_confidence: float = Field(default=0.5, ge=0, le=1)
+    notify_command: str = ""
+
+    @model_validator(mode="after")
+    def _ordered(self) -> ReviewConfig:
+        if self.low_confidence > self.high_confidence:
+            raise ValueError("low_confidence must not be above high_confidence")
+        return self
+
+
 class ImplementerConfig(_Section):
     command: str = ""
     timeout: float = Field(default=900.0, gt=0)
@@ -164,6 +183,7 @@ class ProjectConfig(_Section):
     gates: GatesConfig = Field(default_factory=GatesConfig)
     judge: JudgeConfig = Field(default_factory=JudgeConfig)
     implementer: ImplementerConfig = Field(default_factory=ImplementerConfig)
+    review: ReviewConfig = Field(default_factory=ReviewConfig)
     # Where the config came from (None: defaults) and the directory its paths are relative to.
     source: Path | None = Field(default=None, exclude=True)
     root: Path = Field(default_factory=Path.cwd, exclude=True)

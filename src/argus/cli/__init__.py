@@ -33,6 +33,7 @@ COMMANDS: tuple[str, ...] = (
     "gates",
     "judge",
     "assert",
+    "review",
     "loop",
     "approve",
     "demo",

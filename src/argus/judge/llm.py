@@ -99,6 +99,67 @@ def _is_transport_error(exc: Exception) -> bool:
     return isinstance(exc, transport) or getattr(exc, "status_code", None) in TRANSPORT_STATUS
 
 
+def complete_json(
+    model: str,
+    messages: list[dict[str, Any]],
+    schema: dict[str, Any],
+    *,
+    timeout: float,
+    attempts: int,
+    backoff: Sequence[float] = BACKOFF_SECONDS,
+    sleep: Callable[[float], None] = time.sleep,
+    api_base: str | None = None,
+    what: str = "judge model",
+) -> Any:
+    """One chat completion at temperature 0 asking for JSON matching ``schema`` (a strict
+    ``json_schema`` response format where LiteLLM says the provider supports it). Transport
+    failures are retried up to ``attempts`` calls in all; anything else is a JudgeError."""
+    litellm = load_litellm()
+    options: dict[str, Any] = {
+        "model": model,
+        "messages": messages,
+        "timeout": timeout,
+        "temperature": 0,
+        "drop_params": True,
+        "max_retries": 0,  # retries are ours: bounded, and for transport failures only
+        "num_retries": 0,
+    }
+    if api_base:
+        options["api_base"] = api_base
+    if litellm.supports_response_schema(model=model):
+        options["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {"name": "argus_answer", "strict": True, "schema": schema},
+        }
+    for attempt in range(1, attempts + 1):
+        try:
+            return litellm.completion(**options)
+        except Exception as exc:  # LiteLLM's errors have no single base: classify them
+            if not _is_transport_error(exc):
+                raise JudgeError(f"{what} {model}: {_first_line(exc)}") from exc
+            if attempt == attempts:
+                raise JudgeError(
+                    f"{what} {model}: {_first_line(exc)} (gave up after {attempts} attempts)"
+                ) from exc
+            sleep(backoff[min(attempt - 1, len(backoff) - 1)] if backoff else 0)
+    raise AssertionError("unreachable")
+
+
+def usage_of(response: Any) -> Usage:
+    """Tokens and cost of one response (cost None when LiteLLM does not know the price)."""
+    usage = getattr(response, "usage", None)
+    try:
+        cost: float | None = float(load_litellm().completion_cost(completion_response=response))
+    except Exception:  # unknown models have no price: say so, do not guess
+        cost = None
+    return Usage(
+        getattr(usage, "prompt_tokens", None),
+        getattr(usage, "completion_tokens", None),
+        cost,
+        cached=False,
+    )
+
+
 def _first_line(exc: Exception) -> str:
     text = str(exc).strip().splitlines()
     return clip(text[0] if text else type(exc).__name__, 200)
@@ -205,51 +266,19 @@ class LiteLLMJudge:
 
     def complete(self, prompt: Prompt, schema: dict[str, Any]) -> Any:
         """One model call (strict JSON where the provider supports it), transport-retried."""
-        litellm = load_litellm()
-        options: dict[str, Any] = {
-            "model": self.model,
-            "messages": prompt.messages(),
-            "timeout": self.config.judge.timeout,
-            "temperature": 0,
-            "drop_params": True,
-            "max_retries": 0,  # retries are ours: bounded, and for transport failures only
-            "num_retries": 0,
-        }
-        if self.api_base:
-            options["api_base"] = self.api_base
-        if litellm.supports_response_schema(model=self.model):
-            options["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {"name": "argus_answer", "strict": True, "schema": schema},
-            }
-        for attempt in range(1, ATTEMPTS + 1):
-            try:
-                return litellm.completion(**options)
-            except Exception as exc:  # LiteLLM's errors have no single base: classify them
-                if not _is_transport_error(exc):
-                    raise JudgeError(f"judge model {self.model}: {_first_line(exc)}") from exc
-                if attempt == ATTEMPTS:
-                    raise JudgeError(
-                        f"judge model {self.model}: {_first_line(exc)} "
-                        f"(gave up after {ATTEMPTS} attempts)"
-                    ) from exc
-                self.sleep(
-                    self.backoff[min(attempt - 1, len(self.backoff) - 1)] if self.backoff else 0
-                )
-        raise AssertionError("unreachable")
+        return complete_json(
+            str(self.model),
+            prompt.messages(),
+            schema,
+            timeout=self.config.judge.timeout,
+            attempts=ATTEMPTS,
+            backoff=self.backoff,
+            sleep=self.sleep,
+            api_base=self.api_base,
+        )
 
     def usage_of(self, response: Any) -> Usage:
-        usage = getattr(response, "usage", None)
-        try:
-            cost: float | None = float(load_litellm().completion_cost(completion_response=response))
-        except Exception:  # unknown models have no price: say so, do not guess
-            cost = None
-        return Usage(
-            getattr(usage, "prompt_tokens", None),
-            getattr(usage, "completion_tokens", None),
-            cost,
-            cached=False,
-        )
+        return usage_of(response)
 
 
 @register_judge("litellm")
