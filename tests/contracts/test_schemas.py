@@ -77,6 +77,24 @@ def loop_state_data() -> dict[str, Any]:
     }
 
 
+def contract_data() -> dict[str, Any]:
+    return {
+        "id": "ship-it",
+        "name": "Ship it",
+        "stages": [
+            {"id": "lint", "name": "Lint", "type": "mechanical", "command": "make lint"},
+            {
+                "id": "review",
+                "name": "Review",
+                "type": "judgment",
+                "requires": ["lint"],
+                "pass_criteria": "Does what spec.md asks.",
+                "grader": {"model": "openai/o3"},
+            },
+        ],
+    }
+
+
 VALID = {
     "spec": spec_data,
     "rubric": lambda: json.loads(default_rubric_text()),
@@ -84,6 +102,7 @@ VALID = {
     "gate-result": gate_data,
     "loop-state": loop_state_data,
     "signoff": signoff_data,
+    "contract": contract_data,
 }
 
 

@@ -34,6 +34,8 @@ COMMANDS: tuple[str, ...] = (
     "judge",
     "assert",
     "review",
+    "contract",
+    "hook",
     "loop",
     "approve",
     "demo",

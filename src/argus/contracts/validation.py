@@ -25,6 +25,7 @@ SCHEMA_NAMES: tuple[str, ...] = (
     "gate-result",
     "loop-state",
     "signoff",
+    "contract",
 )
 
 # A message quotes the offending value; a huge object would drown the one line we print.

@@ -1,0 +1,35 @@
+"""`argus hook stop`: the Claude Code Stop hook that keeps a session going while a contract run
+is open. Reads the hook's JSON on standard input; prints a block decision, or nothing."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "hook",
+        help="agent hooks: `argus hook stop` for Claude Code's Stop event",
+        description="Hooks for coding agents. `argus hook stop` reads the Stop event's JSON on "
+        'standard input and prints {"decision": "block", "reason": ...} while a contract run '
+        "in the session's directory is running or verifying with a required stage not passed.",
+    )
+    actions = parser.add_subparsers(dest="hook_action", metavar="HOOK", required=True)
+    stop = actions.add_parser("stop", help="refuse to end a session with an open contract run")
+    stop.set_defaults(func=run_stop)
+
+
+def run_stop(args: argparse.Namespace) -> int:
+    from argus.contract.hook import run_stop_hook
+
+    # The event names its directory (cwd); older events do not, and then the project's
+    # directory Claude Code exports is the next best answer, then our own.
+    fallback = Path(os.environ.get("CLAUDE_PROJECT_DIR") or Path.cwd())
+    out = run_stop_hook(sys.stdin.read(), fallback)
+    if out:
+        print(out)
+    return 0

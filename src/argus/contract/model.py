@@ -1,0 +1,144 @@
+"""A contract: the stages a piece of work must pass, read from JSON and checked as a whole.
+
+Beyond the schema (contract.schema.json): stage ids are unique, ``requires`` names stages of
+the same contract and forms no cycle, and a judgment stage's grader is not the executor (a
+model different from the executor's, a command different from the implementer's).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from argus.contracts import validate
+from argus.errors import InputError
+from argus.io import read_bytes, read_json
+
+
+@dataclass(frozen=True)
+class Grader:
+    model: str | None
+    command: str | None
+    rounds: int
+
+
+@dataclass(frozen=True)
+class Stage:
+    id: str
+    name: str
+    type: str  # "mechanical" | "judgment"
+    required: bool
+    requires: tuple[str, ...]
+    command: str | None
+    pass_criteria: str | None
+    grader: Grader | None
+
+
+@dataclass(frozen=True)
+class Budget:
+    max_attempts_per_stage: int = 3
+    max_total_attempts: int = 8
+    max_judgment_dispatches: int = 4
+
+
+@dataclass(frozen=True)
+class Contract:
+    id: str
+    name: str
+    stages: tuple[Stage, ...]
+    budget: Budget
+    timeout: float
+    path: Path
+    digest: str  # SHA-256 of the contract file: the contract a run started with
+
+    def stage(self, stage_id: str) -> Stage:
+        for stage in self.stages:
+            if stage.id == stage_id:
+                return stage
+        known = ", ".join(s.id for s in self.stages)
+        raise InputError(f"{self.path}: no stage '{stage_id}' (stages: {known})")
+
+
+def _stage(raw: dict[str, Any]) -> Stage:
+    grader = raw.get("grader")
+    return Stage(
+        id=raw["id"],
+        name=raw["name"],
+        type=raw["type"],
+        required=bool(raw.get("required", True)),
+        requires=tuple(raw.get("requires", ())),
+        command=raw.get("command"),
+        pass_criteria=raw.get("pass_criteria"),
+        grader=(
+            Grader(grader.get("model"), grader.get("command"), int(grader.get("rounds", 3)))
+            if isinstance(grader, dict)
+            else None
+        ),
+    )
+
+
+def _check_graph(stages: tuple[Stage, ...], where: Path) -> None:
+    ids = [s.id for s in stages]
+    repeated = sorted({i for i in ids if ids.count(i) > 1})
+    if repeated:
+        raise InputError(f"{where}: stage id(s) {', '.join(repeated)} used more than once")
+    for stage in stages:
+        unknown = [r for r in stage.requires if r not in ids]
+        if unknown:
+            raise InputError(
+                f"{where}: stage '{stage.id}' requires {', '.join(unknown)}, which is no stage"
+            )
+    requires = {s.id: s.requires for s in stages}
+    done: set[str] = set()
+
+    def visit(stage_id: str, path: tuple[str, ...]) -> None:
+        if stage_id in path:
+            cycle = " -> ".join((*path[path.index(stage_id) :], stage_id))
+            raise InputError(f"{where}: the stages' requires form a cycle ({cycle})")
+        if stage_id in done:
+            return
+        for needed in requires[stage_id]:
+            visit(needed, (*path, stage_id))
+        done.add(stage_id)
+
+    for stage_id in ids:
+        visit(stage_id, ())
+
+
+def check_independence(contract: Contract, executor_model: str, executor_command: str) -> None:
+    """A grader may not be the executor: same model, or the implementer's own command."""
+    for stage in contract.stages:
+        grader = stage.grader
+        if grader is None:
+            continue
+        if grader.model and executor_model and grader.model.strip() == executor_model.strip():
+            raise InputError(
+                f"{contract.path}: stage '{stage.id}' would be graded by the executor's own "
+                f"model ({grader.model}); name a different model"
+            )
+        same_command = grader.command and grader.command.strip() == executor_command.strip()
+        if executor_command and same_command:
+            raise InputError(
+                f"{contract.path}: stage '{stage.id}' would be graded by the implementer's own "
+                "command; name a different grader"
+            )
+
+
+def load_contract(path: Path) -> Contract:
+    raw_bytes = read_bytes(path, what="contract")
+    data = read_json(path, what="contract")
+    validate("contract", data, source=path)
+    stages = tuple(_stage(s) for s in data["stages"])
+    _check_graph(stages, path)
+    budget = Budget(**data.get("budget", {}))
+    return Contract(
+        id=data["id"],
+        name=data["name"],
+        stages=stages,
+        budget=budget,
+        timeout=float(data.get("timeout", 900)),
+        path=path.resolve(),
+        digest=hashlib.sha256(raw_bytes).hexdigest(),
+    )
