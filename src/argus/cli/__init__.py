@@ -36,6 +36,7 @@ COMMANDS: tuple[str, ...] = (
     "review",
     "contract",
     "hook",
+    "mcp",
     "loop",
     "approve",
     "demo",

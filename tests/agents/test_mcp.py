@@ -1,0 +1,110 @@
+"""`argus mcp`: the tools an agent sees, called through the MCP SDK's own client."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client, StdioServerParameters
+
+from argus.agents.mcp_server import build_server
+from tests.contract.conftest import write_contract
+from tests.support.habits import copy_habits
+
+TOOLS = {
+    "lint",
+    "sense",
+    "gates",
+    "assert_view",
+    "diff",
+    "loop",
+    "contract_status",
+    "contract_advance",
+    "contract_grade",
+    "contract_judge",
+    "contract_complete",
+}
+
+
+def result_of(answer: Any) -> dict[str, Any]:
+    """A tool's dict result, from the structured content (or its JSON text)."""
+    structured = getattr(answer, "structured_content", None) or getattr(
+        answer, "structuredContent", None
+    )
+    if structured is not None:
+        return dict(structured.get("result", structured))
+    text = answer.content[0].text
+    return dict(json.loads(text))
+
+
+async def calls(server: Any, *requests: tuple[str, dict[str, Any]]) -> list[Any]:
+    async with Client(server) as client:
+        listed = await client.list_tools()
+        out: list[Any] = [{t.name for t in listed.tools}]
+        for name, arguments in requests:
+            out.append(await client.call_tool(name, arguments))
+        return out
+
+
+def test_the_tools_run_argus_in_the_repository(tmp_path: Path) -> None:
+    root = copy_habits(tmp_path)
+    names, linted = asyncio.run(calls(build_server(root), ("lint", {})))
+    assert names == TOOLS
+    lint = result_of(linted)
+    assert lint["exit_code"] == 0, lint["stderr"]
+    assert lint["json"]["valid"] is True
+    assert lint["json"]["specs"][0]["spec"] == "argus/specs/habits/spec.json"
+
+
+def test_contract_tools_only_drive_stages_they_never_take_an_outcome(repo: Path) -> None:
+    write_contract(repo)
+    subprocess.run(
+        [sys.executable, "-m", "argus", "contract", "start", "contract.json"],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+    )
+    (repo / "done.txt").write_text("done")
+    _, advanced, graded, status = asyncio.run(
+        calls(
+            build_server(repo),
+            ("contract_advance", {"contract_id": "ship-it"}),
+            ("contract_grade", {"contract_id": "ship-it", "stage": "check"}),
+            ("contract_status", {}),
+        )
+    )
+    assert result_of(advanced)["exit_code"] == 0
+    grade = result_of(graded)
+    assert grade["exit_code"] == 0 and "stage check: passed" in grade["stdout"]
+    runs = result_of(status)["json"]
+    assert runs[0]["stages"]["check"]["status"] == "passed"
+    assert runs[0]["stages"]["review"]["status"] == "pending"
+
+
+def test_a_bad_call_is_argus_s_one_line_and_exit_2(tmp_path: Path) -> None:
+    _, answer = asyncio.run(
+        calls(build_server(tmp_path), ("diff", {"image_a": "nope.png", "image_b": "x.png"}))
+    )
+    failed = result_of(answer)
+    assert failed["exit_code"] == 2 and failed["stderr"].startswith("argus: ")
+
+
+@pytest.mark.parametrize("mode", ["interactive"])
+def test_the_loop_tool_refuses_a_mode_that_waits_for_a_person(tmp_path: Path, mode: str) -> None:
+    _, answer = asyncio.run(calls(build_server(tmp_path), ("loop", {"feature": "x", "mode": mode})))
+    assert result_of(answer)["exit_code"] == 2
+
+
+def test_argus_mcp_speaks_mcp_over_stdio(tmp_path: Path) -> None:
+    root = copy_habits(tmp_path)
+    server = StdioServerParameters(
+        command=sys.executable, args=["-m", "argus", "mcp", "--root", str(root)]
+    )
+    names, linted = asyncio.run(calls(server, ("lint", {})))
+    assert names == TOOLS
+    assert result_of(linted)["exit_code"] == 0
