@@ -34,6 +34,7 @@ COMMANDS: tuple[str, ...] = (
     "judge",
     "assert",
     "review",
+    "referee",
     "contract",
     "hook",
     "mcp",

@@ -1,0 +1,2 @@
+"""The referee (seed 001): captured evidence merged into one verdict with a next action.
+See docs/referee.md."""

@@ -1,0 +1,181 @@
+"""The referee: captured evidence merged into one verdict with one next action.
+
+Stateless: one config in, one verdict out, no memory of earlier calls (convergence across
+iterations is the loop's business, `argus loop`). ``passed`` is a pure function of the
+determinate gates (pass / fail / error): true when every one passed, false when any failed or
+errored, null when none was determinate ("not captured" and "degraded" are states, not
+failures). The verdict carries numbers, booleans and fixed words only, never text from the
+evidence: a page can write anything into its console, and the verdict is read back as trusted.
+
+Paths in the config are relative to the repository root, may not contain ``..``, and must
+resolve inside the root (symlinks included); every file is capped at 5 MiB before parsing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from argus import __version__
+from argus.errors import InputError
+from argus.io import read_json
+from argus.referee import sources
+from argus.referee.sources import Gate
+
+SCHEMA_VERSION = 1
+DEFAULTS = {
+    "lighthouse_accessibility_min": 90.0,
+    "lighthouse_performance_min": 80.0,
+    "lighthouse_best_practices_min": 80.0,
+    "max_console_errors": 0,
+    "ssim_min": 0.90,
+    "design_ratio_tolerance": 0.05,
+}
+KNOWN_KEYS = frozenset(
+    {"surface", "layout", "gates", "parity", "console", "lighthouse", "design_schema", "ssim"}
+    | {"thresholds"}
+)
+SURFACES = ("web", "web-dashboard", "pbir", "fabric", "tableau", "bi")
+# The first failing gate decides what to do next.
+FIX_FOR = {
+    "layout": "fix-layout",
+    "gates": "fix-gates",
+    "parity": "match-reference-exemplar",
+    "design_schema": "match-design-schema",
+    "console": "fix-console-errors",
+    "lighthouse": "improve-lighthouse-scores",
+    "ssim": "improve-visual-fidelity",
+}
+
+
+@dataclass(frozen=True)
+class RefereeVerdict:
+    surface: str
+    passed: bool | None
+    gates: tuple[Gate, ...]
+    next_action: str
+    notes: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "argus_version": __version__,
+            "surface": self.surface,
+            "passed": self.passed,
+            "gates": [g.to_json() for g in self.gates],
+            "next_action": self.next_action,
+            "notes": list(self.notes),
+        }
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.passed is False else 0
+
+
+def safe_path(root: Path, value: Any, what: str, config: Path) -> Path:
+    if not isinstance(value, str) or not value.strip():
+        raise InputError(f"{config}: {what} must be a repository-relative path")
+    relative = Path(value)
+    if relative.is_absolute() or ".." in relative.parts:
+        raise InputError(f"{config}: {what} {value!r} must be relative and free of '..'")
+    resolved = (root / relative).resolve()
+    if not resolved.is_relative_to(root.resolve()):
+        raise InputError(f"{config}: {what} {value!r} leads outside the repository")
+    return resolved
+
+
+def _thresholds(raw: Any, config: Path) -> dict[str, float]:
+    values = dict(DEFAULTS)
+    if raw is None:
+        return values
+    if not isinstance(raw, dict):
+        raise InputError(f"{config}: thresholds must be an object")
+    for key, value in raw.items():
+        if key not in DEFAULTS:
+            raise InputError(f"{config}: unknown threshold {key!r} ({', '.join(DEFAULTS)})")
+        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+            raise InputError(f"{config}: threshold {key} must be a number >= 0")
+        values[key] = float(value)
+    return values
+
+
+def referee(config_path: Path, root: Path) -> RefereeVerdict:
+    config = read_json(config_path, what="referee config")
+    if not isinstance(config, dict):
+        raise InputError(f"{config_path}: a referee config is a JSON object")
+    unknown = sorted(set(config) - KNOWN_KEYS)
+    if unknown:
+        raise InputError(f"{config_path}: unknown key(s) {', '.join(unknown)}")
+    surface = config.get("surface", "web")
+    if surface not in SURFACES:
+        raise InputError(f"{config_path}: surface must be one of {', '.join(SURFACES)}")
+    limits = _thresholds(config.get("thresholds"), config_path)
+
+    def path(value: Any, what: str) -> Path:
+        return safe_path(root, value, what, config_path)
+
+    def pair(key: str) -> tuple[Path, Path]:
+        both = sources.require_mapping(config[key], f"{config_path}: {key}")
+        return path(both.get("candidate"), f"{key}.candidate"), path(
+            both.get("reference"), f"{key}.reference"
+        )
+
+    gates: list[Gate] = []
+    if "layout" in config:
+        path(config["layout"], "layout")
+        gates.append(sources.unsupported_layout_gate())
+    if "gates" in config:
+        gates.append(sources.gates_gate(path(config["gates"], "gates")))
+    if "parity" in config:
+        gates.append(sources.parity_gate(*pair("parity")))
+    if "design_schema" in config:
+        candidate, reference = pair("design_schema")
+        gates.append(sources.design_gate(candidate, reference, limits["design_ratio_tolerance"]))
+    if "console" in config:
+        max_errors = int(limits["max_console_errors"])
+        gates.append(sources.console_gate(path(config["console"], "console"), max_errors))
+    else:
+        gates.append(Gate("console", "not_captured"))
+    if "lighthouse" in config:
+        minimums = {
+            "accessibility": limits["lighthouse_accessibility_min"],
+            "performance": limits["lighthouse_performance_min"],
+            "best-practices": limits["lighthouse_best_practices_min"],
+        }
+        gates.append(sources.lighthouse_gate(path(config["lighthouse"], "lighthouse"), minimums))
+    else:
+        gates.append(Gate("lighthouse", "not_captured"))
+    gates.append(
+        sources.ssim_gate(config["ssim"], path, limits["ssim_min"])
+        if "ssim" in config
+        else Gate("ssim", "not_captured", thresholds={"ssim_min": limits["ssim_min"]})
+    )
+    return merge(surface, tuple(gates))
+
+
+def merge(surface: str, gates: tuple[Gate, ...]) -> RefereeVerdict:
+    determinate = [g for g in gates if g.status in ("pass", "fail", "error")]
+    notes: list[str] = []
+    if any(g.status == "degraded" for g in gates):
+        notes.append("a gate could not be verified with the tools at hand (degraded)")
+    if not determinate:
+        return RefereeVerdict(surface, None, gates, "capture-runtime-evidence", tuple(notes))
+    failing = [g for g in determinate if g.status != "pass"]
+    if failing:
+        first = failing[0]
+        action = FIX_FOR[first.name]
+        if first.name == "lighthouse" and _accessibility_low(first):
+            action = "improve-accessibility"
+        return RefereeVerdict(surface, False, gates, action, tuple(notes))
+    ssim = next(g for g in gates if g.name == "ssim")
+    if ssim.status != "pass":
+        notes.append("visual fidelity not verified: no SSIM against a reference")
+        return RefereeVerdict(surface, True, gates, "capture-ssim-evidence", tuple(notes))
+    return RefereeVerdict(surface, True, gates, "ship", tuple(notes))
+
+
+def _accessibility_low(gate: Gate) -> bool:
+    score = gate.measured.get("accessibility")
+    minimum = gate.thresholds.get("accessibility_min")
+    return score is None or (isinstance(minimum, float) and score < minimum)
