@@ -72,3 +72,21 @@ def test_bad_input_is_one_line(run_argus: RunArgus, repo: Path) -> None:
     (repo / "bad.json").write_text('{"id": "x", "name": "x", "stages": []}')
     done = run_argus("contract", "start", str(repo / "bad.json"), "--root", str(repo))
     assert done.returncode == 2 and "argus schema contract" in done.stderr
+
+
+def test_only_a_person_at_a_terminal_pauses_or_aborts(run_argus: RunArgus, repo: Path) -> None:
+    assert (
+        run_argus("contract", "start", str(write_contract(repo)), "--root", str(repo)).returncode
+        == 0
+    )
+    for action in ("pause", "abort"):
+        done = run_argus(
+            "contract", action, "ship-it", "--reason", "done enough", "--root", str(repo)
+        )
+        assert done.returncode == 2 and "a person's decision" in done.stderr
+    assert json.loads(stop_hook(repo))["decision"] == "block", "the run still holds the session"
+
+
+def test_a_run_id_is_a_name_never_a_path(run_argus: RunArgus, repo: Path) -> None:
+    done = run_argus("contract", "status", "../../evil", "--root", str(repo))
+    assert done.returncode == 2 and "is not a contract id" in done.stderr

@@ -62,9 +62,18 @@ def test_a_grader_is_never_the_executor(repo: Path) -> None:
     path = edited(repo, lambda d: d["stages"][1].update(grader={"model": "openai/same"}))
     contract = load_contract(path)
     with pytest.raises(InputError, match="executor's own model"):
-        check_independence(contract, "openai/same", "")
-    check_independence(contract, "anthropic/other", "")
-    command = load_contract(write_contract(repo)).stages[1].grader
-    assert command is not None and command.command is not None
+        check_independence(contract, repo, "openai/same", "")
+    with pytest.raises(InputError, match="executor's model is unknown"):
+        check_independence(contract, repo, "", "")
+    check_independence(contract, repo, "anthropic/other", "")
+    spaced = edited(repo, lambda d: d["stages"][1].update(grader={"command": "claude  -p"}))
     with pytest.raises(InputError, match="implementer's own command"):
-        check_independence(load_contract(write_contract(repo)), "", command.command)
+        check_independence(load_contract(spaced), repo, "", "claude -p")
+
+
+def test_a_grader_the_executor_could_rewrite_is_refused(repo: Path) -> None:
+    (repo / "grade.py").write_text("print('GO')")
+    inside = edited(repo, lambda d: d["stages"][1].update(grader={"command": "python3 grade.py"}))
+    with pytest.raises(InputError, match=r"runs grade\.py, a file in the repository"):
+        check_independence(load_contract(inside), repo, "", "")
+    check_independence(load_contract(write_contract(repo)), repo, "", "")  # grader outside

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -150,3 +152,94 @@ def test_a_model_grader_through_litellm(
     assert "independent grader" in prompt and "done.txt says done" in prompt
     last = load_state(repo, "ship-it").stages["review"].last
     assert last["grader"] == {"model": "openai/stub-grader"}
+
+
+def git(repo: Path, *args: str) -> None:
+    base = ["git", "-c", "user.email=a@b", "-c", "user.name=a"]
+    subprocess.run([*base, *args], cwd=repo, check=True, capture_output=True)
+
+
+def test_a_pass_goes_stale_when_the_working_tree_changes(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (repo / "done.txt").write_text("done")
+    (repo / ".gitignore").write_text(".argus/\n")
+    git(repo, "init", "-q")
+    write_contract(repo)
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "work")
+    run.start(repo, repo / "contract.json", "anthropic/the-builder", "")
+    run.advance(repo, "ship-it", "verifying")
+    assert run.grade(repo, "ship-it", "check").status == "passed"
+    monkeypatch.setenv("GRADER_ANSWER", GO)
+    assert run.judge(repo, "ship-it", "review").status == "passed"
+    (repo / "done.txt").write_text("changed after the passes")
+    reason = stop_decision(repo)
+    assert reason is not None and "passed on an earlier working tree" in reason["reason"]
+    with pytest.raises(run.NotReady, match="working tree changed after check, review passed"):
+        run.complete(repo, "ship-it")
+    state = load_state(repo, "ship-it")
+    assert state.stages["check"].status == "pending" and state.stages["review"].status == "pending"
+    assert run.grade(repo, "ship-it", "check").status == "passed", "graded again on the new tree"
+    assert run.judge(repo, "ship-it", "review").status == "passed"
+    assert "| check | mechanical | passed | 2 |" in run.complete(repo, "ship-it").read_text()
+
+
+def test_the_hook_blocks_when_the_run_cannot_be_trusted(started: Path) -> None:
+    contract = started / "contract.json"
+    contract.write_text(contract.read_text().replace("Ship the feature", "Ship less"))
+    decision = stop_decision(started)
+    assert decision is not None and "edited after its run started" in decision["reason"]
+    (started / ".argus/contracts/ship-it/state.json").write_text("{broken")
+    decision = stop_decision(started)
+    assert decision is not None and "cannot be read" in decision["reason"]
+
+
+def test_the_hook_finds_the_run_from_a_subdirectory(started: Path) -> None:
+    from argus.contract.hook import run_stop_hook
+
+    (started / "src" / "deep").mkdir(parents=True)
+    event = json.dumps({"cwd": str(started / "src" / "deep")})
+    assert json.loads(run_stop_hook(event, Path("/")))["decision"] == "block"
+
+
+def test_a_timed_out_stage_is_stopped_with_its_children(repo: Path) -> None:
+    marker = f"argus-orphan-{os.getpid()}"
+    path = write_contract(repo, timeout=1)
+    data = json.loads(path.read_text())
+    data["stages"][0]["command"] = (
+        f"{sys.executable} -c 'import time; time.sleep(30)' {marker} & sleep 30; echo done"
+    )
+    path.write_text(json.dumps(data))
+    run.start(repo, path, "", "")
+    run.advance(repo, "ship-it", "verifying")
+    outcome = run.grade(repo, "ship-it", "check")
+    assert outcome.status == "failed" and outcome.detail == "timed out after 1s"
+    left = subprocess.run(["pgrep", "-f", marker], capture_output=True, text=True)
+    assert left.stdout.strip() == "", "no child outlives its stage"
+
+
+def test_concurrent_judging_respects_the_dispatch_budget(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write_contract(repo, budget={"max_judgment_dispatches": 1})
+    run.start(repo, path, "", "")
+    run.advance(repo, "ship-it", "verifying")
+    (repo / "done.txt").write_text("done")
+    run.grade(repo, "ship-it", "check")
+    env = {**os.environ, "GRADER_ANSWER": NO_GO}
+    judges = [
+        subprocess.Popen(
+            [sys.executable, "-m", "argus", "contract", "judge", "ship-it", "review"],
+            cwd=repo,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for _ in range(4)
+    ]
+    for process in judges:
+        process.wait(timeout=120)
+    log = Path(os.environ["GRADER_LOG"]).read_text()
+    assert log.count("=====") == 1, "one grader dispatched, whatever the race"
+    assert load_state(repo, "ship-it").judgment_dispatches == 1

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 from argus.cli._args import add_root_argument, repo_root
+from argus.errors import InputError
 
 
 def register(subparsers: Any) -> None:
@@ -34,11 +36,6 @@ def register(subparsers: Any) -> None:
 
     start = actions.add_parser("start", help="start a run of CONTRACT.json")
     start.add_argument("contract", type=Path, metavar="CONTRACT.json")
-    start.add_argument(
-        "--executor-model",
-        default=None,
-        help="the model doing the work (default: [implementer] model); graders must differ",
-    )
     _common(start, "start")
 
     advance = actions.add_parser("advance", help="move a run to verifying (or back to running)")
@@ -85,8 +82,8 @@ def run_contract(args: argparse.Namespace) -> int:
         from argus.config import load_config
 
         config = load_config(root)
-        model = args.executor_model if args.executor_model is not None else config.implementer.model
-        state = run.start(root, args.contract, model, config.implementer.command)
+        implementer = config.implementer
+        state = run.start(root, args.contract, implementer.model, implementer.command)
         print(f"contract {state.contract_id}: running ({len(state.stages)} stages)")
         return 0
     if action in ("grade", "judge"):
@@ -99,6 +96,11 @@ def run_contract(args: argparse.Namespace) -> int:
         return 0
     if action == "status":
         return _status(root, args.id, args.json)
+    if action in ("pause", "abort") and not sys.stdin.isatty():
+        raise InputError(
+            f"argus contract {action} is a person's decision: run it in a terminal (an agent "
+            "finishes the stages instead)"
+        )
     changed = {
         "advance": lambda: run.advance(root, args.id, args.phase),
         "pause": lambda: run.pause(root, args.id, args.reason),

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from argus.errors import JudgeError
 from argus.judge.answer import parse_json_object
 from argus.judge.content import clip, fence
+from argus.proc import stop_group
 from argus.review.diff import cut_diff
 
 if TYPE_CHECKING:
@@ -159,23 +160,29 @@ def ask_grader(root: Path, contract: Contract, state: RunState, stage: Stage) ->
         assert grader.command is not None
         who = {"command": grader.command}
         try:
-            done = subprocess.run(
+            process = subprocess.Popen(
                 grader.command,
                 shell=True,
                 cwd=root,
-                input=prompt.encode("utf-8"),
-                capture_output=True,
-                timeout=contract.timeout,
-                check=False,
-                start_new_session=True,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,  # so a timeout stops the grader and its children
             )
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            error = f"grader command: {clip(str(exc), 200)}"
+        except OSError as exc:
+            error = f"grader command cannot start: {clip(str(exc), 200)}"
             return GraderVerdict(None, "", error=error, grader=who)
-        if done.returncode != 0:
-            tail = done.stderr.decode("utf-8", "replace").strip().splitlines() or ["no output"]
-            error = f"grader command exited with {done.returncode}: {clip(tail[-1], 200)}"
+        try:
+            out, err = process.communicate(prompt.encode("utf-8"), timeout=contract.timeout)
+        except subprocess.TimeoutExpired:
+            stop_group(process, grace=0)
+            process.communicate()
+            error = f"grader command did not answer within {contract.timeout:g}s"
             return GraderVerdict(None, "", error=error, grader=who)
-        text = done.stdout.decode("utf-8", "replace")
+        if process.returncode != 0:
+            tail = err.decode("utf-8", "replace").strip().splitlines() or ["no output"]
+            error = f"grader command exited with {process.returncode}: {clip(tail[-1], 200)}"
+            return GraderVerdict(None, "", error=error, grader=who)
+        text = out.decode("utf-8", "replace")
     parsed = parse_grader_answer(text)
     return GraderVerdict(parsed.verdict, parsed.evidence, parsed.findings, parsed.error, who)

@@ -107,23 +107,41 @@ def _check_graph(stages: tuple[Stage, ...], where: Path) -> None:
         visit(stage_id, ())
 
 
-def check_independence(contract: Contract, executor_model: str, executor_command: str) -> None:
-    """A grader may not be the executor: same model, or the implementer's own command."""
+def check_independence(
+    contract: Contract, root: Path, executor_model: str, executor_command: str
+) -> None:
+    """A grader may not be the executor: not its model, not the implementer's command, and not
+    a command that runs a file in the repository (the executor could rewrite it)."""
+    from argus.judge.base import command_words
+
+    implementer = command_words(executor_command)
     for stage in contract.stages:
         grader = stage.grader
         if grader is None:
             continue
-        if grader.model and executor_model and grader.model.strip() == executor_model.strip():
-            raise InputError(
-                f"{contract.path}: stage '{stage.id}' would be graded by the executor's own "
-                f"model ({grader.model}); name a different model"
-            )
-        same_command = grader.command and grader.command.strip() == executor_command.strip()
-        if executor_command and same_command:
-            raise InputError(
-                f"{contract.path}: stage '{stage.id}' would be graded by the implementer's own "
-                "command; name a different grader"
-            )
+        where = f"{contract.path}: stage '{stage.id}'"
+        if grader.model:
+            if not executor_model.strip():
+                raise InputError(
+                    f"{where} has a model grader, but the executor's model is unknown; name it "
+                    "in argus.toml [implementer] model so Argus can check they differ"
+                )
+            if grader.model.strip() == executor_model.strip():
+                raise InputError(
+                    f"{where} would be graded by the executor's own model ({grader.model}); "
+                    "name a different model"
+                )
+        if grader.command:
+            words = command_words(grader.command)
+            if implementer and words == implementer:
+                raise InputError(f"{where} would be graded by the implementer's own command")
+            for word in words:
+                candidate = (root / word).resolve() if not Path(word).is_absolute() else Path(word)
+                if candidate.is_file() and candidate.resolve().is_relative_to(root.resolve()):
+                    raise InputError(
+                        f"{where}: the grader command runs {word}, a file in the repository the "
+                        "executor could rewrite; install the grader outside the repository"
+                    )
 
 
 def load_contract(path: Path) -> Contract:

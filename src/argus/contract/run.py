@@ -4,16 +4,18 @@ Nobody reports a stage's outcome to Argus. A mechanical stage passes when Argus 
 in the repository root and it exited 0; a judgment stage passes when an independent grader
 (a model other than the executor's, or an agent command other than the implementer's) said GO
 with evidence. A grader that does not answer, or answers without evidence, is a blocker, never
-a GO. Stages run only after the stages they require passed; budgets bound the attempts.
+a GO. Stages run only after the stages they require passed; budgets bound the attempts. A pass
+belongs to the working tree it was earned on: once the tree changes, the pass is stale and the
+stage must be graded again. One command at a time works on a run (a lock).
 """
 
 from __future__ import annotations
 
 import hashlib
-import subprocess
-import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from argus.contract.grader import ask_grader
 from argus.contract.model import Contract, Stage, check_independence, load_contract
@@ -26,16 +28,19 @@ from argus.contract.state import (
     load_state,
     new_state,
     now,
+    run_lock,
     save_state,
     state_dir,
 )
+from argus.contract.worktree import worktree_digest
 from argus.errors import ArgusError, InputError
 from argus.io import atomic_write_text
 from argus.judge.content import clip
+from argus.proc import read_tail, run_in_group
 
-MAX_OUTPUT_BYTES = 1024 * 1024
 TAIL_LINES = 40
 SUMMARY = "summary.md"
+T = TypeVar("T")
 
 
 class NotReady(ArgusError):
@@ -51,21 +56,29 @@ class StageOutcome:
     detail: str
 
 
+def _locked(root: Path, contract_id: str, work: Callable[[], T]) -> T:
+    with run_lock(root, contract_id):
+        return work()
+
+
 def start(root: Path, contract_path: Path, executor_model: str, executor_command: str) -> RunState:
     contract = load_contract(contract_path)
-    check_independence(contract, executor_model, executor_command)
-    existing = state_dir(root, contract.id) / "state.json"
-    if existing.is_file():
-        current = load_state(root, contract.id)
-        if current.phase not in TERMINAL:
-            raise InputError(
-                f"contract '{contract.id}' is already {current.phase} ({existing}); finish or "
-                f"abort it first: argus contract abort {contract.id} --reason …"
-            )
-    state = new_state(contract, executor_model)
-    state.move("running", "started")
-    save_state(root, state)
-    return state
+    check_independence(contract, root, executor_model, executor_command)
+
+    def work() -> RunState:
+        if (state_dir(root, contract.id) / "state.json").is_file():
+            current = load_state(root, contract.id)
+            if current.phase not in TERMINAL:
+                raise InputError(
+                    f"contract '{contract.id}' is already {current.phase}; finish it, or a "
+                    f"person aborts it: argus contract abort {contract.id} --reason …"
+                )
+        state = new_state(contract, executor_model)
+        state.move("running", "started")
+        save_state(root, state)
+        return state
+
+    return _locked(root, contract.id, work)
 
 
 def open_run(root: Path, contract_id: str) -> tuple[Contract, RunState]:
@@ -74,60 +87,98 @@ def open_run(root: Path, contract_id: str) -> tuple[Contract, RunState]:
     if contract.digest != state.contract_sha256:
         raise InputError(
             f"{state.contract_path}: changed since the run started; a contract is fixed for its "
-            f"run (abort it and start again to use the new one)"
+            f"run (a person aborts it, then start again with the new one)"
         )
+    if not state.matches(contract):
+        raise InputError(f"contract run '{contract_id}': its state does not match its contract")
     return contract, state
 
 
+def _change_phase(
+    root: Path, contract_id: str, check: Callable[[RunState], None], to: Callable[[RunState], str]
+) -> RunState:
+    def work() -> RunState:
+        _, state = open_run(root, contract_id)
+        check(state)
+        state.move(to(state), "")
+        save_state(root, state)
+        return state
+
+    return _locked(root, contract_id, work)
+
+
 def advance(root: Path, contract_id: str, phase: str) -> RunState:
-    _, state = open_run(root, contract_id)
     allowed = {"verifying": {"running"}, "running": {"verifying"}}
-    if phase not in allowed or state.phase not in allowed[phase]:
-        raise InputError(f"contract '{contract_id}' is {state.phase}; cannot advance to {phase}")
-    state.move(phase)
-    save_state(root, state)
-    return state
+
+    def check(state: RunState) -> None:
+        if phase not in allowed or state.phase not in allowed[phase]:
+            raise InputError(
+                f"contract '{contract_id}' is {state.phase}; cannot advance to {phase}"
+            )
+
+    return _change_phase(root, contract_id, check, lambda _: phase)
 
 
 def pause(root: Path, contract_id: str, reason: str) -> RunState:
-    _, state = open_run(root, contract_id)
-    if state.phase not in ACTIVE:
-        raise InputError(f"contract '{contract_id}' is {state.phase}; only an active run pauses")
-    state.resume_phase = state.phase
-    state.move("paused", reason)
-    save_state(root, state)
+    def check(state: RunState) -> None:
+        if state.phase not in ACTIVE:
+            raise InputError(
+                f"contract '{contract_id}' is {state.phase}; only an active run pauses"
+            )
+        state.resume_phase = state.phase
+
+    state = _change_phase(root, contract_id, check, lambda _: "paused")
     return state
 
 
 def resume(root: Path, contract_id: str) -> RunState:
-    _, state = open_run(root, contract_id)
-    if state.phase not in ("paused", "blocked"):
-        raise InputError(f"contract '{contract_id}' is {state.phase}; nothing to resume")
-    state.move(state.resume_phase or "running", "resumed")
-    state.resume_phase = None
-    save_state(root, state)
-    return state
+    def check(state: RunState) -> None:
+        if state.phase not in ("paused", "blocked"):
+            raise InputError(f"contract '{contract_id}' is {state.phase}; nothing to resume")
+
+    def to(state: RunState) -> str:
+        phase, state.resume_phase = state.resume_phase or "running", None
+        return phase
+
+    return _change_phase(root, contract_id, check, to)
 
 
 def abort(root: Path, contract_id: str, reason: str) -> RunState:
-    state = load_state(root, contract_id)
-    if state.phase in TERMINAL:
-        raise InputError(f"contract '{contract_id}' is already {state.phase}")
-    state.move("aborted", reason)
-    save_state(root, state)
-    return state
+    def work() -> RunState:
+        state = load_state(root, contract_id)
+        if state.phase in TERMINAL:
+            raise InputError(f"contract '{contract_id}' is already {state.phase}")
+        state.move("aborted", reason)
+        save_state(root, state)
+        return state
+
+    return _locked(root, contract_id, work)
+
+
+def _drop_stale(contract: Contract, state: RunState, current: str | None) -> list[str]:
+    """Reset passes earned on another working tree; the stages that were reset."""
+    stale = state.stale(current)
+    for stage_id in stale:
+        record = state.stages[stage_id]
+        record.status = "pending"
+        record.last = {**record.last, "stale": "the working tree changed after this pass"}
+        record.evidence_sha256 = record.worktree = None
+    if stale:
+        state.refresh_fingerprint(contract)
+        state.history.append({"at": now(), "stale": stale})
+    return stale
 
 
 def _ready(contract: Contract, state: RunState, stage: Stage) -> None:
     if state.phase != "verifying":
-        advance = f" (argus contract advance {contract.id} verifying)"
-        hint = advance if state.phase == "running" else ""
+        advance_hint = f" (argus contract advance {contract.id} verifying)"
+        hint = advance_hint if state.phase == "running" else ""
         raise InputError(
             f"contract '{contract.id}' is {state.phase}; stages are graded only while "
             f"verifying{hint}"
         )
     if state.stages[stage.id].status == "passed":
-        raise InputError(f"stage '{stage.id}' already passed; a stage passes once per run")
+        raise InputError(f"stage '{stage.id}' already passed on this working tree")
     waiting = [r for r in stage.requires if state.stages[r].status != "passed"]
     if waiting:
         raise InputError(f"stage '{stage.id}' requires {', '.join(waiting)} to pass first")
@@ -139,12 +190,24 @@ def _block(state: RunState, stage_state: StageState, why: str) -> None:
     state.move("blocked", why)
 
 
+def _pass(contract: Contract, state: RunState, record: StageState, root: Path) -> None:
+    record.status = "passed"
+    record.evidence_sha256 = evidence_digest(record.last)
+    record.worktree = worktree_digest(root)
+    state.refresh_fingerprint(contract)
+
+
 def grade(root: Path, contract_id: str, stage_id: str) -> StageOutcome:
     """Run a mechanical stage's command; its exit code decides."""
+    return _locked(root, contract_id, lambda: _grade(root, contract_id, stage_id))
+
+
+def _grade(root: Path, contract_id: str, stage_id: str) -> StageOutcome:
     contract, state = open_run(root, contract_id)
     stage = contract.stage(stage_id)
     if stage.type != "mechanical":
         raise InputError(f"stage '{stage_id}' is a judgment stage: argus contract judge")
+    _drop_stale(contract, state, worktree_digest(root))
     _ready(contract, state, stage)
     mine = state.stages[stage.id]
     budget = contract.budget
@@ -155,18 +218,17 @@ def grade(root: Path, contract_id: str, stage_id: str) -> StageOutcome:
         save_state(root, state)
         return StageOutcome(stage.id, "blocked", state.reason)
     assert stage.command is not None
-    evidence = _run_command(stage.command, root, contract.timeout)
     mine.attempts += 1
     state.total_attempts += 1
-    mine.last = evidence
-    if evidence["exit_code"] == 0:
-        mine.status = "passed"
-        mine.evidence_sha256 = evidence_digest(evidence)
-        state.extend_fingerprint(stage.id, mine.evidence_sha256)
-        outcome = StageOutcome(stage.id, "passed", f"exit 0 in {evidence['seconds']}s")
+    log = state_dir(root, contract.id) / "logs" / f"{stage.id}-{mine.attempts}.log"
+    mine.last = _run_command(stage.command, root, contract.timeout, log)
+    if mine.last["exit_code"] == 0:
+        _pass(contract, state, mine, root)
+        outcome = StageOutcome(stage.id, "passed", f"exit 0 in {mine.last['seconds']}s")
     else:
         mine.status = "failed"
-        outcome = StageOutcome(stage.id, "failed", f"exit {evidence['exit_code']}")
+        shown = mine.last["note"] or f"exit {mine.last['exit_code']}"
+        outcome = StageOutcome(stage.id, "failed", str(shown))
         if mine.attempts >= budget.max_attempts_per_stage or (
             state.total_attempts >= budget.max_total_attempts
         ):
@@ -176,32 +238,28 @@ def grade(root: Path, contract_id: str, stage_id: str) -> StageOutcome:
     return outcome
 
 
-def _run_command(command: str, root: Path, timeout: float) -> dict[str, object]:
-    started = time.monotonic()
+def _run_command(command: str, root: Path, timeout: float, log: Path) -> dict[str, object]:
+    """Run ``command`` in its own process group (all of it is stopped on timeout)."""
     try:
-        done = subprocess.run(
-            command,
-            shell=True,
-            cwd=root,
-            capture_output=True,
-            timeout=timeout,
-            check=False,
-            start_new_session=True,
-        )
-        code: int | None = done.returncode
-        output = (done.stdout + done.stderr)[-MAX_OUTPUT_BYTES:]
-        note = ""
-    except subprocess.TimeoutExpired as exc:
-        code = None
-        output = ((exc.stdout or b"") + (exc.stderr or b""))[-MAX_OUTPUT_BYTES:]
-        note = f"timed out after {timeout:g}s"
-    text = output.decode("utf-8", "replace")
-    tail = "\n".join(clip(line, 300) for line in text.splitlines()[-TAIL_LINES:])
+        ran = run_in_group(command, cwd=root, timeout=timeout, log_path=log)
+    except OSError as exc:
+        ran_note = f"cannot start: {exc.strerror}"
+        return {
+            "command": command,
+            "exit_code": -1,
+            "note": ran_note,
+            "seconds": 0.0,
+            "output_tail": "",
+            "output_sha256": "",
+            "finished_at": now(),
+        }
+    output = log.read_bytes() if log.is_file() else b""
+    tail = "\n".join(clip(line, 300) for line in read_tail(log).splitlines()[-TAIL_LINES:])
     return {
         "command": command,
-        "exit_code": code if code is not None else -1,
-        "note": note,
-        "seconds": round(time.monotonic() - started, 2),
+        "exit_code": ran.exit_code if ran.exit_code is not None else -1,
+        "note": f"timed out after {timeout:g}s" if ran.timed_out else "",
+        "seconds": round(ran.seconds, 2),
         "output_tail": tail,
         "output_sha256": hashlib.sha256(output).hexdigest(),
         "finished_at": now(),
@@ -210,10 +268,16 @@ def _run_command(command: str, root: Path, timeout: float) -> dict[str, object]:
 
 def judge(root: Path, contract_id: str, stage_id: str) -> StageOutcome:
     """Dispatch a judgment stage's grader once; only its GO with evidence passes the stage."""
+    return _locked(root, contract_id, lambda: _judge(root, contract_id, stage_id))
+
+
+def _judge(root: Path, contract_id: str, stage_id: str) -> StageOutcome:
     contract, state = open_run(root, contract_id)
     stage = contract.stage(stage_id)
     if stage.type != "judgment" or stage.grader is None:
         raise InputError(f"stage '{stage_id}' is mechanical: argus contract grade")
+    before = worktree_digest(root)
+    _drop_stale(contract, state, before)
     _ready(contract, state, stage)
     mine = state.stages[stage.id]
     if mine.attempts >= stage.grader.rounds or (
@@ -227,10 +291,11 @@ def judge(root: Path, contract_id: str, stage_id: str) -> StageOutcome:
     save_state(root, state)  # the dispatch counts even if the grader never comes back
     verdict = ask_grader(root, contract, state, stage)
     mine.last = verdict.to_json()
-    if verdict.go:
-        mine.status = "passed"
-        mine.evidence_sha256 = evidence_digest(mine.last)
-        state.extend_fingerprint(stage.id, mine.evidence_sha256)
+    if verdict.go and worktree_digest(root) != before:
+        mine.status = "pending"
+        outcome = StageOutcome(stage.id, "pending", "the working tree changed while grading")
+    elif verdict.go:
+        _pass(contract, state, mine, root)
         outcome = StageOutcome(stage.id, "passed", verdict.evidence)
     elif verdict.verdict == "NO-GO":
         mine.status = "failed"
@@ -244,9 +309,20 @@ def judge(root: Path, contract_id: str, stage_id: str) -> StageOutcome:
 
 def complete(root: Path, contract_id: str) -> Path:
     """Close the run once every required stage passed; the closure summary's path."""
+    return _locked(root, contract_id, lambda: _complete(root, contract_id))
+
+
+def _complete(root: Path, contract_id: str) -> Path:
     contract, state = open_run(root, contract_id)
     if state.phase != "verifying":
         raise InputError(f"contract '{contract_id}' is {state.phase}; it completes from verifying")
+    stale = _drop_stale(contract, state, worktree_digest(root))
+    if stale:
+        save_state(root, state)
+        raise NotReady(
+            f"contract '{contract_id}': the working tree changed after {', '.join(stale)} "
+            "passed; grade them again"
+        )
     missing = state.missing(contract)
     if missing:
         raise NotReady(
@@ -260,13 +336,14 @@ def complete(root: Path, contract_id: str) -> Path:
         f"- fingerprint: {state.fingerprint}",
         f"- completed: {now()}",
         "",
-        "| stage | type | status | attempts | evidence sha256 |",
-        "| --- | --- | --- | --- | --- |",
+        "| stage | type | status | attempts | evidence sha256 | working tree |",
+        "| --- | --- | --- | --- | --- | --- |",
     ]
     for stage in contract.stages:
         s = state.stages[stage.id]
         lines.append(
-            f"| {stage.id} | {stage.type} | {s.status} | {s.attempts} | {s.evidence_sha256 or ''} |"
+            f"| {stage.id} | {stage.type} | {s.status} | {s.attempts} | "
+            f"{s.evidence_sha256 or ''} | {s.worktree or ''} |"
         )
     path = state_dir(root, contract.id) / SUMMARY
     atomic_write_text(path, "\n".join(lines) + "\n")

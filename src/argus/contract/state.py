@@ -14,8 +14,12 @@ names exactly what was passed, in order.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,6 +33,7 @@ STATE_VERSION = 1
 CONTRACTS_DIR = Path(".argus") / "contracts"
 PHASES = ("idle", "running", "verifying", "completed", "blocked", "paused", "aborted")
 ACTIVE = frozenset({"running", "verifying"})
+ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9._-]{0,63}")
 TERMINAL = frozenset({"completed", "aborted"})
 
 
@@ -42,6 +47,7 @@ class StageState:
     attempts: int = 0  # mechanical runs, or judgment dispatches
     last: dict[str, Any] = field(default_factory=dict)  # the latest evidence
     evidence_sha256: str | None = None  # of the evidence that passed it
+    worktree: str | None = None  # the working tree it passed on (None: not a git repository)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -49,6 +55,7 @@ class StageState:
             "attempts": self.attempts,
             "last": self.last,
             "evidence_sha256": self.evidence_sha256,
+            "worktree": self.worktree,
         }
 
 
@@ -94,17 +101,53 @@ class RunState:
         stages = contract.stages
         return [s.id for s in stages if s.required and self.stages[s.id].status != "passed"]
 
-    def extend_fingerprint(self, stage_id: str, evidence_sha256: str) -> None:
-        link = f"{self.fingerprint}\n{stage_id}\n{evidence_sha256}".encode()
-        self.fingerprint = hashlib.sha256(link).hexdigest()
+    def refresh_fingerprint(self, contract: Contract) -> None:
+        """The chain over the contract's digest and, in contract order, each passed stage's
+        id, evidence digest and working tree."""
+        value = hashlib.sha256(contract.digest.encode()).hexdigest()
+        for stage in contract.stages:
+            record = self.stages[stage.id]
+            if record.status == "passed":
+                link = f"{value}\n{stage.id}\n{record.evidence_sha256}\n{record.worktree}"
+                value = hashlib.sha256(link.encode()).hexdigest()
+        self.fingerprint = value
+
+    def stale(self, current: str | None) -> list[str]:
+        """Passed stages whose working tree is not ``current`` any more."""
+        if current is None:
+            return []
+        return [
+            k for k, v in self.stages.items()
+            if v.status == "passed" and v.worktree is not None and v.worktree != current
+        ]  # fmt: skip
+
+    def matches(self, contract: Contract) -> bool:
+        return set(self.stages) == {s.id for s in contract.stages}
 
 
 def state_dir(root: Path, contract_id: str) -> Path:
+    if not ID_PATTERN.fullmatch(contract_id):
+        raise InputError(
+            f"{contract_id!r} is not a contract id (lower-case letters, digits, '.', '_', '-')"
+        )
     return root / CONTRACTS_DIR / contract_id
 
 
+@contextmanager
+def run_lock(root: Path, contract_id: str) -> Iterator[None]:
+    """One command at a time on a run: each reads, changes and writes the state whole."""
+    directory = state_dir(root, contract_id)
+    directory.mkdir(parents=True, exist_ok=True)
+    with (directory / ".lock").open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def new_state(contract: Contract, executor_model: str) -> RunState:
-    return RunState(
+    state = RunState(
         contract_id=contract.id,
         contract_path=str(contract.path),
         contract_sha256=contract.digest,
@@ -112,8 +155,9 @@ def new_state(contract: Contract, executor_model: str) -> RunState:
         phase="idle",
         resume_phase=None,
         stages={s.id: StageState() for s in contract.stages},
-        fingerprint=hashlib.sha256(contract.digest.encode()).hexdigest(),
     )
+    state.refresh_fingerprint(contract)
+    return state
 
 
 def save_state(root: Path, state: RunState) -> Path:
@@ -134,10 +178,15 @@ def load_state(root: Path, contract_id: str) -> RunState:
     try:
         if raw.get("version") != STATE_VERSION or raw["phase"] not in PHASES:
             raise KeyError("version")
+        if raw["contract_id"] != contract_id:
+            raise ValueError(f"it names run {raw['contract_id']!r}")
         stages = {
-            k: StageState(v["status"], int(v["attempts"]), dict(v["last"]), v["evidence_sha256"])
+            k: StageState(
+                v["status"], int(v["attempts"]), dict(v["last"]), v["evidence_sha256"],
+                v.get("worktree"),
+            )
             for k, v in raw["stages"].items()
-        }
+        }  # fmt: skip
         return RunState(
             contract_id=raw["contract_id"],
             contract_path=raw["contract_path"],

@@ -132,7 +132,7 @@ def require_independent(judge_model: str, config: ProjectConfig, *, required: bo
         )
 
 
-def _command_words(command: str) -> tuple[str, ...]:
+def command_words(command: str) -> tuple[str, ...]:
     """A command line as words, placeholders ({packet}, {prompt_file}...) left out."""
     try:
         words = shlex.split(command)
@@ -145,8 +145,8 @@ def require_distinct_commands(
     judge_command: str, implementer_command: str, config: ProjectConfig
 ) -> None:
     """Refuse a command judge that is the implementer's own agent CLI, run the same way."""
-    judge_words = _command_words(judge_command)
-    if judge_words and judge_words == _command_words(implementer_command):
+    judge_words = command_words(judge_command)
+    if judge_words and judge_words == command_words(implementer_command):
         where = config.source or "argus.toml"
         raise JudgeError(
             f"{where}: judge.command {judge_command!r} is the implementer's own command; the "
