@@ -22,6 +22,7 @@ TOOLS = {
     "gates",
     "assert_view",
     "diff",
+    "referee",
     "loop",
     "contract_status",
     "contract_advance",
@@ -84,6 +85,15 @@ def test_contract_tools_only_drive_stages_they_never_take_an_outcome(repo: Path)
     runs = result_of(status)["json"]
     assert runs[0]["stages"]["check"]["status"] == "passed"
     assert runs[0]["stages"]["review"]["status"] == "pending"
+
+
+def test_the_referee_tool_returns_its_verdict(tmp_path: Path) -> None:
+    (tmp_path / "argus.toml").write_text("")
+    (tmp_path / "c.json").write_text('{"messages": [{"level": "error"}]}')
+    (tmp_path / "ref.json").write_text('{"console": "c.json"}')
+    _, answer = asyncio.run(calls(build_server(tmp_path), ("referee", {"config": "ref.json"})))
+    verdict = result_of(answer)
+    assert verdict["exit_code"] == 1 and verdict["json"]["next_action"] == "fix-console-errors"
 
 
 def test_a_bad_call_is_argus_s_one_line_and_exit_2(tmp_path: Path) -> None:

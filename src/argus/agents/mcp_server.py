@@ -96,6 +96,12 @@ def build_server(root: Path) -> MCPServer[Any]:
         return run_argus(root, ["diff", image_a, image_b, "--json"])
 
     @server.tool()
+    def referee(config: str) -> dict[str, Any]:
+        """Merge captured evidence named in a referee config (repository-relative JSON) into
+        one verdict with a next action: ship, capture more evidence, or what to fix."""
+        return run_argus(root, ["referee", config])
+
+    @server.tool()
     def loop(feature: str, mode: str = "headless") -> dict[str, Any]:
         """Run the convergence loop for a feature (implement, sense, gate, judge until two
         passes in a row per view). mode: headless or report-only."""
