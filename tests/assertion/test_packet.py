@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 import time
 from pathlib import Path
 
@@ -32,8 +34,10 @@ def test_a_packet_holds_the_assertion_and_copies_of_the_evidence(
     assert (packet.directory / "evidence/screenshot.png").read_bytes() == (
         tmp_path / "captured/shot.png"
     ).read_bytes()
+    assert re.fullmatch(r"[0-9a-f]{16}", doc["packet_id"]) and doc["packet_id"] == packet.packet_id
     assert set(doc) == {
         "version",
+        "packet_id",
         "instructions_version",
         "instructions",
         "assertion",
@@ -69,10 +73,57 @@ def test_a_ui_tree_that_carries_the_run_is_refused(tmp_path: Path, key: str) -> 
     assert not (tmp_path / "p").exists(), "nothing half-written"
 
 
+@pytest.mark.parametrize(
+    ("tree", "named"),
+    [
+        ({**TREE, "elements": [{"role": "button", "Notes": "clicked Save"}]}, "Notes"),
+        ({**TREE, "meta": {"run": [{"deep": {"transcript": []}}]}}, "transcript"),
+        ([{"role": "main"}, [{"plan": "x"}]], "plan"),
+        ({"a": {"goal": 1}, "b": [{"history": 2}]}, "goal, history"),
+    ],
+)
+def test_run_keys_are_refused_at_any_depth(tmp_path: Path, tree: object, named: str) -> None:
+    evidence = write_evidence(tmp_path / "e", tree=tree)
+    with pytest.raises(InputError, match=f"has {named}, which describe the run"):
+        build_packet(tmp_path / "p", assertion="Saved.", evidence=evidence)
+
+
+def test_a_run_key_as_a_value_is_not_a_run_key(tmp_path: Path) -> None:
+    tree = {**TREE, "elements": [{"role": "link", "name": "notes", "text": "steps: 3"}]}
+    packet = build_packet(
+        tmp_path / "p", assertion="Saved.", evidence=write_evidence(tmp_path / "e", tree=tree)
+    )
+    assert packet.get("ui-tree") is not None
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ('- button "Save"\ntranscript: the actor clicked Save\n', "transcript"),
+        ('- main:\n  - heading "Plans"\n    Expected : the Pro tier\n', "Expected"),
+        ("notes:\n- list\n", "notes"),
+    ],
+)
+def test_a_text_ui_tree_with_a_run_line_is_refused(tmp_path: Path, text: str, named: str) -> None:
+    evidence = write_evidence(tmp_path / "e")
+    aria = tmp_path / "e" / "aria.txt"
+    aria.write_text(text, "utf-8")
+    with pytest.raises(InputError, match=f"has {named}, which describe the run"):
+        build_packet(tmp_path / "p", assertion="Saved.", evidence={**evidence, "ui-tree": aria})
+
+
+@pytest.mark.parametrize("age", [math.nan, math.inf, -1.0])
+def test_the_maximum_age_is_finite_and_not_negative(tmp_path: Path, age: float) -> None:
+    with pytest.raises(InputError, match="maximum evidence age must be finite"):
+        build_packet(
+            tmp_path / "p", assertion="x.", evidence=write_evidence(tmp_path / "e"), max_age_s=age
+        )
+
+
 def test_an_aria_snapshot_as_text_is_a_ui_tree(tmp_path: Path) -> None:
     evidence = write_evidence(tmp_path / "e")
     aria = tmp_path / "e" / "aria.txt"
-    aria.write_text('- button "Save"\n', "utf-8")
+    aria.write_text('- button "Save"\n- link "Release notes":\n  - /url: /notes\n', "utf-8")
     packet = build_packet(
         tmp_path / "p", assertion="A Save button is shown.", evidence={**evidence, "ui-tree": aria}
     )
@@ -111,6 +162,21 @@ def test_evidence_changed_after_the_packet_was_built_is_caught(packet: Assertion
     packet.screenshot().path.write_bytes(b"\x89PNG\r\n\x1a\nchanged")
     with pytest.raises(InputError, match="changed after the packet was built"):
         load_packet(packet.directory)
+
+
+def test_a_packet_without_an_id_is_refused(packet: AssertionPacket) -> None:
+    doc = json.loads(packet.file.read_text())
+    del doc["packet_id"]
+    packet.file.write_text(json.dumps(doc))
+    with pytest.raises(InputError, match="has no packet_id; build the packet again"):
+        load_packet(packet.directory)
+
+
+def test_each_packet_gets_its_own_id(packet: AssertionPacket, tmp_path: Path) -> None:
+    rebuilt = build_packet(
+        packet.directory, assertion="Again.", evidence=write_evidence(tmp_path / "again")
+    )
+    assert rebuilt.packet_id != packet.packet_id
 
 
 def test_a_packet_path_outside_the_packet_is_refused(packet: AssertionPacket) -> None:

@@ -1,22 +1,25 @@
 """The assertion packet: one sentence, the evidence captured for it, and nothing about the run.
 
-A packet is a directory: ``judge-packet.json`` (the instructions, the assertion, the app's
-vocabulary, and each piece of evidence with its SHA-256) and ``evidence/`` holding copies of
-the evidence files. The copies are what the judge reads, so the evidence cannot change under
-it; reading a packet back re-checks every digest.
+A packet is a directory: ``judge-packet.json`` (a random ``packet_id`` the judge must echo, the
+instructions, the assertion, the app's vocabulary, and each piece of evidence with its
+SHA-256) and ``evidence/`` holding copies of the evidence files. The copies are what the judge
+reads, so the evidence cannot change under it; reading a packet back re-checks every digest.
 
 What a packet may hold is closed: the assertion, the vocabulary, and evidence of two kinds, a
 ``screenshot`` (PNG, required) and a ``ui-tree`` (the page's elements and accessibility tree:
 JSON, or an ARIA snapshot as text). Anything that describes the run (a transcript, step
 summaries, notes, findings, the tester's instructions or expectations) is refused, as evidence
-and as a field of a UI tree. Evidence must be current: a file older than ``max_age_s`` was
-captured for some earlier step and is refused.
+and as a key of a UI tree at any depth (or a ``key:`` line of a text tree). Evidence must be
+current: a file older than ``max_age_s`` was captured for some earlier step and is refused.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
+import re
+import secrets
 import shutil
 import tempfile
 import time
@@ -34,7 +37,7 @@ from argus.io import atomic_write_json, read_bytes, read_json
 
 PACKET_FILE = "judge-packet.json"
 EVIDENCE_DIR = "evidence"
-PACKET_VERSION = 1
+PACKET_VERSION = 2  # 2: a packet_id ties each answer to its packet
 KINDS = {"screenshot": "screenshot.png", "ui-tree": "ui-tree"}  # kind -> file stem/name
 MAX_ASSERTION_CHARS = 300
 MAX_VOCABULARY_CHARS = 1000
@@ -62,8 +65,9 @@ VERDICTS = ("passed", "failed", "inconclusive")
 ANSWER_SCHEMA: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
-    "required": ["verdict", "reason", "citations"],
+    "required": ["packet_id", "verdict", "reason", "citations"],
     "properties": {
+        "packet_id": {"type": "string"},
         "verdict": {"type": "string", "enum": list(VERDICTS)},
         "reason": {"type": "string"},
         "citations": {"type": "array", "items": {"type": "string"}},
@@ -96,6 +100,7 @@ class Evidence:
 @dataclass(frozen=True)
 class AssertionPacket:
     directory: Path
+    packet_id: str  # random; the judge echoes it, so an answer cannot be moved to another packet
     assertion: str
     vocabulary: str | None
     evidence: tuple[Evidence, ...]
@@ -161,24 +166,44 @@ def _screenshot(path: Path) -> tuple[bytes, str]:
     return data, KINDS["screenshot"]
 
 
+_RUN_LINE = re.compile(
+    r"^\s*(" + "|".join(map(re.escape, sorted(RUN_KEYS))) + r")\s*:", re.IGNORECASE | re.MULTILINE
+)
+
+
+def _run_keys(value: Any) -> set[str]:
+    """Every key, at any depth (inside lists too), that names a part of the run."""
+    found: set[str] = set()
+    stack = [value]
+    while stack:  # iterative: a deeply nested tree cannot exhaust the recursion limit
+        item = stack.pop()
+        if isinstance(item, dict):
+            found.update(str(k) for k in item if str(k).lower() in RUN_KEYS)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
 def _ui_tree(path: Path) -> tuple[bytes, str]:
-    """The tree as given: JSON (refused when it carries the run) or ARIA snapshot text."""
+    """The tree as given: JSON or ARIA snapshot text, refused when either carries the run."""
     data = read_bytes(path, what="UI tree", limit=MAX_TREE_BYTES)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: the UI tree is not UTF-8 text") from exc
-    if not text.lstrip().startswith(("{", "[")):
-        return data, "ui-tree.txt"
-    value = read_json(path, what="UI tree")
-    if isinstance(value, dict):
-        carried = sorted(k for k in value if str(k).lower() in RUN_KEYS)
-        if carried:
-            raise InputError(
-                f"{path}: the UI tree has {', '.join(carried)}, which describe the run, not the "
-                "screen; a judge sees only what the screen shows"
-            )
-    return data, "ui-tree.json"
+    if text.lstrip().startswith(("{", "[")):
+        carried = _run_keys(read_json(path, what="UI tree"))
+        name = "ui-tree.json"
+    else:
+        carried = {m.group(1) for m in _RUN_LINE.finditer(text)}
+        name = "ui-tree.txt"
+    if carried:
+        raise InputError(
+            f"{path}: the UI tree has {', '.join(sorted(carried))}, which describe the run, not "
+            "the screen; a judge sees only what the screen shows"
+        )
+    return data, name
 
 
 def build_packet(
@@ -190,6 +215,8 @@ def build_packet(
     max_age_s: float | None = DEFAULT_MAX_AGE_S,
 ) -> AssertionPacket:
     """Write a packet at ``directory`` (new or empty, or an earlier packet, replaced whole)."""
+    if max_age_s is not None and not (math.isfinite(max_age_s) and max_age_s >= 0):
+        raise InputError(f"the maximum evidence age must be finite and 0 or more (got {max_age_s})")
     assertion = _check_sentence(assertion, "assertion", MAX_ASSERTION_CHARS)
     if vocabulary is not None:
         vocabulary = _check_sentence(vocabulary, "vocabulary", MAX_VOCABULARY_CHARS)
@@ -224,6 +251,7 @@ def build_packet(
             )
         document = {
             "version": PACKET_VERSION,
+            "packet_id": secrets.token_hex(8),
             "instructions_version": instructions_version(),
             "instructions": instructions(),
             "assertion": assertion,
@@ -250,12 +278,14 @@ def load_packet(directory: Path) -> AssertionPacket:
     """Read a packet back; every evidence file must still have its recorded digest."""
     if directory.is_file() and directory.name == PACKET_FILE:
         directory = directory.parent
+    directory = directory.absolute()  # the judge is shown paths it can open from anywhere
     path = directory / PACKET_FILE
     raw = read_bytes(path, what="assertion packet", limit=MAX_TREE_BYTES)
     doc = read_json(path, what="assertion packet")
     where = str(path)
     if not isinstance(doc, dict) or doc.get("version") != PACKET_VERSION:
         raise InputError(f"{where}: not an assertion packet (version {PACKET_VERSION})")
+    packet_id = doc.get("packet_id")
     assertion = doc.get("assertion")
     vocabulary = doc.get("vocabulary")
     entries = doc.get("evidence")
@@ -263,6 +293,8 @@ def load_packet(directory: Path) -> AssertionPacket:
         raise InputError(f"{where}: needs an assertion and an evidence list")
     if vocabulary is not None and not isinstance(vocabulary, str):
         raise InputError(f"{where}: vocabulary must be text or null")
+    if not isinstance(packet_id, str) or not re.fullmatch(r"[0-9a-f]{16}", packet_id):
+        raise InputError(f"{where}: has no packet_id; build the packet again")
     evidence = []
     for entry in entries:
         if not isinstance(entry, dict) or entry.get("id") not in KINDS:
@@ -282,6 +314,7 @@ def load_packet(directory: Path) -> AssertionPacket:
         raise InputError(f"{where}: holds no screenshot")
     return AssertionPacket(
         directory=directory,
+        packet_id=packet_id,
         assertion=assertion,
         vocabulary=vocabulary,
         evidence=tuple(evidence),

@@ -5,8 +5,9 @@
 | ``passed``, with a reason, citing packet evidence    | passed                          |
 | ``failed``, with a reason, citing packet evidence    | failed, ASSERTION_FAILED        |
 | ``inconclusive``                                     | failed, ASSERTION_INCONCLUSIVE  |
-| no reason, no citation, a citation of anything not   | failed, ASSERTION_INCONCLUSIVE  |
-| in the packet, or not an answer at all               |                                 |
+| no reason, no citation, a citation that is not text | failed, ASSERTION_INCONCLUSIVE  |
+| or not in the packet, another packet's ``packet_id``  |                                 |
+| (or none), or not an answer at all                   |                                 |
 
 A citation names a piece of evidence by its id (``screenshot``, ``ui-tree``), its path in the
 packet (``evidence/screenshot.png``) or that file's absolute path. The reason is the judge's
@@ -51,6 +52,7 @@ class CheckedAssertion:
                 "answer_accepted": self.accepted,
             },
             "assertion": packet.assertion,
+            "packet_id": packet.packet_id,
             "packet_sha256": packet.digest,
         }
 
@@ -85,6 +87,13 @@ def check_answer(packet: AssertionPacket, answer: Any) -> CheckedAssertion:
             return _not_accepted("the judge's answer is not JSON")
     if not isinstance(answer, dict):
         return _not_accepted("the judge's answer is not a JSON object")
+    answered_id = answer.get("packet_id")
+    if answered_id != packet.packet_id:
+        named = "names no packet_id" if answered_id is None else "has another packet_id"
+        return _not_accepted(
+            f"the judge's answer is for another packet: it {named}, and this packet's is "
+            f"{packet.packet_id}"
+        )
     said = answer.get("verdict")
     if said not in VERDICTS:
         return _not_accepted(
@@ -93,11 +102,11 @@ def check_answer(packet: AssertionPacket, answer: Any) -> CheckedAssertion:
     raw_reason = answer.get("reason")
     reason = clip(raw_reason.strip(), MAX_REASON_CHARS) if isinstance(raw_reason, str) else ""
     raw_citations = answer.get("citations")
-    citations = (
-        tuple(clip(c, 200) for c in raw_citations if isinstance(c, str))
-        if isinstance(raw_citations, list)
-        else ()
-    )
+    citations: tuple[str, ...] = ()
+    if isinstance(raw_citations, list):
+        if not all(isinstance(c, str) for c in raw_citations):
+            return _not_accepted("the judge's citations are not all text (ids or paths)", said)
+        citations = tuple(clip(c, 200) for c in raw_citations)
     if not reason:
         return _not_accepted(f"the judge said {said} without a reason", said, citations)
     if not citations:

@@ -13,7 +13,9 @@ could not run.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import math
 import shutil
 import time
 from pathlib import Path
@@ -21,11 +23,15 @@ from typing import Any
 
 from argus.cli._args import add_root_argument, feature_spec, repo_root
 from argus.errors import InputError, SensorError
-from argus.io import atomic_write_json, atomic_write_text, read_bytes
+from argus.io import atomic_write_json, atomic_write_text, read_bytes, read_json
 
 VERDICT_FILE = "judge-verdict.json"
 RESULT_FILE = "judge-result.json"
 MAX_VERDICT_BYTES = 1024 * 1024
+JUDGED_ALREADY = (
+    "this packet was judged already; a verdict is never replaced: build a new packet and ask a "
+    "new judge"
+)
 
 
 def register(subparsers: Any) -> None:
@@ -82,8 +88,9 @@ def register(subparsers: Any) -> None:
         help="check a judge's answer against its packet",
         description="Exit 0 when the judge said passed with a reason citing the packet's "
         "evidence; 1 when it said failed or inconclusive, or its answer has no reason, no "
-        "citation, or cites anything not in the packet; 2 when the packet is unreadable or "
-        "its evidence changed.",
+        "citation, cites anything not in the packet, or is for another packet; 2 when the "
+        "packet is unreadable, its evidence changed, or it was judged already with another "
+        "verdict (a verdict is never replaced).",
     )
     check.add_argument("--packet", type=Path, required=True, metavar="DIR")
     check.add_argument("--verdict", type=Path, required=True, metavar="VERDICT.json")
@@ -116,8 +123,10 @@ def _packet_arguments(parser: argparse.ArgumentParser, *, out_required: bool) ->
 def _build(args: argparse.Namespace, evidence: dict[str, Path], out: Path) -> Any:
     from argus.assertion import build_packet
 
-    if args.max_age < 0:
-        raise InputError(f"--max-age must be 0 or more seconds (got {args.max_age:g})")
+    if not math.isfinite(args.max_age) or args.max_age < 0:
+        raise InputError(
+            f"--max-age must be a finite number of seconds, 0 or more (got {args.max_age})"
+        )
     return build_packet(
         out,
         assertion=args.assertion,
@@ -149,10 +158,29 @@ def run_check(args: argparse.Namespace) -> int:
 
     packet = load_packet(args.packet)
     data = read_bytes(args.verdict, what="judge verdict", limit=MAX_VERDICT_BYTES)
+    digest = hashlib.sha256(data).hexdigest()
+    earlier = _earlier_result(packet.directory, data, digest)
     result = check_answer(packet, data.decode("utf-8", "replace"))
-    atomic_write_json(packet.directory / RESULT_FILE, result.to_json(packet))
-    _print(result.to_json(packet), args.json)
+    # The same verdict checked again: keep what the first check recorded beside it (who asked).
+    document = {**(earlier or {}), **result.to_json(packet), "verdict_sha256": digest}
+    atomic_write_json(packet.directory / RESULT_FILE, document)
+    _print(document, args.json)
     return 0 if result.passed else 1
+
+
+def _earlier_result(directory: Path, data: bytes, digest: str) -> dict[str, Any] | None:
+    """The packet's result from checking these same verdict bytes, if any; a packet judged with
+    any other verdict is refused, because the actor never overrides a judge."""
+    saved = directory / VERDICT_FILE
+    if saved.is_file() and read_bytes(saved, what="judge verdict", limit=MAX_VERDICT_BYTES) != data:
+        raise InputError(f"{directory}: {JUDGED_ALREADY}")
+    result_file = directory / RESULT_FILE
+    if not result_file.exists():
+        return None
+    earlier = read_json(result_file, what="judge result")
+    if not isinstance(earlier, dict) or earlier.get("verdict_sha256") != digest:
+        raise InputError(f"{directory}: {JUDGED_ALREADY}")
+    return earlier
 
 
 def _stamp() -> str:
@@ -200,12 +228,14 @@ def run_judge(args: argparse.Namespace) -> int:
     if view_given:
         shutil.rmtree(evidence["screenshot"].parent, ignore_errors=True)
     asked = ask(packet, config)
+    digest = None
     if asked.text is None:
         result = unanswered(asked.error or "no answer")
     else:
         atomic_write_text(packet.directory / VERDICT_FILE, asked.text)
+        digest = hashlib.sha256(asked.text.encode("utf-8")).hexdigest()
         result = check_answer(packet, asked.text)
-    document = {**result.to_json(packet), "asked": describe(asked)}
+    document = {**result.to_json(packet), "verdict_sha256": digest, "asked": describe(asked)}
     atomic_write_json(packet.directory / RESULT_FILE, document)
     _print(document, args.json)
     if not args.json:
