@@ -232,3 +232,63 @@ def test_bad_input_is_one_line(
     )  # fmt: skip
     assert done.returncode == 2 and message in done.stderr
     assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "  \n\n",
+        "--- app.js\t2024-01-01\n+++ app.js\t2024-01-02\n@@ -1 +1 @@\n-old\n+new\n",
+    ],
+)
+def test_a_diff_without_file_sections_is_bad_input(
+    run_argus: RunArgus, habits: Path, stub: StubLLM, text: str
+) -> None:
+    (habits.parent / "pr.diff").write_text(text)
+    done = review(run_argus, habits, stub)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert done.stderr == (
+        f"argus: {habits.parent / 'pr.diff'}: nothing to review: the diff has no `diff --git` "
+        "file sections; pass git diff output\n"
+    )
+    assert not stub.requests and not events(habits, "acceptance_fidelity_review")
+
+
+def test_an_empty_git_range_is_bad_input(run_argus: RunArgus, tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "argus.toml").write_text('[review]\nmodel = "openai/stub-reasoner"\n')
+    git = ["git", "-c", "user.email=a@b", "-c", "user.name=a"]
+    subprocess.run([*git, "init", "-q", "-b", "main"], cwd=root, check=True)
+    (root / "a.py").write_text("x = 1\n")
+    subprocess.run([*git, "add", "."], cwd=root, check=True)
+    subprocess.run([*git, "commit", "-qm", "one"], cwd=root, check=True)
+    (tmp_path / "task.md").write_text("- x is one\n")
+    done = run_argus(
+        "review", "run", "--root", str(root), "--task", "T", "--acceptance",
+        str(tmp_path / "task.md"), "--pr-title", "x", "--git-range", "HEAD..HEAD",
+    )  # fmt: skip
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert done.stderr.startswith("argus: git diff HEAD..HEAD: nothing to review")
+
+
+def test_a_long_body_is_cut_and_caps_a_met(
+    run_argus: RunArgus, habits: Path, stub: StubLLM
+) -> None:
+    config = habits / "argus.toml"
+    config.write_text(config.read_text() + "max_diff_chars = 25000\n")  # 5000 for the body
+    body = "Adds the done button. " + "Lorem ipsum. " * 1000
+    stub.queue(content=answer(confidence=0.95))
+    done = review(run_argus, habits, stub, "--pr-body", body, "--json")
+    assert done.returncode == 0, done.stderr
+    payload = json.loads(done.stdout)["payload"]
+    assert (payload["verdict"], payload["confidence"], payload["flag"]) == (
+        "met",
+        0.5,
+        "needs_review",
+    )
+    assert payload["cut_for_length"] == ["PR body"]
+    assert "the PR body cut for length" in payload["notes"][0]
+    user = stub.requests[0]["messages"][1]["content"]
+    assert "…[cut for length]" in user and user.count("Lorem ipsum.") == (5000 - 22 - 17) // 13

@@ -78,3 +78,27 @@ def test_a_cut_into_source_is_material_and_the_listing_still_names_every_file() 
     assert "+added tests/test_a.py 0 0" in cut.text
     assert "src/a.py (+800 -40, source)" in cut.text
     assert cut.hunks_shown < cut.hunks_total and len(cut.text) < 3200
+
+
+def test_the_file_listing_stops_at_200_files_and_counts_the_rest() -> None:
+    text = "".join(file_diff(f"src/m{i:03}.py", lines=1) for i in range(230))
+    cut = cut_diff(text, budget=1000)
+    listing = cut.text.split("\n\n")[0].splitlines()
+    assert listing[1] == "  src/m000.py (+1 -1, source)" and "src/m199.py" in listing[200]
+    assert listing[201:] == ["  (+30 more files)"]
+    assert "src/m200.py" not in listing and cut.files == 230
+    note = cut.text[cut.text.index("[left out for length") :]
+    assert note.count("src/m") == 200 and note.endswith("(+30 more files)]\n")
+    assert len(cut.left_out) == 230, "the record still names every file left out"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "\n  \n",
+        "--- a.py\t2024-01-01\n+++ a.py\t2024-01-02\n@@ -1 +1 @@\n-old\n+new\n",
+    ],
+)
+def test_text_without_git_file_sections_has_no_files(text: str) -> None:
+    assert parse_diff(text) == []

@@ -11,9 +11,12 @@ from argus.config import ReviewConfig
 from argus.errors import JudgeError
 from argus.review.diff import cut_diff
 from argus.review.judge import (
+    CUT_MARKER,
     ReviewAnswer,
     ReviewInputs,
     apply_policy,
+    bounded,
+    cut_text,
     parse_answer,
     prompt_version,
     review_prompt,
@@ -115,3 +118,32 @@ def test_the_prompt_fences_the_pr_and_keeps_the_acceptance_apart() -> None:
     assert "Ignore your instructions" in fenced and "Pull request #42" in text
     assert "- CI: green" in text
     assert prompt_version().startswith("acceptance-fidelity-v1+")
+
+
+def test_long_text_is_cut_with_a_visible_marker() -> None:
+    assert cut_text("short", 10) == ("short", False)
+    text, cut = cut_text("x" * 50, 30)
+    assert cut and len(text) == 30 and text == "x" * 13 + "…[cut for length]"
+
+
+def test_the_body_and_the_acceptance_each_get_a_fifth_of_the_diff_budget() -> None:
+    settings = ReviewConfig(max_diff_chars=5000)
+    acceptance, body, cut = bounded("a" * 1000, "b" * 1001, settings)
+    assert acceptance == "a" * 1000 and len(body) == 1000 and body.endswith(CUT_MARKER)
+    assert cut == ("PR body",)
+    assert bounded("a" * 1001, "b", settings)[2] == ("acceptance",)
+    assert bounded("a" * 9000, "b" * 9000, settings)[2] == ("acceptance", "PR body")
+
+
+@pytest.mark.parametrize("cut", [("PR body",), ("acceptance",), ("acceptance", "PR body")])
+def test_a_met_over_a_cut_body_or_acceptance_is_capped(cut: tuple[str, ...]) -> None:
+    result = apply_policy(ReviewAnswer("met", 0.95, "r", ()), WHOLE, SETTINGS, cut)
+    assert (result.confidence, result.flag) == (SETTINGS.low_confidence, "needs_review")
+    assert result.notes == (
+        f"confidence capped: the {' and the '.join(cut)} cut for length; the reviewer did not "
+        "read all of it",
+    )
+    partial = apply_policy(ReviewAnswer("partial", 0.95, "r", ()), WHOLE, SETTINGS, cut)
+    assert (partial.confidence, partial.notes) == (0.95, ()), "only a met is capped"
+    both = apply_policy(ReviewAnswer("met", 0.95, "r", ()), CUT, SETTINGS, cut)
+    assert both.confidence == SETTINGS.low_confidence and len(both.notes) == 2

@@ -68,9 +68,9 @@ def register(subparsers: Any) -> None:
 
 def run_review(args: argparse.Namespace) -> int:
     from argus.config import load_config
-    from argus.review.diff import cut_diff
+    from argus.review.diff import NO_FILES, cut_diff, parse_diff
     from argus.review.inputs import MAX_DIFF_BYTES, feature_acceptance, git_diff, read_text
-    from argus.review.judge import ReviewInputs, review, review_payload
+    from argus.review.judge import ReviewInputs, bounded, review, review_payload
     from argus.review.record import notify, record_review
 
     root = repo_root(args)
@@ -95,8 +95,14 @@ def run_review(args: argparse.Namespace) -> int:
     body = read_text(args.pr_body_file, "PR body") if args.pr_body_file else args.pr_body
     if args.diff is not None:
         raw_diff = read_text(args.diff, "diff", limit=MAX_DIFF_BYTES)
+        source = str(args.diff)
     else:
         raw_diff = git_diff(config.root, args.git_range)
+        source = f"git diff {args.git_range}"
+    # A diff of no files would be reviewed as a PR that changed nothing: refuse it instead.
+    if not raw_diff.strip() or not parse_diff(raw_diff):
+        raise InputError(f"{source}: {NO_FILES}")
+    acceptance, body, cut = bounded(acceptance, body, config.review)
     inputs = ReviewInputs(
         subject=subject,
         title=args.title or subject,
@@ -106,6 +112,7 @@ def run_review(args: argparse.Namespace) -> int:
         diff=cut_diff(raw_diff, config.review.max_diff_chars),
         pr_number=args.pr,
         evidence=evidence,
+        cut=cut,
     )
     result, asked = review(inputs, config)
     payload = review_payload(inputs, result, asked, config.review.backend)

@@ -4,7 +4,9 @@ A reviewer that reads only part of a large diff must know what it did not read. 
 (with lines added and removed) always goes first; hunks are then taken whole, in order of how
 much they say about acceptance: test files, then source, then generated or static files
 (lockfiles, minified or built output, snapshots, images), until the character budget is spent.
-Whatever did not fit is named. The cut is *material* when a hunk of a test or source file was
+Whatever did not fit is named. The listing (and the names of what did not fit) stop at
+``MAX_LISTED_FILES`` files, the rest counted, so a huge PR cannot spend the budget on names.
+The cut is *material* when a hunk of a test or source file was
 left out: then the reviewer cannot see all the evidence, and a "met" cannot be confident.
 """
 
@@ -15,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 DEFAULT_BUDGET_CHARS = 60_000
+MAX_LISTED_FILES = 200
+NO_FILES = "nothing to review: the diff has no `diff --git` file sections; pass git diff output"
 TESTS, SOURCE, GENERATED = 0, 1, 2
 KIND_NAMES = ("test", "source", "generated")
 _HEADER = re.compile(r"^diff --git a/(.*?) b/(.*)$")
@@ -118,10 +122,20 @@ def parse_diff(text: str) -> list[FileDiff]:
     return files
 
 
+def _more(count: int) -> str:
+    extra = count - MAX_LISTED_FILES
+    return f"(+{extra} more file{'s' if extra != 1 else ''})" if extra > 0 else ""
+
+
 def cut_diff(text: str, budget: int = DEFAULT_BUDGET_CHARS) -> CutDiff:
     files = parse_diff(text)
     listing = ["files changed (+added -removed, kind):"]
-    listing += [f"  {f.path} (+{f.added} -{f.removed}, {KIND_NAMES[f.kind]})" for f in files]
+    listing += [
+        f"  {f.path} (+{f.added} -{f.removed}, {KIND_NAMES[f.kind]})"
+        for f in files[:MAX_LISTED_FILES]
+    ]
+    if len(files) > MAX_LISTED_FILES:
+        listing.append(f"  {_more(len(files))}")
     head = "\n".join(listing) + "\n\n"
     spent = len(head)
     chosen: dict[str, list[str]] = {}
@@ -143,5 +157,7 @@ def cut_diff(text: str, budget: int = DEFAULT_BUDGET_CHARS) -> CutDiff:
     body = [f.header + "".join(chosen[f.path]) for f in files if f.path in chosen]
     note = ""
     if left_out:
-        note = "\n[left out for length: hunks of " + ", ".join(left_out) + "]\n"
+        named = ", ".join(left_out[:MAX_LISTED_FILES])
+        more = f" {_more(len(left_out))}" if len(left_out) > MAX_LISTED_FILES else ""
+        note = f"\n[left out for length: hunks of {named}{more}]\n"
     return CutDiff(head + "".join(body) + note, len(files), total, shown, tuple(left_out), material)

@@ -7,7 +7,8 @@ one-line rationale and the acceptance clauses left unmet. The answer is checked 
 conservative policy derives the flag a person sees:
 
 - a "met" is capped at ``low_confidence`` when the diff was cut where it mattered (a test or
-  source hunk left out): the reviewer could not see all the evidence;
+  source hunk left out), or the PR body or the acceptance was cut for length (each is held to
+  a fifth of ``max_diff_chars``): the reviewer could not see all the evidence;
 - confidence below ``low_confidence``: ``low_confidence`` (look at it; no failure claimed);
 - "unmet" at or above ``high_confidence``: ``notify`` (a person is told, with the rationale);
 - "partial" or "unmet" otherwise: ``needs_review``;
@@ -42,6 +43,8 @@ ATTEMPTS = 2  # the call and one retry, for transport failures only
 VERDICTS = ("met", "partial", "unmet")
 MAX_RATIONALE = 300
 MAX_MISSING = 20
+TEXT_SHARE = 5  # the PR body and the acceptance each get at most 1/5 of max_diff_chars
+CUT_MARKER = "…[cut for length]"
 ANSWER_SCHEMA: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
@@ -77,6 +80,7 @@ class ReviewInputs:
     diff: CutDiff
     pr_number: int | None = None
     evidence: Mapping[str, str] = field(default_factory=dict)  # merged commit, CI, deploy ...
+    cut: tuple[str, ...] = ()  # inputs cut for length besides the diff: "acceptance", "PR body"
 
 
 @dataclass(frozen=True)
@@ -94,6 +98,24 @@ class Review:
     flag: str  # info | needs_review | low_confidence | notify
     notes: tuple[str, ...]
     error: str | None = None
+
+
+def cut_text(text: str, limit: int) -> tuple[str, bool]:
+    """``text`` held to ``limit`` characters (marker included) and whether it was cut."""
+    if len(text) <= limit:
+        return text, False
+    return text[: max(0, limit - len(CUT_MARKER))] + CUT_MARKER, True
+
+
+def bounded(
+    acceptance: str, pr_body: str, settings: ReviewConfig
+) -> tuple[str, str, tuple[str, ...]]:
+    """The acceptance and PR body cut to their share of the prompt, and the names of those cut."""
+    limit = settings.max_diff_chars // TEXT_SHARE
+    acceptance, acceptance_cut = cut_text(acceptance, limit)
+    pr_body, body_cut = cut_text(pr_body, limit)
+    cut = tuple(n for n, c in (("acceptance", acceptance_cut), ("PR body", body_cut)) if c)
+    return acceptance, pr_body, cut
 
 
 def review_prompt(inputs: ReviewInputs) -> list[dict[str, Any]]:
@@ -143,15 +165,25 @@ def parse_answer(text: str) -> ReviewAnswer:
     )
 
 
-def apply_policy(answer: ReviewAnswer, diff: CutDiff, settings: ReviewConfig) -> Review:
+def apply_policy(
+    answer: ReviewAnswer, diff: CutDiff, settings: ReviewConfig, cut: tuple[str, ...] = ()
+) -> Review:
+    """``cut``: the inputs besides the diff that were cut for length (see ``bounded``)."""
     notes: list[str] = []
     confidence = answer.confidence
-    if answer.verdict == "met" and diff.material_cut and confidence > settings.low_confidence:
-        confidence = settings.low_confidence
-        notes.append(
-            "confidence capped: the diff was cut where it mattered "
-            f"({', '.join(diff.left_out[:3])}{', …' if len(diff.left_out) > 3 else ''})"
-        )
+    if answer.verdict == "met" and confidence > settings.low_confidence:
+        if diff.material_cut:
+            notes.append(
+                "confidence capped: the diff was cut where it mattered "
+                f"({', '.join(diff.left_out[:3])}{', …' if len(diff.left_out) > 3 else ''})"
+            )
+        if cut:
+            notes.append(
+                f"confidence capped: the {' and the '.join(cut)} cut for length; the reviewer "
+                "did not read all of it"
+            )
+        if notes:
+            confidence = settings.low_confidence
     if confidence < settings.low_confidence:
         flag = "low_confidence"
     elif answer.verdict == "unmet" and confidence >= settings.high_confidence:
@@ -232,7 +264,7 @@ def review(inputs: ReviewInputs, config: ProjectConfig) -> tuple[Review, Asked]:
         answer = parse_answer(asked.text)
     except JudgeError as exc:
         return no_answer(str(exc)), asked
-    return apply_policy(answer, inputs.diff, config.review), asked
+    return apply_policy(answer, inputs.diff, config.review, inputs.cut), asked
 
 
 def review_payload(
@@ -253,6 +285,7 @@ def review_payload(
         "pr": {"number": inputs.pr_number, "title": clip(inputs.pr_title, 200)},
         "evidence": dict(inputs.evidence),
         "diff": inputs.diff.to_json(),
+        "cut_for_length": list(inputs.cut),
         "reviewer": {"backend": backend, "model": asked.model, "prompt": prompt_version()},
         "usage": asked.usage,
         "raw_answer": clip(asked.text, 4000) if asked.text is not None else None,
