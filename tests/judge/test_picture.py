@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -141,3 +142,39 @@ def test_the_next_judge_call_decodes_only_new_images(
     # A render with the reference's very bytes is the reference's picture.
     judge.judge(make_packet(reference="human", prev=True))
     assert loads == []
+
+
+def test_a_reference_read_ahead_is_what_the_judge_would_compute(
+    no_kept_pictures: None, tmp_path: Path
+) -> None:
+    from PIL import Image
+
+    from argus.diff.png import load_png
+    from argus.judge.picture import kept_picture, warm_picture
+
+    path = tmp_path / "reference.png"
+    image = Image.new("RGB", (64, 40), (250, 250, 250))
+    image.paste((20, 30, 200), (8, 8, 40, 24))
+    image.save(path)
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    warm_picture(path)
+    kept = kept_picture(digest)
+    assert kept is not None and {"layout", "composition"} <= set(vars(kept))
+    fresh = Picture(load_png(path))
+    assert np.array_equal(kept.pixels, fresh.pixels)
+    assert kept.layout == fresh.layout
+    broken = tmp_path / "broken.png"
+    broken.write_bytes(b"\x89PNG\r\n\x1a\nnot really")
+    warm_picture(broken)  # left for the judge to report
+    assert kept_picture(hashlib.sha256(broken.read_bytes()).hexdigest()) is None
+
+
+def test_only_a_judge_that_reads_pictures_here_is_read_ahead_for() -> None:
+    from argus.loop.web_services import picture_judge
+
+    class Named:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+    assert picture_judge(Named("metric")) and picture_judge(Named("composite"))
+    assert not picture_judge(Named("litellm")) and not picture_judge(Named("command"))

@@ -16,16 +16,19 @@ its pixel array is read-only, so a kept one is exactly what decoding again would
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
 from PIL import Image
 
+from argus.diff.png import decode_png
 from argus.judge.composition import StructureChange, structure_changes
 from argus.judge.layout import Block, find_blocks, find_regions
 from argus.judge.ssim import Grey, grey_block_mean, mean_ssim
@@ -129,3 +132,17 @@ def picture_of(digest: str, decode: Callable[[], RGBA8]) -> Picture:
         picture = Picture(decode())
         keep_picture(digest, picture)
     return picture
+
+
+def warm_picture(path: Path) -> None:
+    """Decode ``path`` and compute its readings ahead of a judge that will need them (kept by
+    the file's digest, as a packet names it). Anything unreadable is left for the judge."""
+    try:
+        data = path.read_bytes()
+        picture = picture_of(
+            hashlib.sha256(data).hexdigest(), lambda: decode_png(data, source=path)
+        )
+        picture.layout  # noqa: B018 (computed and kept)
+        picture.composition  # noqa: B018
+    except Exception:  # a broken reference is reported by the judge that reads it
+        return

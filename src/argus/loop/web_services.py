@@ -9,8 +9,9 @@ sign-off, from the signed-off render.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Self
+from typing import Any, Self
 
 from argus.closing import Closing
 from argus.config import ProjectConfig
@@ -26,6 +27,7 @@ from argus.io import atomic_write_json, read_json
 from argus.judge.assemble import packet_for_view
 from argus.judge.base import get_judge, run_judge
 from argus.judge.cache import CachingJudge
+from argus.judge.picture import warm_picture
 from argus.loop.layout import RunLayout
 from argus.loop.services import GateReport, JudgeInputs, SenseResult
 from argus.sense.sensor import Sensor
@@ -57,6 +59,12 @@ def gate_evidence(detail: dict[str, object]) -> str:
     return "; ".join(parts) or "red"
 
 
+def picture_judge(backend: Any) -> bool:
+    """Whether ``backend`` reads pictures in this process (the metric judge, alone or in the
+    composite): only then is reading the reference ahead of it of any use."""
+    return getattr(backend, "name", "") in ("metric", "composite")
+
+
 class ArgusServices(Closing):
     """LoopServices over argus.sense, argus.gates, argus.judge and argus.diff."""
 
@@ -75,15 +83,31 @@ class ArgusServices(Closing):
             # report-only writes nothing outside its run directory: the model's answers too.
             self.judge_backend.use_cache_dir(layout.runs_dir / JUDGE_CACHE_DIR)
         self.sensor = Sensor(config, spec.root)
+        self._warmed: set[View] = set()
+        self._warming = ThreadPoolExecutor(max_workers=1, thread_name_prefix="argus-warm")
 
     def __enter__(self) -> Self:
         self.sensor.__enter__()
         return self
 
     def close(self) -> None:
+        self._warming.shutdown(wait=True, cancel_futures=True)
         self.sensor.close()
 
+    def _warm_reference(self, view: View) -> None:
+        """Read the view's reference for the judge while the browser renders: the pictures a
+        judge keeps are keyed by the file's digest, so the judge finds exactly what it would
+        have computed itself, only sooner. Once per view; failures are the judge's to meet."""
+        if view in self._warmed or not picture_judge(self.judge_backend):
+            return
+        self._warmed.add(view)
+        reference = self.spec.target(view.target).reference_for(view.state, view.appearance)
+        if reference is None or reference.status != "present" or reference.file is None:
+            return
+        self._warming.submit(warm_picture, reference.file)
+
     def sense(self, view: View, out_dir: Path) -> SenseResult:
+        self._warm_reference(view)
         try:
             result = self.sensor.sense(self.spec, view, out_dir)
         except ArgusError as err:  # a bad plan (config) is still a failed render for the loop
