@@ -67,9 +67,13 @@ def test_clean_structure_without_ssim_is_loudly_unverified(tmp_path: Path) -> No
 
 
 def test_ssim_measured_by_argus_decides_fidelity(tmp_path: Path) -> None:
-    same = {"render": png(tmp_path, "r.png", 240), "reference": png(tmp_path, "ref.png", 240)}
+    same = {"render": png(tmp_path, "r.png", 240), "reference": png(tmp_path, "ref.png", 244)}
     verdict = referee(config(tmp_path, ssim=same), tmp_path)
     assert (verdict.passed, verdict.next_action) == (True, "ship")
+    itself = {"render": "r.png", "reference": "r.png"}
+    selfref = referee(config(tmp_path, ssim=itself), tmp_path)
+    assert gates_of(selfref.to_json())["ssim"]["status"] == "not_captured"
+    assert selfref.next_action == "capture-runtime-evidence"
     ssim = gates_of(verdict.to_json())["ssim"]["measured"]
     assert ssim["source"] == "measured" and ssim["ssim_score"] > 0.99
     other = {"render": png(tmp_path, "r2.png", 240, box=False), "reference": "ref.png"}
@@ -191,7 +195,10 @@ def test_an_argus_gate_result_is_evidence_too(tmp_path: Path) -> None:
         ({"console": "/etc/passwd"}, "must be relative"),
         ({"console": "link/c.json"}, "outside the repository"),
         ({"bogus": 1}, "unknown key"),
-        ({"thresholds": {"ssim_min": "high"}}, "must be a number"),
+        ({"thresholds": {"ssim_min": "high"}}, "must be a finite number"),
+        ({"thresholds": {"ssim_min": float("nan")}}, "must be a finite number"),
+        ({"thresholds": {"max_console_errors": float("inf")}}, "must be a finite number"),
+        ({"console": "a\u0000b"}, "NUL character"),
         ({"surface": "paper"}, "surface must be one of"),
     ],
 )

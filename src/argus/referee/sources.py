@@ -112,11 +112,16 @@ def lighthouse_gate(path: Path, minimums: Mapping[str, float]) -> Gate:
 def ssim_gate(spec: Any, resolve: Callable[[Any, str], Path], minimum: float) -> Gate:
     thresholds = {"ssim_min": minimum}
     if isinstance(spec, dict):  # two renders: Argus measures, out of the page
+        render_path = resolve(spec.get("render"), "ssim.render")
+        reference_path = resolve(spec.get("reference"), "ssim.reference")
+        if render_path.read_bytes() == reference_path.read_bytes():
+            # A render compared with itself (or a copy) proves nothing about fidelity.
+            return Gate("ssim", "not_captured", {"self_reference": True}, thresholds)
         from argus.diff.png import load_png
         from argus.judge.picture import Picture
 
-        render = Picture(load_png(resolve(spec.get("render"), "ssim.render")))
-        reference = Picture(load_png(resolve(spec.get("reference"), "ssim.reference")))
+        render = Picture(load_png(render_path))
+        reference = Picture(load_png(reference_path))
         score = render.ssim(reference.fitted(render.shape))
         source = "measured"
     else:
@@ -195,8 +200,8 @@ def design_gate(candidate: Path, reference: Path, tolerance: float) -> Gate:
     for key in ("breakpoints", "components"):
         wanted, have = ref.get(key), cand.get(key)
         if isinstance(wanted, list | dict):
-            have_set = set(have) if isinstance(have, list | dict) else set()
-            lacking = [str(w) for w in wanted if str(w) not in {str(h) for h in have_set}]
+            have_names = {str(h) for h in have} if isinstance(have, list | dict) else set()
+            lacking = [str(w) for w in wanted if str(w) not in have_names]
             if lacking:
                 deltas.append(
                     {"dimension": key, "missing": [_safe_key(x) for x in lacking[:MAX_LISTED]]}

@@ -13,6 +13,7 @@ resolve inside the root (symlinks included); every file is capped at 5 MiB befor
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,8 @@ class RefereeVerdict:
 def safe_path(root: Path, value: Any, what: str, config: Path) -> Path:
     if not isinstance(value, str) or not value.strip():
         raise InputError(f"{config}: {what} must be a repository-relative path")
+    if "\0" in value:
+        raise InputError(f"{config}: {what} contains a NUL character")
     relative = Path(value)
     if relative.is_absolute() or ".." in relative.parts:
         raise InputError(f"{config}: {what} {value!r} must be relative and free of '..'")
@@ -94,8 +97,9 @@ def _thresholds(raw: Any, config: Path) -> dict[str, float]:
     for key, value in raw.items():
         if key not in DEFAULTS:
             raise InputError(f"{config}: unknown threshold {key!r} ({', '.join(DEFAULTS)})")
-        if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-            raise InputError(f"{config}: threshold {key} must be a number >= 0")
+        finite = isinstance(value, int | float) and math.isfinite(value)
+        if isinstance(value, bool) or not finite or value < 0 or value > 1e9:
+            raise InputError(f"{config}: threshold {key} must be a finite number >= 0")
         values[key] = float(value)
     return values
 
