@@ -8,14 +8,23 @@ section: ``config.gates``, ``config.judge``, ``config.implementer``.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
+from argus.console_policy import ConsolePolicy
 from argus.errors import ConfigError
 
 DEFAULT_URL_TEMPLATE = "{route}?argus_fixture={fixture}&argus_appearance={appearance}"
@@ -88,6 +97,27 @@ class AxeConfig(_Section):
     disable_rules: list[str] = Field(default_factory=list)
 
 
+class ConsoleConfig(_Section):
+    # Regular expressions searched in each console message's text and location; a match is not
+    # counted (see argus.console_policy). Uncaught page errors always count.
+    ignore: list[str] = Field(default_factory=list)
+
+    @field_validator("ignore")
+    @classmethod
+    def _patterns(cls, patterns: list[str]) -> list[str]:
+        for pattern in patterns:
+            if not pattern:
+                raise ValueError("an empty pattern would ignore every message")
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"{pattern!r} is not a regular expression ({exc})") from exc
+        return patterns
+
+    def policy(self) -> ConsolePolicy:
+        return ConsolePolicy.from_patterns(self.ignore)
+
+
 class TokenComplianceConfig(_Section):
     # Longhands or the groups border-color, margin, padding, gap (see docs/gates.md).
     properties: list[str] = Field(
@@ -124,6 +154,7 @@ class SnapshotConfig(_Section):
 class GatesConfig(_Section):
     enabled: list[str] = Field(default_factory=lambda: list(ALL_GATES))
     max_console_errors: int = Field(default=0, ge=0)
+    console: ConsoleConfig = Field(default_factory=ConsoleConfig)
     commands: dict[str, CommandGateConfig] = Field(default_factory=dict)
     axe: AxeConfig = Field(default_factory=AxeConfig)
     token_compliance: TokenComplianceConfig = Field(default_factory=TokenComplianceConfig)

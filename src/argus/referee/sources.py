@@ -2,8 +2,8 @@
 degraded, with numbers and fixed words only (never text from a page or a report).
 
 - ``gates``: an Argus gate-result.json (the deterministic gates of one view);
-- ``console``: a console capture (``{"messages": [{"level": ...}]}``, Argus's console.json too);
-  only levels are counted, never read as text;
+- ``console``: a console capture (``{"messages": [{"level": ...}]}``, Argus's console.json too),
+  counted by argus.console_policy as the console gate counts it; no text is ever copied out;
 - ``lighthouse``: a Lighthouse report's ``categories.*.score`` (0..1), against thresholds;
 - ``ssim``: either ``{"render", "reference"}`` PNGs, compared by Argus itself out of the page,
   or a captured ``{"ssim_score": x}``; a score that is not a finite number in [0, 1] is an error;
@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from argus.console_policy import ConsolePolicy
 from argus.errors import InputError
 from argus.io import read_json
 
@@ -70,14 +71,13 @@ def gates_gate(path: Path) -> Gate:
     return Gate("gates", "pass" if result.all_green else "fail", measured)
 
 
-def console_gate(path: Path, max_errors: int) -> Gate:
+def console_gate(path: Path, max_errors: int, policy: ConsolePolicy) -> Gate:
     data = read_json(path, what="console capture")
-    messages = data.get("messages") if isinstance(data, dict) else None
-    if not isinstance(messages, list):
+    try:
+        counts = policy.count(data if isinstance(data, dict) else {"messages": None})
+    except InputError:
         return Gate("console", "error", {"readable": False})
-    errors = sum(1 for m in messages if isinstance(m, dict) and m.get("level") == "error")
-    page_errors = data.get("page_errors", [])
-    errors += len(page_errors) if isinstance(page_errors, list) else 0
+    errors = counts.console_errors + counts.page_errors
     status = "pass" if errors <= max_errors else "fail"
     return Gate("console", status, {"errors": errors}, {"max_console_errors": max_errors})
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from argus import __version__
+from argus.config import load_config
 from argus.errors import InputError
 from argus.io import read_json
 from argus.referee import sources
@@ -138,7 +139,8 @@ def referee(config_path: Path, root: Path) -> RefereeVerdict:
         gates.append(sources.design_gate(candidate, reference, limits["design_ratio_tolerance"]))
     if "console" in config:
         max_errors = int(limits["max_console_errors"])
-        gates.append(sources.console_gate(path(config["console"], "console"), max_errors))
+        policy = load_config(root).gates.console.policy()  # the console gate's own policy
+        gates.append(sources.console_gate(path(config["console"], "console"), max_errors, policy))
     else:
         gates.append(Gate("console", "not_captured"))
     if "lighthouse" in config:

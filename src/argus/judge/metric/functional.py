@@ -56,10 +56,9 @@ def _console_errors(ctx: MetricContext) -> tuple[int, int] | None:
     console = ctx.optional_json("console")
     if console is None:
         return None
-    messages = console.get("messages") or []
-    errors = sum(1 for m in messages if isinstance(m, dict) and m.get("level") == "error")
-    page_errors = len(console.get("page_errors") or [])
-    return errors, page_errors
+    # The console gate's policy, so one console.json gets one count.
+    counts = ctx.config.gates.console.policy().count(console)
+    return counts.console_errors, counts.page_errors
 
 
 def unmeasured_prose(ctx: MetricContext) -> list[str]:
