@@ -111,13 +111,13 @@ def test_old_store_upgrades_keeping_every_event(tmp_path: Path) -> None:
     before = _raw_events(path)
     assert [row[0] for row in before] == [1, 2, 3, 4]
     with RunStore.open(tmp_path) as store:
-        assert store.schema_version() == LATEST_VERSION == 2
+        assert store.schema_version() == LATEST_VERSION == 3
         kept = store.events()
     assert _raw_events(path) == before
     assert [(e.id, e.kind, e.created_at) for e in kept] == [(r[0], r[2], r[8]) for r in before]
     assert [e.payload for e in kept[:2]] == [{}, {"a": 1}]
     conn = sqlite3.connect(path)
-    assert [row[0] for row in conn.execute("SELECT version FROM schema_version")] == [1, 2]
+    assert [row[0] for row in conn.execute("SELECT version FROM schema_version")] == [1, 2, 3]
     assert _check_kinds(_events_sql(conn)) == list(EVENT_KINDS)
 
 
@@ -133,9 +133,9 @@ def test_upgraded_store_has_indexes_and_triggers_and_no_leftovers(tmp_path: Path
         ("trigger", "events_no_delete"),
     ]:
         assert (kind, name, "events") in objects
-    assert not any("events_v2" in str(obj) for obj in objects)
+    assert not any("events_v" in str(obj) for obj in objects)
     assert not any(
-        "events_v2" in str(sql) for (sql,) in conn.execute("SELECT sql FROM sqlite_master")
+        "events_v" in str(sql) for (sql,) in conn.execute("SELECT sql FROM sqlite_master")
     )
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
@@ -164,7 +164,7 @@ def test_new_ids_continue_past_the_old_ones(tmp_path: Path, old_sequence: int | 
 def test_empty_old_store_upgrades(tmp_path: Path) -> None:
     _old_store(tmp_path, events=[])
     with RunStore.open(tmp_path) as store:
-        assert store.schema_version() == 2
+        assert store.schema_version() == 3
         first = store.append(Event(kind="review_outcome", feature="habits"))
     assert first.id == 1
 
@@ -211,10 +211,10 @@ def test_reopening_applies_nothing_twice(tmp_path: Path) -> None:
     schema_first = _events_sql(conn)
     conn.close()
     with RunStore.open(tmp_path) as store:
-        assert store.schema_version() == 2
+        assert store.schema_version() == 3
     conn = sqlite3.connect(path, isolation_level=None)
     assert migrate(conn) == LATEST_VERSION
-    assert [row[0] for row in conn.execute("SELECT version FROM schema_version")] == [1, 2]
+    assert [row[0] for row in conn.execute("SELECT version FROM schema_version")] == [1, 2, 3]
     assert _events_sql(conn) == schema_first
     conn.close()
     assert _raw_events(path) == after_first
@@ -247,7 +247,7 @@ def test_event_whose_run_is_missing_survives_the_upgrade(tmp_path: Path) -> None
     )
     path = _old_store(tmp_path, events=[*OLD_EVENTS, orphan])
     with RunStore.open(tmp_path) as store:
-        assert store.schema_version() == 2
+        assert store.schema_version() == 3
         # Enforcement is back on once migrations are done.
         with pytest.raises(StateError, match="refused"):
             store.append(Event(kind="note", feature="habits", run_id="still-missing"))

@@ -16,18 +16,18 @@ from typing import Any, Self
 from argus.closing import Closing
 from argus.config import ProjectConfig
 from argus.contracts import Rubric
-from argus.diff import Tolerance, baseline_path, compare_to_baseline, is_unchanged, resolve_masks
+from argus.diff import is_unchanged
 from argus.diff.snapshot import COMPARE_IF_PRESENT
 from argus.diff.unchanged import UnchangedResult
 from argus.errors import ArgusError
 from argus.gates import configured_gates, run_gates
 from argus.gates.inputs import gate_inputs
-from argus.gates.snapshot import device_pixel_ratio
-from argus.io import atomic_write_json, read_json
+from argus.io import atomic_write_json
 from argus.judge.assemble import packet_for_view
 from argus.judge.base import get_judge, run_judge
 from argus.judge.cache import CachingJudge
 from argus.judge.picture import warm_picture
+from argus.loop.baseline import keeps_baselines, write_baseline
 from argus.loop.layout import RunLayout
 from argus.loop.services import GateReport, JudgeInputs, SenseResult
 from argus.sense.sensor import Sensor
@@ -146,25 +146,7 @@ class ArgusServices(Closing):
         return is_unchanged(previous, current)
 
     def write_baseline(self, view: View, render: Path) -> str | None:
-        inputs = gate_inputs(self.spec, view, render.parent, config=self.config)
-        if "snapshot" not in configured_gates(inputs):
+        if not keeps_baselines(self.spec, self.config, view, render.parent):
             return None
-        target = self.spec.target(view.target)
-        probe = read_json(render.parent / "probe.json", what="probe.json")
-        width = float(probe.get("viewport", {}).get("width", 0)) if isinstance(probe, dict) else 0
-        baseline = baseline_path(
-            self.spec.spec_dir,
-            view.target,
-            view.state,
-            view.appearance,
-            self.config.gates.snapshot.platform_suffix,
-        )
-        compare_to_baseline(
-            render,
-            baseline,
-            Tolerance.resolve(self.config.gates.snapshot, target.snapshot),
-            resolve_masks(target.snapshot.masks, probe).boxes,
-            "changed",
-            scale=device_pixel_ratio(render, width),
-        )
-        return baseline.relative_to(self.spec.root).as_posix()
+        outcome = write_baseline(self.spec, self.config, view, render, "changed")
+        return outcome.baseline.relative_to(self.spec.root).as_posix()

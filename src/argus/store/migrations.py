@@ -28,9 +28,14 @@ _KINDS_2: tuple[str, ...] = (
     "review_outcome",
 )
 
+_KINDS_3: tuple[str, ...] = (
+    *_KINDS_2,
+    "human_decision",
+)
+
 # The kinds RunStore.append accepts: always the latest migration's list (a test holds them equal
 # to the CHECK a fresh store ends up with).
-EVENT_KINDS: tuple[str, ...] = _KINDS_2
+EVENT_KINDS: tuple[str, ...] = _KINDS_3
 
 
 def _kind_list(kinds: tuple[str, ...]) -> str:
@@ -124,7 +129,51 @@ BEGIN
 END;
 """
 
-MIGRATIONS: tuple[str, ...] = (_MIGRATION_1, _MIGRATION_2)
+# Migration 3: the human_decision kind (a person approved a reference, spot-checked a sign-off
+# or accepted a render as the snapshot baseline, from the CLI or the review page). The same
+# rebuild as migration 2, into events_v3.
+_MIGRATION_3 = f"""
+CREATE TABLE events_v3 (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id      TEXT REFERENCES runs (run_id),
+    kind        TEXT NOT NULL CHECK (kind IN ({_kind_list(_KINDS_3)})),
+    feature     TEXT NOT NULL,
+    target      TEXT,
+    state       TEXT,
+    appearance  TEXT,
+    iteration   INTEGER,
+    created_at  TEXT NOT NULL,
+    payload     TEXT NOT NULL CHECK (json_valid(payload))
+);
+INSERT INTO events_v3 (id, run_id, kind, feature, target, state, appearance, iteration,
+                       created_at, payload)
+    SELECT id, run_id, kind, feature, target, state, appearance, iteration, created_at, payload
+    FROM events ORDER BY id;
+UPDATE sqlite_sequence
+    SET seq = (SELECT MAX(seq) FROM sqlite_sequence WHERE name IN ('events', 'events_v3'))
+    WHERE name = 'events_v3';
+INSERT INTO sqlite_sequence (name, seq)
+    SELECT 'events_v3', seq FROM sqlite_sequence
+    WHERE name = 'events'
+      AND NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'events_v3');
+DROP TRIGGER events_no_update;
+DROP TRIGGER events_no_delete;
+DROP TABLE events;
+ALTER TABLE events_v3 RENAME TO events;
+CREATE INDEX events_run ON events (run_id);
+CREATE INDEX events_feature ON events (feature, kind);
+
+CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+BEGIN
+    SELECT RAISE(ABORT, 'events are append-only');
+END;
+CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+BEGIN
+    SELECT RAISE(ABORT, 'events are append-only');
+END;
+"""
+
+MIGRATIONS: tuple[str, ...] = (_MIGRATION_1, _MIGRATION_2, _MIGRATION_3)
 LATEST_VERSION = len(MIGRATIONS)
 
 

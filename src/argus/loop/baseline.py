@@ -1,0 +1,58 @@
+"""Write a view's snapshot baseline from one render: the single code path for every writer.
+
+The loop calls it at sign-off (update mode ``changed``: the signed-off render replaces a
+baseline only when it moved beyond the tolerance), and a person accepting a render as the new
+baseline (``argus approve --baseline`` or the review page) calls it with ``all``. Both resolve
+the target's masks through the render's probe and scale them by its device pixel ratio, so a
+baseline is written the same way, masks painted, whoever asks.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from argus.config import ProjectConfig
+from argus.diff import Tolerance, baseline_path, compare_to_baseline, resolve_masks
+from argus.diff.snapshot import SnapshotOutcome, UpdateMode
+from argus.gates import configured_gates
+from argus.gates.inputs import gate_inputs
+from argus.gates.snapshot import device_pixel_ratio
+from argus.io import read_json
+from argus.spec.model import Spec, View
+
+
+def view_baseline(spec: Spec, config: ProjectConfig, view: View) -> Path:
+    """Where the view's snapshot baseline lives."""
+    return baseline_path(
+        spec.spec_dir,
+        view.target,
+        view.state,
+        view.appearance,
+        config.gates.snapshot.platform_suffix,
+    )
+
+
+def keeps_baselines(spec: Spec, config: ProjectConfig, view: View, sensed: Path) -> bool:
+    """Whether the view's gates include the snapshot gate (else there is no baseline to keep)."""
+    inputs = gate_inputs(spec, view, sensed, config=config)
+    return "snapshot" in configured_gates(inputs)
+
+
+def write_baseline(
+    spec: Spec, config: ProjectConfig, view: View, render: Path, mode: UpdateMode
+) -> SnapshotOutcome:
+    """Compare ``render`` (beside its probe.json) with the view's baseline and write it as
+    ``mode`` says (``changed`` or ``all``)."""
+    target = spec.target(view.target)
+    probe = read_json(render.parent / "probe.json", what="probe.json")
+    viewport = probe.get("viewport") if isinstance(probe, dict) else None
+    width = viewport.get("width", 0) if isinstance(viewport, dict) else 0
+    width = float(width) if isinstance(width, int | float) and not isinstance(width, bool) else 0
+    return compare_to_baseline(
+        render,
+        view_baseline(spec, config, view),
+        Tolerance.resolve(config.gates.snapshot, target.snapshot),
+        resolve_masks(target.snapshot.masks, probe).boxes,
+        mode,
+        scale=device_pixel_ratio(render, width),
+    )

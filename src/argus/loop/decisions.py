@@ -1,0 +1,249 @@
+"""The decisions a person makes, one code path whoever asks: ``argus approve`` or ``argus ui``.
+
+    approve_reference   HE-1: move a candidate reference into references/, mark it present
+    record_spotcheck    HE-2: the spot-check of a sign-off, approved or naming the dimension
+                        the judge got wrong, with an optional comment
+    accept_baseline     make a view's latest committed render its snapshot baseline
+
+Each holds the feature's loop lock while it writes (spec.json, signoff.json and the baselines
+are the loop's files too), so a running loop makes it refuse, and appends a ``human_decision``
+event to the run store: who (the OS user), when (the event's time), through what (``cli`` or
+``ui``) and what was decided.
+"""
+
+from __future__ import annotations
+
+import getpass
+import hashlib
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from argus.config import ProjectConfig
+from argus.contracts import load_rubric
+from argus.errors import InputError, StateError
+from argus.io import read_json
+from argus.loop.baseline import keeps_baselines, write_baseline
+from argus.loop.layout import STATE_FILE, RunLayout
+from argus.loop.lock import FeatureLock
+from argus.loop.references import approve_candidate, candidate_path
+from argus.loop.runrecord import load_run
+from argus.loop.signoff import load_records, pending_records, set_spotcheck
+from argus.spec.model import Spec, View
+from argus.store import Event, RunStore
+
+DECISION_KIND = "human_decision"
+MAX_NOTE_CHARS = 2000
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What was decided, for the caller to show; the same payload went to the run store."""
+
+    action: str  # approve_reference | spotcheck | accept_baseline
+    view: View
+    message: str
+    payload: Mapping[str, Any] = field(default_factory=dict)
+
+
+def os_user() -> str:
+    """The person at the keyboard, as the operating system names them."""
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):  # no login name and no passwd entry: keep the uid
+        return f"uid {os.getuid()}"
+
+
+def has_candidate(spec: Spec, view: View) -> bool:
+    """A candidate reference awaits approval (HE-1)."""
+    reference = spec.target(view.target).reference_for(view.state, view.appearance)
+    on_disk = candidate_path(RunLayout(spec.spec_dir).feature_runs, view).is_file()
+    return on_disk and (reference is None or reference.status != "present")
+
+
+def approve_reference(spec: Spec, view: View, *, via: str) -> Decision:
+    """HE-1: accept the candidate reference of ``view``."""
+    layout = RunLayout(spec.spec_dir)
+    with FeatureLock(layout.feature_runs, spec.feature):
+        if not has_candidate(spec, view):
+            raise InputError(
+                f"{candidate_path(layout.feature_runs, view)}: no candidate reference of "
+                f"{view.slug} awaits approval"
+            )
+        destination = approve_candidate(spec, layout.feature_runs, view)
+        relative = _relative(spec, destination)
+        payload = {"action": "approve_reference", "reference": relative}
+        _record(spec, view, via, payload, _current_run(layout))
+    return Decision(
+        "approve_reference",
+        view,
+        f"approved the candidate reference of {view.slug}: {destination} (source: candidate); "
+        "rerun argus loop to converge the target",
+        payload,
+    )
+
+
+def pending_view(spec: Spec, target: str) -> View:
+    """The view whose spot-check a run waits on: the current run's first pending sign-off,
+    else the target's latest pending one."""
+    layout = RunLayout(spec.spec_dir)
+    pending = pending_records(load_records(layout.signoff_file), target=target)
+    if not pending:
+        raise InputError(
+            f"{layout.signoff_file}: target '{target}' has no pending sign-off and no "
+            "candidate reference; name the view with --state and --appearance"
+        )
+    current = _current_run(layout)
+    in_run = [r for r in pending if current is not None and r.get("run_id") == current]
+    first = in_run[0] if in_run else pending[-1]
+    return View(spec.feature, first["target"], first["state"], first["appearance"])
+
+
+def record_spotcheck(
+    spec: Spec,
+    view: View | None,
+    *,
+    wrong: str | None,
+    note: str | None,
+    via: str,
+    target: str | None = None,
+) -> Decision:
+    """HE-2: the judge was right on ``view``'s latest sign-off, or wrong on ``wrong``.
+    Without a view: the one ``target``'s run waits on (``pending_view``)."""
+    if wrong:
+        rubric = load_rubric(spec.rubric_path)
+        if wrong not in rubric.names:
+            known = ", ".join(rubric.names)
+            raise InputError(f"--wrong {wrong}: not a rubric dimension; use one of {known}")
+    if note is not None and len(note) > MAX_NOTE_CHARS:
+        raise InputError(f"the note is {len(note)} characters; keep it under {MAX_NOTE_CHARS}")
+    layout = RunLayout(spec.spec_dir)
+    with FeatureLock(layout.feature_runs, spec.feature):
+        if view is None:
+            if target is None:
+                raise InputError("name the view, or the target whose sign-off to spot-check")
+            view = pending_view(spec, target)
+        record = set_spotcheck(layout.signoff_file, view, wrong_dimension=wrong, note=note)
+        payload: dict[str, Any] = {
+            "action": "spotcheck",
+            "status": record["human_spotcheck"]["status"],
+            "wrong_dimension": wrong,
+            "note": note or "",
+            "signoff_run": record.get("run_id"),
+        }
+        _record(spec, view, via, payload, str(record.get("run_id") or "") or None)
+    if wrong:
+        message = (
+            f"recorded: the judge got {wrong} wrong on {view.slug}; the run will end "
+            "DONE_WITH_CONCERNS. Tune rubric.json, then rerun argus loop."
+        )
+    else:
+        message = f"recorded: spot-check of {view.slug} approved ({record['signed_off_at']})"
+    return Decision("spotcheck", view, message, payload)
+
+
+def latest_render(layout: RunLayout, view: View) -> tuple[Path, int] | None:
+    """The render of the view's latest committed iteration (the one state.json counts)."""
+    state_file = layout.view_dir(view) / STATE_FILE
+    counted: int | None = None
+    if state_file.is_file():
+        state = read_json(state_file, what="state.json")
+        value = state.get("iteration") if isinstance(state, dict) else None
+        counted = value if isinstance(value, int) and not isinstance(value, bool) else None
+    for n in reversed(layout.iterations_on_disk(view)):
+        if counted is not None and n > counted:
+            continue  # the leftover of a killed process, never a render to accept
+        render = layout.iteration_dir(view, n) / "render.png"
+        if render.is_file():
+            return render, n
+    return None
+
+
+def accept_baseline(
+    spec: Spec,
+    config: ProjectConfig,
+    view: View,
+    *,
+    via: str,
+    iteration: int | None = None,
+) -> Decision:
+    """Make the view's latest committed render its snapshot baseline. ``iteration``, when
+    given, is the render the person looked at: a newer one since then is refused."""
+    layout = RunLayout(spec.spec_dir)
+    with FeatureLock(layout.feature_runs, spec.feature):
+        found = latest_render(layout, view)
+        if found is None:
+            raise InputError(
+                f"{layout.view_dir(view)}: no committed render of {view.slug} to accept; "
+                f"run argus loop --feature {spec.feature} first"
+            )
+        render, n = found
+        if iteration is not None and iteration != n:
+            raise StateError(
+                f"{render}: {view.slug} has a newer render (iteration {n}) than the one shown "
+                f"(iteration {iteration}); look at it before accepting"
+            )
+        if not keeps_baselines(spec, config, view, render.parent):
+            raise InputError(
+                f"{spec.path}: target '{view.target}' does not run the snapshot gate, so it "
+                "keeps no baseline; enable the gate in argus.toml [gates] first"
+            )
+        outcome = write_baseline(spec, config, view, render, "all")
+        digest = hashlib.sha256(outcome.baseline.read_bytes()).hexdigest()
+        payload = {
+            "action": "accept_baseline",
+            "render": _relative(spec, render),
+            "iteration": n,
+            "baseline": _relative(spec, outcome.baseline),
+            "baseline_sha256": digest,
+            "was": outcome.status,
+        }
+        _record(spec, view, via, payload, _render_run(layout, view))
+    return Decision(
+        "accept_baseline",
+        view,
+        f"accepted the render of {view.slug} (iteration {n}) as its baseline: {outcome.baseline}",
+        payload,
+    )
+
+
+def _relative(spec: Spec, path: Path) -> str:
+    try:
+        return path.resolve().relative_to(spec.root.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _current_run(layout: RunLayout) -> str | None:
+    record = load_run(layout.run_file)
+    return record.run_id if record is not None else None
+
+
+def _render_run(layout: RunLayout, view: View) -> str | None:
+    # Imported here: argus.loop.run imports most of the loop.
+    from argus.loop.run import VIEW_RUN_MARKER
+
+    marker = layout.view_dir(view) / VIEW_RUN_MARKER
+    if marker.is_file():
+        return marker.read_text(encoding="utf-8").strip() or None
+    return _current_run(layout)
+
+
+def _record(
+    spec: Spec, view: View, via: str, payload: Mapping[str, Any], run_id: str | None
+) -> None:
+    with RunStore.open(spec.root) as store:
+        known = run_id is not None and any(r.run_id == run_id for r in store.runs(spec.feature))
+        store.append(
+            Event(
+                kind=DECISION_KIND,
+                feature=spec.feature,
+                run_id=run_id if known else None,
+                target=view.target,
+                state=view.state,
+                appearance=view.appearance,
+                payload={**payload, "by": os_user(), "via": via},
+            )
+        )
