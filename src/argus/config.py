@@ -44,6 +44,16 @@ ALL_GATES = (
 )
 # Playwright's --update-snapshots modes, and Argus's "compare" (compare if present, never write).
 SnapshotUpdate = Literal["none", "missing", "changed", "all", "compare"]
+DEFAULT_BEST_PRACTICE_RULES = (
+    "empty-heading",
+    "empty-table-header",
+    "aria-dialog-name",
+    "aria-treeitem-name",
+    "aria-text",
+    "presentation-role-conflict",
+    "label-title-only",
+    "tabindex",
+)
 COLOR_PROPERTIES = (
     "color",
     "background-color",
@@ -95,6 +105,11 @@ class AxeConfig(_Section):
     )
     impact_floor: Literal["minor", "moderate", "serious", "critical"] = "serious"
     disable_rules: list[str] = Field(default_factory=list)
+    # axe "best-practice" rules that are defects in any product UI: run besides the tags and
+    # failed at any impact (docs/gates.md gives the reasoning for each and for what is left out).
+    best_practice_rules: list[str] = Field(
+        default_factory=lambda: list(DEFAULT_BEST_PRACTICE_RULES)
+    )
 
 
 class ConsoleConfig(_Section):

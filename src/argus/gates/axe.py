@@ -1,8 +1,15 @@
 """axe: the axe-core audit the sensor ran on the live page (axe.json), judged here.
 
-A violation at or above the impact floor (default ``serious``) fails. ``incomplete`` results
-(axe could not decide, e.g. text over a gradient) are listed for review, never failed and
-never passed: rendered_contrast decides the contrast ones from the render.
+Selected rules are those with one of the configured WCAG tags, plus the best-practice rules
+Argus treats as defects in any product UI (``best_practice_rules``, docs/gates.md says why
+each). A WCAG-tagged violation at or above the impact floor (default ``serious``) fails; a
+violation of one of those best-practice rules fails at any impact (axe files them as minor or
+moderate, but each one leaves a screen-reader or keyboard user stuck).
+
+``incomplete`` results (axe could not decide) are never dropped: each node is a finding for
+the judge or a person to look at (``axe-review:<rule>``), and the summary counts them. They
+neither fail nor pass the gate. Contrast ones are decided from the render by
+rendered_contrast when that gate runs, and are then only counted.
 """
 
 from __future__ import annotations
@@ -10,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from argus.config import DEFAULT_BEST_PRACTICE_RULES
 from argus.errors import InputError
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, register_gate
 
@@ -17,6 +25,11 @@ IMPACT_ORDER = ("minor", "moderate", "serious", "critical")
 # Selectors come from the page's own markup: keep them short.
 MAX_SELECTOR_CHARS = 120
 MAX_FINDINGS = 50
+# Incomplete axe rules another gate decides from the render, and that gate's name.
+DECIDED_BY_RENDER = {
+    "color-contrast": "rendered_contrast",
+    "color-contrast-enhanced": "rendered_contrast",
+}
 
 
 def check_axe(
@@ -25,47 +38,97 @@ def check_axe(
     tags: Sequence[str] = (),
     impact_floor: str = "serious",
     disable_rules: Sequence[str] = (),
+    best_practice_rules: Sequence[str] = DEFAULT_BEST_PRACTICE_RULES,
+    decided_elsewhere: Mapping[str, str] | None = None,
 ) -> GateOutcome:
-    """Fail on axe violations at or above ``impact_floor`` among the rules ``tags`` select."""
+    """Fail on selected axe violations; list what axe left incomplete for review.
+
+    ``decided_elsewhere`` maps incomplete rule ids to the gate that decides them (they are
+    counted, not listed).
+    """
     if impact_floor not in IMPACT_ORDER:
         raise InputError(
             f"axe impact floor {impact_floor!r} is not one of {', '.join(IMPACT_ORDER)}"
         )
     floor = IMPACT_ORDER.index(impact_floor)
+    elsewhere = decided_elsewhere or {}
+
+    def selected(rule: Mapping[str, Any]) -> bool:
+        return _selected(rule, tags, disable_rules) or _best_practice(
+            rule, best_practice_rules, disable_rules
+        )
+
+    def fails(rule: Mapping[str, Any]) -> bool:
+        return _impact_rank(rule) >= floor or _best_practice(
+            rule, best_practice_rules, disable_rules
+        )
+
     violations = _rules(axe, "violations")
-    incomplete = _rules(axe, "incomplete")
-    selected = [r for r in violations if _selected(r, tags, disable_rules)]
-    failing = [r for r in selected if _impact_rank(r) >= floor]
-    below = [r for r in selected if _impact_rank(r) < floor]
-    review = [r for r in incomplete if _selected(r, tags, disable_rules)]
+    incomplete = [r for r in _rules(axe, "incomplete") if selected(r)]
+    chosen = [r for r in violations if selected(r)]
+    failing = [r for r in chosen if fails(r)]
+    below = [r for r in chosen if not fails(r)]
+    review = [r for r in incomplete if r.get("id") not in elsewhere]
+    delegated = [r for r in incomplete if r.get("id") in elsewhere]
 
     findings: list[Finding] = []
     for rule in failing:
+        expected = (
+            "no violation (a best-practice rule Argus treats as a defect)"
+            if _best_practice(rule, best_practice_rules, disable_rules)
+            else f"no {impact_floor}+ violation"
+        )
         for target in _targets(rule):
             findings.append(
                 Finding(
                     element=target,
                     property=f"axe:{rule.get('id', '?')}",
                     value=str(rule.get("impact") or "unknown"),
-                    expected=f"no {impact_floor}+ violation",
+                    expected=expected,
                     message=_short(str(rule.get("help") or rule.get("description") or "")),
                 )
             )
+    failed_findings = len(findings)
+    for rule in review:
+        for target in _targets(rule):
+            findings.append(
+                Finding(
+                    element=target,
+                    property=f"axe-review:{rule.get('id', '?')}",
+                    value="incomplete",
+                    expected="decided by the judge or a person (axe could not tell)",
+                    message=_short(str(rule.get("help") or rule.get("description") or "")),
+                )
+            )
+    review_nodes = sum(_node_count(r) for r in review)
     data = {
         "violations": {str(r.get("id", "?")): _node_count(r) for r in failing},
         "below_floor": {str(r.get("id", "?")): _node_count(r) for r in below},
-        "incomplete": {str(r.get("id", "?")): _node_count(r) for r in review},
+        "incomplete": {str(r.get("id", "?")): _node_count(r) for r in incomplete},
+        "needs_review": {str(r.get("id", "?")): _node_count(r) for r in review},
+        "decided_by": {str(r.get("id", "?")): elsewhere[str(r.get("id"))] for r in delegated},
         "passes": _count(axe.get("passes")),
         "impact_floor": impact_floor,
-        "findings_total": len(findings),
+        "best_practice_rules": list(best_practice_rules),
+        "findings_total": failed_findings,
     }
     nodes = sum(_node_count(r) for r in failing)
     summary = (
-        f"{len(failing)} rule(s) at {impact_floor}+ on {nodes} element(s); "
-        f"{len(below)} below the floor; {len(review)} incomplete for review"
+        f"{len(failing)} rule(s) failing on {nodes} element(s); "
+        f"{len(below)} below the floor; {review_nodes} incomplete node(s) for review"
     )
+    if delegated:
+        summary += f" ({sum(_node_count(r) for r in delegated)} more left to rendered_contrast)"
     status = GateStatus.FAIL if failing else GateStatus.PASS
-    return GateOutcome("axe", status, summary, tuple(findings[:MAX_FINDINGS]), data)
+    # Failures first, then review items; both capped.
+    kept = findings[: min(failed_findings, MAX_FINDINGS)]
+    kept += findings[failed_findings:][: max(0, MAX_FINDINGS - len(kept))]
+    return GateOutcome("axe", status, summary, tuple(kept), data)
+
+
+def _best_practice(rule: Mapping[str, Any], rules: Sequence[str], disabled: Sequence[str]) -> bool:
+    rule_id = rule.get("id")
+    return rule_id in rules and rule_id not in disabled
 
 
 def _rules(axe: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
@@ -127,9 +190,14 @@ def axe_gate(inputs: GateInputs) -> GateOutcome:
             "axe", GateStatus.SKIP, f"no axe audit for adapter {inputs.spec.adapter!r}"
         )
     settings = inputs.config.gates.axe
+    enabled = inputs.config.gates.for_target(inputs.target.gates)
     return check_axe(
         inputs.axe,
         tags=settings.tags,
         impact_floor=settings.impact_floor,
         disable_rules=settings.disable_rules,
+        best_practice_rules=settings.best_practice_rules,
+        decided_elsewhere={
+            rule: gate for rule, gate in DECIDED_BY_RENDER.items() if gate in enabled
+        },
     )

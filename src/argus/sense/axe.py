@@ -57,8 +57,13 @@ def axe_options(config: AxeConfig) -> dict[str, Any]:
     options: dict[str, Any] = {"resultTypes": ["violations", "incomplete"]}
     if config.tags:
         options["runOnly"] = {"type": "tag", "values": list(config.tags)}
-    if config.disable_rules:
-        options["rules"] = {rule: {"enabled": False} for rule in config.disable_rules}
+    rules: dict[str, dict[str, bool]] = {
+        rule: {"enabled": True} for rule in config.best_practice_rules
+    }
+    rules.update({rule: {"enabled": False} for rule in config.disable_rules})
+    if rules:
+        # With runOnly by tag, a rule enabled here runs as well (axe's best-practice extras).
+        options["rules"] = rules
     return options
 
 
@@ -97,7 +102,11 @@ async def run_axe(session: CDPSession, loaded: LoadedAxe, config: AxeConfig) -> 
     )
     _raise_on_exception(answer, "running axe-core")
     results: dict[str, Any] = json.loads(answer["result"]["value"])
-    results["options"] = {"tags": list(config.tags), "disable_rules": list(config.disable_rules)}
+    results["options"] = {
+        "tags": list(config.tags),
+        "best_practice_rules": list(config.best_practice_rules),
+        "disable_rules": list(config.disable_rules),
+    }
     return results
 
 

@@ -58,6 +58,7 @@ def accessibility(ctx: MetricContext) -> Measured:
             tags=settings.tags,
             impact_floor=settings.impact_floor,
             disable_rules=settings.disable_rules,
+            best_practice_rules=settings.best_practice_rules,
         )
         violations = dict(outcome.data.get("violations", {}))
         numbers["axe"] = {"violations": violations, "impact_floor": settings.impact_floor}
