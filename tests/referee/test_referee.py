@@ -99,12 +99,11 @@ def test_a_corrupt_score_is_never_a_pass(tmp_path: Path, score: Any) -> None:
     assert verdict.next_action == "improve-accessibility"
 
 
-def test_a_bi_layout_is_degraded_never_a_failure(tmp_path: Path) -> None:
+def test_a_legacy_bi_layout_is_an_error_not_a_pass(tmp_path: Path) -> None:
     layout = write(tmp_path, "page.json", {"visualContainers": []})
     verdict = referee(config(tmp_path, surface="pbir", layout=layout), tmp_path)
-    assert gates_of(verdict.to_json())["layout"]["status"] == "degraded"
-    assert verdict.passed is None and verdict.exit_code == 0
-    assert any("degraded" in n for n in verdict.notes)
+    assert gates_of(verdict.to_json())["layout"]["status"] == "error"
+    assert verdict.passed is False and verdict.next_action == "fix-layout"
 
 
 def test_console_errors_fail_and_only_levels_are_read(tmp_path: Path) -> None:

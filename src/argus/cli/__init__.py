@@ -35,6 +35,7 @@ COMMANDS: tuple[str, ...] = (
     "assert",
     "review",
     "referee",
+    "layout",
     "contract",
     "hook",
     "mcp",

@@ -211,11 +211,6 @@ def design_gate(candidate: Path, reference: Path, tolerance: float) -> Gate:
     return Gate("design_schema", status, {"differences": len(deltas)}, thresholds, tuple(deltas))
 
 
-def unsupported_layout_gate() -> Gate:
-    """A PBIR/BI layout file: Argus has no layout linter for it (could not verify)."""
-    return Gate("layout", "degraded", {"linter": False})
-
-
 def require_mapping(value: Any, what: str) -> Mapping[str, Any]:
     if not isinstance(value, dict):
         raise InputError(f"{what} must be an object")

@@ -128,8 +128,9 @@ def referee(config_path: Path, root: Path) -> RefereeVerdict:
 
     gates: list[Gate] = []
     if "layout" in config:
-        path(config["layout"], "layout")
-        gates.append(sources.unsupported_layout_gate())
+        from argus.referee.layout_gate import layout_gate
+
+        gates.append(layout_gate(path(config["layout"], "layout"), root.resolve()))
     if "gates" in config:
         gates.append(sources.gates_gate(path(config["gates"], "gates")))
     if "parity" in config:
@@ -165,6 +166,8 @@ def merge(surface: str, gates: tuple[Gate, ...]) -> RefereeVerdict:
     notes: list[str] = []
     if any(g.status == "degraded" for g in gates):
         notes.append("a gate could not be verified with the tools at hand (degraded)")
+    if any(g.measured.get("schema_drift") for g in gates):
+        notes.append("the layout linter's envelope schema_version is not the one expected")
     if not determinate:
         return RefereeVerdict(surface, None, gates, "capture-runtime-evidence", tuple(notes))
     failing = [g for g in determinate if g.status != "pass"]

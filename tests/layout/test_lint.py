@@ -1,0 +1,197 @@
+"""The layout linter: each check fired by its own bad page, a clean page and a tuned grid pass."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from argus.errors import InputError
+from argus.layout import checks as checks_module
+from argus.layout.checks import CHECKS, Settings
+from argus.layout.lint import LintOptions, lint
+from tests.conftest import RunArgus
+from tests.layout.pbir import good_page, variant, write_page
+
+OVERRIDES = {f"p{i}": {"expr": {"Literal": {"Value": "true"}}} for i in range(11)}
+
+# One bad page per check: it fires exactly that check and nothing else.
+BAD: dict[str, dict[str, Any]] = {
+    "check-1": variant(chart={"position.height": 545}),  # runs 5 px into the textbox
+    "check-2": variant(table={"position.height": 570}),  # bottom 730 on a 720 canvas
+    "check-3": variant(card2={"position.x": 450}),  # gaps 26 and 6 in the card row
+    "check-4": variant(title={"position.x": 34}),  # 10 px off the chart's left edge
+    "check-5": variant(chart={"visual.query": {"queryState": {"Y": {"projections": []}}}}),
+    "check-6": variant(card1={"visual.objects": {"labels": [{"properties": OVERRIDES}]}}),
+    "check-7": variant(table={"visual.visualType": "tableExx"}),
+}
+
+
+def fired(result_json: dict[str, Any]) -> set[str]:
+    return {f["check"] for f in result_json["findings"]}
+
+
+def run(tmp_path: Path, page: dict[str, Any], **options: Any) -> dict[str, Any]:
+    directory = write_page(tmp_path / "report" / "pages" / "p1", page)
+    return lint(directory, tmp_path, LintOptions(**options)).to_json()
+
+
+def test_a_clean_page_passes_every_check(tmp_path: Path) -> None:
+    result = run(tmp_path, good_page(), strict=True)
+    assert (result["exit_code"], result["findings"], result["pbir"]) == (0, [], True)
+    assert result["summary"]["visuals"] == 6 and result["schema_version"] == 1
+
+
+@pytest.mark.parametrize("check", sorted(BAD))
+def test_each_bad_page_fires_exactly_its_check(tmp_path: Path, check: str) -> None:
+    result = run(tmp_path, BAD[check], strict=True)
+    assert fired(result) == {check}
+    assert result["exit_code"] == 1
+    severity = CHECKS[check].severity
+    assert {f["severity"] for f in result["findings"]} == {severity}
+
+
+@pytest.mark.parametrize("check", sorted(BAD))
+def test_an_always_pass_mutant_of_a_check_is_caught(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, check: str
+) -> None:
+    def silent(*_: Any) -> Iterator[checks_module.Finding]:
+        return iter(())
+
+    monkeypatch.setitem(CHECKS, check, dataclasses.replace(CHECKS[check], run=silent))
+    result = run(tmp_path, BAD[check], strict=True)
+    assert result["exit_code"] == 0  # the mutant lets the bad page through: the test above fails
+
+
+def test_warnings_exit_zero_without_strict_and_errors_always_fail(tmp_path: Path) -> None:
+    assert run(tmp_path / "w", BAD["check-3"])["exit_code"] == 0
+    assert run(tmp_path / "e", BAD["check-1"])["exit_code"] == 1
+
+
+def test_the_fix_hint_names_the_visuals_and_numbers(tmp_path: Path) -> None:
+    finding = run(tmp_path, BAD["check-1"])["findings"][0]
+    assert finding["visuals"] == ["chart", "title"]
+    assert finding["measured"] == {"overlap_width": 400.0, "overlap_height": 5.0}
+    assert "y=705" in finding["fix"]
+
+
+def test_touching_edges_are_not_overlap(tmp_path: Path) -> None:
+    page = variant(chart={"position.height": 540})  # bottom 700 == textbox top
+    assert run(tmp_path, page)["findings"] == []
+
+
+def tuned_grid() -> dict[str, Any]:
+    """A hand-tuned grid: gaps 16/24 and a left edge 6 px in, accepted by its _lintConfig."""
+    page = variant(card2={"position.x": 440}, card3={"position.x": 864}, title={"position.x": 30})
+    page["visuals"][2]["position"]["width"] = 392
+    page["page"]["_lintConfig"] = {"tolerance": {"equal_gap_px": 10, "column_align_px": 8}}
+    return page
+
+
+def test_a_tuned_grid_passes_with_its_lint_config_and_its_config_wins_over_flags(
+    tmp_path: Path,
+) -> None:
+    strict_flags = Settings(equal_gap_px=0, column_align_px=0)
+    result = run(tmp_path / "a", tuned_grid(), strict=True, settings=strict_flags)
+    assert (result["exit_code"], result["findings"]) == (0, [])
+    without = tuned_grid()
+    del without["page"]["_lintConfig"]
+    assert fired(run(tmp_path / "b", without, strict=True)) == {"check-3", "check-4"}
+
+
+def test_lint_ignore_opts_one_visual_out_of_one_check(tmp_path: Path) -> None:
+    page = variant(chart={"position.height": 545, "_lintIgnore": ["check-1"]})
+    assert run(tmp_path / "a", page)["findings"] == []
+    other = variant(chart={"position.height": 545, "_lintIgnore": ["check-3"]})
+    assert fired(run(tmp_path / "b", other)) == {"check-1"}
+
+
+def test_settings_in_pbir_annotations_are_read_too(tmp_path: Path) -> None:
+    page = variant(chart={"position.height": 545})
+    page["visuals"][3]["annotations"] = [{"name": "_lintIgnore", "value": '["check-1"]'}]
+    assert run(tmp_path, page)["findings"] == []
+
+
+def test_a_bad_display_option_fires_check_7(tmp_path: Path) -> None:
+    result = run(tmp_path, variant(page={"displayOption": "Stretch"}))
+    assert fired(result) == {"check-7"} and result["findings"][0]["visuals"] == []
+    deprecated = run(tmp_path / "d", variant(page={"displayOption": "ActualSizeTopLeft"}))
+    assert deprecated["findings"] == []  # in Microsoft's schema, though deprecated
+
+
+def test_a_field_parameter_binding_is_a_binding(tmp_path: Path) -> None:
+    state = {"Y": {"projections": [], "fieldParameters": [{"index": 0, "parameterExpr": {}}]}}
+    assert run(tmp_path, variant(chart={"visual.query": {"queryState": state}}))["findings"] == []
+
+
+def test_pbir_checks_switch_with_schema_and_flags(tmp_path: Path) -> None:
+    assert run(tmp_path / "a", BAD["check-7"], pbir=False)["findings"] == []
+    plain = BAD["check-7"]
+    plain["page"].pop("$schema")
+    for item in plain["visuals"]:
+        item.pop("$schema")
+    assert run(tmp_path / "b", plain)["pbir"] is False
+    assert fired(run(tmp_path / "c", plain, pbir=True)) == {"check-7"}
+
+
+def test_a_missing_reference_is_exit_3_unless_the_layout_already_fails(tmp_path: Path) -> None:
+    broken = tmp_path / "types.json"
+    broken.write_text("{not json")
+    clean = run(tmp_path / "a", good_page(), visual_types=broken)
+    assert clean["exit_code"] == 3
+    assert clean["summary"]["unverified_checks"] == ["check-5", "check-7"]
+    failing = run(tmp_path / "b", BAD["check-1"], visual_types=broken)
+    assert failing["exit_code"] == 1  # a failing lint never reads as "could not verify"
+
+
+def test_a_plain_list_of_boxes_is_linted_without_pbir(tmp_path: Path) -> None:
+    boxes = [
+        {"name": "a", "x": 0, "y": 0, "width": 100, "height": 50},
+        {"name": "b", "x": 90, "y": 0, "width": 100, "height": 50},
+    ]
+    (tmp_path / "boxes.json").write_text(json.dumps(boxes))
+    result = lint(tmp_path / "boxes.json", tmp_path).to_json()
+    assert (fired(result), result["pbir"], result["exit_code"]) == ({"check-1"}, False, 1)
+    framed = {"width": 150, "height": 100, "boxes": [boxes[0], {**boxes[1], "x": 100}]}
+    (tmp_path / "framed.json").write_text(json.dumps(framed))
+    assert fired(lint(tmp_path / "framed.json", tmp_path).to_json()) == {"check-2"}
+
+
+def test_a_directory_of_pages_lints_each(tmp_path: Path) -> None:
+    write_page(tmp_path / "def" / "pages" / "a", good_page())
+    write_page(tmp_path / "def" / "pages" / "b", BAD["check-2"])
+    result = lint(tmp_path / "def", tmp_path).to_json()
+    assert result["summary"]["pages"] == 2 and fired(result) == {"check-2"}
+
+
+def test_bad_input_is_an_input_error(tmp_path: Path) -> None:
+    (tmp_path / "bad.json").write_text('[{"name": "a", "x": "0", "y": 0, "width": 1, "height": 1}]')
+    with pytest.raises(InputError, match=r"position\.x must be a finite number"):
+        lint(tmp_path / "bad.json", tmp_path)
+    with pytest.raises(InputError, match="outside the repository"):
+        lint(tmp_path.parent, tmp_path)
+
+
+def test_cli_json_envelope_and_exit_codes(tmp_path: Path, run_argus: RunArgus) -> None:
+    (tmp_path / "argus.toml").write_text("")
+    write_page(tmp_path / "pages" / "good", good_page())
+    write_page(tmp_path / "pages" / "bad", BAD["check-4"])
+    ok = run_argus("layout", "lint", "pages/good", "--format", "json", cwd=tmp_path)
+    assert ok.returncode == 0 and json.loads(ok.stdout)["exit_code"] == 0
+    warn = run_argus("layout", "lint", "pages/bad", "--strict", cwd=tmp_path)
+    assert warn.returncode == 1 and "check-4" in warn.stdout
+    loose = run_argus("layout", "lint", "pages/bad", "--tolerance-align", "12", cwd=tmp_path)
+    assert loose.returncode == 0
+    outside = run_argus("layout", "lint", "..", cwd=tmp_path)
+    assert outside.returncode == 2 and outside.stderr.count("\n") == 1
+    (tmp_path / "types.json").write_text("[]")
+    degraded = run_argus(
+        "layout", "lint", "pages/good", "--visual-types", "types.json", cwd=tmp_path
+    )
+    assert degraded.returncode == 3
+    listed = run_argus("layout", "lint", "--list-checks", "--format", "json", cwd=tmp_path)
+    assert [c["id"] for c in json.loads(listed.stdout)] == [f"check-{i}" for i in range(1, 8)]
