@@ -50,6 +50,7 @@ def _served_copy(
         spec_path = root / HABITS_SPEC
         spec = json.loads(spec_path.read_text())
         target = spec["targets"][0]
+        spec["targets"] = [target]
         target["states"] = ["populated"]
         target["appearances"] = ["light"]
         target["fixtures"] = {"populated": target["fixtures"]["populated"]}
@@ -88,7 +89,7 @@ def test_demo_converges_to_done(tmp_path: Path, run_argus: Any) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     assert "status: DONE (exit 0)" in result.stdout
     root = tmp_path / "demo" / "habits"
-    assert len(_records(root)) == 4  # every view signed off once
+    assert len(_records(root)) == 5  # every view signed off once
     assert re.search(r"^report: .*\.html$", result.stdout, re.MULTILINE)
     # The working copy was repaired; the example itself never changed.
     assert 'data-testid="habits.title"' in (root / "index.html").read_text()

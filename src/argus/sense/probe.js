@@ -278,6 +278,9 @@
       backdrop: [], // filled in below, once every element has been seen
       visible,
       interactive: isInteractive(el, role),
+      // Only on the element holding the keyboard focus (absent when nothing has it).
+      ...(el === document.activeElement && el !== document.body && el !== root
+        ? { focused: true } : {}),
       style: styles,
       ...(el === root ? canvasOf(el) : {}),
     });

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from argus.config import ProjectConfig
 from argus.errors import ConfigError, InputError
 from argus.spec.model import Spec, View, Viewport
+from argus.spec.steps import Step
 
 TEMPLATE_FIELDS = frozenset({"route", "fixture", "appearance", "state", "target", "feature"})
 COLOR_SCHEMES = frozenset({"light", "dark"})
@@ -26,6 +27,7 @@ class ViewPlan:
     full_page: bool
     url: str | None  # web adapter only
     gates: tuple[str, ...] = ()  # the gates the view's target runs (axe needs the live page)
+    steps: tuple[Step, ...] = ()  # run after load, before capture (argus.sense.steps)
 
     @property
     def color_scheme(self) -> str | None:
@@ -105,4 +107,5 @@ def plan_view(
         full_page=target.full_page,
         url=url,
         gates=config.gates.for_target(target.gates),
+        steps=target.steps_for(view.state),
     )

@@ -2,8 +2,9 @@
 
 Order: viewport and colour scheme -> navigate -> load -> fonts ready and animations,
 transitions and caret frozen -> network quiet (two frames drawn after the last request) ->
-screenshots until two in a row are byte-identical, the probe (element dump, ARIA snapshot)
-beside the last one -> axe -> files, with the fonts-used lookup beside both.
+the state's interaction steps, if any, then fonts and a quiet network again -> screenshots
+until two in a row are byte-identical, the probe (element dump, ARIA snapshot) beside the last
+one -> axe -> files, with the fonts-used lookup beside both.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from argus.sense.page_state import FONTS_READY_JS, FREEZE_CSS, NetworkMonitor
 from argus.sense.pages import WarmPage
 from argus.sense.probe import aria_snapshot, dump_elements, warm_probe
 from argus.sense.result import SenseResult
+from argus.sense.steps import run_steps
 from argus.sense.truncate import truncate_probe
 from argus.sense.views import ViewPlan
 
@@ -221,6 +223,22 @@ async def _at_rest(
     return await network.wait_idle(timeout_s)
 
 
+async def _interact(
+    warm: WarmPage, plan: ViewPlan, network: NetworkMonitor, timeout_s: float
+) -> None:
+    """The state's steps on the settled page, then at rest again (fonts, quiet network)."""
+    if any(step.action in ("set_viewport", "emulate") for step in plan.steps):
+        # The page no longer has the view's viewport or media: the next view sets them again.
+        warm.viewport = warm.color_scheme = None
+    await run_steps(warm.page, plan.steps, plan.view.slug)
+    await warm.page.evaluate(FONTS_READY_JS)
+    if not await network.wait_idle(timeout_s):
+        raise SensorError(
+            f"{plan.view.slug}: the page kept loading for {timeout_s:g}s after its steps "
+            "(network never went idle)"
+        )
+
+
 async def _run_loaded(
     warm: WarmPage, loading: Awaitable[LoadedAxe], config: ProjectConfig
 ) -> dict[str, Any]:
@@ -283,6 +301,8 @@ async def _sense(
                     f"{plan.view.slug}: {url} kept loading for {config.browser.timeout:g}s "
                     "(network never went idle)"
                 )
+            if plan.steps:
+                await clock.phase("steps", _interact(warm, plan, network, config.browser.timeout))
             png, sensed, settled, attempts = await clock.phase(
                 "capture_and_probe", stable_capture(page, plan.full_page, probe, warming)
             )

@@ -69,6 +69,9 @@ def _target_issues(i: int, target: dict[str, Any]) -> Iterator[Issue]:
     for key in target.get("fixtures", {}):
         label = f"fixture for '{key}', which"
         yield from _not_in(f"{at}.fixtures", label, key, states, "state", tid)
+    for key in target.get("steps", {}):
+        label = f"steps for '{key}', which"
+        yield from _not_in(f"{at}.steps", label, key, states, "state", tid)
     for key in target.get("expectations", {}):
         label = f"expectations for '{key}', which"
         yield from _not_in(f"{at}.expectations", label, key, states, "state", tid)
@@ -119,6 +122,14 @@ def consistency_issues(data: dict[str, Any], spec_path: Path, root: Path) -> lis
             )
         first_index.setdefault(target["id"], i)
         issues.extend(_target_issues(i, target))
+        if target.get("steps") and data["adapter"] != "web":
+            issues.append(
+                Issue(
+                    f"$.targets[{i}].steps",
+                    f"steps run only in the built-in web sensor, not adapter "
+                    f"'{data['adapter']}'; reach the state in the adapter's fixture instead",
+                )
+            )
     return issues
 
 

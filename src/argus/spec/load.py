@@ -21,6 +21,7 @@ from argus.spec.model import (
     Viewport,
 )
 from argus.spec.paths import find_repo_root, repo_path
+from argus.spec.steps import parse_steps
 
 
 def read_spec_data(path: Path) -> dict[str, Any]:
@@ -108,6 +109,7 @@ def _target(raw: dict[str, Any], spec_dir: Path, root: Path) -> Target:
             for state, expectation in raw.get("expectations", {}).items()
         },
         gates=tuple(raw["gates"]) if "gates" in raw else None,
+        steps={state: parse_steps(steps) for state, steps in raw.get("steps", {}).items()},
     )
 
 

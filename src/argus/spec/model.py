@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from argus.errors import InputError
 from argus.spec.fixtures import fixture_count
+from argus.spec.steps import Step
 
 ReferenceStatus = Literal["present", "needed", "candidate"]
 ReferenceSource = Literal["human", "candidate"]
@@ -120,9 +121,14 @@ class Target:
     snapshot: SnapshotSettings
     expectations: Mapping[str, Expectation]
     gates: tuple[str, ...] | None  # None: the project's gate list applies
+    # State -> interaction steps run after load, before capture (argus.spec.steps).
+    steps: Mapping[str, tuple[Step, ...]] = field(default_factory=dict)
 
     def fixture_for(self, state: str) -> str:
         return self.fixtures.get(state, state)
+
+    def steps_for(self, state: str) -> tuple[Step, ...]:
+        return self.steps.get(state, ())
 
     def reference_for(self, state: str, appearance: str) -> Reference | None:
         for reference in self.references:
