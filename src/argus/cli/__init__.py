@@ -43,6 +43,7 @@ COMMANDS: tuple[str, ...] = (
     "approve",
     "demo",
     "report",
+    "merge",
 )
 
 
@@ -74,6 +75,10 @@ def _invoked_command(argv: Sequence[str]) -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv == ["--version"]:
+        # Agents and hooks probe this often: answer before any subcommand module is imported.
+        print(f"argus {__version__}")
+        return 0
     parser = build_parser(only=_invoked_command(argv))
     args = parser.parse_args(argv)
     func = getattr(args, "func", None)

@@ -1,19 +1,23 @@
-"""`argus gates`: run every configured gate on one view and write gate-result.json."""
+"""`argus gates`: run every configured gate on one view (or every view, --all) and write
+gate-result.json per view."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import time
 from pathlib import Path
 from typing import Any
 
 from argus.cli._args import add_root_argument, add_view_arguments, feature_spec, repo_root
+from argus.cli._shard import add_shard_arguments, selected_views, write_shard_results
 from argus.config import ProjectConfig, load_config
 from argus.diff import UPDATE_MODES
 from argus.errors import InputError, SensorError
 from argus.gates.base import GateOutcome
-from argus.gates.inputs import check_sensed_view, gate_inputs, view_dir
+from argus.gates.inputs import RUNS_DIR, check_sensed_view, gate_inputs, view_dir
 from argus.gates.runner import RESULT_FILE, GateRun, run_gates
+from argus.results import ViewEntry
 from argus.sense.views import check_view
 from argus.spec import Spec, View
 
@@ -25,19 +29,33 @@ def register(subparsers: Any) -> None:
         "gates",
         help="run the deterministic gates on one view",
         description="Run every configured gate on one view (target, state, appearance) and "
-        "write gate-result.json. The sensed files come from --sensed DIR, from a fresh render "
-        "(--sense), or by default from the view's run directory. Exit 0 when every gate is "
-        "green, 1 when one is red (fail, error or diff), 2 on bad input.",
+        "write gate-result.json, or every view of the feature in one process (--all, "
+        "optionally one --shard of them). The sensed files come from --sensed DIR, from a "
+        "fresh render (--sense), or by default from the view's run directory. Exit 0 when "
+        "every gate is green, 1 when one is red (fail, error or diff), 2 on bad input.",
     )
-    add_view_arguments(parser)
+    add_view_arguments(
+        parser,
+        target_required=False,
+        view_required=False,
+        target_help="target id (with --all: only this target's views)",
+    )
+    parser.add_argument("--all", action="store_true", help="gate every view of the spec")
+    add_shard_arguments(parser)
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--sense", action="store_true", help="render the view now, then gate it")
-    source.add_argument("--sensed", type=Path, metavar="DIR", help="a directory a sensor wrote")
+    source.add_argument(
+        "--sensed",
+        type=Path,
+        metavar="DIR",
+        help="a directory a sensor wrote (with --all: one SLUG/ directory per view under DIR)",
+    )
     parser.add_argument(
         "--out",
         type=Path,
         metavar="DIR",
-        help="where gate-result.json (and --sense output) go (default: the view's run directory)",
+        help="where gate-result.json (and --sense output) go (default: the view's run "
+        "directory; with --all, one SLUG/ directory per view under DIR)",
     )
     parser.add_argument(
         "--update-snapshots",
@@ -57,8 +75,9 @@ def run_gates_command(args: argparse.Namespace) -> int:
     if args.update_snapshots is not None:
         config = config.with_snapshot_update(args.update_snapshots)
     spec = feature_spec(config.root, args.feature)
-    view = View(spec.feature, args.target, args.state, args.appearance)
-    check_view(spec, view)
+    if args.all or args.shard is not None:
+        return _gate_all(args, config, spec)
+    view = _one_view(spec, args)
     out = (args.out or view_dir(spec, view)).resolve()
     if args.sense:
         sensed = _sense(config, spec, view, out)
@@ -67,15 +86,74 @@ def run_gates_command(args: argparse.Namespace) -> int:
         if not sensed.is_dir():
             raise InputError(f"{sensed}: no sensed directory; pass --sense or --sensed DIR")
         check_sensed_view(sensed, view)
-    inputs = gate_inputs(spec, view, sensed, config=config, run_dir=out)
-    run = run_gates(inputs)
-    run.write(out / RESULT_FILE)
+    run = _gate(config, spec, view, sensed, out)
     if args.json:
         print(json.dumps(run.result, indent=2))
     else:
         print(render_table(run))
         print(f"wrote {out / RESULT_FILE}")
     return 0 if run.all_green else 1
+
+
+def _one_view(spec: Spec, args: argparse.Namespace) -> View:
+    missing = [f"--{name}" for name in ("target", "state", "appearance") if not getattr(args, name)]
+    if missing:
+        raise InputError(f"argus gates: give {', '.join(missing)} for one view, or --all")
+    view = View(spec.feature, args.target, args.state, args.appearance)
+    check_view(spec, view)
+    return view
+
+
+def _gate(config: ProjectConfig, spec: Spec, view: View, sensed: Path, out: Path) -> GateRun:
+    inputs = gate_inputs(spec, view, sensed, config=config, run_dir=out)
+    run = run_gates(inputs)
+    run.write(out / RESULT_FILE)
+    return run
+
+
+def _gate_all(args: argparse.Namespace, config: ProjectConfig, spec: Spec) -> int:
+    """Every view (of one target, of one shard) in this process: one browser when sensing,
+    one config and token load, one gate-result.json per view and one line each."""
+    if args.state or args.appearance:
+        raise InputError("argus gates: --all takes no --state/--appearance (use --target)")
+    views = selected_views(spec, args)
+    out_root = (args.out or spec.spec_dir / RUNS_DIR).resolve()
+    sensed_root = out_root if args.sensed is None else args.sensed.resolve()
+    durations: dict[str, float] = {}  # ms per view: its sensing (when asked) and gating
+    if args.sense and views:
+        from argus.sense.sensor import Sensor  # starts a browser: only when asked to
+
+        with Sensor(config) as sensor:
+            results = sensor.sense_many(spec, views, out_root)
+        failed = [r for r in results if not r.ok]
+        if failed:
+            raise SensorError(f"sensing {failed[0].view.slug} failed: {failed[0].error}")
+        durations = {r.view.slug: float(r.timings_ms.get("total", 0.0)) for r in results}
+    entries: dict[str, ViewEntry] = {}
+    for view in views:
+        sensed = sensed_root / view.slug
+        if not sensed.is_dir():
+            raise InputError(f"{sensed}: no sensed directory for {view.slug}; pass --sense")
+        check_sensed_view(sensed, view)
+        started = time.perf_counter()
+        run = _gate(config, spec, view, sensed, out_root / view.slug)
+        gating = (time.perf_counter() - started) * 1000
+        entries[view.slug] = ViewEntry(
+            view=view,
+            status="green" if run.all_green else "red",
+            duration_ms=durations.get(view.slug, 0.0) + gating,
+            red_gates=run.red_gates,
+            gate_result=run.result,
+        )
+    if args.json:
+        print(json.dumps({slug: e.gate_result for slug, e in entries.items()}, indent=2))
+    else:
+        for slug, entry in entries.items():
+            verdict = "all green" if not entry.red_gates else f"red: {', '.join(entry.red_gates)}"
+            print(f"{slug}  {verdict}")
+        print(f"gated {len(entries)} views into {out_root}")
+    write_shard_results(args, config.root, "gates", spec, views, entries)
+    return 0 if all(e.status == "green" for e in entries.values()) else 1
 
 
 def _sense(config: ProjectConfig, spec: Spec, view: View, out: Path) -> Path:

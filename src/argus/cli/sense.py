@@ -8,8 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from argus.cli._args import add_root_argument, add_view_arguments, feature_spec, repo_root
+from argus.cli._shard import add_shard_arguments, selected_views, write_shard_results
 from argus.config import load_config
 from argus.errors import InputError, SensorError
+from argus.results import ViewEntry
 from argus.spec import Spec, View
 
 RUNS_DIR = ".argus-runs"
@@ -30,6 +32,7 @@ def register(subparsers: Any) -> None:
         target_help="target id (with --all: only this target's views)",
     )
     parser.add_argument("--all", action="store_true", help="sense every view of the spec")
+    add_shard_arguments(parser)
     parser.add_argument(
         "--out", type=Path, metavar="DIR", help="output directory for one view "
         "(default: argus/specs/FEATURE/.argus-runs/SLUG)"
@@ -60,8 +63,8 @@ def run_sense(args: argparse.Namespace) -> int:
     spec = feature_spec(config.root, args.feature)
     if args.workers is not None and args.workers < 1:
         raise InputError(f"--workers must be at least 1 (got {args.workers})")
-    if args.all:
-        views = spec.views(args.target)
+    if args.all or args.shard is not None:
+        views = selected_views(spec, args)
         out_root = (args.out_root or spec.spec_dir / RUNS_DIR).resolve()
         with Sensor(config, workers=args.workers) as sensor:
             for view in views:
@@ -73,6 +76,17 @@ def run_sense(args: argparse.Namespace) -> int:
         failed = [r for r in results if not r.ok]
         unsettled = [r for r in results if r.ok and r.settled is False]
         print(f"sensed {len(results) - len(failed)} of {len(results)} views into {out_root}")
+        entries = {
+            r.view.slug: ViewEntry(
+                view=r.view,
+                status="sensed" if r.ok else "failed",
+                duration_ms=float(r.timings_ms.get("total", 0.0)),
+                error=None if r.ok else str(r.error),
+                detail={"settled": r.settled, "attempts": r.attempts},
+            )
+            for r in results
+        }
+        write_shard_results(args, config.root, "sense", spec, views, entries)
         for result in unsettled:
             print(f"argus: {describe(result)}", file=sys.stderr)
         if failed:
