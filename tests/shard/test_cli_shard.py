@@ -121,3 +121,9 @@ def test_gates_needs_a_view_or_all(tmp_path: Path, run_argus: RunArgus) -> None:
     root, _ = sensed_views(tmp_path)
     done = run_argus("gates", "--feature", "habits", "--target", "list", cwd=root)
     assert done.returncode == 2 and "--all" in done.stderr
+
+
+def test_loop_shards_only_a_report_only_run(tmp_path: Path, run_argus: RunArgus) -> None:
+    root, _ = sensed_views(tmp_path)
+    done = run_argus("loop", "--feature", "habits", "--shard", "1/2", cwd=root)
+    assert done.returncode == 2 and "report-only" in done.stderr

@@ -7,13 +7,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from argus.cli._args import add_root_argument
+from argus.cli._args import add_root_argument, feature_spec
+from argus.cli._shard import add_shard_arguments, selected_views, write_shard_results
 from argus.errors import InputError
 from argus.loop.modes import Mode
 from argus.loop.progress import make_progress
-from argus.loop.run import LoopOptions, run_loop
-from argus.loop.status import exit_code
+from argus.loop.run import LoopOptions, RunOutcome, run_loop
+from argus.loop.status import Status, exit_code
 from argus.loop.summary import render_summary
+from argus.results import ViewEntry
+from argus.spec import Spec, View, find_repo_root
 
 
 def register(subparsers: Any) -> None:
@@ -52,6 +55,7 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="start a new run even when an unfinished one could be resumed",
     )
+    add_shard_arguments(parser)
     add_root_argument(parser)
     parser.set_defaults(func=run_loop_command)
 
@@ -59,15 +63,51 @@ def register(subparsers: Any) -> None:
 def run_loop_command(args: argparse.Namespace) -> int:
     if args.max_iterations is not None and args.max_iterations < 1:
         raise InputError(f"--max-iterations must be at least 1, got {args.max_iterations}")
+    if args.shard is not None and Mode(args.mode) is not Mode.REPORT_ONLY:
+        raise InputError("--shard splits a --mode report-only run only (a sign-off is one run)")
+    root = (args.root or Path.cwd()).resolve()
+    scope: tuple[Spec, list[View]] | None = None
+    if args.shard is not None or args.results is not None:
+        spec = feature_spec(find_repo_root(root), args.feature)
+        scope = (spec, selected_views(spec, args))
     options = LoopOptions(
         feature=args.feature,
-        root=(args.root or Path.cwd()).resolve(),
+        root=root,
         target=args.target,
         mode=Mode(args.mode),
         max_iterations=args.max_iterations,
         implementer=args.implementer,
         new_run=args.new_run,
+        only_views=None if scope is None else frozenset(v.slug for v in scope[1]),
     )
     outcome = run_loop(options, progress=make_progress(sys.stderr))
     print(render_summary(outcome))
+    if scope is not None:
+        _write_results(args, *scope, outcome)
     return exit_code(outcome.status)
+
+
+def _write_results(
+    args: argparse.Namespace, spec: Spec, views: list[View], outcome: RunOutcome
+) -> None:
+    """One entry per view of the shard. A view the run did not reach is BLOCKED when the run
+    was, else NEEDS_CONTEXT (its target waits for the canonical reference), as the unsharded
+    run would leave it."""
+    done = {result.view.slug: result for result in outcome.views}
+    unreached = Status.BLOCKED if outcome.status is Status.BLOCKED else Status.NEEDS_CONTEXT
+    why = "; ".join(outcome.notes) or "waits for the target's reference"
+    entries = {}
+    for view in views:
+        result = done.get(view.slug)
+        if result is None:
+            entries[view.slug] = ViewEntry(view, unreached.value, detail={"detail": why})
+            continue
+        entries[view.slug] = ViewEntry(
+            view,
+            result.status.value,
+            duration_ms=sum(result.timings.values()) * 1000,  # timings are seconds
+            red_gates=result.last.red_gates if result.last is not None else (),
+            detail={"end": result.end, "iterations": result.iterations, "detail": result.detail},
+        )
+    root = find_repo_root(spec.spec_dir)
+    write_shard_results(args, root, "loop", spec, views, entries, extra={"run_id": outcome.run_id})

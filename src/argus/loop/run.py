@@ -65,6 +65,7 @@ class LoopOptions:
     max_iterations: int | None = None
     implementer: str | None = None  # overrides [implementer] command
     new_run: bool = False  # abandon an unfinished run instead of resuming it
+    only_views: frozenset[str] | None = None  # slugs of one --shard (report-only); None: all
 
 
 @dataclass(frozen=True)
@@ -338,14 +339,18 @@ def _run_views(
             continue
         canonical = spec.canonical_view(target.id)
         reference = target.reference_for(canonical.state, canonical.appearance)
+        in_shard = options.only_views is None or canonical.slug in options.only_views
         if reference is None or reference.status != "present":
-            result, note = bootstrap_reference(ctx, canonical)
-            results.append(result)
-            if note:
-                notes.append(note)
-            record = _note_view(ctx, record, result)
+            if in_shard:  # the shard holding the canonical view bootstraps its reference
+                result, note = bootstrap_reference(ctx, canonical)
+                results.append(result)
+                if note:
+                    notes.append(note)
+                record = _note_view(ctx, record, result)
             continue
         for view in _views_in_scope(spec, target.id):
+            if options.only_views is not None and view.slug not in options.only_views:
+                continue
             if paused or pending_first_spotcheck(ctx) is not None:
                 paused = True
                 waiting = ViewResult(
