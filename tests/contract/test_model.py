@@ -74,6 +74,6 @@ def test_a_grader_is_never_the_executor(repo: Path) -> None:
 def test_a_grader_the_executor_could_rewrite_is_refused(repo: Path) -> None:
     (repo / "grade.py").write_text("print('GO')")
     inside = edited(repo, lambda d: d["stages"][1].update(grader={"command": "python3 grade.py"}))
-    with pytest.raises(InputError, match=r"runs grade\.py, a file in the repository"):
+    with pytest.raises(InputError, match=r"grade\.py.* inside the repository"):
         check_independence(load_contract(inside), repo, "", "")
     check_independence(load_contract(write_contract(repo)), repo, "", "")  # grader outside

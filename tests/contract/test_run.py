@@ -86,10 +86,13 @@ def test_only_a_go_with_evidence_passes_judgment(
     outcome = run.judge(started, "ship-it", "review")
     assert outcome.status == status
     assert load_state(started, "ship-it").stages["review"].status == status
-    # Rounds are budgeted: the third dispatch of a two-round grader is refused and blocks.
+    # Rounds are budgeted: the third dispatch of a two-round grader is refused, and only it:
+    # the run stays open (verifying), so the Stop hook keeps holding the session.
     run.judge(started, "ship-it", "review")
-    blocked = run.judge(started, "ship-it", "review")
-    assert blocked.status == "blocked" and load_state(started, "ship-it").phase == "blocked"
+    refused = run.judge(started, "ship-it", "review")
+    assert refused.status == "refused" and "2 round(s)" in refused.detail
+    assert load_state(started, "ship-it").phase == "verifying"
+    assert stop_decision(started) is not None
 
 
 def test_a_spent_attempt_budget_blocks_the_run_until_resumed(started: Path) -> None:
@@ -98,7 +101,9 @@ def test_a_spent_attempt_budget_blocks_the_run_until_resumed(started: Path) -> N
     outcome = run.grade(started, "ship-it", "check")
     assert outcome.status == "blocked" and "attempt budget spent" in outcome.detail
     state = load_state(started, "ship-it")
-    assert state.phase == "blocked" and stop_decision(started) is None
+    assert state.phase == "blocked"
+    decision = stop_decision(started)
+    assert decision is not None and "is blocked" in decision["reason"], "a spent budget holds"
     assert run.resume(started, "ship-it").phase == "verifying"
 
 
@@ -200,7 +205,7 @@ def test_the_hook_finds_the_run_from_a_subdirectory(started: Path) -> None:
 
     (started / "src" / "deep").mkdir(parents=True)
     event = json.dumps({"cwd": str(started / "src" / "deep")})
-    assert json.loads(run_stop_hook(event, Path("/")))["decision"] == "block"
+    assert json.loads(run_stop_hook(event.encode(), None, Path("/")))["decision"] == "block"
 
 
 def test_a_timed_out_stage_is_stopped_with_its_children(repo: Path) -> None:

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 
 from argus.errors import ConfigError, InputError, JudgeError
+from argus.identity import model_identity
 from argus.judge.base import (
     BUILTIN_BACKENDS,
     MalformedAnswer,
     get_judge,
     judge_names,
-    model_identity,
     require_independent,
     run_judge,
 )

@@ -26,10 +26,13 @@ def register(subparsers: Any) -> None:
 def run_stop(args: argparse.Namespace) -> int:
     from argus.contract.hook import run_stop_hook
 
-    # The event names its directory (cwd); older events do not, and then the project's
-    # directory Claude Code exports is the next best answer, then our own.
-    fallback = Path(os.environ.get("CLAUDE_PROJECT_DIR") or Path.cwd())
-    out = run_stop_hook(sys.stdin.read(), fallback)
+    # The event names its directory (cwd); Claude Code also exports the project's directory;
+    # the hook looks in both, in its own, and above each.
+    try:
+        raw = sys.stdin.buffer.read()
+    except Exception:
+        raw = b"\xff"
+    out = run_stop_hook(raw, os.environ.get("CLAUDE_PROJECT_DIR"), Path.cwd())
     if out:
         print(out)
     return 0

@@ -76,7 +76,7 @@ class GraderVerdict:
 def _working_change(root: Path) -> str:
     try:
         done = subprocess.run(
-            ["git", "diff", "--no-color", "--no-ext-diff", "HEAD", "--"],
+            ["git", "diff", "--no-color", "--no-ext-diff", "--no-textconv", "HEAD", "--"],
             cwd=root,
             capture_output=True,
             timeout=60,
@@ -136,7 +136,11 @@ def parse_grader_answer(text: str) -> GraderVerdict:
     )
 
 
-def ask_grader(root: Path, contract: Contract, state: RunState, stage: Stage) -> GraderVerdict:
+def ask_grader(
+    root: Path, contract: Contract, state: RunState, stage: Stage, argv: list[str] | None
+) -> GraderVerdict:
+    """Ask the stage's grader once: its model, or ``argv`` (the command as checked by
+    ``check_grader``, run without a shell)."""
     assert stage.grader is not None
     prompt = grader_prompt(root, contract, state, stage)
     grader = stage.grader
@@ -157,12 +161,11 @@ def ask_grader(root: Path, contract: Contract, state: RunState, stage: Stage) ->
             return GraderVerdict(None, "", error=str(exc), grader=who)
         text = response.choices[0].message.content or ""
     else:
-        assert grader.command is not None
+        assert grader.command is not None and argv is not None
         who = {"command": grader.command}
         try:
             process = subprocess.Popen(
-                grader.command,
-                shell=True,
+                argv,
                 cwd=root,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,

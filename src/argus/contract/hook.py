@@ -4,8 +4,16 @@ Claude Code runs a Stop hook when the agent is about to finish, with a JSON obje
 input (``cwd``, ``session_id``, ``stop_hook_active`` ...). Printing
 ``{"decision": "block", "reason": "..."}`` keeps the session going and gives the agent the
 reason as its next instruction. A run that is running or verifying with a required stage not
-passed blocks; a paused, blocked, completed or aborted run does not (paused is a person's
-decision; blocked waits on something outside the session, and says what).
+proven blocks; so does a blocked run (a spent budget must not let the session walk away: a
+person resumes, pauses or aborts it in a terminal). A paused (a person's decision), completed
+or aborted run does not.
+
+The hook fails closed: it looks for runs in every directory the session could mean (the
+event's ``cwd``, ``CLAUDE_PROJECT_DIR``, its own directory, and every directory above each),
+and anything it cannot read (an event that is not JSON, an integer too long to convert, JSON
+nested past the parser's depth, bytes that are not UTF-8, a run it cannot read) blocks with
+what went wrong, since it cannot prove that no run is open. Several open runs are listed one
+a line.
 """
 
 from __future__ import annotations
@@ -14,26 +22,39 @@ import json
 from pathlib import Path
 from typing import Any
 
+from argus.contract import ledger
 from argus.contract.model import load_contract
-from argus.contract.state import ACTIVE, load_state, started_runs
+from argus.contract.proof import unproven
+from argus.contract.state import ACTIVE, load_state, state_dir
 from argus.contract.worktree import worktree_digest
-from argus.errors import ArgusError
-from argus.spec.paths import find_repo_root
+
+MAX_EVENT_BYTES = 1024 * 1024
+CONTRACTS = Path(".argus") / "contracts"
 
 
-def hook_root(payload: Any, fallback: Path) -> Path:
-    """The repository the session works in: from the event's cwd (walking up), else
-    ``fallback``."""
-    cwd = payload.get("cwd") if isinstance(payload, dict) else None
-    start = Path(cwd) if isinstance(cwd, str) and cwd else fallback
-    try:
-        return find_repo_root(start)
-    except ArgusError:
-        return start
+def candidate_roots(starts: list[Path]) -> list[Path]:
+    """Every directory at or above each start that holds contract runs, each once."""
+    found: list[Path] = []
+    for start in starts:
+        try:
+            here = start.resolve()
+        except (OSError, RuntimeError):
+            continue
+        for directory in (here, *here.parents):
+            if (directory / CONTRACTS).is_dir() and directory not in found:
+                found.append(directory)
+    return found
 
 
 def _reason_for(root: Path, contract_id: str) -> str | None:
     state = load_state(root, contract_id)
+    entries = ledger.check(state_dir(root, contract_id), state)  # state.json is only a view
+    if state.phase == "blocked":
+        return (
+            f"contract '{contract_id}' is blocked ({state.reason}); it still holds the session: "
+            f"a person resumes it, pauses it or aborts it in a terminal "
+            f"(`argus contract pause {contract_id} --reason …`)"
+        )
     if state.phase not in ACTIVE:
         return None
     contract = load_contract(Path(state.contract_path))
@@ -42,10 +63,10 @@ def _reason_for(root: Path, contract_id: str) -> str | None:
             f"contract '{contract_id}' was edited after its run started; the run still holds "
             "the session (a person aborts it: `argus contract abort` in a terminal)"
         )
-    stale = state.stale(worktree_digest(root))
-    missing = state.missing(contract)
-    if stale:
-        missing = sorted(set(missing) | set(stale), key=[s.id for s in contract.stages].index)
+    tree = worktree_digest(root)
+    reasons = unproven(contract, state.executor_model, entries, tree)
+    missing = [r.split(" ", 1)[0] for r in reasons]
+    stale = [r.split(" ", 1)[0] for r in reasons if r.endswith("earlier working tree")]
     if not missing:
         return (
             f"contract '{contract.id}' passed every required stage: close it with "
@@ -66,31 +87,68 @@ def _reason_for(root: Path, contract_id: str) -> str | None:
     )
 
 
+def _runs(root: Path) -> list[str]:
+    return sorted(p.parent.name for p in (root / CONTRACTS).glob("*/state.json"))
+
+
 def stop_decision(root: Path) -> dict[str, str] | None:
     """The block decision for the open contract runs under ``root``, or None to allow."""
-    reasons = []
-    for path in started_runs(root):
-        try:
-            reason = _reason_for(root, path.parent.name)
-        except ArgusError as exc:
-            # An unreadable run is still an open question: say so rather than wave it through.
-            reason = f"contract run {path.parent.name} cannot be read ({exc})"
-        if reason:
-            reasons.append(reason)
+    return decide([root], problem=None)
+
+
+def decide(starts: list[Path], problem: str | None) -> dict[str, str] | None:
+    """Block while any run under the roots of ``starts`` is open (or ``problem`` says the
+    event could not be read), one reason a line; None to allow."""
+    reasons = [problem] if problem else []
+    for root in candidate_roots(starts):
+        for run_id in _runs(root):
+            try:
+                reason = _reason_for(root, run_id)
+            except Exception as exc:
+                reason = f"contract run {run_id} in {root} cannot be read ({exc})"
+            if reason:
+                reasons.append(reason)
     if not reasons:
         return None
-    return {"decision": "block", "reason": " ".join(reasons)}
+    return {"decision": "block", "reason": "\n".join(reasons)}
 
 
-def run_stop_hook(stdin_text: str, fallback: Path) -> str:
+def read_event(raw: bytes) -> tuple[dict[str, Any], str | None]:
+    """The event's object, and why it could not be read (None when it could)."""
+    if len(raw) > MAX_EVENT_BYTES:
+        return {}, f"the Stop event is over {MAX_EVENT_BYTES} bytes"
+    try:
+        text = raw.decode("utf-8")
+        payload = json.loads(text) if text.strip() else {}
+    except (ValueError, RecursionError) as exc:  # bad JSON, bad UTF-8, a 4300-digit integer
+        return {}, f"the Stop event could not be read ({type(exc).__name__})"
+    if not isinstance(payload, dict):
+        return {}, "the Stop event is not a JSON object"
+    return payload, None
+
+
+def run_stop_hook(raw: bytes, project_dir: str | None, cwd: Path) -> str:
     """What the hook prints: a block decision as JSON, or nothing. Never fails open: anything
     unexpected blocks, with what went wrong."""
     try:
-        payload = json.loads(stdin_text) if stdin_text.strip() else {}
-    except json.JSONDecodeError:
-        payload = {}
-    try:
-        decision = stop_decision(hook_root(payload, fallback))
-    except Exception as exc:  # the hook's last word must be a decision, never a traceback
-        decision = {"decision": "block", "reason": f"argus hook stop failed: {exc}"}
+        payload, problem = read_event(raw)
+        starts = []
+        event_cwd = payload.get("cwd")
+        if isinstance(event_cwd, str) and event_cwd and "\0" not in event_cwd:
+            starts.append(Path(event_cwd))
+        elif "cwd" in payload:
+            problem = problem or "the Stop event's cwd is not a directory name"
+        if project_dir and "\0" not in project_dir:
+            starts.append(Path(project_dir))
+        starts.append(cwd)
+        decision = decide(starts, problem)
+        if decision is not None and problem:
+            decision["reason"] += (
+                "\n(argus hook stop could not read its event, so it cannot prove no run is "
+                "open; fix the hook's input, or a person stops the session)"
+            )
+    except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt | SystemExit):
+            raise
+        decision = {"decision": "block", "reason": f"argus hook stop failed: {exc!r}"[:500]}
     return json.dumps(decision) if decision else ""

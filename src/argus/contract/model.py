@@ -22,6 +22,7 @@ class Grader:
     model: str | None
     command: str | None
     rounds: int
+    fallback_models: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -110,38 +111,47 @@ def _check_graph(stages: tuple[Stage, ...], where: Path) -> None:
 def check_independence(
     contract: Contract, root: Path, executor_model: str, executor_command: str
 ) -> None:
-    """A grader may not be the executor: not its model, not the implementer's command, and not
-    a command that runs a file in the repository (the executor could rewrite it)."""
+    """A grader may not be the executor: not its model (by identity: a provider or router
+    prefix, a snapshot date or a version suffix is the same model), not the implementer's
+    command, and not a program the executor could have written (argus.contract.graderexec)."""
+    for stage in contract.stages:
+        if stage.grader is not None:
+            check_grader(contract, stage, root, executor_model, executor_command)
+
+
+def check_grader(
+    contract: Contract, stage: Stage, root: Path, executor_model: str, executor_command: str
+) -> list[str] | None:
+    """Refuse a grader that is not independent of the executor (E_NO_DIVERSITY); the argv of
+    a command grader, None for a model grader."""
+    from argus.contract.graderexec import grader_argv
+    from argus.identity import same_model
     from argus.judge.base import command_words
 
+    grader = stage.grader
+    assert grader is not None
+    where = f"{contract.path}: stage '{stage.id}'"
+    if grader.model:
+        if not executor_model.strip():
+            raise InputError(
+                f"{where} has a model grader, but the executor's model is unknown; name it "
+                "in argus.toml [implementer] model so Argus can check they differ"
+            )
+        for model in (grader.model, *grader.fallback_models):
+            if same_model(model, executor_model):
+                raise InputError(
+                    f"{where}: E_NO_DIVERSITY: the grader model {model!r} is the executor's "
+                    f"own model ({executor_model}); name a different model"
+                )
+        return None
+    assert grader.command is not None
+    words = command_words(grader.command)
     implementer = command_words(executor_command)
-    for stage in contract.stages:
-        grader = stage.grader
-        if grader is None:
-            continue
-        where = f"{contract.path}: stage '{stage.id}'"
-        if grader.model:
-            if not executor_model.strip():
-                raise InputError(
-                    f"{where} has a model grader, but the executor's model is unknown; name it "
-                    "in argus.toml [implementer] model so Argus can check they differ"
-                )
-            if grader.model.strip() == executor_model.strip():
-                raise InputError(
-                    f"{where} would be graded by the executor's own model ({grader.model}); "
-                    "name a different model"
-                )
-        if grader.command:
-            words = command_words(grader.command)
-            if implementer and words == implementer:
-                raise InputError(f"{where} would be graded by the implementer's own command")
-            for word in words:
-                candidate = (root / word).resolve() if not Path(word).is_absolute() else Path(word)
-                if candidate.is_file() and candidate.resolve().is_relative_to(root.resolve()):
-                    raise InputError(
-                        f"{where}: the grader command runs {word}, a file in the repository the "
-                        "executor could rewrite; install the grader outside the repository"
-                    )
+    if implementer and words == implementer:
+        raise InputError(
+            f"{where}: E_NO_DIVERSITY: the grader command is the implementer's own command"
+        )
+    return grader_argv(grader.command, root, where)
 
 
 def load_contract(path: Path) -> Contract:

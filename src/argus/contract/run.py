@@ -17,8 +17,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from argus.contract import ledger
 from argus.contract.grader import ask_grader
-from argus.contract.model import Contract, Stage, check_independence, load_contract
+from argus.contract.model import (
+    Contract,
+    Stage,
+    check_grader,
+    check_independence,
+    load_contract,
+)
+from argus.contract.proof import unproven
 from argus.contract.state import (
     ACTIVE,
     TERMINAL,
@@ -73,6 +81,7 @@ def start(root: Path, contract_path: Path, executor_model: str, executor_command
                     f"contract '{contract.id}' is already {current.phase}; finish it, or a "
                     f"person aborts it: argus contract abort {contract.id} --reason …"
                 )
+            archive_run(root, current)
         state = new_state(contract, executor_model)
         state.move("running", "started")
         save_state(root, state)
@@ -81,8 +90,23 @@ def start(root: Path, contract_path: Path, executor_model: str, executor_command
     return _locked(root, contract.id, work)
 
 
+def archive_run(root: Path, state: RunState) -> Path:
+    """Move a closed run's files (state, ledger, summaries, logs) to
+    ``archive/STAMP-RUNID/`` beside them, so a new run never overwrites its history."""
+    directory = state_dir(root, state.contract_id)
+    stamp = now().replace(":", "").replace("-", "").replace("+0000", "Z")
+    target = directory / "archive" / f"{stamp}-{state.run_id or 'run'}"
+    target.mkdir(parents=True, exist_ok=False)
+    for item in sorted(directory.iterdir()):
+        if item.name in ("archive", ".lock"):
+            continue
+        item.rename(target / item.name)
+    return target
+
+
 def open_run(root: Path, contract_id: str) -> tuple[Contract, RunState]:
     state = load_state(root, contract_id)
+    ledger.check(state_dir(root, contract_id), state)
     contract = load_contract(Path(state.contract_path))
     if contract.digest != state.contract_sha256:
         raise InputError(
@@ -121,11 +145,12 @@ def advance(root: Path, contract_id: str, phase: str) -> RunState:
 
 def pause(root: Path, contract_id: str, reason: str) -> RunState:
     def check(state: RunState) -> None:
-        if state.phase not in ACTIVE:
+        if state.phase not in ACTIVE and state.phase != "blocked":
             raise InputError(
-                f"contract '{contract_id}' is {state.phase}; only an active run pauses"
+                f"contract '{contract_id}' is {state.phase}; only an active or blocked run pauses"
             )
-        state.resume_phase = state.phase
+        if state.phase != "blocked":
+            state.resume_phase = state.phase
 
     state = _change_phase(root, contract_id, check, lambda _: "paused")
     return state
@@ -149,7 +174,7 @@ def abort(root: Path, contract_id: str, reason: str) -> RunState:
         if state.phase in TERMINAL:
             raise InputError(f"contract '{contract_id}' is already {state.phase}")
         state.move("aborted", reason)
-        save_state(root, state)
+        save_state(root, state, repair=True)  # a person's word ends even a damaged run
         return state
 
     return _locked(root, contract_id, work)
@@ -211,6 +236,10 @@ def _grade(root: Path, contract_id: str, stage_id: str) -> StageOutcome:
     _ready(contract, state, stage)
     mine = state.stages[stage.id]
     budget = contract.budget
+    if budget.max_attempts_per_stage == 0 or budget.max_total_attempts == 0:
+        # A zero budget is an explicit no-op: nothing runs, nothing is spent, nothing changes.
+        save_state(root, state)
+        return StageOutcome(stage.id, "refused", "the attempt budget is 0: nothing runs")
     if mine.attempts >= budget.max_attempts_per_stage or (
         state.total_attempts >= budget.max_total_attempts
     ):
@@ -279,17 +308,27 @@ def _judge(root: Path, contract_id: str, stage_id: str) -> StageOutcome:
     before = worktree_digest(root)
     _drop_stale(contract, state, before)
     _ready(contract, state, stage)
+    # Independence is checked again at every dispatch: a program may have appeared since.
+    argv = check_grader(contract, stage, root, state.executor_model, _implementer(root))
     mine = state.stages[stage.id]
-    if mine.attempts >= stage.grader.rounds or (
-        state.judgment_dispatches >= contract.budget.max_judgment_dispatches
-    ):
-        _block(state, mine, f"grading rounds spent on '{stage.id}'")
+    rounds, dispatches = stage.grader.rounds, contract.budget.max_judgment_dispatches
+    if dispatches == 0:
         save_state(root, state)
-        return StageOutcome(stage.id, "blocked", state.reason)
+        return StageOutcome(stage.id, "refused", "the judgment budget is 0: nothing is asked")
+    if mine.attempts >= rounds or state.judgment_dispatches >= dispatches:
+        # Judgment exhaustion refuses this dispatch; the run stays open (the Stop hook keeps
+        # holding the session until a person resumes with a new contract, pauses or aborts).
+        spent = (
+            f"{rounds} round(s) for '{stage.id}'"
+            if mine.attempts >= rounds
+            else (f"{dispatches} judgment dispatch(es) for the run")
+        )
+        save_state(root, state)
+        return StageOutcome(stage.id, "refused", f"grading budget spent: {spent}")
     mine.attempts += 1
     state.judgment_dispatches += 1
     save_state(root, state)  # the dispatch counts even if the grader never comes back
-    verdict = ask_grader(root, contract, state, stage)
+    verdict = ask_grader(root, contract, state, stage, argv)
     mine.last = verdict.to_json()
     if verdict.go and worktree_digest(root) != before:
         mine.status = "pending"
@@ -307,6 +346,12 @@ def _judge(root: Path, contract_id: str, stage_id: str) -> StageOutcome:
     return outcome
 
 
+def _implementer(root: Path) -> str:
+    from argus.config import load_config
+
+    return load_config(root).implementer.command
+
+
 def complete(root: Path, contract_id: str) -> Path:
     """Close the run once every required stage passed; the closure summary's path."""
     return _locked(root, contract_id, lambda: _complete(root, contract_id))
@@ -316,23 +361,24 @@ def _complete(root: Path, contract_id: str) -> Path:
     contract, state = open_run(root, contract_id)
     if state.phase != "verifying":
         raise InputError(f"contract '{contract_id}' is {state.phase}; it completes from verifying")
-    stale = _drop_stale(contract, state, worktree_digest(root))
+    current = worktree_digest(root)
+    stale = _drop_stale(contract, state, current)
     if stale:
         save_state(root, state)
         raise NotReady(
             f"contract '{contract_id}': the working tree changed after {', '.join(stale)} "
             "passed; grade them again"
         )
-    missing = state.missing(contract)
+    entries = ledger.check(state_dir(root, contract_id), state)
+    missing = unproven(contract, state.executor_model, entries, current)
     if missing:
-        raise NotReady(
-            f"contract '{contract_id}' cannot complete: {', '.join(missing)} not passed yet"
-        )
+        raise NotReady(f"contract '{contract_id}' cannot complete: {'; '.join(missing)}")
     state.move("completed", "every required stage passed")
     lines = [
         f"# {contract.name}",
         "",
         f"- contract: {contract.id} (sha256 {contract.digest})",
+        f"- run: {state.run_id}",
         f"- fingerprint: {state.fingerprint}",
         f"- completed: {now()}",
         "",

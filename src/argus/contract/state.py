@@ -18,6 +18,7 @@ import fcntl
 import hashlib
 import json
 import re
+import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ from argus.contract.model import Contract
 from argus.errors import InputError
 from argus.io import atomic_write_json, read_json
 
-STATE_VERSION = 1
+STATE_VERSION = 2
 CONTRACTS_DIR = Path(".argus") / "contracts"
 PHASES = ("idle", "running", "verifying", "completed", "blocked", "paused", "aborted")
 ACTIVE = frozenset({"running", "verifying"})
@@ -61,6 +62,7 @@ class StageState:
 
 @dataclass
 class RunState:
+    run_id: str
     contract_id: str
     contract_path: str
     contract_sha256: str
@@ -77,6 +79,7 @@ class RunState:
     def to_json(self) -> dict[str, Any]:
         return {
             "version": STATE_VERSION,
+            "run_id": self.run_id,
             "contract_id": self.contract_id,
             "contract_path": self.contract_path,
             "contract_sha256": self.contract_sha256,
@@ -148,6 +151,7 @@ def run_lock(root: Path, contract_id: str) -> Iterator[None]:
 
 def new_state(contract: Contract, executor_model: str) -> RunState:
     state = RunState(
+        run_id=secrets.token_hex(8),
         contract_id=contract.id,
         contract_path=str(contract.path),
         contract_sha256=contract.digest,
@@ -160,8 +164,24 @@ def new_state(contract: Contract, executor_model: str) -> RunState:
     return state
 
 
-def save_state(root: Path, state: RunState) -> Path:
-    path = state_dir(root, state.contract_id) / "state.json"
+def save_state(root: Path, state: RunState, *, repair: bool = False) -> Path:
+    """Record what changed in the run's ledger, then write state.json (its view).
+
+    ``repair`` (a person's abort): a ledger that cannot be read is kept aside, not appended to.
+    """
+    from argus.contract import ledger
+
+    directory = state_dir(root, state.contract_id)
+    try:
+        ledger.record(directory, state)
+    except InputError:
+        if not repair:
+            raise
+        broken = directory / ledger.LEDGER
+        if broken.exists():
+            broken.rename(directory / f"ledger.broken-{secrets.token_hex(4)}.jsonl")
+        ledger.record(directory, state)
+    path = directory / "state.json"
     atomic_write_json(path, state.to_json())
     return path
 
@@ -188,6 +208,7 @@ def load_state(root: Path, contract_id: str) -> RunState:
             for k, v in raw["stages"].items()
         }  # fmt: skip
         return RunState(
+            run_id=str(raw["run_id"]),
             contract_id=raw["contract_id"],
             contract_path=raw["contract_path"],
             contract_sha256=raw["contract_sha256"],

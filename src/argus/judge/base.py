@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from argus.config import ProjectConfig
 from argus.contracts import Rubric
 from argus.errors import ConfigError, InputError, JudgeError
+from argus.identity import same_model
 from argus.judge.content import clip
 from argus.judge.packet import Packet
 from argus.verdict import NormalizedVerdict, normalize_verdict
@@ -96,25 +97,6 @@ def get_judge(name: str, config: ProjectConfig) -> Judge:
     return factory(config)
 
 
-# Bedrock names a model "vendor.model-vN:M"; only with that vendor prefix is "-vN:M" a version.
-_BEDROCK = re.compile(
-    r"^(?:anthropic|amazon|meta|mistral|cohere|ai21|openai)\.(.+?)(?:-v\d+(?::\d+)?)?$"
-)
-_DATED = re.compile(r"[-@](?:\d{8}|\d{4}-\d{2}-\d{2})$")  # -20250514, -2024-08-06, @20240620
-_ALIAS = re.compile(r"[-:]latest$")
-
-
-def model_identity(model: str) -> str:
-    """A model name without its provider route, snapshot date or alias: 'openai/gpt-4o',
-    'gpt-4o-2024-08-06' and 'gpt-4o' are one model, as are 'anthropic/claude-sonnet-4' and
-    'claude-sonnet-4-20250514'."""
-    name = model.strip().lower().rsplit("/", 1)[-1]
-    bedrock = _BEDROCK.match(name)
-    if bedrock:
-        name = bedrock.group(1)
-    return _ALIAS.sub("", _DATED.sub("", name))
-
-
 def require_independent(judge_model: str, config: ProjectConfig, *, required: bool = True) -> None:
     """Refuse a model judge that runs on the model that built the change, and (``required``)
     one whose independence cannot be checked because the implementer's model is not named."""
@@ -125,7 +107,7 @@ def require_independent(judge_model: str, config: ProjectConfig, *, required: bo
             f"{where}: the model judge {judge_model!r} needs the implementer's model named to "
             "check it is a different one; set [implementer].model"
         )
-    if judge_model and implementer and model_identity(judge_model) == model_identity(implementer):
+    if judge_model and implementer and same_model(judge_model, implementer):
         raise JudgeError(
             f"{where}: judge.model {judge_model!r} is the implementer's model; a judge must be a "
             "different model (set judge.model to another one)"

@@ -1,0 +1,135 @@
+"""A run's append-only ledger: every change Argus made to a run, in order, hash-chained.
+
+``.argus/contracts/ID/ledger.jsonl`` holds one JSON object a line. Each says what changed
+(``kind`` "run": phase, counters, fingerprint; ``kind`` "stage": one stage's status, attempts,
+evidence and the tree it passed on), and carries ``prev`` (the previous line's hash) and
+``hash`` (SHA-256 of the line without it). ``save_state`` appends what changed before it
+writes state.json, so state.json is only a view: every command checks that it is exactly what
+the ledger folds to, and ``complete`` and the Stop hook re-derive each stage from the ledger's
+own records (a pass must carry its evidence: an exit 0 of the stage's command, or an
+independent grader's GO with evidence), never from state.json.
+
+A same-user process that rewrites both files consistently can still forge a run (nothing here
+is signed with a key the executor cannot read); docs/security.md names that limit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from argus.errors import InputError
+from argus.io import read_bytes
+
+if TYPE_CHECKING:
+    from argus.contract.state import RunState
+
+LEDGER = "ledger.jsonl"
+RUN_FIELDS = (
+    "run_id", "contract_sha256", "executor_model", "phase", "resume_phase", "reason",
+    "total_attempts", "judgment_dispatches", "fingerprint",
+)  # fmt: skip
+MAX_LEDGER_BYTES = 64 * 1024 * 1024
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def _hash(entry: dict[str, Any]) -> str:
+    body = {k: v for k, v in entry.items() if k != "hash"}
+    return hashlib.sha256(_canonical(body).encode()).hexdigest()
+
+
+def snapshot(state: RunState) -> dict[str, Any]:
+    """What the ledger must fold to for ``state``: the run's fields and each stage's record."""
+    data = state.to_json()
+    return {
+        "run": {k: data[k] for k in RUN_FIELDS},
+        "stages": {k: v for k, v in data["stages"].items()},
+    }
+
+
+def read_ledger(directory: Path) -> list[dict[str, Any]]:
+    """The ledger's entries, its chain verified; InputError when it is missing or broken."""
+    path = directory / LEDGER
+    if not path.is_file():
+        raise InputError(f"{path}: the run's ledger is missing; a person aborts the run")
+    raw = read_bytes(path, what="contract ledger", limit=MAX_LEDGER_BYTES)
+    entries: list[dict[str, Any]] = []
+    previous = ""
+    for number, line in enumerate(raw.splitlines(), 1):
+        try:
+            entry = json.loads(line)
+        except (ValueError, RecursionError) as exc:
+            raise InputError(f"{path}:{number}: not a ledger line Argus wrote") from exc
+        if (
+            not isinstance(entry, dict)
+            or entry.get("prev") != previous
+            or entry.get("seq") != number
+            or entry.get("hash") != _hash(entry)
+        ):
+            raise InputError(
+                f"{path}:{number}: the ledger's chain is broken (edited outside Argus); a "
+                "person aborts the run"
+            )
+        entries.append(entry)
+        previous = entry["hash"]
+    return entries
+
+
+def fold(entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """The run as the ledger says it stands: the latest record of the run and of each stage."""
+    view: dict[str, Any] = {"run": {}, "stages": {}}
+    for entry in entries:
+        if entry.get("kind") == "run":
+            view["run"] = dict(entry["record"])
+        elif entry.get("kind") == "stage":
+            view["stages"][entry["stage"]] = dict(entry["record"])
+    return view
+
+
+def record(directory: Path, state: RunState) -> None:
+    """Append what changed in ``state`` since the ledger's last word (nothing if nothing)."""
+    path = directory / LEDGER
+    entries = read_ledger(directory) if path.is_file() else []
+    view = fold(entries)
+    now_view = snapshot(state)
+    changes: list[dict[str, Any]] = []
+    if _canonical(view["run"]) != _canonical(now_view["run"]):
+        changes.append({"kind": "run", "record": now_view["run"]})
+    for stage_id, stage in now_view["stages"].items():
+        if _canonical(view["stages"].get(stage_id)) != _canonical(stage):
+            changes.append({"kind": "stage", "stage": stage_id, "record": stage})
+    if not changes:
+        return
+    previous = entries[-1]["hash"] if entries else ""
+    seq = len(entries)
+    lines = []
+    for change in changes:
+        seq += 1
+        entry = {"seq": seq, "prev": previous, **change}
+        entry["hash"] = previous = _hash(entry)
+        lines.append(_canonical(entry) + "\n")
+    directory.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, "".join(lines).encode())
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def check(directory: Path, state: RunState) -> list[dict[str, Any]]:
+    """The ledger's entries when state.json is exactly what they fold to; InputError when not."""
+    entries = read_ledger(directory)
+    view = fold(entries)
+    if _canonical(view) != _canonical(snapshot(state)):
+        raise InputError(
+            f"{directory / 'state.json'}: does not match the run's ledger (edited outside "
+            "Argus); a person aborts the run"
+        )
+    return entries
