@@ -36,6 +36,7 @@ COMMANDS: tuple[str, ...] = (
     "review",
     "referee",
     "layout",
+    "design",
     "contract",
     "hook",
     "mcp",

@@ -7,10 +7,9 @@ degraded, with numbers and fixed words only (never text from a page or a report)
 - ``lighthouse``: a Lighthouse report's ``categories.*.score`` (0..1), against thresholds;
 - ``ssim``: either ``{"render", "reference"}`` PNGs, compared by Argus itself out of the page,
   or a captured ``{"ssim_score": x}``; a score that is not a finite number in [0, 1] is an error;
-- ``parity``: a structural diff of a candidate JSON against a known-good exemplar: what the
-  candidate is missing fails, additions pass;
-- ``design_schema``: the same asymmetric diff over declared design systems (spacing base unit,
-  type ratio within a tolerance, elevation levels, breakpoints, components).
+- ``parity``: see argus.referee.parity (PBIR visual against a known-good exemplar);
+- ``design_schema``: the asymmetric diff over declared design systems (argus.design.diff):
+  spacing base unit, type ratio within a tolerance, elevation levels, breakpoints, components.
 """
 
 from __future__ import annotations
@@ -137,78 +136,26 @@ def ssim_gate(spec: Any, resolve: Callable[[Any, str], Path], minimum: float) ->
     return Gate("ssim", status, {"ssim_score": round(score, 4), "source": source}, thresholds)
 
 
-def _missing(reference: Any, candidate: Any, at: str, out: list[str]) -> None:
-    """Paths ``reference`` has and ``candidate`` lacks (arrays: by position)."""
-    if isinstance(reference, dict):
-        if not isinstance(candidate, dict):
-            out.append(at or "$")
-            return
-        for key, value in reference.items():
-            here = f"{at}.{key}" if at else str(key)
-            if key not in candidate:
-                out.append(here)
-            else:
-                _missing(value, candidate[key], here, out)
-    elif isinstance(reference, list) and isinstance(candidate, list):
-        for i, value in enumerate(reference[: len(candidate)]):
-            _missing(value, candidate[i], f"{at}[{i}]", out)
-        if len(candidate) < len(reference):
-            out.append(f"{at}[{len(candidate)}:]")
-
-
-def parity_gate(candidate: Path, reference: Path) -> Gate:
-    if candidate.resolve() == reference.resolve():
-        return Gate("parity", "not_captured", {"self_reference": True})
-    ref = read_json(reference, what="parity reference")
-    cand = read_json(candidate, what="parity candidate")
-    if not isinstance(ref, dict) or not ref:
-        return Gate("parity", "not_captured", {"degenerate_reference": True})
-    missing: list[str] = []
-    _missing(ref, cand, "", missing)
-    deltas = tuple({"missing": _safe_key(m)} for m in missing[:MAX_LISTED])
-    return Gate("parity", "fail" if missing else "pass", {"missing": len(missing)}, deltas=deltas)
-
-
-DESIGN_KEYS = ("spacing_base", "type_ratio", "elevation_levels", "breakpoints", "components")
+def _clean(value: Any) -> Any:
+    """A delta value as data: numbers as they are, names reduced to name characters."""
+    if isinstance(value, list):
+        return [_safe_key(str(v)) for v in value]
+    return value
 
 
 def design_gate(candidate: Path, reference: Path, tolerance: float) -> Gate:
+    """Declared design systems compared (argus.design.diff): seed or flat shape."""
+    from argus.design.diff import diff_documents
+
     ref = read_json(reference, what="reference design schema")
     cand = read_json(candidate, what="candidate design schema")
-    if not isinstance(ref, dict) or not isinstance(cand, dict):
-        return Gate("design_schema", "not_captured", {"readable": False})
-    if not any(k in ref for k in DESIGN_KEYS):
-        return Gate("design_schema", "not_captured", {"schema": False})
-    deltas: list[dict[str, Any]] = []
-
-    def number(doc: Mapping[str, Any], key: str) -> float | None:
-        value = doc.get(key)
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            return None
-        return float(value) if math.isfinite(value) else None
-
-    for key in ("spacing_base", "elevation_levels"):
-        want, got = number(ref, key), number(cand, key)
-        if want is None or got == want:
-            continue
-        if key == "elevation_levels" and got is not None and got >= want:
-            continue  # more levels than the exemplar: an addition, not a loss
-        deltas.append({"dimension": key, "expected": want, "actual": got})
-    want, got = number(ref, "type_ratio"), number(cand, "type_ratio")
-    if want is not None and (got is None or abs(got - want) > tolerance * want):
-        deltas.append({"dimension": "type_ratio", "expected": want, "actual": got})
-    for key in ("breakpoints", "components"):
-        wanted, have = ref.get(key), cand.get(key)
-        if isinstance(wanted, list | dict):
-            have_names = {str(h) for h in have} if isinstance(have, list | dict) else set()
-            lacking = [str(w) for w in wanted if str(w) not in have_names]
-            if lacking:
-                deltas.append(
-                    {"dimension": key, "missing": [_safe_key(x) for x in lacking[:MAX_LISTED]]}
-                )
-    status = "fail" if deltas else "pass"
+    result = diff_documents(cand, ref, tolerance)
     thresholds = {"type_ratio_tolerance": tolerance}
-    return Gate("design_schema", status, {"differences": len(deltas)}, thresholds, tuple(deltas))
+    if result.status == "not_captured":
+        return Gate("design_schema", "not_captured", {"reason": result.reason}, thresholds)
+    deltas = tuple({k: _clean(v) for k, v in d.items()} for d in result.deltas)
+    measured = {"differences": len(deltas)}
+    return Gate("design_schema", result.status, measured, thresholds, deltas)
 
 
 def require_mapping(value: Any, what: str) -> Mapping[str, Any]:

@@ -134,7 +134,9 @@ def referee(config_path: Path, root: Path) -> RefereeVerdict:
     if "gates" in config:
         gates.append(sources.gates_gate(path(config["gates"], "gates")))
     if "parity" in config:
-        gates.append(sources.parity_gate(*pair("parity")))
+        from argus.referee.parity import parity_gate
+
+        gates.append(parity_gate(*pair("parity")))
     if "design_schema" in config:
         candidate, reference = pair("design_schema")
         gates.append(sources.design_gate(candidate, reference, limits["design_ratio_tolerance"]))
