@@ -87,6 +87,25 @@ class BrowserConfig(_Section):
     locale: str = "en-US"
     timezone: str = "UTC"
     timeout: float = Field(default=30.0, gt=0)  # seconds per view: navigation and each wait
+    # A remote browser instead of a local launch: a Playwright browser server (ws://, wss://;
+    # `playwright launch-server`, a Selenium Grid or browserless endpoint Playwright's
+    # connect() accepts) or, with protocol "cdp", a Chrome DevTools endpoint (also http://).
+    connect: str = ""
+    connect_protocol: Literal["playwright", "cdp"] = "playwright"
+
+    @field_validator("connect")
+    @classmethod
+    def _endpoint(cls, value: str) -> str:
+        value = value.strip()
+        if value and not re.match(r"(?i)^(wss?|https?)://[^\s/]+", value):
+            raise ValueError("must be a ws://, wss://, http:// or https:// endpoint")
+        return value
+
+    @model_validator(mode="after")
+    def _http_is_cdp(self) -> BrowserConfig:
+        if self.connect.lower().startswith("http") and self.connect_protocol != "cdp":
+            raise ValueError("an http(s):// endpoint is a CDP one: set connect_protocol = 'cdp'")
+        return self
 
 
 class AdapterConfig(_Section):

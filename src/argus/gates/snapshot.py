@@ -9,6 +9,7 @@ and the element under it.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError
@@ -25,6 +26,7 @@ from argus.gates.base import (
     adapter_probe_without_elements,
     register_gate,
 )
+from argus.gates.baseline_browser import browser_drift, record_browser
 from argus.gates.probe import Element, Probe, parse_probe
 
 MAX_REGIONS = 10
@@ -110,21 +112,26 @@ def snapshot_gate(inputs: GateInputs) -> GateOutcome:
         probe = parse_probe(inputs.probe, str(inputs.sensed.probe))
         masks = resolve_masks(inputs.target.snapshot.masks, inputs.probe)
     scale = device_pixel_ratio(inputs.sensed.render, probe.viewport_width)
+    baseline = baseline_path(
+        inputs.spec.spec_dir, view.target, view.state, view.appearance, settings.platform_suffix
+    )
     result = compare_to_baseline(
         inputs.sensed.render,
-        baseline_path(
-            inputs.spec.spec_dir,
-            view.target,
-            view.state,
-            view.appearance,
-            settings.platform_suffix,
-        ),
+        baseline,
         Tolerance.resolve(settings, inputs.target.snapshot),
         masks.boxes,
         settings.update,
         scale=scale,
     )
-    return snapshot_outcome(result, probe, scale, masks.unresolved)
+    outcome = snapshot_outcome(result, probe, scale, masks.unresolved)
+    if result.written or result.updated:
+        record_browser(baseline, inputs.meta)
+        return outcome
+    drift = browser_drift(baseline, inputs.meta)
+    if drift is None:
+        return outcome
+    data = {**outcome.data, "browser_drift": drift}
+    return replace(outcome, summary=f"{outcome.summary}; {drift}", data=data)
 
 
 def _meta_viewport_width(inputs: GateInputs) -> float:

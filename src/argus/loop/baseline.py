@@ -15,6 +15,7 @@ from argus.config import ProjectConfig
 from argus.diff import Tolerance, baseline_path, compare_to_baseline, resolve_masks
 from argus.diff.snapshot import SnapshotOutcome, UpdateMode
 from argus.gates import configured_gates
+from argus.gates.baseline_browser import record_browser
 from argus.gates.inputs import gate_inputs
 from argus.gates.snapshot import device_pixel_ratio
 from argus.io import read_json
@@ -48,11 +49,17 @@ def write_baseline(
     viewport = probe.get("viewport") if isinstance(probe, dict) else None
     width = viewport.get("width", 0) if isinstance(viewport, dict) else 0
     width = float(width) if isinstance(width, int | float) and not isinstance(width, bool) else 0
-    return compare_to_baseline(
+    baseline = view_baseline(spec, config, view)
+    outcome = compare_to_baseline(
         render,
-        view_baseline(spec, config, view),
+        baseline,
         Tolerance.resolve(config.gates.snapshot, target.snapshot),
         resolve_masks(target.snapshot.masks, probe).boxes,
         mode,
         scale=device_pixel_ratio(render, width),
     )
+    if outcome.written or outcome.updated:
+        meta_file = render.parent / "meta.json"
+        meta = read_json(meta_file, what="meta.json") if meta_file.is_file() else {}
+        record_browser(baseline, meta if isinstance(meta, dict) else {})
+    return outcome

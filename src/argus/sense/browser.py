@@ -9,12 +9,17 @@ Order of preference (first hit wins):
 5. ``google-chrome`` on PATH.
 
 Nothing found is one SensorError line naming every place tried and how to install one.
+
+A remote browser replaces all of this: ``ARGUS_BROWSER_CONNECT`` or ``[browser] connect``
+(see remote_endpoint and docs/sense.md, "Remote browsers").
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import urllib.parse
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -127,3 +132,36 @@ def launch_args(extra: tuple[str, ...] | list[str] = ()) -> list[str]:
         args.append("--no-sandbox")
     args.extend(extra)
     return args
+
+
+_ENDPOINT = re.compile(r"(?i)^(wss?|https?)://[^\s/]+")
+
+
+def remote_endpoint(config: ProjectConfig | None) -> tuple[str, str]:
+    """``(endpoint, protocol)`` of the remote browser to connect to, or ``("", "")``.
+
+    ``ARGUS_BROWSER_CONNECT`` wins over ``[browser] connect``; an http(s) endpoint is always
+    spoken to over CDP, a ws(s) one as the config's ``connect_protocol`` says."""
+    env = os.environ.get("ARGUS_BROWSER_CONNECT", "").strip()
+    if env:
+        if not _ENDPOINT.match(env):
+            raise SensorError(
+                f"ARGUS_BROWSER_CONNECT={env!r}: not a ws://, wss://, http:// or https:// endpoint"
+            )
+        endpoint = env
+    else:
+        endpoint = config.browser.connect if config is not None else ""
+    if not endpoint:
+        return "", ""
+    if endpoint.lower().startswith("http"):
+        return endpoint, "cdp"
+    return endpoint, config.browser.connect_protocol if config is not None else "playwright"
+
+
+def public_endpoint(endpoint: str) -> str:
+    """The endpoint as it may be written to meta.json: no user, password, query or fragment,
+    where browser farms put their access tokens."""
+    parts = urllib.parse.urlsplit(endpoint)
+    host = parts.hostname or ""
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, "", ""))

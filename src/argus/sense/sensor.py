@@ -26,7 +26,7 @@ from argus.closing import Closing
 from argus.config import ProjectConfig
 from argus.errors import SensorError
 from argus.sense.adapter import sense_adapter_view
-from argus.sense.browser import discover_browser, launch_args
+from argus.sense.browser import discover_browser, launch_args, public_endpoint, remote_endpoint
 from argus.sense.fonts import FontProbe
 from argus.sense.pages import PagePool, WarmPage
 from argus.sense.result import SenseResult
@@ -101,19 +101,31 @@ class Sensor(Closing):
             self._browser_lock = asyncio.Lock()
         async with self._browser_lock:
             if self._browser is None or not self._browser.is_connected():
-                self._browser_path = discover_browser(self.config)
                 if self._playwright is None:
                     self._playwright = await async_playwright().start()
-                try:
-                    self._browser = await self._playwright.chromium.launch(
-                        executable_path=self._browser_path,
-                        args=launch_args(self.config.browser.args),
-                        headless=True,
-                    )
-                except PlaywrightError as exc:
-                    first = exc.message.splitlines()[0] if exc.message else "launch failed"
-                    raise SensorError(f"cannot launch {self._browser_path}: {first}") from exc
+                self._browser = await self._start_browser(self._playwright)
             return self._browser
+
+    async def _start_browser(self, pw: Playwright) -> Browser:
+        """Launch the local Chromium, or connect to ``[browser] connect`` (ARGUS_BROWSER_CONNECT
+        wins) when the project renders on a browser farm."""
+        endpoint, protocol = remote_endpoint(self.config)
+        try:
+            if endpoint:
+                self._browser_path = public_endpoint(endpoint)
+                if protocol == "cdp":
+                    return await pw.chromium.connect_over_cdp(endpoint, timeout=30_000)
+                return await pw.chromium.connect(endpoint, timeout=30_000)
+            self._browser_path = discover_browser(self.config)
+            return await pw.chromium.launch(
+                executable_path=self._browser_path,
+                args=launch_args(self.config.browser.args),
+                headless=True,
+            )
+        except PlaywrightError as exc:
+            first = exc.message.splitlines()[0] if exc.message else "launch failed"
+            verb = "connect to" if endpoint else "launch"
+            raise SensorError(f"cannot {verb} {self._browser_path}: {first}") from exc
 
     async def _new_page(self) -> WarmPage:
         browser = await self._warm_browser()
@@ -133,6 +145,9 @@ class Sensor(Closing):
 
     def _browser_info(self) -> dict[str, str]:
         version = self._browser.version if self._browser is not None else ""
+        endpoint, _ = remote_endpoint(self.config)
+        if endpoint:
+            return {"name": "chromium", "version": version, "endpoint": public_endpoint(endpoint)}
         return {"name": "chromium", "version": version, "executable": self._browser_path}
 
     def _ensure_server(self) -> None:
