@@ -8,6 +8,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from argus.cli._args import add_root_argument, repo_root
 from argus.errors import InputError
 
 
@@ -41,6 +42,30 @@ def register(subparsers: Any) -> None:
         "--tolerance", type=_ratio, default=0.05, help="type ratio tolerance (relative, 0.05)"
     )
     diff.set_defaults(func=run_diff)
+    extract = actions.add_parser(
+        "extract",
+        help="render a page and write design-schema.json from its computed styles",
+        description="Render URL (or a feature's view, its web server started as for `argus "
+        "sense`) in Argus's Chromium and write design-schema.json: spacing fitted to a base "
+        "unit, font sizes to a ratio, breakpoints from media queries, the shadow ramp and "
+        "component recipes. Exit 0 written, 2 bad input or the page could not be rendered.",
+    )
+    extract.add_argument("url", nargs="?", metavar="URL", help="an http(s) URL to render")
+    extract.add_argument("--feature", help="feature name (argus/specs/FEATURE)")
+    extract.add_argument("--target", help="target id from the spec")
+    extract.add_argument("--state", help="state (default: the target's first)")
+    extract.add_argument("--appearance", help="appearance (default: the target's first)")
+    extract.add_argument("--base-url", help="override base_url (no web server is started)")
+    extract.add_argument("--width", type=int, default=1280, help="viewport width for a URL")
+    extract.add_argument("--height", type=int, default=800, help="viewport height for a URL")
+    extract.add_argument(
+        "--out",
+        type=Path,
+        help="where to write (inside the repository; default: the view's .argus-runs entry, "
+        "or ./design-schema.json for a URL)",
+    )
+    add_root_argument(extract)
+    extract.set_defaults(func=run_extract)
 
 
 def run_diff(args: argparse.Namespace) -> int:
@@ -54,3 +79,52 @@ def run_diff(args: argparse.Namespace) -> int:
         raise InputError(f"{args.candidate} vs {args.reference}: {result.reason}")
     print(json.dumps(result.to_json(), indent=2))
     return 0 if result.status == "pass" else 1
+
+
+def _inside(root: Path, path: Path) -> Path:
+    resolved = (Path.cwd() / path).resolve()
+    if not resolved.is_relative_to(root):
+        raise InputError(f"{path}: --out must be inside the repository {root}")
+    return resolved
+
+
+def run_extract(args: argparse.Namespace) -> int:
+    from argus.cli._view import served_view
+    from argus.design.extract import build_schema, measure
+    from argus.io import atomic_write_json
+    from argus.sense.browser import discover_browser
+
+    root = repo_root(args)
+    if (args.url is None) == (args.feature is None):
+        raise InputError("design extract: give a URL or --feature F --target T, not both")
+    if args.url is not None:
+        if not args.url.startswith(("http://", "https://")):
+            raise InputError(f"{args.url}: design extract renders http(s) URLs only")
+        out = _inside(root, args.out or Path("design-schema.json"))
+        browser = discover_browser()
+        raw = measure(args.url, width=args.width, height=args.height, browser=browser)
+        url = args.url
+    else:
+        if not args.target:
+            raise InputError("design extract: --feature needs --target")
+        browser = discover_browser()
+        with served_view(root, args) as view:
+            out = _inside(root, args.out) if args.out else view.out_dir / "design-schema.json"
+            raw = measure(
+                view.url,
+                width=view.viewport.width,
+                height=view.viewport.height,
+                browser=browser,
+                color_scheme=view.color_scheme,
+            )
+            url = view.url
+    schema = build_schema(raw, url)
+    atomic_write_json(out, schema)
+    spacing, types = schema["spacing"], schema["type_scale"]
+    print(
+        f"wrote {out}: base unit {spacing['base_unit']}, type ratio {types['ratio']}, "
+        f"{len(schema['grid']['breakpoints'])} breakpoint(s), "
+        f"{len(schema['elevation']['shadows'])} shadow(s), "
+        f"components {', '.join(schema['components']) or 'none'}"
+    )
+    return 0
