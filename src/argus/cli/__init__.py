@@ -45,6 +45,7 @@ COMMANDS: tuple[str, ...] = (
     "demo",
     "report",
     "merge",
+    "ui",
 )
 
 

@@ -97,7 +97,8 @@ def _reference(
     return None, "Reference"
 
 
-def collect_report(root: Path, found: FoundRun) -> RunReport:
+def collect_report(root: Path, found: FoundRun, *, pictures: bool = True) -> RunReport:
+    """Everything the report shows of ``found``; ``pictures=False`` skips the images."""
     run = found.run
     spec_dir = root / SPECS_DIR / run.feature
     layout = found.source.layout(spec_dir)
@@ -135,6 +136,7 @@ def collect_report(root: Path, found: FoundRun) -> RunReport:
             signoff=signoff_for(signoffs, view.slug, run.run_id),
             run_id=run.run_id,
             run_finished=run.finished_at is not None,
+            pictures=pictures,
         )
         views.append(collect_view(inputs, rubric, notes))
     final = record.get("final_status") if record is not None else None

@@ -40,6 +40,7 @@ class ViewInputs:
     signoff: SignoffSummary | None
     run_id: str
     run_finished: bool
+    pictures: bool = True  # False: collect everything but the images (the review page's list)
 
 
 def _from_events(events: Sequence[Event]) -> dict[int, dict[str, Any]]:
@@ -177,7 +178,7 @@ def collect_view(inputs: ViewInputs, rubric: Rubric | None, notes: list[str]) ->
         if last_verdict is not None and last_verdict.verdict is not None
         else None
     )
-    pictures, diff_stats = _pictures(inputs)
+    pictures, diff_stats = _pictures(inputs) if inputs.pictures else ((), "")
     status, detail, concerns = view_status(inputs, rows)
     return ViewReport(
         slug=inputs.slug,

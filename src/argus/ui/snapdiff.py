@@ -1,0 +1,130 @@
+"""The render against its snapshot baseline (or its reference), for the review page.
+
+Read-only: nothing is written beside the render (the snapshot gate's own diff file is left as
+the gate wrote it). The target's masks are painted in both images first, as the snapshot gate
+does, and the tolerance is the gate's, so "changed" here means what a red snapshot gate means.
+Results are kept per (files, sizes, modification times), so reloading a page costs nothing and
+a file replaced on disk is compared again.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from argus.diff import Tolerance, compare, load_png, resolve_masks
+from argus.diff.masks import Box, paint_masks
+from argus.diff.png import encode_png
+from argus.diff.regions import Region
+from argus.diff.yiq import U8
+from argus.errors import ArgusError
+from argus.gates.snapshot import device_pixel_ratio
+from argus.io import read_json
+
+CACHE_SIZE = 32
+
+
+@dataclass(frozen=True)
+class SnapDiff:
+    """What differs between a render and the image it is held against."""
+
+    width: int  # of the diff (the larger of the two images)
+    height: int
+    mismatch: int
+    ratio: float
+    changed: bool  # beyond the tolerance (or a different size)
+    summary: str
+    regions: tuple[Region, ...]
+    png: bytes  # pixelmatch's diff image: red differs, faded grey the same
+    size_note: str = ""
+
+
+_cache: OrderedDict[tuple[object, ...], SnapDiff] = OrderedDict()
+_lock = threading.Lock()
+
+
+def _stamp(path: Path) -> tuple[str, int, int]:
+    info = path.stat()
+    return (str(path), info.st_size, info.st_mtime_ns)
+
+
+def _masks(render: Path, selectors: tuple[str, ...]) -> tuple[tuple[Box, ...], float]:
+    """The masks' boxes (via the render's probe.json) and the render's pixel scale."""
+    probe_path = render.parent / "probe.json"
+    if not selectors or not probe_path.is_file():
+        return (), 1.0
+    try:
+        probe = read_json(probe_path, what="probe.json")
+    except ArgusError:
+        return (), 1.0
+    if not isinstance(probe, dict):
+        return (), 1.0
+    viewport = probe.get("viewport")
+    width = viewport.get("width", 0) if isinstance(viewport, dict) else 0
+    width = float(width) if isinstance(width, int | float) and not isinstance(width, bool) else 0.0
+    return resolve_masks(selectors, probe).boxes, device_pixel_ratio(render, width)
+
+
+def _pad(array: U8, width: int, height: int) -> U8:
+    if array.shape[1] == width and array.shape[0] == height:
+        return array
+    padded = np.zeros((height, width, 4), dtype=np.uint8)
+    padded[: array.shape[0], : array.shape[1]] = array
+    return padded
+
+
+def snapshot_diff(
+    render: Path, against: Path, tolerance: Tolerance, masks: tuple[str, ...] = ()
+) -> SnapDiff:
+    """Compare ``render`` with ``against`` (ArgusError when either cannot be read)."""
+    key = (_stamp(render), _stamp(against), tolerance, masks)
+    with _lock:
+        if key in _cache:
+            _cache.move_to_end(key)
+            return _cache[key]
+    found = _compute(render, against, tolerance, masks)
+    with _lock:
+        _cache[key] = found
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+    return found
+
+
+def _compute(render: Path, against: Path, tolerance: Tolerance, masks: tuple[str, ...]) -> SnapDiff:
+    ours, theirs = load_png(render), load_png(against)
+    boxes, scale = _masks(render, masks)
+    paint_masks(ours, boxes, scale)
+    paint_masks(theirs, boxes, scale)
+    width = max(ours.shape[1], theirs.shape[1])
+    height = max(ours.shape[0], theirs.shape[0])
+    result = compare(
+        _pad(ours, width, height),
+        _pad(theirs, width, height),
+        threshold=tolerance.threshold,
+        window=tolerance.window,
+        diff_image=True,
+    )
+    ok, why = tolerance.judge(result)
+    size_note = ""
+    if ours.shape != theirs.shape:
+        ok = False
+        size_note = (
+            f"sizes differ: render {ours.shape[1]}×{ours.shape[0]}, "
+            f"other {theirs.shape[1]}×{theirs.shape[0]}"
+        )
+    assert result.diff_image is not None  # asked for with diff_image=True
+    return SnapDiff(
+        width=width,
+        height=height,
+        mismatch=result.mismatch,
+        ratio=result.ratio,
+        changed=not ok,
+        summary=why,
+        regions=result.regions,
+        png=encode_png(result.diff_image, compress_level=1),
+        size_note=size_note,
+    )

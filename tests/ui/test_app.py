@@ -1,0 +1,165 @@
+"""The review page's application without a browser: the request checks, safe paths, escaping,
+refusal under a running loop, batch accept, and the running marker the report reads."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from argus.errors import InputError
+from argus.loop.lock import FeatureLock
+from argus.ui.app import Settings, create_app
+from argus.ui.running import RunningMarker, running_url
+from argus.ui.security import CSP, Origin, safe_file, token_matches
+from tests.loop.fakeapp import make_repo
+from tests.ui.support import changed_snapshot_repo, decisions, spec_dir
+
+TOKEN = "launch-token-for-tests"
+BASE = "http://127.0.0.1:8765"
+ACCEPT = {"action": "accept_baseline", "feature": "demo", "slug": "list-a-light"}
+
+
+def _client(root: Path) -> TestClient:
+    app = create_app(Settings(root, TOKEN, Origin("127.0.0.1", 8765)))
+    return TestClient(app, base_url=BASE)
+
+
+def _post(client: TestClient, body: object, **headers: str) -> Any:
+    sent = {"content-type": "application/json", "x-argus-token": TOKEN, **headers}
+    return client.post("/api/decide", content=json.dumps(body), headers=sent)
+
+
+def test_token_comparison() -> None:
+    assert token_matches("abc", "abc")
+    assert not token_matches("abc", "abd")
+    assert not token_matches("abc", "")
+    assert not token_matches("abc", None)
+
+
+@pytest.mark.parametrize(
+    ("headers", "status"),
+    [
+        ({"x-argus-token": ""}, 403),
+        ({"x-argus-token": TOKEN + "x"}, 403),
+        ({"origin": "http://evil.example"}, 403),
+        ({"content-type": "text/plain"}, 415),
+    ],
+)
+def test_a_decision_without_every_check_is_refused_and_writes_nothing(
+    tmp_path: Path, headers: dict[str, str], status: int
+) -> None:
+    root, _, baseline = changed_snapshot_repo(tmp_path)
+    before = baseline.read_bytes()
+    response = _post(_client(root), ACCEPT, **headers)
+    assert response.status_code == status
+    assert baseline.read_bytes() == before
+    assert decisions(root) == []
+
+
+def test_another_host_name_is_refused(tmp_path: Path) -> None:
+    root = make_repo(tmp_path, [])
+    client = _client(root)
+    assert client.get("/", headers={"host": "attacker.example:8765"}).status_code == 421
+    assert client.get("/", headers={"host": "localhost:8765"}).status_code == 200
+
+
+def test_a_decision_with_the_token_writes_and_is_recorded(tmp_path: Path) -> None:
+    root, render, baseline = changed_snapshot_repo(tmp_path)
+    response = _post(_client(root), {**ACCEPT, "iteration": 2})
+    assert response.status_code == 200, response.text
+    assert baseline.read_bytes() == render.read_bytes()
+    assert [e.payload["via"] for e in decisions(root)] == ["ui"]
+
+
+def test_a_decision_while_a_loop_holds_the_lock_is_refused(tmp_path: Path) -> None:
+    root, _, baseline = changed_snapshot_repo(tmp_path)
+    before = baseline.read_bytes()
+    with FeatureLock(spec_dir(root) / ".argus-runs", "demo"):
+        client = _client(root)
+        page = client.get("/view/demo/list-a-light").text
+        assert "A loop is running on this feature" in page
+        response = _post(client, ACCEPT)
+    assert response.status_code == 409
+    assert "another argus loop is running" in response.json()["error"]
+    assert baseline.read_bytes() == before
+    assert decisions(root) == []
+
+
+def test_batch_accept_of_the_changed_views(tmp_path: Path) -> None:
+    root, render, baseline = changed_snapshot_repo(tmp_path)
+    client = _client(root)
+    listing = client.get("/?filter=changed").text
+    assert 'id="batch-accept"' in listing
+    items = [{"feature": "demo", "slug": "list-a-light", "iteration": 2}]
+    response = client.post(
+        "/api/accept-baselines",
+        content=json.dumps({"items": items}),
+        headers={"content-type": "application/json", "x-argus-token": TOKEN},
+    )
+    assert response.status_code == 200 and response.json()["accepted"] == 1
+    assert baseline.read_bytes() == render.read_bytes()
+    assert 'id="batch-accept"' not in client.get("/?filter=changed").text
+
+
+def test_page_content_is_escaped_and_served_under_the_csp(tmp_path: Path) -> None:
+    root, _, _ = changed_snapshot_repo(tmp_path)
+    verdict = spec_dir(root) / ".argus-runs" / "list-a-light" / "iteration-1" / "verdict.json"
+    data = json.loads(verdict.read_text())
+    data["dimensions"]["hierarchy"]["evidence"] = '<script>alert("x")</script><img src=x>'
+    verdict.write_text(json.dumps(data))
+    response = _client(root).get("/view/demo/list-a-light")
+    assert response.headers["content-security-policy"] == CSP
+    assert "<script>alert" not in response.text and "<img src=x>" not in response.text
+    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in response.text
+
+
+def test_unknown_views_and_static_names_are_not_found(tmp_path: Path) -> None:
+    root = make_repo(tmp_path, [])
+    client = _client(root)
+    assert client.get("/view/demo/nope-a-light").status_code == 404
+    assert client.get("/view/../etc").status_code == 404
+    assert client.get("/static/..%2Fapp.py").status_code == 404
+    assert client.get("/static/ui.js").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "",
+        "/etc/passwd",
+        "../x.png",
+        "argus/specs/demo/../../x.png",
+        "argus/specs/demo/spec.json",
+        "argus/specs/demo/tokens.png",
+        "argus/specs/demo/.argus-runs/a\x00.png",
+        "argus\\specs\\demo\\.argus-runs\\x.png",
+    ],
+)
+def test_safe_file_refuses(tmp_path: Path, path: str) -> None:
+    root = make_repo(tmp_path, [])
+    with pytest.raises(InputError):
+        safe_file(root, path)
+
+
+def test_safe_file_refuses_a_symlinked_directory(tmp_path: Path) -> None:
+    root = make_repo(tmp_path, [])
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "x.png").write_bytes(b"\x89PNG")
+    (spec_dir(root) / ".argus-runs").mkdir(exist_ok=True)
+    (spec_dir(root) / ".argus-runs" / "elsewhere").symlink_to(outside)
+    with pytest.raises(InputError, match="symbolic link"):
+        safe_file(root, "argus/specs/demo/.argus-runs/elsewhere/x.png")
+    reference = "argus/specs/demo/references/list-a-light.png"
+    assert safe_file(root, reference) == root / reference
+
+
+def test_the_running_marker_says_where_the_page_is_only_while_it_runs(tmp_path: Path) -> None:
+    assert running_url(tmp_path) is None
+    with RunningMarker(tmp_path, "http://127.0.0.1:9999/"):
+        assert running_url(tmp_path) == "http://127.0.0.1:9999"
+    assert running_url(tmp_path) is None
