@@ -16,7 +16,12 @@ from argus.agents.mcp_server import build_server
 from tests.contract.conftest import write_contract
 from tests.support.habits import copy_habits
 
-TOOLS = {
+READERS = {"contract_status", "contract_stop_evaluate"}
+TOOLS = READERS | {
+    "judge",
+    "report",
+    "approve",
+    "contract_start",
     "lint",
     "sense",
     "gates",
@@ -43,8 +48,10 @@ def result_of(answer: Any) -> dict[str, Any]:
     return dict(json.loads(text))
 
 
-async def calls(server: Any, *requests: tuple[str, dict[str, Any]]) -> list[Any]:
-    async with Client(server) as client:
+async def calls(
+    server: Any, *requests: tuple[str, dict[str, Any]], elicitation: Any = None
+) -> list[Any]:
+    async with Client(server, elicitation_callback=elicitation) as client:
         listed = await client.list_tools()
         out: list[Any] = [{t.name for t in listed.tools}]
         for name, arguments in requests:
@@ -118,3 +125,90 @@ def test_argus_mcp_speaks_mcp_over_stdio(tmp_path: Path) -> None:
     names, linted = asyncio.run(calls(server, ("lint", {})))
     assert names == TOOLS
     assert result_of(linted)["exit_code"] == 0
+
+
+def test_a_failing_command_is_an_error_result_and_a_passing_one_is_not(tmp_path: Path) -> None:
+    root = copy_habits(tmp_path)
+    _, linted, bad = asyncio.run(
+        calls(build_server(root), ("lint", {}), ("diff", {"image_a": "a.png", "image_b": "b.png"}))
+    )
+    assert linted.is_error is False
+    assert bad.is_error is True and result_of(bad)["exit_code"] == 2
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("contract_status", {"contract_id": "--root=OTHER"}),
+        ("contract_grade", {"contract_id": "ship-it", "stage": "--help"}),
+        ("diff", {"image_a": "--json", "image_b": "x.png"}),
+        ("referee", {"config": "--root=/"}),
+        ("sense", {"feature": "--root=/", "target": "t", "state": "s", "appearance": "a"}),
+        ("assert_view", {"assertion": "--root=/", "feature": "f", "target": "t",
+                         "state": "s", "appearance": "a"}),
+    ],
+)  # fmt: skip
+def test_an_argument_is_never_an_option(
+    repo: Path, tmp_path: Path, tool: str, arguments: dict[str, Any]
+) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "argus.toml").write_text("")
+    write_contract(other)
+    subprocess.run(
+        [sys.executable, "-m", "argus", "contract", "start", "contract.json"],
+        cwd=other,
+        check=True,
+        capture_output=True,
+    )
+    arguments = {k: v.replace("OTHER", str(other)) for k, v in arguments.items()}
+    _, answer = asyncio.run(calls(build_server(repo), (tool, arguments)))
+    result = result_of(answer)
+    assert answer.is_error is True and result["exit_code"] == 2
+    assert "ship-it" not in result["stdout"], "another repository's runs were not read"
+
+
+def test_approve_asks_the_person_and_is_refused_without_one(tmp_path: Path) -> None:
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import ElicitResult
+
+    root = copy_habits(tmp_path)
+    request = ("approve", {"feature": "habits", "target": "nope"})
+    with pytest.raises(BaseExceptionGroup) as info:
+        asyncio.run(calls(build_server(root), request))  # a client that cannot ask a person
+    assert info.group_contains(MCPError, match="elicitation")
+    asked: list[str] = []
+
+    def person(confirm: bool) -> Any:
+        async def answer(context: Any, params: Any) -> Any:
+            asked.append(params.message)
+            return ElicitResult(action="accept", content={"confirm": confirm})
+
+        return answer
+
+    _, declined = asyncio.run(calls(build_server(root), request, elicitation=person(False)))
+    assert declined.is_error is True and "did not confirm" in result_of(declined)["stderr"]
+    _, answered = asyncio.run(calls(build_server(root), request, elicitation=person(True)))
+    assert "argus approve --feature=habits --target=nope" in asked[-1]
+    ran = result_of(answered)
+    assert "did not confirm" not in ran["stderr"] and "nope" in ran["stderr"], "argus ran it"
+
+
+def test_a_grader_session_only_reads(repo: Path) -> None:
+    (names,) = asyncio.run(calls(build_server(repo, role="grader")))
+    assert names == READERS
+
+
+def test_stop_evaluate_says_what_the_hook_would(repo: Path) -> None:
+    write_contract(repo)
+    _, free = asyncio.run(calls(build_server(repo), ("contract_stop_evaluate", {})))
+    assert free.is_error is False
+    _, started, held = asyncio.run(
+        calls(
+            build_server(repo),
+            ("contract_start", {"contract": "contract.json"}),
+            ("contract_stop_evaluate", {}),
+        )
+    )
+    assert started.is_error is False
+    assert held.is_error is True and result_of(held)["json"]["decision"] == "block"

@@ -6,19 +6,38 @@ parsed document. A child process per call keeps a browser crash or a long loop f
 server down, and guarantees an agent gets exactly what the command line gives a person: the
 same checks, the same exit codes, the same refusals. No tool accepts an outcome from the
 caller: gates run, graders grade, judges judge.
+
+Arguments are data, never options: each is checked (a name is a name; a path or sentence may
+not start with ``-`` or hold a NUL) and passed as ``--option=VALUE`` or after ``--``, so
+``contract_id="--root=ELSEWHERE"`` is refused, never obeyed. A result whose command exited
+non-zero comes back with ``isError`` set (an agent must not read a red gate as success); the
+payload is the same. ``approve`` records a person's decision, so it asks the person through
+the client (MCP elicitation) and is refused where the client cannot ask one.
+
+A server started with ``--role grader`` (for a grader's own session) offers only what a grader
+may do: read where runs stand and evaluate the Stop policy; it can never grade, complete,
+pause, retarget or approve.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Annotated, Any
 
-if TYPE_CHECKING:
-    from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import (
+    AcceptedElicitation,
+    Elicit,
+    ElicitationResult,
+    MCPServer,
+    Resolve,
+)
+from mcp_types import CallToolResult, TextContent
+from pydantic import BaseModel
 
 INSTRUCTIONS = """Argus checks a UI against its design spec on evidence from outside the builder.
 Exit codes: 0 pass, 1 a determinate failure (a red gate, a failing dimension, a stage that did
@@ -27,6 +46,38 @@ the screen with a fresh judge, and drive a contract's stages; nothing here takes
 an outcome."""
 MAX_OUTPUT_CHARS = 60_000
 DEFAULT_TIMEOUT_S = 1800.0
+
+
+ROLES = ("executor", "grader")
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+MAX_TEXT = 4000
+
+
+class BadArgument(ValueError):
+    """A tool argument that is not what the tool takes."""
+
+
+def name_arg(value: str, what: str) -> str:
+    """A name (feature, target, state, run or stage id): letters, digits, '.', '_', '-'."""
+    if not isinstance(value, str) or not NAME.fullmatch(value):
+        raise BadArgument(f"{what}: {value!r} is not a name (letters, digits, '.', '_', '-')")
+    return value
+
+
+def text_arg(value: str, what: str, *, limit: int = MAX_TEXT) -> str:
+    """A path or a sentence: not empty, not an option, no NUL, bounded."""
+    if (
+        not isinstance(value, str)
+        or not value.strip()
+        or value.lstrip().startswith("-")
+        or "\0" in value
+        or len(value) > limit
+    ):
+        raise BadArgument(
+            f"{what}: {value[:60]!r} is not accepted (empty, starts with '-', holds a NUL or is "
+            f"over {limit} characters)"
+        )
+    return value
 
 
 def run_argus(root: Path, args: list[str], timeout: float = DEFAULT_TIMEOUT_S) -> dict[str, Any]:
@@ -39,6 +90,7 @@ def run_argus(root: Path, args: list[str], timeout: float = DEFAULT_TIMEOUT_S) -
             text=True,
             timeout=timeout,
             check=False,
+            stdin=subprocess.DEVNULL,
         )
     except subprocess.TimeoutExpired:
         return {"exit_code": 2, "stdout": "", "stderr": f"argus {args[0]}: timed out"}
@@ -49,95 +101,274 @@ def run_argus(root: Path, args: list[str], timeout: float = DEFAULT_TIMEOUT_S) -
     }
     text = done.stdout.strip()
     if text.startswith(("{", "[")):
-        with contextlib.suppress(json.JSONDecodeError):
+        with contextlib.suppress(json.JSONDecodeError, ValueError, RecursionError):
             result["json"] = json.loads(text)
     return result
 
 
+def tool_result(result: dict[str, Any]) -> CallToolResult:
+    """The tool's answer: the result as structured content and JSON text, ``isError`` unless
+    the command exited 0."""
+    return CallToolResult(
+        content=[TextContent(type="text", text=json.dumps(result))],
+        structured_content=result,
+        is_error=result.get("exit_code") != 0,
+    )
+
+
+def refused(message: str) -> CallToolResult:
+    return tool_result({"exit_code": 2, "stdout": "", "stderr": f"argus: {message}"})
+
+
+def call(root: Path, build: Any) -> CallToolResult:
+    """Build the argv (a BadArgument is refused before anything runs), run it, answer."""
+    try:
+        args = build()
+    except BadArgument as exc:
+        return refused(str(exc))
+    return tool_result(run_argus(root, args))
+
+
 def _view(feature: str, target: str, state: str, appearance: str) -> list[str]:
-    return ["--feature", feature, "--target", target, "--state", state, "--appearance", appearance]
+    return [
+        f"--feature={name_arg(feature, 'feature')}",
+        f"--target={name_arg(target, 'target')}",
+        f"--state={name_arg(state, 'state')}",
+        f"--appearance={name_arg(appearance, 'appearance')}",
+    ]
 
 
-def build_server(root: Path) -> MCPServer[Any]:
-    from mcp.server.mcpserver import MCPServer
-
+def build_server(root: Path, role: str = "executor") -> MCPServer[Any]:
+    if role not in ROLES:
+        raise ValueError(f"role: {role!r} (one of {', '.join(ROLES)})")
     server: MCPServer[Any] = MCPServer("argus", instructions=INSTRUCTIONS)
+    _contract_readers(server, root)
+    if role == "grader":
+        return server  # a grader reads; it never drives, closes or approves anything
+    _view_tools(server, root)
+    _contract_drivers(server, root)
+    return server
 
+
+def _view_tools(server: MCPServer[Any], root: Path) -> None:
     @server.tool()
-    def lint() -> dict[str, Any]:
+    def lint() -> CallToolResult:
         """Validate every feature spec in the repository and list missing references."""
-        return run_argus(root, ["lint", "--json"])
+        return call(root, lambda: ["lint", "--json"])
 
     @server.tool()
-    def sense(feature: str, target: str, state: str, appearance: str) -> dict[str, Any]:
+    def sense(feature: str, target: str, state: str, appearance: str) -> CallToolResult:
         """Render one view in a real browser and write render.png, probe.json, console.json,
         axe.json and meta.json (see their paths in the output)."""
-        return run_argus(root, ["sense", *_view(feature, target, state, appearance)])
+        return call(root, lambda: ["sense", *_view(feature, target, state, appearance)])
 
     @server.tool()
-    def gates(feature: str, target: str, state: str, appearance: str) -> dict[str, Any]:
+    def gates(feature: str, target: str, state: str, appearance: str) -> CallToolResult:
         """Sense the view now and run every configured deterministic gate on it (contrast,
-        accessibility ids, axe, console, snapshot ...). Exit 1 when a gate is red."""
-        args = ["gates", *_view(feature, target, state, appearance), "--sense", "--json"]
-        return run_argus(root, args)
+        accessibility ids, axe, console, snapshot ...). isError when a gate is red."""
+        return call(
+            root, lambda: ["gates", *_view(feature, target, state, appearance), "--sense", "--json"]
+        )
+
+    @server.tool()
+    def judge(feature: str, target: str, state: str, appearance: str) -> CallToolResult:
+        """Score one view against the rubric with the configured judge (gates must be green;
+        the judge never sees the change). isError unless every dimension passes."""
+        return call(root, lambda: ["judge", *_view(feature, target, state, appearance), "--json"])
+
+    @server.tool()
+    def report(feature: str = "", run: str = "") -> CallToolResult:
+        """Write the HTML report of a loop run (default: the latest); its path is in stdout."""
+
+        def build() -> list[str]:
+            args = ["report"]
+            if feature:
+                args.append(f"--feature={name_arg(feature, 'feature')}")
+            if run:
+                args.append(f"--run={name_arg(run, 'run')}")
+            return args
+
+        return call(root, build)
+
+    @server.tool()
+    def approve(
+        feature: str,
+        target: str,
+        person: Annotated[ElicitationResult[Confirmation], Resolve(_ask_the_person)],
+        state: str = "",
+        appearance: str = "",
+        wrong: str = "",
+        note: str = "",
+    ) -> CallToolResult:
+        """A person's decision (HE-1 candidate reference, HE-2 spot-check): the client asks
+        the person to confirm (MCP elicitation); refused unless they do."""
+        try:
+            args = _approve_args(feature, target, state, appearance, wrong, note)
+        except BadArgument as exc:
+            return refused(str(exc))
+        if not isinstance(person, AcceptedElicitation) or not person.data.confirm:
+            return refused(
+                f"approve is a person's decision and the person did not confirm; run "
+                f"`argus {' '.join(args)}` in a terminal"
+            )
+        return tool_result(run_argus(root, args))
 
     @server.tool()
     def assert_view(
         assertion: str, feature: str, target: str, state: str, appearance: str
-    ) -> dict[str, Any]:
+    ) -> CallToolResult:
         """Ask a fresh judge whether ONE sentence holds on the view, sensed now (e.g. "no text
         is clipped"). Inconclusive is never a pass. Needs a litellm or command judge."""
-        args = ["assert", "judge", "--assertion", assertion, "--json"]
-        return run_argus(root, [*args, *_view(feature, target, state, appearance)])
-
-    @server.tool()
-    def diff(image_a: str, image_b: str) -> dict[str, Any]:
-        """Compare two PNGs (pixelmatch-compatible): mismatch count, density, changed regions."""
-        return run_argus(root, ["diff", image_a, image_b, "--json"])
-
-    @server.tool()
-    def referee(config: str) -> dict[str, Any]:
-        """Merge captured evidence named in a referee config (repository-relative JSON) into
-        one verdict with a next action: ship, capture more evidence, or what to fix."""
-        return run_argus(root, ["referee", config])
-
-    @server.tool()
-    def loop(feature: str, mode: str = "headless") -> dict[str, Any]:
-        """Run the convergence loop for a feature (implement, sense, gate, judge until two
-        passes in a row per view). mode: headless or report-only."""
-        if mode not in ("headless", "report-only"):
-            return {"exit_code": 2, "stdout": "", "stderr": "mode: headless or report-only"}
-        return run_argus(root, ["loop", "--feature", feature, "--mode", mode])
-
-    @server.tool()
-    def contract_status(contract_id: str = "") -> dict[str, Any]:
-        """Where contract runs stand: phase and each stage's status and attempts."""
-        return run_argus(
-            root, ["contract", "status", *([contract_id] if contract_id else []), "--json"]
+        return call(
+            root,
+            lambda: [
+                "assert",
+                "judge",
+                f"--assertion={text_arg(assertion, 'assertion')}",
+                "--json",
+                *_view(feature, target, state, appearance),
+            ],
         )
 
     @server.tool()
-    def contract_advance(contract_id: str, phase: str = "verifying") -> dict[str, Any]:
+    def diff(image_a: str, image_b: str) -> CallToolResult:
+        """Compare two PNGs (pixelmatch-compatible): mismatch count, density, changed regions."""
+        return call(
+            root,
+            lambda: [
+                "diff",
+                "--json",
+                "--",
+                text_arg(image_a, "image_a"),
+                text_arg(image_b, "image_b"),
+            ],
+        )
+
+    @server.tool()
+    def referee(config: str) -> CallToolResult:
+        """Merge captured evidence named in a referee config (repository-relative JSON) into
+        one verdict with a next action: ship, capture more evidence, or what to fix."""
+        return call(root, lambda: ["referee", "--", text_arg(config, "config")])
+
+    @server.tool()
+    def loop(feature: str, mode: str = "headless") -> CallToolResult:
+        """Run the convergence loop for a feature (implement, sense, gate, judge until two
+        passes in a row per view). mode: headless or report-only."""
+
+        def build() -> list[str]:
+            if mode not in ("headless", "report-only"):
+                raise BadArgument("mode: headless or report-only")
+            return ["loop", f"--feature={name_arg(feature, 'feature')}", f"--mode={mode}"]
+
+        return call(root, build)
+
+
+class Confirmation(BaseModel):
+    confirm: bool
+
+
+def _approve_args(
+    feature: str, target: str, state: str, appearance: str, wrong: str, note: str
+) -> list[str]:
+    args = ["approve", f"--feature={name_arg(feature, 'feature')}"]
+    args.append(f"--target={name_arg(target, 'target')}")
+    if state or appearance:
+        args += [f"--state={name_arg(state, 'state')}"]
+        args += [f"--appearance={name_arg(appearance, 'appearance')}"]
+    if wrong:
+        args.append(f"--wrong={name_arg(wrong, 'wrong')}")
+    if note:
+        args.append(f"--note={text_arg(note, 'note', limit=500)}")
+    return args
+
+
+def _ask_the_person(
+    feature: str,
+    target: str,
+    state: str = "",
+    appearance: str = "",
+    wrong: str = "",
+    note: str = "",
+) -> Elicit[Confirmation]:
+    """The question the client puts to its person before approve runs."""
+    try:
+        what = " ".join(_approve_args(feature, target, state, appearance, wrong, note))
+    except BadArgument as exc:
+        what = f"approve (with arguments that will be refused: {exc})"
+    return Elicit(
+        f"An agent asks to record your decision: argus {what}. Confirm only if you looked at "
+        "the evidence yourself.",
+        Confirmation,
+    )
+
+
+def _contract_readers(server: MCPServer[Any], root: Path) -> None:
+    @server.tool()
+    def contract_status(contract_id: str = "") -> CallToolResult:
+        """Where contract runs stand: phase and each stage's status and attempts."""
+        return call(
+            root,
+            lambda: (
+                ["contract", "status", "--json", "--"]
+                + ([name_arg(contract_id, "contract_id")] if contract_id else [])
+            ),
+        )
+
+    @server.tool()
+    def contract_stop_evaluate() -> CallToolResult:
+        """What the Stop hook would decide now: isError (with the reason) while a run holds
+        the session, an empty answer when it may end."""
+        from argus.contract.hook import run_stop_hook
+
+        out = run_stop_hook(json.dumps({"cwd": str(root)}).encode(), None, root)
+        decision = json.loads(out) if out else None
+        return tool_result(
+            {"exit_code": 1 if decision else 0, "stdout": out, "stderr": "", "json": decision}
+        )
+
+
+def _contract_drivers(server: MCPServer[Any], root: Path) -> None:
+    @server.tool()
+    def contract_start(contract: str) -> CallToolResult:
+        """Start a run of a contract file (YAML or JSON, repository-relative)."""
+        return call(root, lambda: ["contract", "start", "--", text_arg(contract, "contract")])
+
+    @server.tool()
+    def contract_advance(contract_id: str, phase: str = "verifying") -> CallToolResult:
         """Move a contract run to verifying when the work is ready (or back to running)."""
-        return run_argus(root, ["contract", "advance", contract_id, phase])
+
+        def build() -> list[str]:
+            if phase not in ("verifying", "running"):
+                raise BadArgument("phase: verifying or running")
+            return ["contract", "advance", "--", name_arg(contract_id, "contract_id"), phase]
+
+        return call(root, build)
 
     @server.tool()
-    def contract_grade(contract_id: str, stage: str) -> dict[str, Any]:
+    def contract_grade(contract_id: str, stage: str) -> CallToolResult:
         """Run a mechanical stage: Argus runs its command; exit 0 passes it."""
-        return run_argus(root, ["contract", "grade", contract_id, stage])
+        return call(
+            root,
+            lambda: ["contract", "grade", "--", name_arg(contract_id, "contract_id"),
+                     name_arg(stage, "stage")],
+        )  # fmt: skip
 
     @server.tool()
-    def contract_judge(contract_id: str, stage: str) -> dict[str, Any]:
+    def contract_judge(contract_id: str, stage: str) -> CallToolResult:
         """Have the stage's independent grader judge a judgment stage (GO with evidence)."""
-        return run_argus(root, ["contract", "judge", contract_id, stage])
+        return call(
+            root,
+            lambda: ["contract", "judge", "--", name_arg(contract_id, "contract_id"),
+                     name_arg(stage, "stage")],
+        )  # fmt: skip
 
     @server.tool()
-    def contract_complete(contract_id: str) -> dict[str, Any]:
+    def contract_complete(contract_id: str) -> CallToolResult:
         """Close a contract run whose required stages all passed; writes its summary."""
-        return run_argus(root, ["contract", "complete", contract_id])
+        return call(
+            root, lambda: ["contract", "complete", "--", name_arg(contract_id, "contract_id")]
+        )
 
-    return server
 
-
-def serve(root: Path) -> None:
-    build_server(root).run()
+def serve(root: Path, role: str = "executor") -> None:
+    build_server(root, role).run()

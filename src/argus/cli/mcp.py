@@ -14,10 +14,17 @@ def register(subparsers: Any) -> None:
         "mcp",
         help="serve Argus's tools to an agent over MCP (stdio)",
         description="Run a Model Context Protocol server on standard input and output whose "
-        "tools (lint, sense, gates, assert_view, diff, loop, contract_*) run the matching argus "
+        "tools (lint, sense, gates, judge, report, approve, assert_view, diff, referee, loop, "
+        "contract_*) run the matching argus "
         "command in this repository. Register it with: claude mcp add argus -- argus mcp",
     )
     add_root_argument(parser)
+    parser.add_argument(
+        "--role",
+        choices=("executor", "grader"),
+        default="executor",
+        help="grader: a grader's own session, which may only read runs and the Stop policy",
+    )
     parser.set_defaults(func=run_mcp)
 
 
@@ -29,5 +36,5 @@ def run_mcp(args: argparse.Namespace) -> int:
         from argus.agents.mcp_server import serve
     except ImportError as exc:
         raise ConfigError("argus mcp needs the MCP SDK: pip install 'argus-ui[mcp]'") from exc
-    serve(root)
+    serve(root, args.role)
     return 0
