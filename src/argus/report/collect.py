@@ -10,8 +10,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from argus.config import ProjectConfig, load_config
 from argus.contracts import Rubric, load_rubric
 from argus.errors import ArgusError
+from argus.loop.baseline import view_baseline
 from argus.loop.references import candidate_path
 from argus.report.model import RunReport, SignoffSummary
 from argus.report.rundir import read_object, view_dir
@@ -22,6 +24,7 @@ from argus.spec import Spec, View, load_spec
 from argus.spec.paths import SPECS_DIR
 from argus.store import Event
 from argus.store.model import utc_now
+from argus.ui.running import running_url
 
 
 def _load_spec(spec_dir: Path, notes: list[str]) -> Spec | None:
@@ -97,6 +100,24 @@ def _reference(
     return None, "Reference"
 
 
+def _load_config(root: Path, notes: list[str]) -> ProjectConfig | None:
+    try:
+        return load_config(root)
+    except ArgusError as exc:
+        notes.append(f"config not used (no snapshot diff): {exc}")
+        return None
+
+
+def _baseline(spec: Spec | None, config: ProjectConfig | None, view: View) -> Path | None:
+    if spec is None or config is None:
+        return None
+    try:
+        path = view_baseline(spec, config, view)
+    except ArgusError:
+        return None
+    return path if path.is_file() else None
+
+
 def collect_report(root: Path, found: FoundRun, *, pictures: bool = True) -> RunReport:
     """Everything the report shows of ``found``; ``pictures=False`` skips the images."""
     run = found.run
@@ -109,6 +130,7 @@ def collect_report(root: Path, found: FoundRun, *, pictures: bool = True) -> Run
     record = run_file if run_file is not None and run_file.get("run_id") == run.run_id else None
     record_views = record.get("views") if record is not None else None
     signoffs: tuple[SignoffSummary, ...] = read_signoffs(layout.signoff_file, notes)
+    config = _load_config(root, notes) if pictures else None
     views = []
     for view in _views(run.feature, spec, found.events, record):
         reference, label = _reference(spec, spec_dir, view, layout.feature_runs)
@@ -137,6 +159,7 @@ def collect_report(root: Path, found: FoundRun, *, pictures: bool = True) -> Run
             run_id=run.run_id,
             run_finished=run.finished_at is not None,
             pictures=pictures,
+            baseline=_baseline(spec, config, view),
         )
         views.append(collect_view(inputs, rubric, notes))
     final = record.get("final_status") if record is not None else None
@@ -160,4 +183,5 @@ def collect_report(root: Path, found: FoundRun, *, pictures: bool = True) -> Run
         signoffs=signoffs,
         generated_at=utc_now(),
         notes=tuple(dict.fromkeys(notes)),
+        ui_url=running_url(root) or "",
     )

@@ -76,9 +76,10 @@ def _pad(array: U8, width: int, height: int) -> U8:
     return padded
 
 
-def diff_picture(render: Path | None, reference: Path | None, alt: str) -> DiffOutcome:
+def diff_picture(
+    render: Path | None, reference: Path | None, alt: str, label: str = "Diff"
+) -> DiffOutcome:
     """Pixelmatch's diff of the render against the reference (red: differs, grey: same)."""
-    label = "Diff"
     if render is None or reference is None or not render.is_file() or not reference.is_file():
         why = "no render to compare" if render is None or not render.is_file() else "no reference"
         return DiffOutcome(Picture(label, alt, None, note=why), "")

@@ -142,6 +142,8 @@ class ViewReport:
     frozen: tuple[str, ...]
     unverified: tuple[str, ...]
     concerns: tuple[str, ...] = ()
+    snapshot: Picture | None = None  # the render against its snapshot baseline, when one exists
+    snapshot_stats: str = ""
 
 
 @dataclass(frozen=True)
@@ -157,3 +159,4 @@ class RunReport:
     signoffs: tuple[SignoffSummary, ...]  # every record of the feature, newest last
     generated_at: str
     notes: tuple[str, ...] = ()
+    ui_url: str = ""  # the review page (argus ui) serving this repository, while it runs

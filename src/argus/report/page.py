@@ -8,6 +8,7 @@ fetch anything.
 from __future__ import annotations
 
 from importlib import resources
+from urllib.parse import quote
 
 from argus import __version__
 from argus.report.history import signoff_section, spotcheck_text, timeline_section
@@ -87,11 +88,19 @@ def _signoff_table(report: RunReport) -> str:
     )
 
 
-def view_article(view: ViewReport, run_id: str, mode: str) -> str:
+def ui_link(ui_url: str, feature: str, slug: str) -> str:
+    """A link to the view's page on the running review page (argus ui); "" when none runs."""
+    if not ui_url:
+        return ""
+    href = f"{ui_url}/view/{quote(feature, safe='')}/{quote(slug, safe='')}"
+    return f' <a class="ui-link" href="{esc(href)}">open in the review page</a>'
+
+
+def view_article(view: ViewReport, run_id: str, mode: str, link: str = "") -> str:
     heading = anchor_id("h", view.slug)
     head = (
         f'<div class="view-head"><h2 id="{heading}">{esc(view.slug)}</h2>'
-        f"{badge(view.status)}</div>"
+        f"{badge(view.status)}{link}</div>"
         f'<p class="subtle">target {esc(view.target)} · state {esc(view.state)} · '
         f"appearance {esc(view.appearance)}"
         + (f" · {esc(view.status_detail)}" if view.status_detail else "")
@@ -129,7 +138,10 @@ def render_page(report: RunReport) -> str:
             '<h2 id="notes-h">Notes</h2>'
             f"{bullet_list(esc(n) for n in report.notes)}</section>"
         )
-    views = "".join(view_article(v, report.run_id, report.mode) for v in report.views)
+    views = "".join(
+        view_article(v, report.run_id, report.mode, ui_link(report.ui_url, report.feature, v.slug))
+        for v in report.views
+    )
     if not views:
         views = '<p class="card subtle">This run recorded no view.</p>'
     return (

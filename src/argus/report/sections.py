@@ -37,7 +37,13 @@ def _picture(picture: Picture) -> str:
 def pictures_section(view: ViewReport) -> str:
     figures = "".join(_picture(p) for p in view.pictures)
     stats = f'<p class="subtle">{esc(view.diff_stats)}</p>' if view.diff_stats else ""
-    return f'<h3>Render, reference and diff</h3><div class="triptych">{figures}</div>{stats}'
+    html = f'<h3>Render, reference and diff</h3><div class="triptych">{figures}</div>{stats}'
+    if view.snapshot is not None:
+        html += (
+            f'<h3>Snapshot</h3><div class="triptych">{_picture(view.snapshot)}</div>'
+            f'<p class="subtle">{esc(view.snapshot_stats)}</p>'
+        )
+    return html
 
 
 def _dimension_result(row: DimensionRow) -> str:

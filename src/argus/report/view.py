@@ -41,6 +41,7 @@ class ViewInputs:
     run_id: str
     run_finished: bool
     pictures: bool = True  # False: collect everything but the images (the review page's list)
+    baseline: Path | None = None  # the view's snapshot baseline, when it has one
 
 
 def _from_events(events: Sequence[Event]) -> dict[int, dict[str, Any]]:
@@ -140,6 +141,21 @@ def _pictures(inputs: ViewInputs) -> tuple[tuple[Picture, ...], str]:
     return (shown, reference, diff.picture), diff.stats
 
 
+def _snapshot(inputs: ViewInputs) -> tuple[Picture | None, str]:
+    """The latest render against the view's snapshot baseline: what a red snapshot gate saw."""
+    render, n = _latest_render(inputs)
+    if render is None or inputs.baseline is None or not inputs.baseline.is_file():
+        return None, ""
+    at = f" at iteration {n}" if n is not None else ""
+    diff = diff_picture(
+        render,
+        inputs.baseline,
+        f"Differences between the render of {inputs.slug}{at} and its snapshot baseline, in red",
+        "Snapshot diff (render against the baseline)",
+    )
+    return diff.picture, diff.stats
+
+
 def view_status(
     inputs: ViewInputs, rows: Sequence[IterationRow]
 ) -> tuple[str, str, tuple[str, ...]]:
@@ -179,6 +195,7 @@ def collect_view(inputs: ViewInputs, rubric: Rubric | None, notes: list[str]) ->
         else None
     )
     pictures, diff_stats = _pictures(inputs) if inputs.pictures else ((), "")
+    snapshot, snapshot_stats = _snapshot(inputs) if inputs.pictures else (None, "")
     status, detail, concerns = view_status(inputs, rows)
     return ViewReport(
         slug=inputs.slug,
@@ -200,4 +217,6 @@ def collect_view(inputs: ViewInputs, rubric: Rubric | None, notes: list[str]) ->
         if verdict is not None
         else (),
         concerns=concerns,
+        snapshot=snapshot,
+        snapshot_stats=snapshot_stats,
     )
