@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 # Shared fixtures (serve, warm_sensor): see tests/support/fixtures.py.
-pytest_plugins = ("tests.support.fixtures",)
+pytest_plugins = ("tests.support.fixtures", "pytester")
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED = REPO_ROOT.parent / "shared"

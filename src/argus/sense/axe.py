@@ -78,29 +78,44 @@ async def load_axe(session: CDPSession) -> LoadedAxe:
     """Define axe in a fresh isolated world of the main frame (it does not run yet)."""
     tree = await session.send("Page.getFrameTree")
     world = await session.send(
-        "Page.createIsolatedWorld",
-        {"frameId": tree["frameTree"]["frame"]["id"], "worldName": WORLD},
+        "Page.createIsolatedWorld", world_request(tree["frameTree"]["frame"]["id"])
     )
     context_id = int(world["executionContextId"])
-    loaded = await session.send(
-        "Runtime.evaluate", {"expression": axe_source(), "contextId": context_id}
+    raise_on_exception(
+        await session.send("Runtime.evaluate", load_request(context_id)), "loading axe-core"
     )
-    _raise_on_exception(loaded, "loading axe-core")
     return LoadedAxe(context_id)
 
 
 async def run_axe(session: CDPSession, loaded: LoadedAxe, config: AxeConfig) -> dict[str, Any]:
-    expression = f"({RUN_JS})({json.dumps(axe_options(config))})"
-    answer = await session.send(
-        "Runtime.evaluate",
-        {
-            "expression": expression,
-            "contextId": loaded.context_id,
-            "awaitPromise": True,
-            "returnByValue": True,
-        },
-    )
-    _raise_on_exception(answer, "running axe-core")
+    answer = await session.send("Runtime.evaluate", run_request(loaded.context_id, config))
+    return read_results(answer, config)
+
+
+# The CDP requests and the answer's reading, shared with the sync capture of the pytest plugin.
+def world_request(frame_id: str) -> dict[str, Any]:
+    """Page.createIsolatedWorld parameters for axe's world in ``frame_id``."""
+    return {"frameId": frame_id, "worldName": WORLD}
+
+
+def load_request(context_id: int) -> dict[str, Any]:
+    """Runtime.evaluate parameters that define axe in the world ``context_id``."""
+    return {"expression": axe_source(), "contextId": context_id}
+
+
+def run_request(context_id: int, config: AxeConfig) -> dict[str, Any]:
+    """Runtime.evaluate parameters that run axe (defined in ``context_id``) once."""
+    return {
+        "expression": f"({RUN_JS})({json.dumps(axe_options(config))})",
+        "contextId": context_id,
+        "awaitPromise": True,
+        "returnByValue": True,
+    }
+
+
+def read_results(answer: dict[str, Any], config: AxeConfig) -> dict[str, Any]:
+    """axe's reduced results from a run's answer; SensorError when it threw in the page."""
+    raise_on_exception(answer, "running axe-core")
     results: dict[str, Any] = json.loads(answer["result"]["value"])
     results["options"] = {
         "tags": list(config.tags),
@@ -110,7 +125,7 @@ async def run_axe(session: CDPSession, loaded: LoadedAxe, config: AxeConfig) -> 
     return results
 
 
-def _raise_on_exception(answer: dict[str, Any], doing: str) -> None:
+def raise_on_exception(answer: dict[str, Any], doing: str) -> None:
     details = answer.get("exceptionDetails")
     if details:
         thrown = details.get("exception", {}).get("description") or details.get("text", "")

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
-from playwright.async_api import ConsoleMessage, Page
+from playwright.async_api import Page
 from playwright.async_api import Error as PlaywrightError
 
 from argus.config import ProjectConfig
@@ -40,6 +40,17 @@ MAX_CONSOLE_MESSAGES = 200
 T = TypeVar("T")
 
 
+class ConsoleMessageLike(Protocol):
+    """A console message from Playwright's async or sync API."""
+
+    @property
+    def type(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def location(self) -> Mapping[str, Any]: ...
+
+
 @dataclass
 class ConsoleLog:
     """Console messages and uncaught page errors, as console.json stores them."""
@@ -49,14 +60,14 @@ class ConsoleLog:
     dropped: int = 0
 
     def attach(self, page: Page) -> None:
-        page.on("console", self._message)
-        page.on("pageerror", self._page_error)
+        page.on("console", self.add_message)
+        page.on("pageerror", self.add_page_error)
 
     def detach(self, page: Page) -> None:
-        page.remove_listener("console", self._message)
-        page.remove_listener("pageerror", self._page_error)
+        page.remove_listener("console", self.add_message)
+        page.remove_listener("pageerror", self.add_page_error)
 
-    def _message(self, message: ConsoleMessage) -> None:
+    def add_message(self, message: ConsoleMessageLike) -> None:
         if len(self.messages) >= MAX_CONSOLE_MESSAGES:
             self.dropped += 1
             return
@@ -66,7 +77,7 @@ class ConsoleLog:
         )
         self.messages.append({"level": message.type, "text": message.text, "location": location})
 
-    def _page_error(self, error: PlaywrightError) -> None:
+    def add_page_error(self, error: PlaywrightError) -> None:
         self.page_errors.append(
             {"text": f"{error.name}: {error.message}" if error.name else error.message}
         )

@@ -1,0 +1,276 @@
+"""One view assertion on a test's page: the stable capture, the snapshot comparison with
+Argus's kernel and tolerances, and, when the test names a spec target, the page's gates.
+
+    result = check_view(page, "checkout-empty", Where(...), Settings(...))
+    if not result.ok: raise ViewAssertionError(result.message)
+
+Update modes are Playwright's: ``missing`` writes a baseline that does not exist, ``changed``
+also rewrites one that differs, ``all`` rewrites every one, ``none`` writes nothing. As in
+Playwright, a baseline written because it was missing fails the test unless updating was
+asked for (``--update-snapshots``): a first run records and says so, it never passes silently;
+and on CI (``CI`` set) the default mode is ``none``, so a missing baseline fails there.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from playwright.sync_api import Locator, Page
+
+from argus.config import ProjectConfig
+from argus.diff import SnapshotOutcome, Tolerance, compare_to_baseline
+from argus.gates.base import GateOutcome, GateStatus
+from argus.gates.inputs import gate_inputs
+from argus.gates.runner import run_gates
+from argus.io import atomic_write_bytes
+from argus.spec.model import Spec, View
+from argus.testing.capture import sense_page, stable_render
+
+UpdateMode = Literal["missing", "changed", "all", "none"]
+# written/updated: the baseline was (re)written as asked; recorded: written because it was
+# missing, unasked, which fails the test (as in Playwright).
+Status = Literal["passed", "failed", "written", "updated", "recorded"]
+# Gates that read the page itself; command gates (build, lint ...) and the snapshot gate (the
+# assertion compares its own baseline) and source scans are not the page's.
+PAGE_GATES = (
+    "token_contrast",
+    "a11y_ids",
+    "axe",
+    "console",
+    "rendered_contrast",
+    "token_compliance",
+)
+MAX_FINDINGS = 5
+
+
+class ViewAssertionError(AssertionError):
+    """A view assertion failed; the message lists what was measured, expected and where."""
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where one assertion's files go."""
+
+    baseline: Path  # __snapshots__/{test file}/{name}-{browser}-{platform}.png
+    out_dir: Path  # the render, the diff and the sensed files of this assertion
+
+
+@dataclass(frozen=True)
+class Settings:
+    mode: UpdateMode = "missing"
+    asked_to_update: bool = False  # --update-snapshots given (a written baseline then passes)
+    tolerance: Tolerance = field(default_factory=Tolerance)
+    full_page: bool = False
+    mask: Sequence[Locator] = ()
+
+
+@dataclass(frozen=True)
+class SpecView:
+    """The spec target the test names: its gates run on the page."""
+
+    spec: Spec
+    view: View
+    config: ProjectConfig
+
+
+@dataclass(frozen=True)
+class ViewResult:
+    name: str
+    status: Status
+    message: str
+    baseline: Path
+    render: Path
+    diff: Path | None = None
+    mismatch: int | None = None
+    ratio: float | None = None
+    gates: tuple[GateOutcome, ...] = ()
+    view: str | None = None
+    duration_ms: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("passed", "written", "updated")
+
+    @property
+    def red_gates(self) -> tuple[str, ...]:
+        return tuple(g.name for g in self.gates if g.status in (GateStatus.FAIL, GateStatus.ERROR))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "status": self.status,
+            "ok": self.ok,
+            "message": self.message,
+            "baseline": str(self.baseline),
+            "render": str(self.render),
+            "diff": None if self.diff is None else str(self.diff),
+            "mismatch": self.mismatch,
+            "ratio": self.ratio,
+            "view": self.view,
+            "gates": [
+                {"name": g.name, "status": g.status.value, "summary": g.summary} for g in self.gates
+            ],
+            "duration_ms": self.duration_ms,
+        }
+
+
+def tolerance_for(
+    config: ProjectConfig | None,
+    target_view: SpecView | None,
+    *,
+    threshold: float | None = None,
+    max_diff_pixels: int | None = None,
+    max_diff_pixel_ratio: float | None = None,
+    max_window_density: float | None = None,
+) -> Tolerance:
+    """The project's [gates.snapshot] tolerance, the target's snapshot settings over it, then
+    the assertion's own keyword arguments."""
+    target = None
+    if target_view is not None:
+        target = target_view.spec.target(target_view.view.target).snapshot
+    base = Tolerance.resolve(config.gates.snapshot if config is not None else None, target)
+    return replace(
+        base,
+        threshold=base.threshold if threshold is None else threshold,
+        max_diff_pixels=base.max_diff_pixels if max_diff_pixels is None else max_diff_pixels,
+        max_diff_pixel_ratio=base.max_diff_pixel_ratio
+        if max_diff_pixel_ratio is None
+        else max_diff_pixel_ratio,
+        max_window_density=base.max_window_density
+        if max_window_density is None
+        else max_window_density,
+    )
+
+
+def check_view(
+    page: Page,
+    name: str,
+    where: Where,
+    settings: Settings,
+    target_view: SpecView | None = None,
+) -> ViewResult:
+    """Capture ``page`` and judge it (see the module docstring); never raises for a failed
+    comparison or a red gate (that is the result), SensorError when the page cannot be
+    captured."""
+    started = time.perf_counter()
+    where.out_dir.mkdir(parents=True, exist_ok=True)
+    render_path = where.out_dir / f"{name}-actual.png"
+    gates: tuple[GateOutcome, ...] = ()
+    if target_view is None:
+        render = stable_render(page, full_page=settings.full_page, mask=settings.mask)
+        atomic_write_bytes(render_path, render.png)
+    else:
+        sensed = where.out_dir / f"{name}-sensed"
+        names = tuple(g for g in configured_gates_for(target_view) if g in PAGE_GATES)
+        sense_page(
+            page,
+            target_view.view,
+            sensed,
+            target_view.config,
+            gates=names,
+            full_page=settings.full_page,
+            mask=settings.mask,
+        )
+        atomic_write_bytes(render_path, (sensed / "render.png").read_bytes())
+        inputs = gate_inputs(target_view.spec, target_view.view, sensed, config=target_view.config)
+        gates = run_gates(inputs, names, record=False).outcomes
+    outcome = compare_to_baseline(
+        render_path, where.baseline, settings.tolerance, (), settings.mode
+    )
+    result = _result(name, outcome, render_path, settings, gates, target_view)
+    return replace(result, duration_ms=round((time.perf_counter() - started) * 1000, 1))
+
+
+def configured_gates_for(target_view: SpecView) -> tuple[str, ...]:
+    target = target_view.spec.target(target_view.view.target)
+    return target_view.config.gates.for_target(target.gates)
+
+
+def _result(
+    name: str,
+    outcome: SnapshotOutcome,
+    render: Path,
+    settings: Settings,
+    gates: tuple[GateOutcome, ...],
+    target_view: SpecView | None,
+) -> ViewResult:
+    status: Status
+    if outcome.action == "written":
+        if settings.asked_to_update:
+            status, message = "written", f"baseline written: {outcome.baseline}"
+        else:
+            status = "recorded"
+            message = (
+                f"A baseline did not exist at {outcome.baseline}: the render was written "
+                "there; check it, commit it and run again"
+            )
+    elif outcome.action == "updated":
+        status, message = "updated", f"baseline updated: {outcome.baseline}"
+    elif outcome.status == "pass":
+        status, message = "passed", outcome.message
+    else:
+        status, message = "failed", _mismatch_message(name, outcome, render, settings)
+    result = ViewResult(
+        name=name,
+        status=status,
+        message=message,
+        baseline=outcome.baseline,
+        render=render,
+        diff=outcome.diff_image,
+        mismatch=outcome.mismatch,
+        ratio=outcome.ratio,
+        gates=gates,
+        view=None if target_view is None else target_view.view.slug,
+    )
+    if result.red_gates:
+        gate_text = _gates_message(result)
+        text = gate_text if result.ok else f"{result.message}\n{gate_text}"
+        result = replace(result, status="failed", message=text)
+    return result
+
+
+def _mismatch_message(name: str, outcome: SnapshotOutcome, render: Path, settings: Settings) -> str:
+    tolerance = settings.tolerance
+    expected = (
+        f"threshold {tolerance.threshold:g}, max_diff_pixels {tolerance.max_diff_pixels}, "
+        f"max_diff_pixel_ratio {tolerance.max_diff_pixel_ratio:g}, "
+        f"max_window_density {tolerance.max_window_density:g}"
+    )
+    lines = [
+        f"view {name!r} does not match its baseline",
+        f"  measured: {outcome.message}",
+        f"  expected: {expected}",
+    ]
+    if outcome.regions:
+        first = outcome.regions[:3]
+        boxes = "; ".join(f"{r.width}x{r.height} at ({r.x}, {r.y})" for r in first)
+        more = f" (+{len(outcome.regions) - 3} more)" if len(outcome.regions) > 3 else ""
+        lines.append(f"  where: {boxes}{more}")
+    lines.append(f"  render:   {render}")
+    lines.append(f"  baseline: {outcome.baseline}")
+    if outcome.diff_image is not None:
+        lines.append(f"  diff:     {outcome.diff_image}")
+    if not outcome.baseline.exists():
+        lines.append("  run with --update-snapshots to write the baseline")
+    return "\n".join(lines)
+
+
+def _gates_message(result: ViewResult) -> str:
+    lines = [f"view {result.view}: red gate(s) {', '.join(result.red_gates)}"]
+    for gate in result.gates:
+        if gate.name not in result.red_gates:
+            continue
+        lines.append(f"  {gate.name}: {gate.status.value}: {gate.summary}")
+        for finding in gate.findings[:MAX_FINDINGS]:
+            lines.append(
+                f"    - where: {finding.element} ({finding.property}); "
+                f"measured: {finding.value}; expected: {finding.expected or '-'}"
+            )
+        if len(gate.findings) > MAX_FINDINGS:
+            lines.append(f"    (+{len(gate.findings) - MAX_FINDINGS} more)")
+    lines.append(f"  render: {result.render}")
+    return "\n".join(lines)

@@ -1,0 +1,185 @@
+"""Capture a test's own Playwright page (sync API) the way Argus's sensor captures a view.
+
+The page belongs to the test: it was opened, navigated and clicked by the test, so nothing
+here navigates or resets it. ``stable_render`` freezes animations, transitions and the caret
+for the capture only (the stylesheet is taken out again afterwards), waits for fonts and two
+drawn frames, and takes screenshots until two in a row are byte-identical, as the sensor does.
+``sense_page`` adds what the gates read, into one directory in the sensor's file format:
+probe.json (element dump and ARIA snapshot, taken while the page is frozen and at rest),
+console.json (the messages the page logged so far, from Playwright's own record), axe.json
+(axe-core in an isolated world, so the page never sees it) and meta.json.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Locator, Page
+
+from argus.config import ProjectConfig
+from argus.errors import SensorError
+from argus.io import atomic_write_json
+from argus.sense import result as files
+from argus.sense.axe import (
+    load_request,
+    raise_on_exception,
+    read_results,
+    run_request,
+    world_request,
+)
+from argus.sense.output import WebCapture, web_meta, write_sensed_files
+from argus.sense.page_state import FONTS_READY_JS, FREEZE_CSS, TWO_FRAMES_JS
+from argus.sense.probe import STYLE_PROPERTIES, probe_script
+from argus.sense.views import ViewPlan
+from argus.sense.web import MAX_ATTEMPTS, ConsoleLog
+from argus.spec.model import View, Viewport
+
+REMOVE_JS = "(node) => node.remove()"
+MASK_COLOR = "#FF00FF"
+
+
+@dataclass(frozen=True)
+class Render:
+    png: bytes
+    settled: bool  # two consecutive screenshots were identical
+    attempts: int
+    probed: tuple[list[dict[str, Any]], str] | None = None
+
+
+def stable_render(
+    page: Page,
+    *,
+    full_page: bool = False,
+    mask: Sequence[Locator] = (),
+    probe: bool = False,
+) -> Render:
+    """Screenshots until two in a row are identical (at most MAX_ATTEMPTS), with the probe
+    taken between the last two when ``probe``; SensorError when the browser fails."""
+    try:
+        style = page.add_style_tag(content=FREEZE_CSS)
+        try:
+            page.evaluate(FONTS_READY_JS)
+            page.evaluate(TWO_FRAMES_JS)
+            return _until_identical(page, full_page, list(mask), probe)
+        finally:
+            style.evaluate(REMOVE_JS)
+    except PlaywrightError as exc:
+        raise SensorError(f"capturing {page.url} failed: {_first_line(exc)}") from exc
+
+
+def _until_identical(page: Page, full_page: bool, mask: list[Locator], probe: bool) -> Render:
+    def shot() -> bytes:
+        return page.screenshot(
+            type="png",
+            animations="disabled",
+            caret="hide",
+            full_page=full_page,
+            scale="css",
+            mask=mask,
+            mask_color=MASK_COLOR,
+        )
+
+    previous = shot()
+    probed = None
+    for attempt in range(2, MAX_ATTEMPTS + 1):
+        if probe:
+            probed = _probe(page)
+        current = shot()
+        if current == previous:
+            return Render(current, True, attempt, probed)
+        previous = current
+    return Render(previous, False, MAX_ATTEMPTS, probed)
+
+
+def _probe(page: Page) -> tuple[list[dict[str, Any]], str]:
+    dumped = json.loads(page.evaluate(probe_script(), list(STYLE_PROPERTIES)))
+    return dumped["elements"], page.locator("body").aria_snapshot()
+
+
+def console_record(page: Page) -> dict[str, Any]:
+    """What the page logged so far and its uncaught errors, as console.json stores them."""
+    log = ConsoleLog()
+    for message in page.console_messages():
+        log.add_message(message)
+    for error in page.page_errors():
+        log.add_page_error(error)
+    return log.as_json()
+
+
+def run_axe_sync(page: Page, config: ProjectConfig) -> dict[str, Any]:
+    """axe-core on the page, in an isolated world of its main frame (as the sensor runs it)."""
+    session = page.context.new_cdp_session(page)
+    try:
+        tree = session.send("Page.getFrameTree")
+        world = session.send(
+            "Page.createIsolatedWorld", world_request(tree["frameTree"]["frame"]["id"])
+        )
+        context_id = int(world["executionContextId"])
+        loaded = session.send("Runtime.evaluate", load_request(context_id))
+        raise_on_exception(loaded, "loading axe-core")
+        answer = session.send("Runtime.evaluate", run_request(context_id, config.gates.axe))
+        return read_results(answer, config.gates.axe)
+    finally:
+        session.detach()
+
+
+def sense_page(
+    page: Page,
+    view: View,
+    out_dir: Path,
+    config: ProjectConfig,
+    *,
+    gates: tuple[str, ...],
+    full_page: bool = False,
+    mask: Sequence[Locator] = (),
+) -> Render:
+    """The page's render plus the files the gates read, in the sensor's format, in ``out_dir``."""
+    started = time.perf_counter()
+    size = page.viewport_size or {"width": config.viewport.width, "height": config.viewport.height}
+    plan = ViewPlan(
+        view=view,
+        adapter="web",
+        route=page.url,
+        fixture=view.state,
+        viewport=Viewport(size["width"], size["height"]),
+        full_page=full_page,
+        url=page.url,
+        gates=gates,
+    )
+    render = stable_render(page, full_page=full_page, mask=mask, probe=True)
+    try:
+        axe = run_axe_sync(page, config) if "axe" in gates else None
+        console = console_record(page)
+        browser = page.context.browser
+    except PlaywrightError as exc:
+        raise SensorError(f"reading {page.url} failed: {_first_line(exc)}") from exc
+    capture = WebCapture(
+        url=page.url,
+        png=render.png,
+        probed=render.probed,
+        console=console,
+        axe=axe,
+        settled=render.settled,
+        attempts=render.attempts,
+    )
+    write_sensed_files(plan, out_dir, capture)
+    info = {
+        "name": browser.browser_type.name if browser is not None else "chromium",
+        "version": browser.version if browser is not None else "",
+        "executable": "",
+    }
+    timings = {"total": round((time.perf_counter() - started) * 1000, 1)}
+    meta = web_meta(plan, capture, None, browser=info, timings=timings, probed=True)
+    atomic_write_json(out_dir / files.META, meta)
+    return render
+
+
+def _first_line(exc: PlaywrightError) -> str:
+    lines = [line for line in (exc.message or "").splitlines() if line.strip()]
+    return lines[0] if lines else type(exc).__name__
