@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeVar
 
-from playwright.async_api import Page
 from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page
 
 from argus.config import ProjectConfig
 from argus.errors import SensorError
