@@ -20,6 +20,7 @@ from argus.io import read_json
 
 RED = ("fail", "error", "diff")
 MAX_MARKS = 40
+MAX_REGIONS = 12  # the largest changed regions; the diff image shows every one
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ class Mark:
 def region_marks(regions: tuple[Region, ...]) -> list[Mark]:
     return [
         Mark("snapshot", f"changed: {r.pixels} pixels", r.x, r.y, r.width, r.height)
-        for r in regions[:MAX_MARKS]
+        for r in sorted(regions, key=lambda r: -r.pixels)[:MAX_REGIONS]
     ]
 
 

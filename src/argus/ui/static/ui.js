@@ -5,6 +5,7 @@
 
 (function () {
   const KEY = "argus-ui-token";
+  const FLASH = "argus-ui-flash";
   const MODES = ["side", "overlay", "split", "diff"];
   const ZOOMS = ["0", "1", "2", "4"];
 
@@ -32,6 +33,21 @@
     box.className = bad ? "show bad" : "show";
   }
 
+  // A decision reloads the page at once (it shows the new state) and says what was recorded
+  // there: the message waits in sessionStorage across the reload.
+  function reloadWith(message) {
+    sessionStorage.setItem(FLASH, message);
+    location.reload();
+  }
+
+  function showFlash() {
+    const message = sessionStorage.getItem(FLASH);
+    if (message) {
+      sessionStorage.removeItem(FLASH);
+      toast(message, false);
+    }
+  }
+
   async function post(url, body) {
     const response = await fetch(url, {
       method: "POST",
@@ -53,8 +69,7 @@
     if (button) button.disabled = true;
     try {
       const data = await post("/api/decide", body);
-      toast(data.message, false);
-      setTimeout(() => location.reload(), 600);
+      reloadWith(data.message);
     } catch (err) {
       toast(err.message, true);
       if (button) button.disabled = false;
@@ -253,8 +268,7 @@
     button.disabled = true;
     try {
       const data = await post("/api/accept-baselines", { items });
-      toast(`accepted ${data.accepted} baseline(s)`, false);
-      setTimeout(() => location.reload(), 600);
+      reloadWith(`accepted ${data.accepted} baseline(s)`);
     } catch (err) {
       toast(err.message, true);
       button.disabled = false;
@@ -319,6 +333,7 @@
   document.addEventListener("DOMContentLoaded", () => {
     takeTokenFromFragment();
     showTokenState();
+    showFlash();
     const form = document.getElementById("token-form");
     if (form) {
       form.addEventListener("submit", (event) => {
