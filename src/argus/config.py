@@ -42,6 +42,8 @@ ALL_GATES = (
     "type_check",
     "flows",
 )
+# Gates that run only when named in ``enabled`` (or a target's gates): slow or networked.
+OPT_IN_GATES = ("lighthouse",)
 # Playwright's --update-snapshots modes, and Argus's "compare" (compare if present, never write).
 SnapshotUpdate = Literal["none", "missing", "changed", "all", "compare"]
 DEFAULT_BEST_PRACTICE_RULES = (
@@ -185,6 +187,24 @@ class SnapshotConfig(_Section):
         return sys.platform if self.platform == "auto" else self.platform
 
 
+class LighthouseConfig(_Section):
+    """The opt-in ``lighthouse`` gate (add "lighthouse" to ``enabled``): minimums 0..100."""
+
+    accessibility: float = Field(default=90.0, ge=0, le=100)
+    performance: float = Field(default=80.0, ge=0, le=100)
+    best_practices: float = Field(default=80.0, ge=0, le=100)
+    seo: float = Field(default=80.0, ge=0, le=100)
+    timeout: float = Field(default=240.0, gt=0)
+
+    def minimums(self) -> dict[str, float]:
+        return {
+            "accessibility": self.accessibility,
+            "performance": self.performance,
+            "best-practices": self.best_practices,
+            "seo": self.seo,
+        }
+
+
 class GatesConfig(_Section):
     enabled: list[str] = Field(default_factory=lambda: list(ALL_GATES))
     max_console_errors: int = Field(default=0, ge=0)
@@ -194,6 +214,7 @@ class GatesConfig(_Section):
     token_compliance: TokenComplianceConfig = Field(default_factory=TokenComplianceConfig)
     source_tokens: SourceTokensConfig = Field(default_factory=SourceTokensConfig)
     snapshot: SnapshotConfig = Field(default_factory=SnapshotConfig)
+    lighthouse: LighthouseConfig = Field(default_factory=LighthouseConfig)
 
     def for_target(self, target_gates: Sequence[str] | None) -> tuple[str, ...]:
         """The gates one target runs: its own list when the spec gives one, else ``enabled``.

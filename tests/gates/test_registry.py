@@ -3,14 +3,15 @@ from __future__ import annotations
 import pytest
 
 import argus.gates
-from argus.config import ALL_GATES
+from argus.config import ALL_GATES, OPT_IN_GATES
 from argus.errors import InputError
 from argus.gates import gate_names, get_gate, register_gate
 from argus.gates.base import GateInputs, GateOutcome, GateStatus
 
 
 def test_every_configurable_gate_is_registered() -> None:
-    assert set(gate_names()) == set(ALL_GATES)
+    assert set(gate_names()) == set(ALL_GATES) | set(OPT_IN_GATES)
+    assert not set(OPT_IN_GATES) & set(ALL_GATES)  # opt-in gates are off by default
 
 
 def test_public_names_exist() -> None:

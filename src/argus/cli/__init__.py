@@ -37,6 +37,7 @@ COMMANDS: tuple[str, ...] = (
     "referee",
     "layout",
     "design",
+    "lighthouse",
     "contract",
     "hook",
     "mcp",

@@ -4,7 +4,8 @@ degraded, with numbers and fixed words only (never text from a page or a report)
 - ``gates``: an Argus gate-result.json (the deterministic gates of one view);
 - ``console``: a console capture (``{"messages": [{"level": ...}]}``, Argus's console.json too),
   counted by argus.console_policy as the console gate counts it; no text is ever copied out;
-- ``lighthouse``: a Lighthouse report's ``categories.*.score`` (0..1), against thresholds;
+- ``lighthouse``: a Lighthouse report's ``categories.*.score`` (0..1), each category against
+  its own minimum (accessibility, performance, best-practices, seo);
 - ``ssim``: either ``{"render", "reference"}`` PNGs, compared by Argus itself out of the page,
   or a captured ``{"ssim_score": x}``; a score that is not a finite number in [0, 1] is an error;
 - ``parity``: see argus.referee.parity (PBIR visual against a known-good exemplar);
@@ -81,31 +82,20 @@ def console_gate(path: Path, max_errors: int, policy: ConsolePolicy) -> Gate:
     return Gate("console", status, {"errors": errors}, {"max_console_errors": max_errors})
 
 
-LIGHTHOUSE = ("accessibility", "performance", "best-practices")
-
-
 def lighthouse_gate(path: Path, minimums: Mapping[str, float]) -> Gate:
+    """Each category present in the report against its own minimum (argus.lighthouse.score)."""
+    from argus.lighthouse.score import grade, overall
+
     data = read_json(path, what="Lighthouse report")
     categories = data.get("categories") if isinstance(data, dict) else None
     if not isinstance(categories, dict):
         return Gate("lighthouse", "error", {"readable": False})
-    measured: dict[str, Any] = {}
-    status = "pass"
-    for name in LIGHTHOUSE:
-        entry = categories.get(name)
-        if entry is None:
-            continue
-        score = _score(entry.get("score") if isinstance(entry, dict) else None)
-        if score is None:  # corrupt or hostile: never rescaled into a pass
-            measured[name] = None
-            status = "error"
-            continue
-        measured[name] = round(score * 100, 1)
-        if status == "pass" and measured[name] < minimums[name]:
-            status = "fail"
-    if not measured:
+    graded = [g for g in grade(data, minimums) if g.status != "not_captured"]
+    if not graded:
         return Gate("lighthouse", "not_captured")
-    return Gate("lighthouse", status, measured, {f"{k}_min": v for k, v in minimums.items()})
+    measured = {g.category: g.score for g in graded}
+    thresholds = {f"{k}_min": v for k, v in minimums.items()}
+    return Gate("lighthouse", overall(tuple(graded)), measured, thresholds)
 
 
 def ssim_gate(spec: Any, resolve: Callable[[Any, str], Path], minimum: float) -> Gate:

@@ -30,6 +30,7 @@ DEFAULTS = {
     "lighthouse_accessibility_min": 90.0,
     "lighthouse_performance_min": 80.0,
     "lighthouse_best_practices_min": 80.0,
+    "lighthouse_seo_min": 80.0,
     "max_console_errors": 0,
     "ssim_min": 0.90,
     "design_ratio_tolerance": 0.05,
@@ -151,6 +152,7 @@ def referee(config_path: Path, root: Path) -> RefereeVerdict:
             "accessibility": limits["lighthouse_accessibility_min"],
             "performance": limits["lighthouse_performance_min"],
             "best-practices": limits["lighthouse_best_practices_min"],
+            "seo": limits["lighthouse_seo_min"],
         }
         gates.append(sources.lighthouse_gate(path(config["lighthouse"], "lighthouse"), minimums))
     else:
@@ -176,8 +178,8 @@ def merge(surface: str, gates: tuple[Gate, ...]) -> RefereeVerdict:
     if failing:
         first = failing[0]
         action = FIX_FOR[first.name]
-        if first.name == "lighthouse" and _accessibility_low(first):
-            action = "improve-accessibility"
+        if first.name == "lighthouse":
+            action = _lighthouse_action(first)
         return RefereeVerdict(surface, False, gates, action, tuple(notes))
     ssim = next(g for g in gates if g.name == "ssim")
     if ssim.status != "pass":
@@ -186,7 +188,15 @@ def merge(surface: str, gates: tuple[Gate, ...]) -> RefereeVerdict:
     return RefereeVerdict(surface, True, gates, "ship", tuple(notes))
 
 
-def _accessibility_low(gate: Gate) -> bool:
-    score = gate.measured.get("accessibility")
-    minimum = gate.thresholds.get("accessibility_min")
-    return score is None or (isinstance(minimum, float) and score < minimum)
+def _lighthouse_action(gate: Gate) -> str:
+    """The first category (accessibility, performance, best-practices, seo) not passing."""
+    from argus.lighthouse.score import CATEGORIES, NEXT_ACTION
+
+    for name in CATEGORIES:
+        if name not in gate.measured:
+            continue
+        score = gate.measured[name]
+        minimum = gate.thresholds.get(f"{name}_min")
+        if score is None or (isinstance(minimum, float) and score < minimum):
+            return NEXT_ACTION[name]
+    return "improve-lighthouse-scores"

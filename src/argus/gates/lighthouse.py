@@ -1,0 +1,58 @@
+"""lighthouse (opt-in): the real Lighthouse run against the view's URL, each category against
+its own minimum from ``[gates.lighthouse]``.
+
+Not in the default gate list: add "lighthouse" to ``[gates] enabled`` (or a target's gates).
+The view's web server is started (or reused) as for sensing. The report is written to the
+view's run directory as lighthouse.json. A category under its minimum fails; a score that is
+not a finite number in [0, 1] is an error; no Node.js or a Lighthouse crash is an error
+("could not run"), never a pass or a skip.
+"""
+
+from __future__ import annotations
+
+from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, register_gate
+from argus.lighthouse.score import grade, next_action, overall
+
+STATUS = {"pass": GateStatus.PASS, "fail": GateStatus.FAIL, "error": GateStatus.ERROR}
+
+
+@register_gate("lighthouse")
+def lighthouse_gate(inputs: GateInputs) -> GateOutcome:
+    from argus.lighthouse.run import run_lighthouse
+    from argus.sense.browser import discover_browser
+    from argus.sense.server import web_server
+    from argus.sense.views import plan_view
+
+    if inputs.spec.adapter != "web":
+        return GateOutcome("lighthouse", GateStatus.SKIP, "Lighthouse needs a web view")
+    settings = inputs.config.gates.lighthouse
+    plan = plan_view(inputs.spec, inputs.view, inputs.config)
+    assert plan.url is not None
+    browser = discover_browser(inputs.config)
+    with web_server(inputs.config, inputs.root):
+        report = run_lighthouse(
+            plan.url,
+            browser=browser,
+            out=inputs.run_dir / "lighthouse.json",
+            timeout_s=settings.timeout,
+        )
+    grades = grade(report, settings.minimums())
+    findings = tuple(
+        Finding(
+            element="page",
+            property=g.category,
+            value="invalid" if g.score is None else f"{g.score:g}",
+            expected=f">= {g.minimum:g}",
+            message=f"Lighthouse {g.category} "
+            + ("score is not a number in [0, 1]" if g.score is None else f"{g.score:g}")
+            + f" (minimum {g.minimum:g})",
+        )
+        for g in grades
+        if g.status in ("fail", "error")
+    )
+    status = overall(grades)
+    summary = ", ".join(f"{g.category} {g.score if g.score is not None else '-'}" for g in grades)
+    data = {"categories": [g.to_json() for g in grades], "next_action": next_action(grades)}
+    if status == "not_captured":
+        return GateOutcome("lighthouse", GateStatus.ERROR, "Lighthouse reported no category")
+    return GateOutcome("lighthouse", STATUS[status], summary, findings, data)
