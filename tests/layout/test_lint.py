@@ -108,6 +108,8 @@ def test_lint_ignore_opts_one_visual_out_of_one_check(tmp_path: Path) -> None:
     assert run(tmp_path / "a", page)["findings"] == []
     other = variant(chart={"position.height": 545, "_lintIgnore": ["check-3"]})
     assert fired(run(tmp_path / "b", other)) == {"check-1"}
+    by_name = variant(chart={"position.height": 545, "_lintIgnore": ["no-overlap"]})
+    assert run(tmp_path / "c", by_name)["findings"] == []
 
 
 def test_settings_in_pbir_annotations_are_read_too(tmp_path: Path) -> None:

@@ -68,8 +68,11 @@ def _n(value: float) -> str:
 
 
 def _subjects(page: Page, check: str, *, geometric: bool = False) -> list[Box]:
+    """The boxes a check looks at: not opted out (by id or name), and for a geometric check
+    neither hidden nor a group."""
+    names = {check, CHECKS[check].name}
     return [
-        b for b in page.boxes if check not in b.ignore and not (geometric and (b.hidden or b.group))
+        b for b in page.boxes if not names & b.ignore and not (geometric and (b.hidden or b.group))
     ]
 
 
