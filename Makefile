@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck unit browser-tests bench browser clean
+.PHONY: demo test lint typecheck unit browser-tests bench browser clean image
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,16 @@ demo: browser
 
 bench: browser
 	$(BIN)/python -m bench.run
+
+# The pinned rendering image (Dockerfile): skipped with a message where Docker cannot build.
+IMAGE ?= argus-render
+image:
+	@if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then \
+	  version=$$(sed -n 's/^__version__ = "\(.*\)"/\1/p' src/argus/__init__.py); \
+	  docker build -t $(IMAGE):$${version:-dev} -f Dockerfile . ; \
+	else \
+	  echo "make image: skipped: Docker is not available here (no docker command, or no daemon to talk to)"; \
+	fi
 
 clean:
 	rm -rf $(VENV) .argus .pytest_cache .mypy_cache .ruff_cache

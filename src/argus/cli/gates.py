@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.cli._args import add_root_argument, add_view_arguments, feature_spec, repo_root
+from argus.cli._reporters import add_reporter_argument, check_reporters, emit, gate_cases
 from argus.cli._shard import add_shard_arguments, selected_views, write_shard_results
 from argus.config import ProjectConfig, load_config
 from argus.diff import UPDATE_MODES
@@ -66,10 +67,12 @@ def register(subparsers: Any) -> None:
     )
     add_root_argument(parser)
     parser.add_argument("--json", action="store_true", help="print gate-result.json")
+    add_reporter_argument(parser)
     parser.set_defaults(func=run_gates_command)
 
 
 def run_gates_command(args: argparse.Namespace) -> int:
+    check_reporters(args)
     root = repo_root(args)
     config = load_config(root)
     if args.update_snapshots is not None:
@@ -92,6 +95,7 @@ def run_gates_command(args: argparse.Namespace) -> int:
     else:
         print(render_table(run))
         print(f"wrote {out / RESULT_FILE}")
+    emit(args, gate_cases(spec, {view: run}), "argus gates", config.root)
     return 0 if run.all_green else 1
 
 
@@ -130,13 +134,14 @@ def _gate_all(args: argparse.Namespace, config: ProjectConfig, spec: Spec) -> in
             raise SensorError(f"sensing {failed[0].view.slug} failed: {failed[0].error}")
         durations = {r.view.slug: float(r.timings_ms.get("total", 0.0)) for r in results}
     entries: dict[str, ViewEntry] = {}
+    runs: dict[View, GateRun] = {}
     for view in views:
         sensed = sensed_root / view.slug
         if not sensed.is_dir():
             raise InputError(f"{sensed}: no sensed directory for {view.slug}; pass --sense")
         check_sensed_view(sensed, view)
         started = time.perf_counter()
-        run = _gate(config, spec, view, sensed, out_root / view.slug)
+        run = runs[view] = _gate(config, spec, view, sensed, out_root / view.slug)
         gating = (time.perf_counter() - started) * 1000
         entries[view.slug] = ViewEntry(
             view=view,
@@ -153,6 +158,7 @@ def _gate_all(args: argparse.Namespace, config: ProjectConfig, spec: Spec) -> in
             print(f"{slug}  {verdict}")
         print(f"gated {len(entries)} views into {out_root}")
     write_shard_results(args, config.root, "gates", spec, views, entries)
+    emit(args, gate_cases(spec, runs), "argus gates", config.root)
     return 0 if all(e.status == "green" for e in entries.values()) else 1
 
 

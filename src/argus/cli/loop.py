@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from argus.cli._args import add_root_argument, feature_spec
+from argus.cli._reporters import add_reporter_argument, check_reporters, emit, loop_cases
 from argus.cli._shard import add_shard_arguments, selected_views, write_shard_results
-from argus.errors import InputError
+from argus.errors import ArgusError, InputError
 from argus.loop.modes import Mode
 from argus.loop.progress import make_progress
 from argus.loop.run import LoopOptions, RunOutcome, run_loop
@@ -57,10 +58,12 @@ def register(subparsers: Any) -> None:
     )
     add_shard_arguments(parser)
     add_root_argument(parser)
+    add_reporter_argument(parser)
     parser.set_defaults(func=run_loop_command)
 
 
 def run_loop_command(args: argparse.Namespace) -> int:
+    check_reporters(args)
     if args.max_iterations is not None and args.max_iterations < 1:
         raise InputError(f"--max-iterations must be at least 1, got {args.max_iterations}")
     if args.shard is not None and Mode(args.mode) is not Mode.REPORT_ONLY:
@@ -84,6 +87,13 @@ def run_loop_command(args: argparse.Namespace) -> int:
     print(render_summary(outcome))
     if scope is not None:
         _write_results(args, *scope, outcome)
+    if args.reporter:
+        project = find_repo_root(root)
+        try:
+            reported: Spec | None = feature_spec(project, args.feature)
+        except ArgusError:  # the run reported why (an invalid spec is BLOCKED)
+            reported = None
+        emit(args, loop_cases(args.feature, reported, outcome), "argus loop", project)
     return exit_code(outcome.status)
 
 

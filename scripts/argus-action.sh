@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The steps of the composite GitHub Action (action.yml at the repository root), one
+# subcommand each, so they run (and are tested) the same on a laptop as on a runner:
+#   install   pip install Argus (ARGUS_INSTALL: action | a requirement | none) and a Chromium
+#   run       run ARGUS_COMMAND with JUnit, JSON and GitHub reporters into ARGUS_OUT, gather
+#             the renders, diffs and reports there, and record the exit code as a step output
+#   finish    exit with the recorded code (after the artifact upload)
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+python=${ARGUS_PYTHON:-python3}
+
+install() {
+  case "${ARGUS_INSTALL:-action}" in
+    none) ;;
+    action) "$python" -m pip install --quiet "${ARGUS_ACTION_PATH:-$here/..}" || exit 2 ;;
+    *) "$python" -m pip install --quiet "$ARGUS_INSTALL" || exit 2 ;;
+  esac
+  "$here/ensure-browser.sh" "$python" >/dev/null || exit 2
+}
+
+with_reporters() {
+  # argus gates/loop take --reporter; pytest takes --argus-reporter.
+  local flag=--reporter
+  case "$ARGUS_COMMAND" in
+    pytest*|*" -m pytest"*) flag=--argus-reporter ;;
+  esac
+  printf '%s %s junit=%q %s json=%q %s github' "$ARGUS_COMMAND" \
+    "$flag" "$out/junit.xml" "$flag" "$out/summary.json" "$flag"
+}
+
+gather() {
+  # Renders, diffs and reports the command left: the loop's run directories, the plugin's
+  # output directory, snapshot diffs. Paths keep their layout under $out/files/.
+  local found
+  found=$(find . -path "./$out" -prune -o \( -path '*/.argus-runs/*' -o -path './.argus/pytest/*' \) \
+    -type f \( -name '*.png' -o -name 'gate-result.json' -o -name 'verdict.json' \
+    -o -name 'report-*.html' \) -print 2>/dev/null)
+  [ -n "$found" ] || return 0
+  while IFS= read -r file; do
+    mkdir -p "$out/files/$(dirname "${file#./}")"
+    cp "$file" "$out/files/${file#./}"
+  done <<< "$found"
+}
+
+run() {
+  out=${ARGUS_OUT:-argus-ci}
+  mkdir -p "$out"
+  [ -n "${ARGUS_COMMAND:-}" ] || { echo "argus-action: the command input is empty" >&2; exit 2; }
+  local command code
+  command=$(with_reporters)
+  echo "argus-action: $command"
+  bash -c "$command"
+  code=$?
+  if [ -n "${ARGUS_REPORT_FEATURE:-}" ]; then
+    argus report --feature "$ARGUS_REPORT_FEATURE" --out "$out/report.html" \
+      || echo "argus-action: no loop report for $ARGUS_REPORT_FEATURE" >&2
+  fi
+  gather
+  if [ -n "${GITHUB_OUTPUT:-}" ]; then
+    { echo "exit-code=$code"; echo "summary=$out/summary.json"; } >> "$GITHUB_OUTPUT"
+  fi
+  echo "argus-action: exit $code"
+  return 0
+}
+
+finish() {
+  exit "${ARGUS_EXIT:-2}"
+}
+
+case "${1:-}" in
+  install) install ;;
+  run) run ;;
+  finish) finish ;;
+  *) echo "usage: $0 install|run|finish" >&2; exit 2 ;;
+esac

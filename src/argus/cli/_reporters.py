@@ -1,0 +1,127 @@
+"""``--reporter`` for ``argus gates`` and ``argus loop``: their results as CI cases
+(argus.ci), annotated on the spec line of the view's target."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping
+from pathlib import Path
+
+from argus.ci import CaseResult, CaseStatus, emit_reports, parse_reporters
+from argus.ci.cases import line_of
+from argus.gates.base import GateStatus
+from argus.gates.runner import GateRun
+from argus.loop.run import RunOutcome
+from argus.loop.status import Status
+from argus.spec import Spec, View
+
+MAX_DETAIL_FINDINGS = 10
+_GATE_STATUS: dict[GateStatus, CaseStatus] = {
+    GateStatus.PASS: "passed",
+    GateStatus.FAIL: "failed",
+    GateStatus.DIFF: "failed",
+    GateStatus.ERROR: "error",
+    GateStatus.SKIP: "skipped",
+}
+
+
+def add_reporter_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--reporter",
+        action="append",
+        default=[],
+        metavar="KIND",
+        help="CI output, repeatable: junit=PATH (JUnit XML), github (workflow annotations on "
+        "the spec line, and a job summary table when GITHUB_STEP_SUMMARY is set) or "
+        "json=PATH (a JSON summary)",
+    )
+
+
+def check_reporters(args: argparse.Namespace) -> None:
+    """Refuse a bad --reporter before any work is done (InputError, exit 2)."""
+    parse_reporters(args.reporter)
+
+
+def _where(spec: Spec, target: str) -> tuple[Path, int | None]:
+    return spec.path, line_of(spec.path, f'"id": "{target}"')
+
+
+def gate_cases(spec: Spec, runs: Mapping[View, GateRun]) -> list[CaseResult]:
+    """One case per gate per view."""
+    cases = []
+    for view, run in runs.items():
+        file, line = _where(spec, view.target)
+        for outcome in run.outcomes:
+            findings = [
+                f"{f.element}: {f.property} measured {f.value}"
+                + (f", expected {f.expected}" if f.expected else "")
+                for f in outcome.findings[:MAX_DETAIL_FINDINGS]
+            ]
+            cases.append(
+                CaseResult(
+                    suite=spec.feature,
+                    classname=f"{spec.feature}.{view.slug}",
+                    name=outcome.name,
+                    status=_GATE_STATUS[outcome.status],
+                    message=outcome.summary,
+                    details="\n".join([outcome.summary, *findings]),
+                    file=file,
+                    line=line,
+                    time_s=run.durations.get(outcome.name, 0.0),
+                )
+            )
+    return cases
+
+
+def _loop_status(status: Status) -> CaseStatus:
+    # Only a clean sign-off passes; a view that is blocked could not run; concerns and a
+    # missing human decision are failures, never skips (nothing unverified reads as green).
+    if status is Status.DONE:
+        return "passed"
+    return "error" if status is Status.BLOCKED else "failed"
+
+
+def loop_cases(feature: str, spec: Spec | None, outcome: RunOutcome) -> list[CaseResult]:
+    """One case per view the loop reached; a run that reached none (an invalid spec, a lock
+    held elsewhere) is one case for the run, so it never reads as an empty, green report."""
+    cases = []
+    for result in outcome.views:
+        file, line = _where(spec, result.view.target) if spec is not None else (None, None)
+        message = f"{result.status.value}: {result.end}"
+        details = [message, *result.concerns]
+        if result.detail:
+            details.append(result.detail)
+        if result.last is not None and result.last.red_gates:
+            details.append(f"red gates: {', '.join(result.last.red_gates)}")
+        cases.append(
+            CaseResult(
+                suite=feature,
+                classname=f"{feature}.{result.view.slug}",
+                name="loop",
+                status=_loop_status(result.status),
+                message=message,
+                details="\n".join(details),
+                file=file,
+                line=line,
+                time_s=sum(result.timings.values()),
+            )
+        )
+    if not cases:
+        message = f"{outcome.status.value}: no view reached"
+        cases.append(
+            CaseResult(
+                suite=feature,
+                classname=f"{feature}.run",
+                name="loop",
+                status=_loop_status(outcome.status),
+                message=message,
+                details="\n".join([message, *outcome.notes]),
+                file=None if spec is None else spec.path,
+            )
+        )
+    return cases
+
+
+def emit(args: argparse.Namespace, cases: list[CaseResult], tool: str, root: Path) -> None:
+    if args.reporter:
+        emit_reports(parse_reporters(args.reporter), cases, tool=tool, root=root)
