@@ -14,7 +14,7 @@ from argus.errors import InputError
 from argus.loop.lock import FeatureLock
 from argus.ui.app import Settings, create_app
 from argus.ui.running import RunningMarker, running_url
-from argus.ui.security import CSP, Origin, safe_file, token_matches
+from argus.ui.security import CSP, Origin, read_image, token_matches
 from tests.loop.fakeapp import make_repo
 from tests.ui.support import changed_snapshot_repo, decisions, spec_dir
 
@@ -137,15 +137,18 @@ def test_unknown_views_and_static_names_are_not_found(tmp_path: Path) -> None:
         "argus/specs/demo/tokens.png",
         "argus/specs/demo/.argus-runs/a\x00.png",
         "argus\\specs\\demo\\.argus-runs\\x.png",
+        "argus/specs/demo/.argus-runs",
+        "argus/specs/demo/references/./list-a-light.png",
+        "argus/specs/demo/references//list-a-light.png",
     ],
 )
-def test_safe_file_refuses(tmp_path: Path, path: str) -> None:
+def test_reading_an_image_refuses(tmp_path: Path, path: str) -> None:
     root = make_repo(tmp_path, [])
     with pytest.raises(InputError):
-        safe_file(root, path)
+        read_image(root, path)
 
 
-def test_safe_file_refuses_a_symlinked_directory(tmp_path: Path) -> None:
+def test_reading_an_image_refuses_a_symlinked_directory(tmp_path: Path) -> None:
     root = make_repo(tmp_path, [])
     outside = tmp_path / "outside"
     outside.mkdir()
@@ -153,9 +156,9 @@ def test_safe_file_refuses_a_symlinked_directory(tmp_path: Path) -> None:
     (spec_dir(root) / ".argus-runs").mkdir(exist_ok=True)
     (spec_dir(root) / ".argus-runs" / "elsewhere").symlink_to(outside)
     with pytest.raises(InputError, match="symbolic link"):
-        safe_file(root, "argus/specs/demo/.argus-runs/elsewhere/x.png")
+        read_image(root, "argus/specs/demo/.argus-runs/elsewhere/x.png")
     reference = "argus/specs/demo/references/list-a-light.png"
-    assert safe_file(root, reference) == root / reference
+    assert read_image(root, reference) == (root / reference).read_bytes()
 
 
 def test_the_running_marker_says_where_the_page_is_only_while_it_runs(tmp_path: Path) -> None:
@@ -163,3 +166,44 @@ def test_the_running_marker_says_where_the_page_is_only_while_it_runs(tmp_path: 
     with RunningMarker(tmp_path, "http://127.0.0.1:9999/"):
         assert running_url(tmp_path) == "http://127.0.0.1:9999"
     assert running_url(tmp_path) is None
+
+
+def test_a_rejected_spotcheck_names_the_dimension_and_keeps_the_comment(tmp_path: Path) -> None:
+    from argus.loop.modes import Mode
+    from argus.loop.signoff import load_records
+    from tests.ui.support import loop
+
+    root = make_repo(tmp_path, [])
+    loop(root, Mode.INTERACTIVE)
+    client = _client(root)
+    body = {"action": "reject_spotcheck", "feature": "demo", "slug": "list-a-light"}
+    assert _post(client, {**body, "note": "x"}).status_code == 400  # no dimension named
+    assert _post(client, {**body, "dimension": "nope"}).status_code == 400
+    done = _post(client, {**body, "dimension": "hierarchy", "note": "  the title is lost  "})
+    assert done.status_code == 200, done.text
+    (record,) = load_records(spec_dir(root) / ".argus-runs" / "signoff.json")
+    check = record["human_spotcheck"]
+    assert (check["status"], check["wrong_dimension"], check["note"]) == (
+        "wrong",
+        "hierarchy",
+        "the title is lost",
+    )
+    (event,) = decisions(root)
+    assert event.payload["wrong_dimension"] == "hierarchy" and event.payload["via"] == "ui"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"action": "accept_baseline", "feature": "demo", "slug": "../../x"},
+        {"action": "accept_baseline", "feature": "../demo", "slug": "list-a-light"},
+        {"action": "accept_baseline", "feature": "demo"},
+        {"action": "launch", "feature": "demo", "slug": "list-a-light"},
+        {"action": "accept_baseline", "feature": "demo", "slug": "list-a-light", "iteration": "2"},
+    ],
+)
+def test_a_decision_on_something_unknown_is_bad_input(tmp_path: Path, body: object) -> None:
+    root, _, baseline = changed_snapshot_repo(tmp_path)
+    before = baseline.read_bytes()
+    assert _post(_client(root), body).status_code == 400
+    assert baseline.read_bytes() == before and decisions(root) == []

@@ -31,12 +31,13 @@ from argus.loop.decisions import (
     approve_reference,
     record_spotcheck,
 )
-from argus.spec import View
+from argus.spec import Spec, View, load_spec
+from argus.spec.paths import SPECS_DIR
 from argus.store import Event, RunStore, db_path
 from argus.ui.catalog import FILTERS, feature_runs, features, find_card, recent_runs
 from argus.ui.marks import finding_marks, region_marks
 from argus.ui.pages import error_page, list_page, view_page
-from argus.ui.security import SECURITY_HEADERS, TOKEN_HEADER, Origin, safe_file, token_matches
+from argus.ui.security import SECURITY_HEADERS, TOKEN_HEADER, Origin, read_image, token_matches
 
 VIA = "ui"
 STATIC = {
@@ -100,10 +101,10 @@ def create_app(settings: Settings) -> Starlette:
 
     def file(request: Request) -> Response:
         try:
-            path = safe_file(root, request.query_params.get("path", ""))
+            data = read_image(root, request.query_params.get("path", ""))
         except InputError as exc:
             return Response(str(exc), 403, media_type="text/plain; charset=utf-8")
-        return Response(path.read_bytes(), media_type="image/png")
+        return Response(data, media_type="image/png")
 
     def diff(request: Request) -> Response:
         found = find_card(root, request.path_params["feature"], request.path_params["slug"])
@@ -213,14 +214,18 @@ def _iteration(body: dict[str, Any]) -> int | None:
     return value
 
 
-def _view_of(root: Path, body: dict[str, Any]) -> tuple[Any, View]:
+def _view_of(root: Path, body: dict[str, Any]) -> tuple[Spec, View]:
+    """The spec and the view a request names; InputError unless the spec has that view."""
     feature, slug = body.get("feature"), body.get("slug")
     if not isinstance(feature, str) or not isinstance(slug, str):
         raise InputError("name the feature and the view (slug)")
-    found = find_card(root, feature, slug)
-    if found is None or found[0].spec is None:
+    if feature not in features(root):
+        raise InputError(f"no feature {feature[:80]!r} here")
+    spec = load_spec(root / SPECS_DIR / feature / "spec.json")
+    view = next((v for v in spec.views() if v.slug == slug), None)
+    if view is None:
         raise InputError(f"no view {slug[:80]!r} of feature {feature[:80]!r}")
-    return found[0].spec, found[1].view
+    return spec, view
 
 
 class _Guard:

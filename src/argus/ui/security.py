@@ -14,11 +14,15 @@
 
 from __future__ import annotations
 
+import errno
 import hmac
+import os
 import secrets
+import stat
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from argus.diff.png import MAX_PNG_BYTES
 from argus.errors import InputError
 from argus.spec.paths import SPECS_DIR
 
@@ -73,37 +77,66 @@ class Origin:
         return origin_header.lower() in {f"http://{h}" for h in self.hosts}
 
 
-def safe_file(root: Path, relative: str) -> Path:
-    """The image ``relative`` (to the repository root) names, or InputError when it is outside
-    the repository, not under a feature's run, reference or snapshot directory, not a PNG, or
-    reached through a symbolic link."""
+def image_parts(relative: str) -> tuple[str, ...]:
+    """The parts of ``relative`` when it names a PNG this page may serve; else InputError."""
     if not relative or len(relative) > MAX_PATH_CHARS or "\x00" in relative or "\\" in relative:
         raise InputError(f"{relative[:80]!r}: not a path this page serves")
     pure = PurePosixPath(relative)
-    if pure.is_absolute() or any(part in ("..", ".", "") for part in pure.parts):
+    if pure.is_absolute() or any(part in ("..", ".", "") for part in relative.split("/")):
         raise InputError(f"{relative}: outside the repository; only repository paths are served")
-    specs = PurePosixPath(SPECS_DIR)
+    specs = PurePosixPath(SPECS_DIR).parts
     parts = pure.parts
     if (
-        len(parts) < len(specs.parts) + 3
-        or PurePosixPath(*parts[: len(specs.parts)]) != specs
-        or parts[len(specs.parts) + 1] not in IMAGE_DIRS
+        len(parts) < len(specs) + 3
+        or parts[: len(specs)] != specs
+        or parts[len(specs) + 1] not in IMAGE_DIRS
         or pure.suffix.lower() != ".png"
     ):
         raise InputError(
             f"{relative}: only PNG images under a feature's .argus-runs, references or "
             "__snapshots__ directory are served"
         )
-    base = root.resolve()
-    current = base
-    for part in parts:
-        current = current / part
-        if current.is_symlink():
-            raise InputError(f"{relative}: goes through a symbolic link; not served")
-    if not current.is_file():
-        raise InputError(f"{relative}: no such image")
+    return parts
+
+
+def read_image(root: Path, relative: str) -> bytes:
+    """The bytes of the PNG ``relative`` (to the repository root) names. Every step is opened
+    below the previous one without following a link (openat with O_NOFOLLOW), so a link
+    anywhere on the way, even one swapped in after a check, is refused; so is anything that
+    is not a regular file or is over the PNG size cap."""
+    parts = image_parts(relative)
+    nofollow = os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
     try:
-        current.resolve().relative_to(base)
-    except ValueError:
-        raise InputError(f"{relative}: outside the repository; not served") from None
-    return current
+        fd = os.open(root.resolve(), os.O_RDONLY | os.O_DIRECTORY | nofollow)
+    except OSError as exc:
+        raise InputError(f"{root}: cannot open the repository ({exc.strerror})") from exc
+    try:
+        for part in parts[:-1]:
+            try:
+                step = os.open(part, os.O_RDONLY | os.O_DIRECTORY | nofollow, dir_fd=fd)
+            except OSError as exc:
+                raise _refusal(relative, exc) from exc
+            os.close(fd)
+            fd = step
+        try:
+            leaf = os.open(parts[-1], os.O_RDONLY | os.O_NONBLOCK | nofollow, dir_fd=fd)
+        except OSError as exc:
+            raise _refusal(relative, exc) from exc
+    finally:
+        os.close(fd)
+    with os.fdopen(leaf, "rb") as fh:
+        info = os.fstat(fh.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_PNG_BYTES:
+            raise InputError(f"{relative}: not a regular PNG file under the size cap")
+        data = fh.read(MAX_PNG_BYTES + 1)
+    if len(data) > MAX_PNG_BYTES:
+        raise InputError(f"{relative}: over the PNG size cap")
+    return data
+
+
+def _refusal(relative: str, exc: OSError) -> InputError:
+    if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+        return InputError(f"{relative}: goes through a symbolic link; not served")
+    if exc.errno == errno.ENOENT:
+        return InputError(f"{relative}: no such image")
+    return InputError(f"{relative}: cannot be read ({exc.strerror})")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import sys
 import webbrowser
@@ -30,6 +31,10 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
 def serve(root: Path, port: int, *, open_browser: bool = False) -> int:
     try:
         import uvicorn
@@ -48,7 +53,7 @@ def serve(root: Path, port: int, *, open_browser: bool = False) -> int:
         print(f"argus ui: serving {root} at {url} (Ctrl-C stops it)")
         print(f"launch token (needed for every decision; keep it to this terminal): {token}")
         print(f"open with the token: {url}#token={token}", flush=True)
-        if open_browser:
+        if open_browser and not _in_ci():
             webbrowser.open(url)  # without the token: a browser's command line is visible
         config = uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False)
         uvicorn.Server(config).run(sockets=[sock])
