@@ -154,6 +154,11 @@ class ConsoleConfig(_Section):
         return ConsolePolicy.from_patterns(self.ignore)
 
 
+class RenderedContrastConfig(_Section):
+    # WCAG 1.4.3 (AA: 4.5:1, large text 3:1) or 1.4.6 (AAA: 7:1, large text 4.5:1).
+    level: Literal["AA", "AAA"] = "AA"
+
+
 class TokenComplianceConfig(_Section):
     # Longhands or the groups border-color, margin, padding, gap (see docs/gates.md).
     properties: list[str] = Field(
@@ -209,6 +214,7 @@ class GatesConfig(_Section):
     enabled: list[str] = Field(default_factory=lambda: list(ALL_GATES))
     max_console_errors: int = Field(default=0, ge=0)
     console: ConsoleConfig = Field(default_factory=ConsoleConfig)
+    rendered_contrast: RenderedContrastConfig = Field(default_factory=RenderedContrastConfig)
     commands: dict[str, CommandGateConfig] = Field(default_factory=dict)
     axe: AxeConfig = Field(default_factory=AxeConfig)
     token_compliance: TokenComplianceConfig = Field(default_factory=TokenComplianceConfig)

@@ -76,3 +76,9 @@ def test_a_missing_id_fails_and_is_named() -> None:
 def test_a_contract_entry_matching_everything_is_an_input_error() -> None:
     with pytest.raises(InputError, match="prefix"):
         check_a11y_ids(PROBE, ["*"])
+
+
+def test_an_empty_contract_is_skip_not_a_vacuous_pass() -> None:
+    outcome = check_a11y_ids(PROBE, [])
+    assert outcome.status is GateStatus.SKIP
+    assert outcome.data == {}

@@ -32,7 +32,7 @@ STYLE = "body { font: 16px/1.4 sans-serif; margin: 16px; color: #111; background
 
 def page(body: str, css: str = "") -> str:
     return (
-        f"<!doctype html><html lang='en'><head><title>fixture</title>"
+        f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>fixture</title>"
         f"<style>{STYLE}{css}</style></head><body>{body}</body></html>"
     )
 
@@ -46,6 +46,91 @@ AXE_PAGES = {
 }
 
 
+# --- rendered_contrast: WCAG 1.4.3 applicability and measurement ---------------------------
+GREY = "#999"  # 2.85:1 on white: fails both 4.5:1 and 3:1
+LARGE_GREY = "#949494"  # 3.03:1 on white: passes 3:1 only
+CONTRAST_PAGES = {
+    # Inactive components: disabled controls, their labels, a disabled fieldset, aria-disabled.
+    "inactive": page(
+        """<p id="ok">Settings</p>
+<button id="b" disabled>Save</button>
+<label id="l1" for="name">Name</label><input id="name" value="Ada" disabled>
+<fieldset disabled><legend id="lg">Reminders</legend><p id="fp">Daily at nine</p></fieldset>
+<span role="button" id="ab" aria-disabled="true">Archive</span>
+<span id="lb">Notes</span><div role="textbox" aria-labelledby="lb" aria-disabled="true"></div>
+<label id="l2"><input type="checkbox" disabled> Remind me</label>""",
+        f"button, input, label, legend, span, #fp {{ color: {GREY}; }}"
+        " input, button { background: #fff; border: 1px solid #ccc; }",
+    ),
+    # The same controls, enabled: the grey text is below 4.5:1 and must fail.
+    "active": page(
+        """<p id="ok">Settings</p><button id="b">Save</button>
+<label id="l1" for="name">Name</label><input id="name" value="Ada">""",
+        f"button, input, label {{ color: {GREY}; background: #fff; }}",
+    ),
+    # A dark halo around light text raises its contrast; a grey one around dark text lowers it.
+    "halo": page(
+        f"""<p id="glow" style="color: {GREY}; text-shadow: 0 0 3px #000, 0 0 3px #000">Due</p>
+<p id="outline" style="color: #fff; text-shadow: -1px -1px 0 #000, 1px -1px 0 #000,
+   -1px 1px 0 #000, 1px 1px 0 #000">Done</p>
+<p id="drop" style="color: #333; text-shadow: 6px 6px 0 #eee">Shadowed far off</p>
+<p id="grey" style="color: #333; text-shadow: 0 0 4px #777">Blurred</p>
+<p id="plain" style="color: {GREY}">Plain</p>""",
+    ),
+    # Text nobody can see, and a decorative glyph hidden from assistive technology.
+    "hidden": page(
+        """<p id="ok">Visible words</p>
+<p class="x" style="position: absolute; clip-path: inset(50%); width: 200px">clipped</p>
+<p class="x" style="position: absolute; left: -9999px">off screen</p>
+<p class="x" style="text-indent: -9999px; overflow: hidden">indented away</p>
+<div style="height: 0; overflow: hidden"><p class="x">collapsed</p></div>
+<p class="x" style="opacity: 0">transparent</p>
+<p><span class="x" aria-hidden="true">★</span> <span id="w">Starred</span></p>""",
+        ".x { color: #ddd; }",
+    ),
+    # Text inside an open shadow root is text like any other.
+    "shadow": page(
+        """<habit-card></habit-card><script>
+customElements.define("habit-card", class extends HTMLElement {
+  constructor() { super(); this.attachShadow({ mode: "open" }).innerHTML =
+    '<style>p { color: #bbb; }</style><p id="inner">Read 10 pages</p>'; }
+});</script>"""
+    ),
+    "shadow_ok": page(
+        """<habit-card></habit-card><script>
+customElements.define("habit-card", class extends HTMLElement {
+  constructor() { super(); this.attachShadow({ mode: "open" }).innerHTML =
+    '<style>p { color: #222; }</style><p id="inner">Read 10 pages</p>'; }
+});</script>"""
+    ),
+    # The text form fields draw themselves: value, placeholder, a submit button's label.
+    "fields": page(
+        """<input id="v" value="Walk">
+<input id="ph" placeholder="Search habits">
+<textarea id="ta">Notes</textarea>
+<select id="s"><option>Daily</option></select>
+<input id="sub" type="submit">""",
+        f"input, textarea, select {{ color: {GREY}; background: #fff; border: 1px solid #888; }}"
+        f" #ph::placeholder {{ color: #bbb; }}",
+    ),
+    "fields_ok": page(
+        """<input id="v" value="Walk"><input id="ph" placeholder="Search habits">
+<textarea id="ta">Notes</textarea><select id="s"><option>Daily</option></select>
+<input id="sub" type="submit">""",
+        "input, textarea, select { color: #222; background: #fff; border: 1px solid #888; }"
+        " #ph::placeholder { color: #767676; }",
+    ),
+    # Large text (24px, or 18.66px bold) needs 3:1; smaller text 4.5:1.
+    "large": page(
+        """<p id="l24" style="font-size: 24px">Large</p>
+<p id="lbold" style="font-size: 18.67px; font-weight: 700">Large bold</p>
+<p id="n18b" style="font-size: 18px; font-weight: 700">Not large</p>
+<p id="n23" style="font-size: 23px">Not large either</p>""",
+        f"p {{ color: {LARGE_GREY}; margin: 4px 0; }}",
+    ),
+}
+
+
 @dataclass(frozen=True)
 class Sensed:
     dir: Path
@@ -56,7 +141,7 @@ class Sensed:
 
 @pytest.fixture(scope="module")
 def sensed(tmp_path_factory: pytest.TempPathFactory, warm_sensor: Sensor) -> dict[str, Sensed]:
-    pages = {**AXE_PAGES}
+    pages = {**AXE_PAGES, **CONTRAST_PAGES}
     tmp = tmp_path_factory.mktemp("wcag")
     root = make_web_repo(
         tmp,
@@ -101,3 +186,68 @@ def test_a_component_view_is_not_asked_for_page_structure(sensed: dict[str, Sens
     outcome = axe_outcome(sensed["component_ok"])
     assert outcome.status is GateStatus.PASS, outcome.findings
     assert outcome.data["below_floor"] == {}
+
+
+def failing(outcome: GateOutcome) -> set[str]:
+    return {f.element for f in outcome.findings}
+
+
+def test_inactive_components_and_their_labels_are_not_measured(
+    sensed: dict[str, Sensed],
+) -> None:
+    outcome = contrast_outcome(sensed["inactive"])
+    assert outcome.status is GateStatus.PASS, outcome.findings
+    # button, input value, two labels, legend, fieldset text, aria-disabled, aria-labelledby
+    assert outcome.data["inactive"] == 8
+    active = contrast_outcome(sensed["active"])
+    assert active.status is GateStatus.FAIL
+    assert failing(active) == {"#b", "#l1", "#name"}
+
+
+def test_a_text_shadow_halo_counts_both_ways(sensed: dict[str, Sensed]) -> None:
+    outcome = contrast_outcome(sensed["halo"])
+    assert outcome.status is GateStatus.FAIL
+    assert failing(outcome) == {"#grey", "#plain"}
+
+
+def test_hidden_text_and_decorative_glyphs_are_not_measured(sensed: dict[str, Sensed]) -> None:
+    outcome = contrast_outcome(sensed["hidden"])
+    assert outcome.status is GateStatus.PASS, outcome.findings
+    assert outcome.data["checked"] == 2  # "Visible words" and "Starred"
+    assert outcome.data["decorative"] == 1
+    assert outcome.data["hidden"] + outcome.data["invisible"] >= 4
+
+
+def test_text_in_an_open_shadow_root_is_measured(sensed: dict[str, Sensed]) -> None:
+    outcome = contrast_outcome(sensed["shadow"])
+    assert outcome.status is GateStatus.FAIL
+    assert failing(outcome) == {"#inner"}
+    assert contrast_outcome(sensed["shadow_ok"]).status is GateStatus.PASS
+
+
+def test_form_fields_own_text_is_measured(sensed: dict[str, Sensed]) -> None:
+    outcome = contrast_outcome(sensed["fields"])
+    assert outcome.status is GateStatus.FAIL
+    found = {(f.element, f.property) for f in outcome.findings}
+    assert found == {
+        ("#v", "contrast (value)"),
+        ("#ph", "contrast (placeholder)"),
+        ("#ta", "contrast (value)"),
+        ("#s", "contrast (value)"),
+        ("#sub", "contrast (label)"),
+    }
+    ok = contrast_outcome(sensed["fields_ok"])
+    assert ok.status is GateStatus.PASS, ok.findings
+    assert ok.data["fields"] == 5
+
+
+def test_large_text_uses_3_to_1_and_the_finding_names_the_threshold(
+    sensed: dict[str, Sensed],
+) -> None:
+    outcome = contrast_outcome(sensed["large"])
+    assert outcome.status is GateStatus.FAIL
+    assert {f.element: f.expected for f in outcome.findings} == {
+        "#n18b": ">= 4.5:1",
+        "#n23": ">= 4.5:1",
+    }
+    assert all("normal text" in f.message for f in outcome.findings)

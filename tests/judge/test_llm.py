@@ -61,6 +61,33 @@ def test_success_scores_every_dimension_and_records_usage(
     assert {d["judged_by"] for d in data["dimensions"].values()} == {"litellm"}
 
 
+def test_without_structured_output_the_schema_is_in_the_instructions(
+    stub: StubLLM, make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    # The stub ignores response_format, as vLLM, Ollama or LM Studio may: the model can only
+    # learn the answer's shape from the instructions.
+    stub.queue(answer())
+    verdict = run_judge(make_judge(stub, tmp_path), make_packet(reference="human"), RUBRIC)
+    assert verdict.outcome == "pass"
+    system = stub.requests[0]["messages"][0]["content"]
+    assert "judge-v1" in system
+    block = system.split("```json\n", 1)[1].split("\n```", 1)[0]
+    schema = json.loads(block)
+    assert set(schema["properties"]["dimensions"]["required"]) == set(RUBRIC.names)
+    assert schema["additionalProperties"] is False
+
+
+def test_a_self_hosted_server_gets_the_schema_in_the_instructions_too(
+    stub: StubLLM, make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    stub.queue(answer())
+    packet = make_packet(reference="human")
+    run_judge(make_judge(stub, tmp_path, model="openai/gpt-4o"), packet, RUBRIC)
+    body = stub.requests[0]
+    assert "response_format" in body
+    assert "```json" in body["messages"][0]["content"]
+
+
 def test_a_model_with_schema_support_gets_a_json_schema_response_format(
     stub: StubLLM, make_packet: PacketFactory, tmp_path: Path
 ) -> None:

@@ -21,6 +21,16 @@ MAX_SELECTOR_DEPTH = 3
 
 
 @dataclass(frozen=True)
+class FieldText:
+    """Text an input, textarea or select draws without a text node."""
+
+    kind: str  # "value", "placeholder" or "label" (a submit, reset or button input)
+    color: str
+    opacity: float
+    rects: tuple[Box, ...]
+
+
+@dataclass(frozen=True)
 class Element:
     index: int
     parent: int | None
@@ -37,6 +47,15 @@ class Element:
     # What paints under or over the text besides the element's and its ancestors' backgrounds
     # (a positioned ::before/::after, a sibling, an image), as the sensor saw it.
     backdrop: tuple[str, ...] = ()
+    # The element has own text, but none of it can be seen (clipped, off-screen, zero-sized).
+    text_hidden: bool = False
+    # Why the element belongs to an inactive component ("" when it does not): "disabled",
+    # "aria-disabled", "disabled fieldset", "label of a disabled control".
+    inactive: str = ""
+    # The element or an ancestor has aria-hidden="true".
+    aria_hidden: bool = False
+    # The text a form field draws itself (value, placeholder, a button input's label).
+    field_text: FieldText | None = None
 
     @property
     def text_boxes(self) -> tuple[Box, ...]:
@@ -188,7 +207,38 @@ def _element(raw: Any, position: int, source: str) -> Element:
         style=style,
         text_rects=_text_rects(raw.get("text_rects"), where),
         backdrop=_backdrop(raw.get("backdrop"), where),
+        text_hidden=raw.get("text_hidden") is True,
+        inactive=_string(raw.get("inactive"), f"{where}.inactive"),
+        aria_hidden=raw.get("aria_hidden") is True,
+        field_text=_field_text(raw.get("field_text"), f"{where}.field_text"),
     )
+
+
+def _string(raw: Any, where: str) -> str:
+    if raw is None:
+        return ""
+    if not isinstance(raw, str):
+        raise InputError(f"{where} must be a string")
+    return raw
+
+
+FIELD_KINDS = ("value", "placeholder", "label")
+
+
+def _field_text(raw: Any, where: str) -> FieldText | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or raw.get("kind") not in FIELD_KINDS:
+        raise InputError(f"{where} must be an object with kind one of {', '.join(FIELD_KINDS)}")
+    color = raw.get("color")
+    if not isinstance(color, str) or not color:
+        raise InputError(f"{where}.color must be a colour string")
+    try:
+        opacity = min(max(float(raw.get("opacity", "1")), 0.0), 1.0)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"{where}.opacity must be a number") from exc
+    rects = _text_rects(raw.get("rects") or [], where)
+    return FieldText(str(raw["kind"]), color, opacity, rects)
 
 
 def _backdrop(raw: Any, where: str) -> tuple[str, ...]:

@@ -1,21 +1,30 @@
-"""rendered_contrast: every visible text element's colour against what is really behind it.
+"""rendered_contrast: every visible text's colour against what is really behind it (WCAG 1.4.3).
 
 For solid backgrounds the answer comes from computed styles: walk the ancestors, compositing
-translucent backgrounds and group opacity, down to the canvas. Where a background image or
-gradient lies under the text, styles cannot say, so the render is measured instead (see
-argus.gates.render_pixels). What cannot be decided either way is reported as not measurable,
-which keeps the gate from passing.
+translucent backgrounds and group opacity, down to the canvas; a text-shadow that touches the
+glyphs is part of what surrounds them (a halo can raise the contrast, a grey one can lower
+it). Where a background image or gradient lies under the text, styles cannot say, so the
+render is measured instead (see argus.gates.render_pixels). What cannot be decided either way
+is reported as not measurable, which keeps the gate from passing.
+
+Which text is measured follows WCAG's "incidental" exception (docs/gates.md): text of inactive
+components (disabled controls, their labels, disabled fieldsets, aria-disabled), text nobody
+can see (clipped, off-screen, zero-sized, fully transparent) and purely decorative glyphs
+(symbols only, hidden from assistive technology) are counted, never measured. Form fields'
+own text (value, placeholder, a button input's label) is measured like any other text.
 """
 
 from __future__ import annotations
 
 import functools
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from argus.color import RGBA, composite, contrast_ratio, parse_color, to_hex
+from argus.diff.masks import Box
 from argus.gates.base import (
     Finding,
     GateInputs,
@@ -27,9 +36,15 @@ from argus.gates.base import (
 )
 from argus.gates.probe import Element, Probe, parse_probe
 from argus.gates.render_pixels import RenderImage, worst_contrast_in_boxes
+from argus.gates.text_shadow import TextShadow, parse_text_shadows
 
 AA_NORMAL = 4.5
 AA_LARGE = 3.0
+# WCAG 1.4.3 (AA) and 1.4.6 (AAA): (normal text, large text).
+LEVELS: dict[str, tuple[float, float]] = {"AA": (4.5, 3.0), "AAA": (7.0, 4.5)}
+# Symbols that are not text in a human language but carry meaning (an exposed "★", "×"):
+# WCAG 1.4.11's 3:1 for graphical objects.
+NON_TEXT = 3.0
 WHITE = RGBA(255.0, 255.0, 255.0, 1.0)
 MAX_FINDINGS = 50
 
@@ -43,6 +58,13 @@ class Layering:
     text_alpha: float  # the text's colour alpha times every group opacity above it
     over_image: bool  # a background image or gradient shows through under the text
     canvas_unknown: bool = False  # the canvas shows through, and the probe does not name it
+    group_opacity: float = 1.0  # every group opacity above the text, multiplied
+
+
+@dataclass(frozen=True)
+class Requirement:
+    minimum: float
+    threshold: str  # which rule applied, for the finding: "large text (>= 24px ...): 3:1"
 
 
 @dataclass(frozen=True)
@@ -55,16 +77,67 @@ class TextResult:
     background: RGBA | None
     note: str = ""  # why it could not be measured
     reason: str = ""  # why the render was measured instead of the styles
+    threshold: str = ""  # which WCAG threshold applied
+    kind: str = "text"  # "text", or a field's "value", "placeholder", "label"
+    surround: str = ""  # "text-shadow halo" when a halo, not the background, decided
 
     @property
     def passed(self) -> bool:
         return self.ratio is not None and self.ratio >= self.required
 
 
+@dataclass(frozen=True)
+class TextItem:
+    """One run of text to measure: an element's own text or the text a form field draws."""
+
+    element: Element
+    color: RGBA
+    boxes: tuple[Box, ...]
+    kind: str = "text"
+
+
+@dataclass
+class Skipped:
+    """Text WCAG does not ask about, counted by reason."""
+
+    invisible: int = 0  # fully transparent
+    hidden: int = 0  # clipped, off-screen, zero-sized
+    inactive: int = 0  # part of an inactive user-interface component
+    decorative: int = 0  # symbols only, hidden from assistive technology
+
+
 def is_large_text(element: Element) -> bool:
-    """WCAG large text: 18pt (24px), or 14pt (18.66px) and bold."""
+    """WCAG large text: 18pt (24px), or 14pt (18.66px) and bold (700 and up)."""
     size = element.px("font-size") or 0.0
     return size >= 24.0 or (size >= 18.66 and font_weight(element) >= 700)
+
+
+def requirement(element: Element, level: str = "AA", *, symbols_only: bool = False) -> Requirement:
+    """The minimum ratio for this text, and the WCAG rule that sets it."""
+    normal, large = LEVELS[level]
+    criterion = "1.4.6" if level == "AAA" else "1.4.3"
+    if symbols_only:
+        return Requirement(
+            NON_TEXT, f"symbols only, not words (WCAG 1.4.11 non-text): {NON_TEXT:g}:1"
+        )
+    size = element.px("font-size") or 0.0
+    weight = font_weight(element)
+    if is_large_text(element):
+        return Requirement(
+            large,
+            f"large text ({size:g}px, weight {weight}; >= 24px, or >= 18.66px bold) "
+            f"under WCAG {criterion} {level}: {large:g}:1",
+        )
+    return Requirement(
+        normal,
+        f"normal text ({size:g}px, weight {weight}; large starts at 24px, or 18.66px bold) "
+        f"under WCAG {criterion} {level}: {normal:g}:1",
+    )
+
+
+def symbols_only(text: str) -> bool:
+    """No letter and no digit in any script: arrows, bullets, stars, icon-font glyphs."""
+    return bool(text.strip()) and not any(unicodedata.category(ch)[0] in ("L", "N") for ch in text)
 
 
 def font_weight(element: Element) -> int:
@@ -78,13 +151,15 @@ def font_weight(element: Element) -> int:
         return 400
 
 
-def layering(probe: Probe, element: Element, canvas: RGBA | None) -> Layering:
+def layering(
+    probe: Probe, element: Element, canvas: RGBA | None, color: RGBA | None = None
+) -> Layering:
     """Composite the element's text and background up through its ancestors to the canvas.
 
     With ``canvas`` None (unknown) the numbers assume white and ``canvas_unknown`` says
     whether that assumption matters (nothing opaque lies between the text and the canvas).
     """
-    text_color = parse_color(element.style.get("color", "rgb(0, 0, 0)"))
+    text_color = color or parse_color(element.style.get("color", "rgb(0, 0, 0)"))
     bg = _background(element)
     over_image = _has_image(element)
     text = composite(text_color, bg)
@@ -105,7 +180,10 @@ def layering(probe: Probe, element: Element, canvas: RGBA | None) -> Layering:
     text_alpha *= opacity
     base = canvas or WHITE
     unknown = canvas is None and bg.a < 1.0
-    return Layering(composite(text, base), composite(bg, base), text_alpha, over_image, unknown)
+    group = text_alpha / text_color.a if text_color.a > 0 else 0.0
+    return Layering(
+        composite(text, base), composite(bg, base), text_alpha, over_image, unknown, group
+    )
 
 
 def _background(element: Element) -> RGBA:
@@ -136,47 +214,150 @@ def text_elements(probe: Probe) -> list[Element]:
     ]
 
 
+def text_items(probe: Probe, skipped: Skipped) -> list[TextItem]:
+    """What WCAG 1.4.3 applies to, in document order; the rest is counted in ``skipped``."""
+    items: list[TextItem] = []
+    for element in probe.elements:
+        if not element.visible or element.box.width <= 1 or element.box.height <= 1:
+            continue
+        if element.has_text:
+            if element.text_hidden:
+                skipped.hidden += 1
+            elif element.inactive:
+                skipped.inactive += 1
+            elif element.aria_hidden and symbols_only(element.text):
+                skipped.decorative += 1
+            else:
+                color = parse_color(element.style.get("color", "rgb(0, 0, 0)"))
+                items.append(TextItem(element, color, element.text_boxes))
+        field = element.field_text
+        if field is not None:
+            if not field.rects:
+                skipped.hidden += 1
+            elif element.inactive:
+                skipped.inactive += 1
+            else:
+                color = parse_color(field.color)
+                color = RGBA(color.r, color.g, color.b, color.a * field.opacity)
+                items.append(TextItem(element, color, field.rects, field.kind))
+    return items
+
+
 def measure(
-    probe: Probe, load_render: Callable[[], RenderImage | None]
+    probe: Probe,
+    load_render: Callable[[], RenderImage | None],
+    level: str = "AA",
+    skipped: Skipped | None = None,
 ) -> tuple[list[TextResult], int]:
-    """Contrast of every visible text element; also how many were invisible (skipped).
+    """Contrast of every text WCAG applies to; also how many were fully transparent.
 
     ``load_render`` is called only when some text lies over an image.
     """
     canvas = probe.canvas
+    skipped = skipped if skipped is not None else Skipped()
     results: list[TextResult] = []
-    invisible = 0
-    for element in text_elements(probe):
-        layers = layering(probe, element, canvas)
+    for item in text_items(probe, skipped):
+        element = item.element
+        layers = layering(probe, element, canvas, item.color)
         if layers.text_alpha <= 0.0:
-            invisible += 1
+            skipped.invisible += 1
             continue
-        required = AA_LARGE if is_large_text(element) else AA_NORMAL
+        symbols = item.kind == "text" and symbols_only(element.text)
+        need = requirement(element, level, symbols_only=symbols)
+        common = {"threshold": need.threshold, "kind": item.kind}
         reason = render_reason(element, layers)
         if not reason:
-            ratio = contrast_ratio(layers.text, layers.background)
+            ratio, surround = style_contrast(element, layers)
             results.append(
-                TextResult(element, required, ratio, "style", layers.text, layers.background)
+                TextResult(
+                    element,
+                    need.minimum,
+                    ratio,
+                    "style",
+                    layers.text,
+                    surround[1],
+                    surround=surround[0],
+                    **common,
+                )
             )
             continue
-        text_color = parse_color(element.style.get("color", "rgb(0, 0, 0)"))
-        shown = RGBA(text_color.r, text_color.g, text_color.b, layers.text_alpha)
+        shown = RGBA(item.color.r, item.color.g, item.color.b, layers.text_alpha)
         render = load_render()
         if render is None:
             results.append(
-                TextResult(element, required, None, "render", shown, None, "no render.png", reason)
+                TextResult(
+                    element,
+                    need.minimum,
+                    None,
+                    "render",
+                    shown,
+                    None,
+                    "no render.png",
+                    reason,
+                    **common,
+                )
             )
             continue
-        worst = worst_contrast_in_boxes(render, element.text_boxes, shown, _size(element))
+        worst = worst_contrast_in_boxes(render, item.boxes, shown, _size(element))
         if worst is None:
             note = "its box lies outside the render"
-            results.append(TextResult(element, required, None, "render", shown, None, note, reason))
+            results.append(
+                TextResult(
+                    element, need.minimum, None, "render", shown, None, note, reason, **common
+                )
+            )
         else:
             ratio, pixel = worst
             results.append(
-                TextResult(element, required, ratio, "render", shown, pixel, reason=reason)
+                TextResult(
+                    element, need.minimum, ratio, "render", shown, pixel, reason=reason, **common
+                )
             )
-    return results, invisible
+    return results, skipped.invisible
+
+
+def style_contrast(element: Element, layers: Layering) -> tuple[float, tuple[str, RGBA]]:
+    """The text's contrast with what surrounds its glyphs, from styles.
+
+    Without a text-shadow touching the glyphs that is the background. A halo (a shadow all
+    round the glyphs) is the glyphs' surround instead, whether it raises or lowers the
+    contrast; a one-sided shadow touching the glyphs can only lower it.
+    """
+    shadows = [
+        s
+        for s in parse_text_shadows(element.style.get("text-shadow", "none"))
+        if s.touches(_size(element))
+    ]
+    ratio = contrast_ratio(layers.text, layers.background)
+    surround = ("background", layers.background)
+    halos = [s for s in shadows if s.surrounds()]
+    if not halos and _outline(shadows):
+        halos = shadows
+    if halos:
+        halo = layers.background
+        for shadow in reversed(halos):  # the first listed shadow is painted on top
+            color = shadow.color
+            halo = composite(RGBA(color.r, color.g, color.b, color.a * layers.group_opacity), halo)
+        ratio = contrast_ratio(layers.text, halo)
+        surround = ("text-shadow halo", halo)
+    for shadow in shadows:
+        if shadow in halos:
+            continue
+        color = shadow.color
+        side = composite(
+            RGBA(color.r, color.g, color.b, color.a * layers.group_opacity), layers.background
+        )
+        side_ratio = contrast_ratio(layers.text, side)
+        if side_ratio < ratio:
+            ratio, surround = side_ratio, ("text-shadow", side)
+    return ratio, surround
+
+
+def _outline(shadows: list[TextShadow]) -> bool:
+    """Offset shadows that together outline the glyphs (left and right, above and below)."""
+    xs = [s.x for s in shadows]
+    ys = [s.y for s in shadows]
+    return bool(shadows) and min(xs) < 0 < max(xs) and min(ys) < 0 < max(ys)
 
 
 def render_reason(element: Element, layers: Layering) -> str:
@@ -195,8 +376,10 @@ def _size(element: Element) -> float:
     return element.px("font-size") or 16.0
 
 
-def check_rendered_contrast(probe: Probe, render_path: Path | None) -> GateOutcome:
-    """WCAG AA for every visible text element, from styles or, over images, from the render."""
+def check_rendered_contrast(
+    probe: Probe, render_path: Path | None, level: str = "AA"
+) -> GateOutcome:
+    """WCAG 1.4.3 (or 1.4.6 at AAA) for every text it applies to, from styles or the render."""
 
     @functools.cache
     def load_render() -> RenderImage | None:
@@ -204,7 +387,8 @@ def check_rendered_contrast(probe: Probe, render_path: Path | None) -> GateOutco
             return None
         return RenderImage.load(render_path, probe.viewport_width)
 
-    results, invisible = measure(probe, load_render)
+    skipped = Skipped()
+    results, invisible = measure(probe, load_render, level, skipped)
     failed = [r for r in results if r.ratio is not None and not r.passed]
     unmeasurable = [r for r in results if r.ratio is None]
     findings = [_finding(probe, r) for r in [*failed, *unmeasurable]][:MAX_FINDINGS]
@@ -215,15 +399,30 @@ def check_rendered_contrast(probe: Probe, render_path: Path | None) -> GateOutco
         "not_measurable": len(unmeasurable),
         "from_render": sum(1 for r in results if r.method == "render"),
         "invisible": invisible,
+        "hidden": skipped.hidden,
+        "inactive": skipped.inactive,
+        "decorative": skipped.decorative,
+        "fields": sum(1 for r in results if r.kind != "text"),
+        "level": level,
         "worst_ratio": round(min(ratios), 2) if ratios else None,
     }
     summary = (
-        f"{len(results)} text element(s): {len(failed)} below WCAG AA, "
+        f"{len(results)} text(s): {len(failed)} below WCAG {level}, "
         f"{len(unmeasurable)} not measurable ({data['from_render']} measured from the render)"
     )
+    exempt = skipped.hidden + skipped.inactive + skipped.decorative + invisible
+    if exempt:
+        summary += (
+            f"; not applicable: {skipped.inactive} inactive, {skipped.hidden + invisible} "
+            f"hidden, {skipped.decorative} decorative"
+        )
     if not results:
-        # No visible text: a pass would claim a contrast nobody measured.
-        summary = f"nothing to check: no visible text ({invisible} fully transparent)"
+        # No text WCAG applies to: a pass would claim a contrast nobody measured.
+        summary = (
+            f"nothing to check: no visible text ({invisible} fully transparent, "
+            f"{skipped.hidden} hidden, {skipped.inactive} inactive, "
+            f"{skipped.decorative} decorative)"
+        )
         return GateOutcome("rendered_contrast", GateStatus.SKIP, summary, (), data)
     if failed:
         status = GateStatus.FAIL
@@ -236,19 +435,21 @@ def check_rendered_contrast(probe: Probe, render_path: Path | None) -> GateOutco
 
 def _finding(probe: Probe, result: TextResult) -> Finding:
     where = probe.selector(result.element)
+    prop = "contrast" if result.kind == "text" else f"contrast ({result.kind})"
     expected = f">= {result.required:g}:1"
     if result.ratio is None:
-        return Finding(
-            where, "contrast", "not measurable", expected, f"{result.reason}: {result.note}"
-        )
+        return Finding(where, prop, "not measurable", expected, f"{result.reason}: {result.note}")
     bg = to_hex(result.background) if result.background else "?"
-    source = "worst background pixel in the render" if result.method == "render" else "background"
+    if result.method == "render":
+        source = "worst background pixel in the render"
+    else:
+        source = result.surround or "background"
     return Finding(
         element=where,
-        property="contrast",
+        property=prop,
         value=f"{result.ratio:.2f}:1",
         expected=expected,
-        message=f"text {to_hex(result.text)} on {source} {bg}",
+        message=f"text {to_hex(result.text)} on {source} {bg}; {result.threshold}",
     )
 
 
@@ -257,4 +458,5 @@ def rendered_contrast_gate(inputs: GateInputs) -> GateOutcome:
     if adapter_probe_without_elements(inputs):
         return skip_for_adapter_probe(inputs, "rendered_contrast")
     probe = parse_probe(inputs.probe, str(inputs.sensed.probe))
-    return check_rendered_contrast(probe, inputs.sensed.render)
+    level = inputs.config.gates.rendered_contrast.level
+    return check_rendered_contrast(probe, inputs.sensed.render, level)

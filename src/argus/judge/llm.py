@@ -15,6 +15,7 @@ does not know the model's price).
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Callable, Sequence
@@ -126,11 +127,16 @@ def complete_json(
     }
     if api_base:
         options["api_base"] = api_base
-    if litellm.supports_response_schema(model=model):
+    structured = litellm.supports_response_schema(model=model)
+    if structured:
         options["response_format"] = {
             "type": "json_schema",
             "json_schema": {"name": "argus_answer", "strict": True, "schema": schema},
         }
+    if not structured or api_base:
+        # No structured output (or a self-hosted OpenAI-compatible server, which may accept
+        # response_format and ignore it): the schema has to be in the instructions themselves.
+        options["messages"] = with_schema_in_instructions(messages, schema)
     for attempt in range(1, attempts + 1):
         try:
             return litellm.completion(**options)
@@ -143,6 +149,30 @@ def complete_json(
                 ) from exc
             sleep(backoff[min(attempt - 1, len(backoff) - 1)] if backoff else 0)
     raise AssertionError("unreachable")
+
+
+SCHEMA_HEADING = "## The answer's JSON Schema"
+
+
+def with_schema_in_instructions(
+    messages: list[dict[str, Any]], schema: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """``messages`` with the answer's JSON Schema appended to the system instructions."""
+    block = (
+        f"{SCHEMA_HEADING}\n\n"
+        "This model is not held to a schema by the API, so here it is. Answer with exactly one "
+        "JSON object that validates against it: every key it requires, no key it does not "
+        "list, the values its enums allow, and nothing before or after the object.\n\n"
+        f"```json\n{json.dumps(schema, indent=1, sort_keys=True)}\n```"
+    )
+    out = [dict(m) for m in messages]
+    # The instructions: the system message, else a prompt sent as one user message.
+    for role in ("system", "user"):
+        for message in out:
+            if message.get("role") == role and isinstance(message.get("content"), str):
+                message["content"] = f"{message['content'].rstrip()}\n\n{block}\n"
+                return out
+    return [{"role": "system", "content": block}, *out]
 
 
 def usage_of(response: Any) -> Usage:

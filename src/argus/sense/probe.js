@@ -101,11 +101,26 @@
     return clean(el.getAttribute("title"));
   };
 
-  const ownText = (el) => {
-    let text = "";
-    for (const node of el.childNodes) if (node.nodeType === Node.TEXT_NODE) text += node.textContent;
-    return clean(text);
+  // The nodes rendered as an element's children (the flat tree): a shadow host's shadow root,
+  // a slot's assigned nodes (else its fallback content), or the plain children.
+  const flatChildren = (el) => {
+    if (el.shadowRoot) return Array.from(el.shadowRoot.childNodes);
+    if (el.tagName === "SLOT") {
+      const assigned = el.assignedNodes({ flatten: true });
+      return assigned.length ? assigned : Array.from(el.childNodes);
+    }
+    return Array.from(el.childNodes);
   };
+  const flatParent = (node) =>
+    node.assignedSlot || (node.parentNode instanceof ShadowRoot ? node.parentNode.host : node.parentElement);
+  const isFlatAncestor = (up, el) => {
+    for (let n = el; n; n = flatParent(n)) if (n === up) return true;
+    return false;
+  };
+
+  const ownTextNodes = (el) =>
+    el.tagName === "TEXTAREA" ? [] : flatChildren(el).filter((n) => n.nodeType === Node.TEXT_NODE);
+  const ownText = (el) => clean(ownTextNodes(el).map((n) => n.textContent).join(""));
 
   const headingLevel = (el, role) => {
     if (role !== "heading") return null;
@@ -129,17 +144,85 @@
   // contrast is measured there, not over the whole block. A very long text gets one rectangle.
   const MAX_TEXT_RECTS = 32;
   const range = document.createRange();
-  const textRects = (el) => {
+  const textRects = (el, clip) => {
     const rects = [];
-    for (const node of el.childNodes) {
-      if (node.nodeType !== Node.TEXT_NODE || !node.textContent.trim()) continue;
+    for (const node of ownTextNodes(el)) {
+      if (!node.textContent.trim()) continue;
       range.selectNodeContents(node);
-      for (const r of range.getClientRects()) if (r.width > 0 && r.height > 0) rects.push(r);
+      for (const r of range.getClientRects()) {
+        const shown = intersect(r, clip);
+        if (shown && shown.width > 1 && shown.height > 1) rects.push(shown);
+      }
     }
+    return mergeRects(rects);
+  };
+  const mergeRects = (rects) => {
     if (rects.length <= MAX_TEXT_RECTS) return rects.map(rectJson);
     const left = Math.min(...rects.map((r) => r.left)), top = Math.min(...rects.map((r) => r.top));
     const right = Math.max(...rects.map((r) => r.right)), bottom = Math.max(...rects.map((r) => r.bottom));
     return [rectJson({ x: left, y: top, width: right - left, height: bottom - top })];
+  };
+
+  // Where content can be seen at all: the document's scrollable area, cut by every ancestor
+  // that clips its overflow (its padding box), `clip` on an absolutely positioned element and an
+  // `inset()` clip-path. Text whose rectangles fall wholly outside is hidden from everyone
+  // (off-screen, the visually-hidden patterns) and is not measured.
+  const intersect = (r, c) => {
+    if (!c) return { x: r.x, y: r.y, width: r.width, height: r.height };
+    const x = Math.max(r.x, c.x), y = Math.max(r.y, c.y);
+    const right = Math.min(r.x + r.width, c.x + c.width), bottom = Math.min(r.y + r.height, c.y + c.height);
+    return right > x && bottom > y ? { x, y, width: right - x, height: bottom - y } : null;
+  };
+  const EMPTY = { x: 0, y: 0, width: 0, height: 0 };
+  const px = (v) => parseFloat(v) || 0;
+  const insetOf = (value, rect) => {
+    // inset(<top> <right>? <bottom>? <left>? [round ...]?) with px or % lengths
+    const match = /^inset\(([^)]*?)(?:\s+round\b[^)]*)?\)$/.exec(value.trim());
+    if (!match) return null;
+    const parts = match[1].trim().split(/\s+/);
+    const [t, r = t, b = t, l = r] = parts;
+    const len = (v, size) => (v.endsWith("%") ? (parseFloat(v) / 100) * size : px(v));
+    const x = rect.x + len(l, rect.width), y = rect.y + len(t, rect.height);
+    const width = rect.width - len(l, rect.width) - len(r, rect.width);
+    const height = rect.height - len(t, rect.height) - len(b, rect.height);
+    return width > 0 && height > 0 ? { x, y, width, height } : EMPTY;
+  };
+  const clipRectOf = (value, rect) => {
+    const match = /^rect\(([^)]*)\)$/.exec(value.trim());
+    if (!match) return null;
+    const [t, r, b, l] = match[1].split(/[\s,]+/).map((v) => (v === "auto" ? null : px(v)));
+    const x = rect.x + (l ?? 0), y = rect.y + (t ?? 0);
+    const width = (r ?? rect.width) - (l ?? 0), height = (b ?? rect.height) - (t ?? 0);
+    return width > 0 && height > 0 ? { x, y, width, height } : EMPTY;
+  };
+  // The clip an element imposes on its own content (null: none).
+  const ownClip = (el, style, rect) => {
+    let clip = null;
+    const cut = (c) => { clip = clip ? intersect(clip, c) || EMPTY : c; };
+    // Only hidden/clip cut content off for good; a scroll container's content can be scrolled to.
+    const hidesX = style.overflowX === "hidden" || style.overflowX === "clip";
+    const hidesY = style.overflowY === "hidden" || style.overflowY === "clip";
+    // The root's overflow, and the body's when the root's is visible, belong to the viewport.
+    const toViewport = el === root ||
+      (el === document.body && rootStyle.overflowX === "visible" && rootStyle.overflowY === "visible");
+    if (!toViewport && (hidesX || hidesY)) {
+      const bl = px(style.borderLeftWidth), bt = px(style.borderTopWidth);
+      cut({
+        x: hidesX ? rect.x + bl : -1e9,
+        y: hidesY ? rect.y + bt : -1e9,
+        width: hidesX ? Math.max(0, rect.width - bl - px(style.borderRightWidth)) : 2e9,
+        height: hidesY ? Math.max(0, rect.height - bt - px(style.borderBottomWidth)) : 2e9,
+      });
+    }
+    if ((style.position === "absolute" || style.position === "fixed") && style.clip && style.clip !== "auto") {
+      const c = clipRectOf(style.clip, rect);
+      if (c) cut(c);
+    }
+    if (style.clipPath && style.clipPath !== "none") {
+      const c = insetOf(style.clipPath, rect);
+      if (c) cut(c);
+    }
+    return clip;
   };
 
   // What paints under (or over) the text besides its own and its ancestors' backgrounds, which
@@ -174,9 +257,14 @@
     Math.min(a.y + a.height, b.y + b.height) > Math.max(a.y, b.y);
   const backdropOf = (el, rects) => {
     const found = new Set();
-    for (let up = el; up; up = up.parentElement) for (const p of paintingPseudos(up)) found.add(p);
+    const roots = [document];
+    for (let up = el; up; up = flatParent(up)) {
+      for (const p of paintingPseudos(up)) found.add(p);
+      const home = up.getRootNode();
+      if (home instanceof ShadowRoot && !roots.includes(home)) roots.push(home);
+    }
     for (const [other, box] of unhittable) {
-      if (other === el || other.contains(el)) continue;
+      if (isFlatAncestor(other, el)) continue;
       if (rects.some((r) => overlaps(r, box))) found.add(other.tagName.toLowerCase());
     }
     for (const r of rects.slice(0, MAX_SAMPLED_RECTS)) {
@@ -184,8 +272,9 @@
       for (const share of SAMPLES_PER_RECT) {
         const x = r.x + r.width * share;
         if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
-        for (const hit of document.elementsFromPoint(x, y)) {
-          if (hit === el || hit.contains(el)) continue; // the element and its ancestors
+        const hits = new Set(roots.flatMap((r) => r.elementsFromPoint(x, y)));
+        for (const hit of hits) {
+          if (isFlatAncestor(hit, el)) continue; // the element and its ancestors
           if (!hit.checkVisibility({ opacityProperty: true })) continue; // e.g. an opacity-0 input
           if (REPLACED.has(hit.tagName) || paints(getComputedStyle(hit)) || paintingPseudos(hit).length) {
             found.add(hit.tagName.toLowerCase());
@@ -211,17 +300,65 @@
     return { color_scheme: used, canvas: used === "dark" ? "rgb(18, 18, 18)" : "rgb(255, 255, 255)" };
   };
 
+  // Text WCAG 1.4.3 calls incidental because its component is inactive: a disabled control,
+  // anything inside a disabled fieldset or under aria-disabled="true", and the labels of a
+  // disabled control (<label> or aria-labelledby).
+  const disabledControl = (c) => c.matches(":disabled") || c.getAttribute("aria-disabled") === "true";
+  const labelsOfDisabled = new Set();
+  for (const c of document.querySelectorAll("[aria-labelledby]")) {
+    if (!disabledControl(c)) continue;
+    for (const id of c.getAttribute("aria-labelledby").split(/\s+/)) {
+      const ref = id && document.getElementById(id);
+      if (ref) labelsOfDisabled.add(ref);
+    }
+  }
+  const inactiveOf = (el, inherited) => {
+    if (inherited) return inherited;
+    if (el.getAttribute("aria-disabled") === "true") return "aria-disabled";
+    if (el.tagName === "FIELDSET" && el.disabled) return "disabled fieldset";
+    if (el.matches(":disabled")) return "disabled";
+    if (el.tagName === "LABEL" && el.control && disabledControl(el.control)) return "label of a disabled control";
+    if (labelsOfDisabled.has(el)) return "label of a disabled control";
+    return "";
+  };
+
+  // The text a form field draws itself (no text node): an input's or textarea's value, else its
+  // placeholder, a submit/reset/button input's label, a select's chosen option.
+  const TEXT_INPUTS = new Set(["", "text", "search", "email", "url", "tel", "password", "number",
+    "date", "time", "datetime-local", "month", "week"]);
+  const fieldText = (el, style, rect) => {
+    let kind = "";
+    if (el.tagName === "INPUT" && ["submit", "reset", "button"].includes(el.type)) {
+      if (el.value || el.type !== "button") kind = "label";
+    } else if ((el.tagName === "INPUT" && TEXT_INPUTS.has(el.type)) || el.tagName === "TEXTAREA") {
+      if (el.value) kind = "value";
+      else if (clean(el.getAttribute("placeholder"))) kind = "placeholder";
+    } else if (el.tagName === "SELECT" && !el.multiple && el.size <= 1) {
+      const chosen = el.options[el.selectedIndex];
+      if (chosen && clean(chosen.text)) kind = "value";
+    }
+    if (!kind) return null;
+    const bl = px(style.borderLeftWidth) + px(style.paddingLeft);
+    const bt = px(style.borderTopWidth) + px(style.paddingTop);
+    const content = {
+      x: rect.x + bl, y: rect.y + bt,
+      width: rect.width - bl - px(style.borderRightWidth) - px(style.paddingRight),
+      height: rect.height - bt - px(style.borderBottomWidth) - px(style.paddingBottom),
+    };
+    const shown = content.width > 1 && content.height > 1 ? content : rect;
+    const placeholder = kind === "placeholder" ? getComputedStyle(el, "::placeholder") : null;
+    return {
+      kind,
+      color: placeholder ? placeholder.color : style.color,
+      opacity: placeholder ? placeholder.opacity : "1",
+      rects: [rectJson(shown)],
+    };
+  };
+
   const elements = [];
-  const indexOf = new Map();
   const root = document.documentElement;
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT, {
-    acceptNode: (node) => {
-      if (SKIP.has(node.tagName)) return NodeFilter.FILTER_REJECT;
-      // An SVG is one element: its shapes are drawing, not structure.
-      if (node.parentElement && node.parentElement.closest("svg")) return NodeFilter.FILTER_REJECT;
-      return NodeFilter.FILTER_ACCEPT;
-    },
-  });
+  const accept = (node) =>
+    node.nodeType === Node.ELEMENT_NODE && !SKIP.has(node.tagName);
   // The fonts lookup's representatives: one element per (font-family, weight, style) with
   // visible text of its own, named by its child-index path for CDP's DOM.querySelector.
   const fontPicks = new Map();
@@ -235,7 +372,20 @@
     }
     return ["html", ...steps.reverse()].join(" > ");
   };
-  for (let el = root; el; el = walker.nextNode()) {
+  // The document's reachable area; a root that hides its horizontal overflow shows one viewport.
+  const rootStyle = getComputedStyle(root);
+  const bodyStyle = document.body ? getComputedStyle(document.body) : rootStyle;
+  const clipsX = [rootStyle.overflowX, bodyStyle.overflowX].some((o) => o === "hidden" || o === "clip");
+  const page = {
+    x: 0, y: 0,
+    width: clipsX ? innerWidth : Math.max(root.scrollWidth, innerWidth),
+    height: Math.max(root.scrollHeight, innerHeight),
+  };
+  // Depth-first over the flat tree (open shadow roots and slots included), in document order.
+  // Each entry: [element, parent index, inherited context].
+  const stack = [[root, null, { clip: page, positionedClip: page, inactive: "", ariaHidden: false }]];
+  while (stack.length) {
+    const [el, parent, ctx] = stack.pop();
     const style = getComputedStyle(el);
     const rect = el.getBoundingClientRect();
     const role = roleOf(el);
@@ -244,27 +394,36 @@
     const visible =
       rect.width > 0 && rect.height > 0 &&
       el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
-    let parent = null;
-    for (let up = el.parentElement; up; up = up.parentElement) {
-      if (indexOf.has(up)) { parent = indexOf.get(up); break; }
-    }
-    indexOf.set(el, elements.length);
+    // The clip this element's content inherits: an absolutely positioned element escapes the
+    // clips of its non-positioned ancestors, a fixed one all of them.
+    const inherited =
+      style.position === "fixed" ? page : style.position === "absolute" ? ctx.positionedClip : ctx.clip;
+    const own = ownClip(el, style, rect);
+    const clip = own ? intersect(inherited, own) || EMPTY : inherited;
+    const inactive = inactiveOf(el, ctx.inactive);
+    const ariaHidden = ctx.ariaHidden || el.getAttribute("aria-hidden") === "true";
+    const index = elements.length;
     const text = ownText(el);
-    const rects = text && visible ? textRects(el) : [];
-    if (rects.length) withText.push([elements.length, el, rects]);
+    const rects = text && visible ? textRects(el, clip) : [];
+    if (rects.length) withText.push([index, el, rects]);
     if (visible && style.pointerEvents === "none" &&
         (REPLACED.has(el.tagName) || paints(style) || paintingPseudos(el).length)) {
       unhittable.push([el, rect]);
     }
-    if (text && visible && el !== root && !el.closest("svg")) {
+    if (text && visible && el !== root && !el.closest("svg") && el.getRootNode() === document) {
       const key = [style.fontFamily, style.fontWeight, style.fontStyle].join("|");
       if (!fontPicks.has(key)) {
         fontPicks.set(key, { selector: pathOf(el), family: style.fontFamily,
                              weight: style.fontWeight, style: style.fontStyle });
       }
     }
+    const field = visible ? fieldText(el, style, rect) : null;
+    if (field) {
+      const shown = intersect(field.rects[0], clip);
+      field.rects = shown && shown.width > 1 && shown.height > 1 ? [rectJson(shown)] : [];
+    }
     elements.push({
-      index: elements.length,
+      index,
       parent,
       tag: el.tagName.toLowerCase(),
       role,
@@ -275,15 +434,25 @@
       heading_level: headingLevel(el, role),
       box: rectJson(rect),
       text_rects: rects,
+      text_hidden: Boolean(text && visible && !rects.length),
       backdrop: [], // filled in below, once every element has been seen
       visible,
       interactive: isInteractive(el, role),
       // Only on the element holding the keyboard focus (absent when nothing has it).
       ...(el === document.activeElement && el !== document.body && el !== root
         ? { focused: true } : {}),
+      inactive,
+      aria_hidden: ariaHidden,
+      ...(field ? { field_text: field } : {}),
+      ...(el.getRootNode() instanceof ShadowRoot ? { in_shadow_root: true } : {}),
       style: styles,
       ...(el === root ? canvasOf(el) : {}),
     });
+    if (el.tagName === "svg") continue; // an SVG is one element: its shapes are drawing
+    const positionedClip = style.position !== "static" || style.transform !== "none" ? clip : ctx.positionedClip;
+    const next = { clip, positionedClip: style.position === "fixed" ? clip : positionedClip, inactive, ariaHidden };
+    const children = flatChildren(el).filter(accept);
+    for (let i = children.length - 1; i >= 0; i--) stack.push([children[i], index, next]);
   }
   for (const [index, el, rects] of withText) elements[index].backdrop = backdropOf(el, rects);
   const webfonts = [];

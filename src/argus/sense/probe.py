@@ -45,6 +45,7 @@ STYLE_PROPERTIES = (
     "column-gap",
     "border-radius",
     "opacity",
+    "text-shadow",
 )
 
 
