@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from collections.abc import Sequence
 from importlib.metadata import version as _pkg_version
 from pathlib import Path
@@ -18,6 +19,9 @@ DIFF_PEERS = ("pixelmatch@7.2.0", "pngjs@7", "odiff-bin@4")
 # Playwright Test at the Python package's minor version, so both drive Chromium alike.
 VIEW_PEERS = ("@playwright/test@" + ".".join(_pkg_version("playwright").split(".")[:2]),)
 ALL_PEERS = DIFF_PEERS + VIEW_PEERS
+# Python peers from PyPI, installed with pip into bench/.peers/python (never into the venv).
+PYTHON_PEERS_DIR = PEERS_DIR / "python"
+PLUGIN_PEERS = ("pytest-playwright-visual==2.1.2", "pixelmatch==0.3.0")
 
 
 class PeerError(RuntimeError):
@@ -80,3 +84,24 @@ def node_version() -> str:
     return subprocess.run(
         [node, "--version"], capture_output=True, text=True, check=True
     ).stdout.strip()
+
+
+def ensure_python_peers(specs: Sequence[str] = PLUGIN_PEERS, root: Path = PYTHON_PEERS_DIR) -> Path:
+    """pip-install ``specs`` (without their dependencies: Pillow and pytest-playwright are
+    Argus's own) into ``root`` unless a marker says they are there; return ``root``."""
+    marker = root / ".installed"
+    wanted = "\n".join(specs)
+    if marker.exists() and marker.read_text() == wanted:
+        return root
+    root.mkdir(parents=True, exist_ok=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--upgrade",
+         "--target", str(root), *specs],
+        capture_output=True,
+        text=True,
+        check=False,
+    )  # fmt: skip
+    if proc.returncode != 0:
+        raise PeerError(f"pip install {' '.join(specs)} failed: {proc.stderr.strip()[-500:]}")
+    marker.write_text(wanted)
+    return root

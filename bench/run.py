@@ -49,6 +49,13 @@ class Area:
 AREAS = (
     Area("diff", "bench.diff_bench", True, False, "diff kernel vs pixelmatch (Node) and odiff"),
     Area("view", "bench.view_bench", True, True, "one view vs Playwright Test toHaveScreenshot"),
+    Area(
+        "plugin",
+        "bench.plugin_bench",
+        True,
+        True,
+        "pytest plugin per assertion vs toHaveScreenshot and pytest-playwright-visual",
+    ),
     Area("sense", "bench.sense_bench", False, True, "per-view sense, probe overhead, pools"),
     Area("gates", "bench.gates_bench", False, True, "all gates vs sensing time"),
     Area("loop", "bench.loop_bench", False, True, "loop overhead per iteration"),

@@ -116,6 +116,22 @@ def view_comparisons(report: Report) -> list[Comparison]:
     ]  # fmt: skip
 
 
+def plugin_comparisons(report: Report) -> list[Comparison]:
+    med = report["medians_ms"]
+    return [
+        Comparison(
+            "plugin", "pytest plugin, goto + one assertion (warm)", "argus_snapshot",
+            med["argus_plugin"], "Playwright Test goto + toHaveScreenshot",
+            med["playwright_to_have_screenshot"],
+        ),
+        Comparison(
+            "plugin", "pytest plugin, goto + one assertion (warm)", "argus_snapshot",
+            med["argus_plugin"], "pytest-playwright-visual 2.1.2 assert_snapshot",
+            med["pytest_playwright_visual"],
+        ),
+    ]  # fmt: skip
+
+
 def gates_comparisons(report: Report) -> list[Comparison]:
     summary = report["summary"]
     return [
@@ -152,6 +168,7 @@ def loop_comparisons(report: Report) -> list[Comparison]:
 EXTRACTORS: dict[str, Callable[[Report], list[Comparison]]] = {
     "diff": diff_comparisons,
     "view": view_comparisons,
+    "plugin": plugin_comparisons,
     "sense": sense_comparisons,
     "gates": gates_comparisons,
     "loop": loop_comparisons,
