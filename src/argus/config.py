@@ -174,7 +174,9 @@ class SourceTokensConfig(_Section):
 
 
 class SnapshotConfig(_Section):
-    threshold: float = Field(default=0.1, ge=0, le=1)
+    # None: measured from the view's palette (argus.diff.sensor_tolerance), since a baseline
+    # is a render by the same sensor.
+    threshold: float | None = Field(default=None, ge=0, le=1)
     max_diff_pixels: int = Field(default=0, ge=0)
     max_diff_pixel_ratio: float = Field(default=0.0, ge=0, le=1)
     max_window_density: float = Field(default=0.0, ge=0, le=1)

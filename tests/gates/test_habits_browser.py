@@ -27,11 +27,19 @@ from argus.gates.runner import GateRun, run_gates
 from argus.sense import Sensor
 from argus.spec import View, load_spec
 from tests.support.fixtures import _QuietHandler
-from tests.support.habits import HABITS_SPEC, Defect, copy_habits, load_defects
+from tests.support.habits import (
+    HABITS_SPEC,
+    Defect,
+    apply_refactor,
+    copy_habits,
+    load_defects,
+    load_refactors,
+)
 
 pytestmark = pytest.mark.browser
 
 DEFECTS = load_defects()
+REFACTORS = {r.name: r for r in load_refactors()}
 CANONICAL = ("list", "populated", "light")
 
 
@@ -65,7 +73,11 @@ def variants(
             slot = home / name
             root = slot / "habits"
             if not root.exists():
-                root = copy_habits(slot, [] if name == "clean" else [name])
+                if name in REFACTORS:
+                    root = copy_habits(slot)
+                    apply_refactor(root, REFACTORS[name])
+                else:
+                    root = copy_habits(slot, [] if name == "clean" else [name])
             spec = load_spec(root / HABITS_SPEC)
             view = View(spec.feature, "list", state, appearance)
             sensed = slot / "sensed" / view.slug
@@ -127,6 +139,15 @@ def test_each_seeded_defect_turns_exactly_its_gates_red(
     for name in expected:
         outcome = run.outcome(name)
         assert outcome.findings, f"{name} is red without naming what it found"
+
+
+@pytest.mark.parametrize("name", list(REFACTORS))
+def test_a_benign_refactor_keeps_every_gate_green(variants: SenseVariant, name: str) -> None:
+    """CSS reordered, classes renamed, flex to grid: the same pixels against the clean
+    baseline (at the palette-measured threshold), so nothing turns red."""
+    run = gate_run(variants(name), variants())
+    assert run.all_green, {o.name: (o.summary, o.findings[:2]) for o in run.outcomes}
+    assert run.outcome("snapshot").data["mismatch"] == 0
 
 
 def always_pass(name: str) -> Callable[[GateInputs], GateOutcome]:

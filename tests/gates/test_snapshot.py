@@ -110,3 +110,21 @@ def test_missing_render_is_an_input_error(habits_inputs: MakeInputs) -> None:
     inputs.sensed.render.unlink()
     with pytest.raises(InputError, match=r"render\.png not found"):
         snapshot_gate(inputs)
+
+
+@pytest.mark.parametrize(("threshold", "status"), [(None, GateStatus.DIFF), (0.1, GateStatus.PASS)])
+def test_the_default_threshold_is_measured_from_the_palette(
+    habits_inputs: MakeInputs, threshold: float | None, status: GateStatus
+) -> None:
+    """The page background (#f5f6f8) repainted as the card surface (#ffffff): two neighbouring
+    tokens, 0.035 apart in YIQ. Pixelmatch's 0.1 sees nothing; the measured default sees it."""
+    inputs = snapshot_inputs(habits_inputs, threshold=threshold)
+    assert snapshot_gate(inputs).status is GateStatus.SKIP  # baseline written
+    Image.new("RGB", (1280, 800), (255, 255, 255)).save(inputs.sensed.render)
+    outcome = snapshot_gate(inputs)
+    assert outcome.status is status
+    if threshold is None:
+        assert outcome.data["tolerance"]["threshold"] < 0.02
+        assert 0.03 < outcome.data["tolerance"]["pair_distance"] < 0.05
+    else:
+        assert outcome.data["tolerance"] == {"threshold": 0.1}

@@ -93,8 +93,8 @@ def _partial_packet(make_packet: PacketFactory, tmp_path: Path) -> Any:
     return make_packet(reference="human", extra={"axe": axe}, contract={"expectations": holding})
 
 
-@pytest.mark.parametrize(("model_score", "final"), [(0.5, 0.5), (1, 1), (None, 1)])
-def test_a_partially_measured_dimension_is_also_put_to_the_model_and_the_lower_score_counts(
+@pytest.mark.parametrize(("model_score", "final"), [(0.5, 0.5), (1, 1), (None, None)])
+def test_a_partly_measured_pass_is_unverified_and_put_to_the_model(
     stub: StubLLM, make_packet: PacketFactory, tmp_path: Path, model_score: Any, final: Any
 ) -> None:
     config = config_for(tmp_path, backend="composite", model="openai/stub-vision")
@@ -103,7 +103,8 @@ def test_a_partially_measured_dimension_is_also_put_to_the_model_and_the_lower_s
     packet = _partial_packet(make_packet, tmp_path)
     metric = judge.metric.judge(packet)["dimensions"]
     fc = metric["functional_correctness"]
-    assert fc["score"] == 1 and fc["measurements"].get("partial") is True
+    # The machine checks hold but the prose was not measured: the metric judge abstains.
+    assert fc["score"] is None and fc["measurements"].get("partial") is True
     stub.queue(_answer_for_scores({"functional_correctness": model_score}))
     verdict = run_judge(judge, packet, RUBRIC)
     (body,) = stub.requests
@@ -111,7 +112,22 @@ def test_a_partially_measured_dimension_is_also_put_to_the_model_and_the_lower_s
     assert "`functional_correctness`" in asked and "`typography`" not in asked
     dim = verdict.dimension("functional_correctness")
     assert dim.score == final
-    assert dim.extra["judged_by"] == "metric+litellm"
+
+
+@pytest.mark.parametrize(("model_score", "final"), [(1, 0), (None, 0)])
+def test_a_partly_measured_failure_keeps_the_lower_score(
+    stub: StubLLM, make_packet: PacketFactory, tmp_path: Path, model_score: Any, final: Any
+) -> None:
+    config = config_for(tmp_path, backend="composite", model="openai/stub-vision")
+    judge = CompositeJudge(config)
+    judge.helper = LiteLLMJudge(config, api_base=stub.url, backoff=(0.0,))
+    axe = tmp_path / "axe-results.json"
+    axe.write_text(json.dumps({"violations": [], "incomplete": [], "passes": 3}))
+    failing = {"aria_snapshot": "", "counts": [{"role": "button", "name": None, "equals": 9}]}
+    packet = make_packet(reference="human", extra={"axe": axe}, contract={"expectations": failing})
+    stub.queue(_answer_for_scores({"functional_correctness": model_score}))
+    dim = run_judge(judge, packet, RUBRIC).dimension("functional_correctness")
+    assert dim.score == final and dim.extra["judged_by"] == "metric+litellm"
 
 
 def _answer_for_scores(scores: dict[str, Any]) -> str:
@@ -126,4 +142,5 @@ def test_without_a_model_a_partial_measurement_is_said_in_the_notes(
     judge = get_judge("composite", config_for(tmp_path, backend="composite"))
     verdict = run_judge(judge, _partial_packet(make_packet, tmp_path), RUBRIC)
     notes = verdict.to_json()["notes"]
-    assert "functional_correctness" in notes and "prose" in notes
+    assert "functional_correctness" in notes and "unverified" in notes
+    assert verdict.unverified_dimensions == ("functional_correctness",)

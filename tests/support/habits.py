@@ -58,6 +58,32 @@ def defect(name: str) -> Defect:
     raise KeyError(f"no defect named {name!r} in examples/habits/defects.json")
 
 
+@dataclass(frozen=True)
+class Refactor:
+    """A change that must not change what is seen: every gate and the judge still sign off."""
+
+    name: str
+    edits: tuple[tuple[str, str, str], ...]  # (file, find, replace), applied in order
+    description: str
+
+
+def load_refactors() -> list[Refactor]:
+    raw = json.loads((HABITS_DIR / "refactors.json").read_text(encoding="utf-8"))
+    return [
+        Refactor(
+            item["name"],
+            tuple((e["file"], e["find"], e["replace"]) for e in item["edits"]),
+            item["description"],
+        )
+        for item in raw
+    ]
+
+
+def apply_refactor(root: Path, item: Refactor) -> None:
+    for file, find, replace in item.edits:
+        apply_defect(root, Defect(item.name, file, find, replace, None, (), "", ""))
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -118,6 +119,8 @@ def run_judge_command(args: argparse.Namespace) -> int:
         written = run_dir / VERDICT_FILE
         shown = written.relative_to(config.root) if written.is_relative_to(config.root) else written
         print(f"wrote {shown}")
+    if verdict.outcome == "inconclusive":
+        print(f"argus judge: inconclusive: {verdict.other.get('error', '')}", file=sys.stderr)
     return EXIT_CODES[verdict.outcome]
 
 

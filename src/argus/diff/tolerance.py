@@ -37,7 +37,7 @@ class Tolerance:
         base = cls()
         if project is not None:
             base = cls(
-                project.threshold,
+                cls.threshold if project.threshold is None else project.threshold,
                 project.max_diff_pixels,
                 project.max_diff_pixel_ratio,
                 project.max_window_density,
@@ -56,6 +56,15 @@ class Tolerance:
             if getattr(target, name) is not None
         }
         return replace(base, **overrides)
+
+    @staticmethod
+    def threshold_set(
+        project: SnapshotConfig | None = None, target: SnapshotSettings | None = None
+    ) -> bool:
+        """Whether the project or the target chose a threshold (else it is measured)."""
+        return (project is not None and project.threshold is not None) or (
+            target is not None and target.threshold is not None
+        )
 
     def allowed_pixels(self, total: int) -> float | None:
         """The differing-pixel budget, or None when only the density decides."""

@@ -17,6 +17,7 @@ from PIL import Image, UnidentifiedImageError
 from argus.diff import SnapshotOutcome, Tolerance, baseline_path, compare_to_baseline
 from argus.diff.masks import MaskResolution, resolve_masks
 from argus.diff.regions import Region
+from argus.diff.sensor_tolerance import sensor_tolerance
 from argus.errors import InputError
 from argus.gates.base import (
     Finding,
@@ -115,15 +116,26 @@ def snapshot_gate(inputs: GateInputs) -> GateOutcome:
     baseline = baseline_path(
         inputs.spec.spec_dir, view.target, view.state, view.appearance, settings.platform_suffix
     )
+    tolerance = Tolerance.resolve(settings, inputs.target.snapshot)
+    measured = None
+    if not Tolerance.threshold_set(
+        settings, inputs.target.snapshot
+    ) and inputs.tokens.has_appearance(view.appearance):
+        # A baseline is a render by the same sensor: the threshold is measured from the palette
+        # so a swap between neighbouring tokens is never inside it.
+        measured = sensor_tolerance(inputs.tokens.palette(view.appearance))
+        tolerance = replace(tolerance, threshold=measured.threshold)
     result = compare_to_baseline(
         inputs.sensed.render,
         baseline,
-        Tolerance.resolve(settings, inputs.target.snapshot),
+        tolerance,
         masks.boxes,
         settings.update,
         scale=scale,
     )
     outcome = snapshot_outcome(result, probe, scale, masks.unresolved)
+    threshold = measured.to_json() if measured else {"threshold": tolerance.threshold}
+    outcome = replace(outcome, data={**outcome.data, "tolerance": threshold})
     if result.written or result.updated:
         record_browser(baseline, inputs.meta)
         return outcome

@@ -44,6 +44,8 @@ def view_contract(spec: Spec, view: View) -> dict[str, Any]:
             dict(c) for c in target.component_contracts if c.get("state") in (None, view.state)
         ],
         "expectations": expectations,
+        # Regions a regression check may accept: the target's declared (dynamic content) masks.
+        "masks": list(target.snapshot.masks),
     }
 
 

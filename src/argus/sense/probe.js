@@ -445,6 +445,7 @@
       aria_hidden: ariaHidden,
       ...(field ? { field_text: field } : {}),
       ...(el.getRootNode() instanceof ShadowRoot ? { in_shadow_root: true } : {}),
+      disabled: disabledControl(el) || Boolean(el.closest("fieldset:disabled")),
       style: styles,
       ...(el === root ? canvasOf(el) : {}),
     });

@@ -13,6 +13,7 @@ from typing import Any
 
 from argus.config import ProjectConfig
 from argus.contracts import load_rubric
+from argus.errors import InputError
 from argus.judge.base import register_judge
 from argus.judge.metric.accessibility import accessibility
 from argus.judge.metric.context import Measured, MetricContext
@@ -63,11 +64,13 @@ class MetricJudge:
         out: dict[str, Measured] = {}
         for name in names:
             measure = MEASURES.get(name)
-            out[name] = (
-                measure(ctx)
-                if measure
-                else Measured.abstain(f"The metric judge has no measurement for '{name}'.")
-            )
+            if measure is None:
+                out[name] = Measured.abstain(f"The metric judge has no measurement for '{name}'.")
+                continue
+            try:
+                out[name] = measure(ctx)
+            except InputError as exc:  # the verdict is inconclusive: say where it stopped
+                raise InputError(f"metric judge, {name}: {exc}") from exc
         return out
 
     def judge(self, packet: Packet) -> dict[str, Any]:

@@ -44,6 +44,7 @@ class Node:
     name: str
     heading_level: int | None
     interactive: bool
+    disabled: bool = False  # disabled (or aria-disabled): not an action competing for the eye
 
     @property
     def shown(self) -> bool:
@@ -87,6 +88,7 @@ class MetricContext:
                     if isinstance(level, int) and not isinstance(level, bool)
                     else None,
                     interactive=bool(raw.get("interactive", False)),
+                    disabled=raw.get("disabled") is True,
                 )
             )
         return tuple(nodes)

@@ -18,9 +18,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from argus.color import parse_color
+from argus.errors import InputError
 from argus.gates.base import Finding
 from argus.gates.probe import Element, parse_px
-from argus.gates.token_compliance import check_token_compliance
+from argus.gates.token_compliance import COLOR_PROPS, check_token_compliance
 from argus.judge.content import clip
 from argus.judge.metric.context import Measured, MetricContext, Node
 
@@ -64,8 +65,20 @@ def _score(findings: Sequence[Finding], near: Callable[[Finding], bool]) -> floa
 
 
 def _near_colour(ctx: MetricContext) -> Callable[[Finding], bool]:
+    """A near miss for a colour finding; any other kind of finding is read as its own kind
+    (a radius against the radius scale), never parsed as a colour."""
+    near_radius = _near_length(ctx.tokens.nearest_radius, NEAR_PX)
+
     def near(finding: Finding) -> bool:
-        nearest = ctx.tokens.nearest_color(parse_color(finding.value), ctx.appearance)
+        if finding.property not in COLOR_PROPS:
+            return near_radius(finding)
+        try:
+            colour = parse_color(finding.value)
+        except InputError as exc:
+            raise InputError(
+                f"{ctx.packet.require('probe')}: {finding.element} {finding.property}: {exc}"
+            ) from exc
+        nearest = ctx.tokens.nearest_color(colour, ctx.appearance)
         return nearest is not None and nearest[1] <= NEAR_DELTA_E
 
     return near
@@ -75,9 +88,12 @@ def _near_length(
     lookup: Callable[[float], tuple[str, float] | None], slack: float
 ) -> Callable[[Finding], bool]:
     def near(finding: Finding) -> bool:
-        px = parse_px(finding.value)
-        nearest = lookup(abs(px)) if px is not None else None
-        return nearest is not None and nearest[1] <= slack
+        # A shorthand such as a radius "6px 8px" is near only when every part is.
+        parts = [parse_px(part) for part in finding.value.replace("/", " ").split()]
+        if not parts or any(px is None for px in parts):
+            return False
+        nearest = [lookup(abs(px)) for px in parts if px is not None]
+        return all(n is not None and n[1] <= slack for n in nearest)
 
     return near
 
@@ -88,12 +104,15 @@ def token_compliance(ctx: MetricContext) -> Measured:
     numbers: dict[str, Any] = {"checked": checked, "off_token": len(findings)}
     if not findings:
         return Measured(
-            1, f"All {checked} rendered colour values are {ctx.appearance} palette tokens.", numbers
+            1,
+            f"All {checked} rendered colour{' and radius' if ctx.tokens.radii else ''} values "
+            f"are {ctx.appearance} tokens.",
+            numbers,
         )
     return Measured(
         _score(findings, _near_colour(ctx)),
-        f"{len(findings)} of {checked} rendered colour values are off the {ctx.appearance} "
-        f"palette: {_listed(findings)}.",
+        f"{len(findings)} of {checked} rendered colour{' and radius' if ctx.tokens.radii else ''} "
+        f"values are off the {ctx.appearance} tokens: {_listed(findings)}.",
         numbers,
     )
 

@@ -9,13 +9,15 @@ The console is evidence too: an uncaught page error or a console error means the
 work as rendered (counted, never quoted: a page can log anything).
 
 1 when every check passes; 0.5 when more than half pass; 0 otherwise. With no expectations
-for the state (a prose-only contract) and a clean console, the dimension abstains.
+for the state (a prose-only contract) and a clean console, the dimension abstains, and so it
+does when every machine check holds but prose criteria remain that nothing measured: what was
+not measured is unverified, never passed. A failed check fails whatever the prose says.
 
 Expectations rarely say everything the spec says. When the view also has prose criteria (the
 spec.md acceptance criteria, component contracts for the state), the score stands for the
 machine expectations only and the measurement is marked ``partial`` with what it left out
-(``unmeasured``): the composite judge then also puts the dimension to its model judge and keeps
-the lower score; the metric judge alone says so in the evidence.
+(``unmeasured``): the composite judge then also puts the dimension to its model judge (keeping
+the lower score of a measured failure); the metric judge alone abstains on a measured pass.
 """
 
 from __future__ import annotations
@@ -134,7 +136,15 @@ def functional_correctness(ctx: MetricContext) -> Measured:
         rest = f" The {' and '.join(prose)} are prose: not measured here."
     if not failed:
         summary = "; ".join(label for label, _ in results)
-        return Measured(1, f"All expectations hold: {summary}.{rest}", numbers)
+        if prose:
+            # What was measured holds, but the criteria also say what nothing measured: a pass
+            # here would claim the unmeasured part. Abstain; a model judge takes the prose.
+            return Measured.abstain(
+                f"Unverified: the {len(results)} machine check(s) hold ({summary}), but the "
+                f"{' and '.join(prose)} are prose: not measured here.",
+                **numbers,
+            )
+        return Measured(1, f"All expectations hold: {summary}.", numbers)
     score = 0.5 if len(failed) < len(results) / 2 else 0
     return Measured(
         score,

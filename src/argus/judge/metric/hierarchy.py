@@ -9,6 +9,9 @@ Checks, each pass or fail:
   the control's own background against what is behind it: a control without a fill weighs 0);
 - primary_alone: no other control wears the primary action's treatment (the same fill colour),
   which would make several actions compete for first look.
+Disabled controls (``disabled``, ``aria-disabled``, inside a disabled fieldset) are not
+competing for prominence: they are left out, and a disabled primary action is only required
+to be shown.
 
 1 when all pass, 0.5 when exactly one fails (and it is neither one_h1 nor the primary action
 missing), 0 otherwise. Without a declared primary action, a page that has controls cannot be
@@ -87,7 +90,8 @@ def hierarchy(ctx: MetricContext) -> Measured:
         a, b = skips[0]
         notes.append(f"the heading outline jumps from level {a or 'none'} to {b}")
 
-    controls = [n for n in shown if n.interactive]
+    # A disabled control is not competing for prominence: it is left out of the contest.
+    controls = [n for n in shown if n.interactive and not n.disabled]
     ident = ctx.contract.get("primary_action")
     numbers["controls"] = len(controls)
     if not ident:
@@ -102,6 +106,10 @@ def hierarchy(ctx: MetricContext) -> Measured:
         if primary is None or not primary.shown:
             checks["primary_leads"] = False
             notes.append(f"the primary action {ident!r} is not shown")
+        elif primary.disabled:
+            # A disabled primary action is muted on purpose: it leads nothing until enabled,
+            # so neither its weight nor its (muted) fill is put against the other controls.
+            numbers["primary_disabled"] = True
         else:
             fills = [_fill(ctx, n) for n in controls if n is not primary]
             own = _fill(ctx, primary)
@@ -136,12 +144,17 @@ def hierarchy(ctx: MetricContext) -> Measured:
     failed = [name for name, ok in checks.items() if not ok]
     numbers["failed_checks"] = failed
     if not failed:
+        lead = (
+            "the primary action is disabled, so it is not put against the other controls"
+            if numbers.get("primary_disabled")
+            else f"the primary action outweighs the other {len(controls) - 1} controls (area × "
+            f"fill contrast {numbers.get('primary_weight')} against at most "
+            f"{numbers.get('heaviest_other_weight')}) with no rival in its colour"
+        )
         return Measured(
             1,
-            f"One h1 ({numbers.get('h1_px', 0):g}px, the largest text), headings in order, and the "
-            f"primary action outweighs the other {len(controls) - 1} controls (area × fill "
-            f"contrast {numbers.get('primary_weight')} against at most "
-            f"{numbers.get('heaviest_other_weight')}) with no rival in its colour.",
+            f"One h1 ({numbers.get('h1_px', 0):g}px, the largest text), headings in order, and "
+            f"{lead}.",
             numbers,
         )
     severe = {"one_h1"} | (

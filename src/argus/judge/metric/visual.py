@@ -1,16 +1,16 @@
 """visual_fidelity, and closer_to_reference_than_prev: the render against the reference image.
 
-Against a *candidate* reference (an earlier render a person approved as it was) the dimension
-asserts only that the composition is unchanged: a regression check against the approved
-baseline, never a claim that the design is good (that rests on the design-system dimensions).
-Unchanged means two things hold: the block structure (the same regions, every block in place)
-and the pixels agree at composition scale: the densest 16 px diff window is below
-MAX_WINDOW_DENSITY (the change is local, edges and glyphs, not whole areas repainted) or the
-SSIM of the 4×4-averaged images is at least MIN_SSIM (the tonal masses are the same). Blocks in
-place over repainted areas (a page turned dark) score 0.5.
-Against a *human* reference it is a fidelity check in the manner of Design2Code. Neither is a
-bare pixel match: colours, spacing and type are other dimensions' business, and a list with one
-row more or fewer is functional_correctness's.
+Against a *candidate* reference (an earlier render by Argus's own sensor that a person approved)
+the dimension is a regression check: the same sensor renders an unchanged view to the same
+pixels, so every region that differs beyond the palette-measured tolerance (anti-aliasing set
+aside) is listed with its box, its share of the pixels, the elements under it and what changed
+(argus.judge.regression), and fails the dimension (0.5; 0 when a whole region of the page
+appeared or vanished). Only a mask the spec declares (``snapshot.masks``, for dynamic content)
+accepts a changed region. It is never a claim that the design is good (that rests on the
+design-system dimensions).
+Against a *human* reference (a mockup, drawn by other means) it is a lenient composition check
+in the manner of Design2Code: block match, position and colour, where a bare pixel match would
+mean nothing.
 """
 
 from __future__ import annotations
@@ -18,18 +18,18 @@ from __future__ import annotations
 from typing import Any
 
 from argus.diff.compare import compare
+from argus.diff.masks import resolve_masks
+from argus.diff.sensor_tolerance import sensor_tolerance
 from argus.judge.composition import StructureChange, design_scores
 from argus.judge.metric.context import Measured, MetricContext
 from argus.judge.picture import Picture
+from argus.judge.regression import compare_same_sensor
 
 # Human reference (Design2Code scores): at or above PASS for 1, at or above PARTIAL for 0.5.
 # Colour is weighed lightly: exact colours are token_compliance's business, not composition's.
 PASS = {"block_match": 0.9, "position": 0.95, "colour": 0.7}
 PARTIAL = {"block_match": 0.75, "position": 0.9, "colour": 0.5}
 MAX_LISTED = 3
-# Candidate reference, the pixel half of "unchanged" (either bound is enough; see the doc).
-MAX_WINDOW_DENSITY = 0.9
-MIN_SSIM = 0.9
 
 
 def _changes_text(changes: list[StructureChange]) -> str:
@@ -59,58 +59,65 @@ def visual_fidelity(ctx: MetricContext) -> Measured:
         )
     render = ctx.render_picture
     if ctx.packet.reference_source == "candidate":
-        return _unchanged(render, reference)
+        return _unchanged(ctx, render, reference)
     return _fidelity(render, reference.fitted(render.shape))
 
 
-def _unchanged(render: Picture, reference: Picture) -> Measured:
-    numbers = pixel_numbers(render, reference)
-    if numbers["diff_ratio"] == 0:
+def _unchanged(ctx: MetricContext, render: Picture, reference: Picture) -> Measured:
+    """A regression check against a same-sensor baseline: every changed region is listed and
+    fails the dimension unless a declared mask covers it."""
+    tolerance = sensor_tolerance(ctx.tokens.palette(ctx.appearance))
+    if render.shape != reference.shape:
+        changes = render.changes_from(reference)
+        numbers: dict[str, Any] = {
+            "size": [list(render.shape[1::-1]), list(reference.shape[1::-1])],
+            "region_changes": sum(1 for c in changes if c.kind == "region"),
+            "block_changes": sum(1 for c in changes if c.kind == "block"),
+        }
+        listed = f": {_changes_text(changes)}" if changes else ""
         return Measured(
-            1, "The render is pixel-identical to the approved candidate baseline.", numbers
+            0 if numbers["region_changes"] else 0.5,
+            f"The render is {render.shape[1]}x{render.shape[0]} px, the approved candidate "
+            f"baseline {reference.shape[1]}x{reference.shape[0]}: not the same page{listed}.",
+            numbers,
         )
-    ours, theirs = render.layout, reference.layout
-    changes = render.changes_from(reference)
+    masks = resolve_masks(ctx.contract.get("masks") or [], ctx.probe_raw)
+    found = compare_same_sensor(render.pixels, reference.pixels, ctx.probe, tolerance, masks.boxes)
+    compared = (
+        f"compared pixel by pixel with the approved candidate baseline (same sensor) at "
+        f"{tolerance.describe()}, anti-aliasing set aside"
+        + (f", {found.masked} declared mask(s) painted over" if found.masked else "")
+    )
     numbers = {
-        **numbers,
-        "regions": [len(ours.regions), len(theirs.regions)],
-        "blocks": [len(ours.blocks), len(theirs.blocks)],
-        "region_changes": sum(1 for c in changes if c.kind == "region"),
-        "block_changes": sum(1 for c in changes if c.kind == "block"),
+        "comparison": "same-sensor regression",
+        "tolerance": tolerance.to_json(),
+        "differing_pixels": found.exact_differing,
+        "counted_pixels": found.counted,
+        "masks": found.masked,
+        "masks_unresolved": list(masks.unresolved),
+        "regions": [c.to_json() for c in found.changes],
     }
-    if not changes and not _repainted(numbers):
+    if not found.changes:
+        if found.exact_differing == 0:
+            return Measured(1, f"Every pixel equals the baseline's: {compared}.", numbers)
         return Measured(
             1,
-            "Composition unchanged from the approved candidate baseline: all "
-            f"{len(theirs.regions)} regions and their blocks are in place "
-            f"(SSIM {numbers['ssim']}, densest window {numbers['densest_window']}); a regression "
-            "check, not a quality judgement.",
+            f"Not byte-identical: {found.exact_differing} pixel(s) differ, none beyond the "
+            f"tolerance once anti-aliasing is set aside; {compared}.",
             numbers,
         )
-    if not changes:
-        return Measured(
-            0.5,
-            "Blocks in place, but areas of the approved candidate baseline were repainted: "
-            f"densest {numbers['window_px']} px window {numbers['densest_window']} changed "
-            f"(below {MAX_WINDOW_DENSITY} would be local) and SSIM {numbers['ssim']} "
-            f"(below {MIN_SSIM}).",
-            numbers,
-        )
-    score = 0 if numbers["region_changes"] else 0.5
+    structure = render.changes_from(reference)
+    numbers["region_changes"] = sum(1 for c in structure if c.kind == "region")
+    listed = "; ".join(c.describe() for c in found.changes[:MAX_LISTED])
+    more = (
+        f" (and {len(found.changes) - MAX_LISTED} more)" if len(found.changes) > MAX_LISTED else ""
+    )
     return Measured(
-        score,
-        f"Composition changed from the approved candidate baseline: {_changes_text(changes)}.",
+        0 if numbers["region_changes"] else 0.5,
+        f"{len(found.changes)} region(s) changed from the approved candidate baseline, none "
+        f"covered by a declared mask: {listed}{more}. {compared[:1].upper()}{compared[1:]}.",
         numbers,
     )
-
-
-def _repainted(numbers: dict[str, Any]) -> bool:
-    """The pixels disagree at composition scale: dense windows repainted and a low SSIM.
-    Unknown when the sizes differ (then the structure decides alone)."""
-    density, ssim = numbers.get("densest_window"), numbers.get("ssim")
-    if density is None or ssim is None:
-        return False
-    return bool(density >= MAX_WINDOW_DENSITY and ssim < MIN_SSIM)
 
 
 def _fidelity(render: Picture, reference: Picture) -> Measured:
