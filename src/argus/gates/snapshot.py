@@ -14,10 +14,11 @@ from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError
 
+from argus.config import SnapshotConfig
 from argus.diff import SnapshotOutcome, Tolerance, baseline_path, compare_to_baseline
 from argus.diff.masks import MaskResolution, resolve_masks
 from argus.diff.regions import Region
-from argus.diff.sensor_tolerance import sensor_tolerance
+from argus.diff.sensor_tolerance import SensorTolerance, sensor_tolerance
 from argus.errors import InputError
 from argus.gates.base import (
     Finding,
@@ -29,6 +30,8 @@ from argus.gates.base import (
 )
 from argus.gates.baseline_browser import browser_drift, record_browser
 from argus.gates.probe import Element, Probe, parse_probe
+from argus.spec import SnapshotSettings
+from argus.tokens import Tokens
 
 MAX_REGIONS = 10
 
@@ -93,6 +96,20 @@ def _deepest_at(probe: Probe, x: float, y: float) -> Element | None:
     return found
 
 
+def snapshot_tolerance(
+    settings: SnapshotConfig, target: SnapshotSettings, tokens: Tokens, appearance: str
+) -> tuple[Tolerance, SensorTolerance | None]:
+    """The tolerance a render is held to against its baseline, and, when no threshold was set
+    (project or target), how it was measured: a baseline is a render by the same sensor, so
+    the threshold comes from the palette and a swap between neighbouring tokens is never
+    inside it."""
+    tolerance = Tolerance.resolve(settings, target)
+    if Tolerance.threshold_set(settings, target) or not tokens.has_appearance(appearance):
+        return tolerance, None
+    measured = sensor_tolerance(tokens.palette(appearance))
+    return replace(tolerance, threshold=measured.threshold), measured
+
+
 @register_gate("snapshot")
 def snapshot_gate(inputs: GateInputs) -> GateOutcome:
     view = inputs.view
@@ -116,15 +133,9 @@ def snapshot_gate(inputs: GateInputs) -> GateOutcome:
     baseline = baseline_path(
         inputs.spec.spec_dir, view.target, view.state, view.appearance, settings.platform_suffix
     )
-    tolerance = Tolerance.resolve(settings, inputs.target.snapshot)
-    measured = None
-    if not Tolerance.threshold_set(
-        settings, inputs.target.snapshot
-    ) and inputs.tokens.has_appearance(view.appearance):
-        # A baseline is a render by the same sensor: the threshold is measured from the palette
-        # so a swap between neighbouring tokens is never inside it.
-        measured = sensor_tolerance(inputs.tokens.palette(view.appearance))
-        tolerance = replace(tolerance, threshold=measured.threshold)
+    tolerance, measured = snapshot_tolerance(
+        settings, inputs.target.snapshot, inputs.tokens, view.appearance
+    )
     result = compare_to_baseline(
         inputs.sensed.render,
         baseline,

@@ -12,14 +12,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from argus.config import ProjectConfig
-from argus.diff import Tolerance, baseline_path, compare_to_baseline, resolve_masks
+from argus.diff import baseline_path, compare_to_baseline, resolve_masks
 from argus.diff.snapshot import SnapshotOutcome, UpdateMode
 from argus.gates import configured_gates
 from argus.gates.baseline_browser import record_browser
 from argus.gates.inputs import gate_inputs
-from argus.gates.snapshot import device_pixel_ratio
+from argus.gates.snapshot import device_pixel_ratio, snapshot_tolerance
 from argus.io import read_json
 from argus.spec.model import Spec, View
+from argus.tokens import load_tokens
 
 
 def view_baseline(spec: Spec, config: ProjectConfig, view: View) -> Path:
@@ -53,7 +54,9 @@ def write_baseline(
     outcome = compare_to_baseline(
         render,
         baseline,
-        Tolerance.resolve(config.gates.snapshot, target.snapshot),
+        snapshot_tolerance(
+            config.gates.snapshot, target.snapshot, load_tokens(spec.tokens_path), view.appearance
+        )[0],
         resolve_masks(target.snapshot.masks, probe).boxes,
         mode,
         scale=device_pixel_ratio(render, width),
