@@ -3,6 +3,7 @@ changed snapshot, approve HE-1 and HE-2 until the loop is DONE, and the refusals
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -157,3 +158,31 @@ def test_reading_a_file_outside_the_repository_is_refused(tmp_path: Path, page: 
             response = page.request.get(f"{ui.url}file", params={"path": path})
             assert response.status == 403, path
             assert "image/png" not in response.headers["content-type"]
+
+
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+
+
+def _axe_violations(page: Page) -> list[object]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    page.evaluate(Axe().axe_script)  # through the DevTools protocol: the page's CSP stands
+    raw = page.evaluate(
+        """async (tags) => JSON.stringify((await axe.run(document, {
+            runOnly: {type: "tag", values: tags}})).violations.map(v => ({
+            id: v.id, nodes: v.nodes.map(n => n.target)})))""",
+        AXE_TAGS,
+    )
+    found: list[object] = json.loads(raw)
+    return found
+
+
+def test_the_pages_have_no_accessibility_violations(tmp_path: Path, page: Page) -> None:
+    root, _, _ = changed_snapshot_repo(tmp_path)
+    with serve_ui(root) as ui:
+        page.goto(ui.url)
+        assert _axe_violations(page) == []
+        page.goto(f"{ui.url}view/demo/list-a-light")
+        for mode in ("side", "overlay", "diff"):
+            page.locator(f'button[data-mode="{mode}"]').click()
+            assert _axe_violations(page) == [], mode

@@ -40,6 +40,13 @@ def keeps_baselines(spec: Spec, config: ProjectConfig, view: View, sensed: Path)
     return "snapshot" in configured_gates(inputs)
 
 
+def viewport_width(probe: object) -> float:
+    """The probed viewport's CSS width; 0 when the probe does not say (scale 1 then)."""
+    viewport = probe.get("viewport") if isinstance(probe, dict) else None
+    width = viewport.get("width", 0) if isinstance(viewport, dict) else 0
+    return float(width) if isinstance(width, int | float) and not isinstance(width, bool) else 0.0
+
+
 def write_baseline(
     spec: Spec, config: ProjectConfig, view: View, render: Path, mode: UpdateMode
 ) -> SnapshotOutcome:
@@ -47,9 +54,7 @@ def write_baseline(
     ``mode`` says (``changed`` or ``all``)."""
     target = spec.target(view.target)
     probe = read_json(render.parent / "probe.json", what="probe.json")
-    viewport = probe.get("viewport") if isinstance(probe, dict) else None
-    width = viewport.get("width", 0) if isinstance(viewport, dict) else 0
-    width = float(width) if isinstance(width, int | float) and not isinstance(width, bool) else 0
+    width = viewport_width(probe)
     baseline = view_baseline(spec, config, view)
     outcome = compare_to_baseline(
         render,

@@ -67,7 +67,7 @@ def picture_from_file(path: Path | None, label: str, alt: str, missing: str) -> 
     return picture_from_array(array, label, alt)
 
 
-def _pad(array: U8, width: int, height: int) -> U8:
+def pad(array: U8, width: int, height: int) -> U8:
     """Grow ``array`` to width x height with transparent pixels (they read as differences)."""
     if array.shape[1] == width and array.shape[0] == height:
         return array
@@ -89,7 +89,7 @@ def diff_picture(
         return DiffOutcome(Picture(label, alt, None, note=f"cannot compare: {exc}"), "")
     width = max(ours.shape[1], theirs.shape[1])
     height = max(ours.shape[0], theirs.shape[0])
-    result = compare(_pad(ours, width, height), _pad(theirs, width, height), diff_image=True)
+    result = compare(pad(ours, width, height), pad(theirs, width, height), diff_image=True)
     stats = f"{result.mismatch:,} of {result.total:,} pixels differ ({result.ratio:.2%})"
     if ours.shape != theirs.shape:
         stats += (

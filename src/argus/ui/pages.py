@@ -22,6 +22,8 @@ FILTER_LABELS = {
     "pending": "Waiting for a person",
     "changed": "Changed since baseline",
 }
+# A pane that scrolls when zoomed: focusable, so it scrolls from the keyboard too.
+SCROLLER = '<div class="scroller" tabindex="0"><div class="frame">'
 KEYS = (
     ("j / k", "next / previous view"),
     ("m", "next compare mode"),
@@ -223,7 +225,7 @@ def _figure(label: str, url: str | None, alt: str, pane: str) -> str:
             f"<figcaption>{esc(label)}</figcaption></figure>"
         )
     return (
-        f'<figure class="pane" data-pane="{esc(pane)}"><div class="scroller"><div class="frame">'
+        f'<figure class="pane" data-pane="{esc(pane)}">{SCROLLER}'
         f'<img src="{esc(url)}" alt="{esc(alt)}"></div></div>'
         f"<figcaption>{esc(label)}</figcaption></figure>"
     )
@@ -273,7 +275,7 @@ def _compare(root: Path, card: ViewCard, marks: Sequence[Mark]) -> str:
     if render is not None and against is not None:
         which = "baseline" if baseline else "reference"
         stack = (
-            '<div class="stack" data-show="overlay split"><div class="scroller"><div class="frame">'
+            f'<div class="stack" data-show="overlay split">{SCROLLER}'
             f'<img class="under" src="{esc(against)}" alt="{esc(which)} of {esc(card.slug)}">'
             f'<img class="over" src="{esc(render)}" alt="Render of {esc(card.slug)} on top">'
             '<div class="handle" aria-hidden="true"></div></div></div>'
@@ -288,7 +290,7 @@ def _compare(root: Path, card: ViewCard, marks: Sequence[Mark]) -> str:
     if diff is not None and card.snapshot is not None:
         snap = card.snapshot
         diff_html = (
-            '<div class="diffpane" data-show="diff"><div class="scroller"><div class="frame">'
+            f'<div class="diffpane" data-show="diff">{SCROLLER}'
             f'<img src="{esc(diff)}" alt="Differences from the baseline, in red"></div></div>'
             f'<p class="subtle">{esc(snap.summary)}'
             + (f"; {esc(snap.size_note)}" if snap.size_note else "")

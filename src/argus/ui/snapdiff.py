@@ -14,16 +14,15 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
-
 from argus.diff import Tolerance, compare, load_png, resolve_masks
 from argus.diff.masks import Box, paint_masks
 from argus.diff.png import encode_png
 from argus.diff.regions import Region
-from argus.diff.yiq import U8
 from argus.errors import ArgusError
 from argus.gates.snapshot import device_pixel_ratio
 from argus.io import read_json
+from argus.loop.baseline import viewport_width
+from argus.report.images import pad
 
 CACHE_SIZE = 32
 
@@ -63,18 +62,8 @@ def _masks(render: Path, selectors: tuple[str, ...]) -> tuple[tuple[Box, ...], f
         return (), 1.0
     if not isinstance(probe, dict):
         return (), 1.0
-    viewport = probe.get("viewport")
-    width = viewport.get("width", 0) if isinstance(viewport, dict) else 0
-    width = float(width) if isinstance(width, int | float) and not isinstance(width, bool) else 0.0
-    return resolve_masks(selectors, probe).boxes, device_pixel_ratio(render, width)
-
-
-def _pad(array: U8, width: int, height: int) -> U8:
-    if array.shape[1] == width and array.shape[0] == height:
-        return array
-    padded = np.zeros((height, width, 4), dtype=np.uint8)
-    padded[: array.shape[0], : array.shape[1]] = array
-    return padded
+    scale = device_pixel_ratio(render, viewport_width(probe))
+    return resolve_masks(selectors, probe).boxes, scale
 
 
 def snapshot_diff(
@@ -102,8 +91,8 @@ def _compute(render: Path, against: Path, tolerance: Tolerance, masks: tuple[str
     width = max(ours.shape[1], theirs.shape[1])
     height = max(ours.shape[0], theirs.shape[0])
     result = compare(
-        _pad(ours, width, height),
-        _pad(theirs, width, height),
+        pad(ours, width, height),
+        pad(theirs, width, height),
         threshold=tolerance.threshold,
         window=tolerance.window,
         diff_image=True,
