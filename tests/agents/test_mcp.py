@@ -22,6 +22,14 @@ TOOLS = READERS | {
     "report",
     "approve",
     "contract_start",
+    "contract_stage_verifier_dispatch",
+    "contract_loop_grader_dispatch",
+    "contract_executor_stage_input",
+    "contract_executor_stage_complete",
+    "contract_summary_write",
+    "contract_block",
+    "contract_retarget",
+    "contract_resume",
     "lint",
     "sense",
     "gates",
@@ -212,3 +220,39 @@ def test_stop_evaluate_says_what_the_hook_would(repo: Path) -> None:
     )
     assert started.is_error is False
     assert held.is_error is True and result_of(held)["json"]["decision"] == "block"
+
+
+def test_an_agent_drives_the_newer_contract_without_a_shell(repo: Path) -> None:
+    from tests.contract.conftest import SUMMARY
+    from tests.contract.test_newer import OUTPUT, newer_contract
+
+    newer_contract(repo)
+    (repo / "out.txt").write_text("42")
+    server = build_server(repo)
+    _, started, advanced, packet = asyncio.run(
+        calls(
+            server,
+            ("contract_start", {"contract": "contract.yaml"}),
+            ("contract_advance", {"contract_id": "answer"}),
+            ("contract_executor_stage_input", {"contract_id": "answer", "stage": "produce"}),
+        )
+    )
+    assert not started.is_error and not advanced.is_error
+    fingerprint = result_of(packet)["json"]["input_fingerprint"]
+    _, completed, graded, wrong_role, summary = asyncio.run(
+        calls(
+            server,
+            ("contract_executor_stage_complete", {
+                "contract_id": "answer", "stage": "produce", "input_fingerprint": fingerprint,
+                "output_digest": OUTPUT, "evidence_refs": ["out.txt"]}),
+            ("contract_grade", {"contract_id": "answer", "stage": "validate"}),
+            ("contract_loop_grader_dispatch", {"contract_id": "answer", "stage": "inspect"}),
+            ("contract_summary_write", {"contract_id": "answer", "body": SUMMARY}),
+        )
+    )  # fmt: skip
+    assert not completed.is_error, result_of(completed)["stderr"]
+    assert not graded.is_error
+    assert wrong_role.is_error and "not a loop-grader stage" in result_of(wrong_role)["stderr"]
+    assert not summary.is_error, result_of(summary)["stderr"]
+    state = json.loads((repo / ".argus/contracts/answer/state.json").read_text())
+    assert state["stages"]["produce"]["status"] == "passed"

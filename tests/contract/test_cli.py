@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from tests.conftest import RunArgus
-from tests.contract.conftest import write_contract
+from tests.contract.conftest import SUMMARY, write_contract
 
 GO = json.dumps({"verdict": "GO", "evidence": "done.txt reads 'done'", "findings": []})
 
@@ -54,6 +54,18 @@ def test_a_session_cannot_stop_until_the_contract_is_closed(
     assert judged.returncode == 0 and "stage review: passed" in judged.stdout
     wrong = contract("grade", "ship-it", "review")
     assert wrong.returncode == 2 and "is a judgment stage" in wrong.stderr
+    unsummarized = contract("complete", "ship-it")
+    assert unsummarized.returncode == 1 and "E_CLOSURE_SUMMARY_MISSING" in unsummarized.stderr
+    assert "closure-summary-missing" in json.loads(stop_hook(repo))["reason"]
+    wrote = subprocess.run(
+        [sys.executable, "-m", "argus", "contract", "summary", "write", "ship-it"],
+        input=SUMMARY,
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert wrote.returncode == 0, wrote.stderr
     closed = contract("complete", "ship-it")
     assert closed.returncode == 0 and "summary:" in closed.stdout
     assert stop_hook(repo) == "", "a closed contract lets the session end"

@@ -15,7 +15,7 @@ from argus.contract.hook import run_stop_hook, stop_decision
 from argus.contract.model import check_independence, load_contract
 from argus.contract.state import load_state
 from argus.errors import InputError
-from tests.contract.conftest import write_contract
+from tests.contract.conftest import summarize, write_contract
 
 GO = json.dumps({"verdict": "GO", "evidence": "done.txt reads 'done'", "findings": []})
 STATE = Path(".argus/contracts/ship-it/state.json")
@@ -108,6 +108,7 @@ def test_a_forged_ledger_line_breaks_its_chain(repo: Path) -> None:
     with pytest.raises(InputError, match="chain is broken"):
         run.complete(repo, "ship-it")
     assert stop_decision(repo) is not None
+    summarize(repo)
     assert run.abort(repo, "ship-it", "a person ends it").phase == "aborted"
 
 
@@ -122,6 +123,7 @@ def test_starting_a_closed_contract_again_archives_the_old_run(
     run.grade(repo, "ship-it", "check")
     monkeypatch.setenv("GRADER_ANSWER", GO)
     run.judge(repo, "ship-it", "review")
+    summarize(repo)
     run.complete(repo, "ship-it")
     first = load_state(repo, "ship-it").run_id
     run.start(repo, repo / "contract.json", "anthropic/the-builder", "")

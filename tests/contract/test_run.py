@@ -15,7 +15,7 @@ from argus.contract import run
 from argus.contract.hook import stop_decision
 from argus.contract.state import load_state
 from argus.errors import InputError
-from tests.contract.conftest import write_contract
+from tests.contract.conftest import summarize, write_contract
 from tests.judge.stub_llm import StubLLM
 
 GO = json.dumps({"verdict": "GO", "evidence": "done.txt reads 'done'", "findings": []})
@@ -47,6 +47,7 @@ def test_a_run_goes_from_running_to_completed_on_evidence(
     monkeypatch.setenv("GRADER_ANSWER", GO)
     outcome = run.judge(repo, "ship-it", "review")
     assert (outcome.status, outcome.detail) == ("passed", "done.txt reads 'done'")
+    summarize(repo)
     summary = run.complete(repo, "ship-it").read_text()
     state = load_state(repo, "ship-it")
     assert state.phase == "completed" and state.fingerprint in summary
@@ -117,6 +118,7 @@ def test_an_edited_contract_is_refused_mid_run(started: Path) -> None:
 def test_one_open_run_per_contract(started: Path) -> None:
     with pytest.raises(InputError, match="already running"):
         run.start(started, started / "contract.json", "", "")
+    summarize(started)
     run.abort(started, "ship-it", "replanned")
     assert run.start(started, started / "contract.json", "", "").phase == "running"
 
@@ -155,8 +157,13 @@ def test_a_model_grader_through_litellm(
     assert run.judge(repo, "ship-it", "review").status == "passed"
     prompt = stub.requests[0]["messages"][0]["content"]
     assert "independent grader" in prompt and "done.txt says done" in prompt
-    last = load_state(repo, "ship-it").stages["review"].last
-    assert last["grader"] == {"model": "openai/stub-grader"}
+    grader = load_state(repo, "ship-it").stages["review"].last["grader"]
+    assert (grader["model"], grader["model_ran"], grader["tried"]) == (
+        "openai/stub-grader",
+        "openai/stub-grader",
+        [],
+    )
+    assert (grader["input_tokens"], grader["output_tokens"]) == (120, 30)
 
 
 def git(repo: Path, *args: str) -> None:
@@ -187,6 +194,7 @@ def test_a_pass_goes_stale_when_the_working_tree_changes(
     assert state.stages["check"].status == "pending" and state.stages["review"].status == "pending"
     assert run.grade(repo, "ship-it", "check").status == "passed", "graded again on the new tree"
     assert run.judge(repo, "ship-it", "review").status == "passed"
+    summarize(repo)
     assert "| check | mechanical | passed | 2 |" in run.complete(repo, "ship-it").read_text()
 
 

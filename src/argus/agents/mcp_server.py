@@ -80,8 +80,11 @@ def text_arg(value: str, what: str, *, limit: int = MAX_TEXT) -> str:
     return value
 
 
-def run_argus(root: Path, args: list[str], timeout: float = DEFAULT_TIMEOUT_S) -> dict[str, Any]:
-    """Run ``argus ARGS`` in ``root``; the result as a tool returns it."""
+def run_argus(
+    root: Path, args: list[str], timeout: float = DEFAULT_TIMEOUT_S, stdin: str | None = None
+) -> dict[str, Any]:
+    """Run ``argus ARGS`` in ``root`` (``stdin`` on its standard input); the result as a tool
+    returns it."""
     try:
         done = subprocess.run(
             [sys.executable, "-m", "argus", *args],
@@ -90,7 +93,7 @@ def run_argus(root: Path, args: list[str], timeout: float = DEFAULT_TIMEOUT_S) -
             text=True,
             timeout=timeout,
             check=False,
-            stdin=subprocess.DEVNULL,
+            input=stdin if stdin is not None else "",
         )
     except subprocess.TimeoutExpired:
         return {"exit_code": 2, "stdout": "", "stderr": f"argus {args[0]}: timed out"}
@@ -327,11 +330,24 @@ def _contract_readers(server: MCPServer[Any], root: Path) -> None:
         )
 
 
+def _run_and_stage(contract_id: str, stage: str) -> list[str]:
+    return ["--", name_arg(contract_id, "contract_id"), name_arg(stage, "stage")]
+
+
 def _contract_drivers(server: MCPServer[Any], root: Path) -> None:
     @server.tool()
-    def contract_start(contract: str) -> CallToolResult:
-        """Start a run of a contract file (YAML or JSON, repository-relative)."""
-        return call(root, lambda: ["contract", "start", "--", text_arg(contract, "contract")])
+    def contract_start(contract: str = "", preset: str = "") -> CallToolResult:
+        """Start a run of a contract file (YAML or JSON, repository-relative) or of a preset
+        (frontend-ui, docs-workflow, custom-pipeline)."""
+
+        def build() -> list[str]:
+            if bool(contract) == bool(preset):
+                raise BadArgument("give a contract file or a preset (one)")
+            if preset:
+                return ["contract", "start", f"--preset={name_arg(preset, 'preset')}"]
+            return ["contract", "start", "--", text_arg(contract, "contract")]
+
+        return call(root, build)
 
     @server.tool()
     def contract_advance(contract_id: str, phase: str = "verifying") -> CallToolResult:
@@ -347,24 +363,96 @@ def _contract_drivers(server: MCPServer[Any], root: Path) -> None:
     @server.tool()
     def contract_grade(contract_id: str, stage: str) -> CallToolResult:
         """Run a mechanical stage: Argus runs its command; exit 0 passes it."""
-        return call(
-            root,
-            lambda: ["contract", "grade", "--", name_arg(contract_id, "contract_id"),
-                     name_arg(stage, "stage")],
-        )  # fmt: skip
+        return call(root, lambda: ["contract", "grade", *_run_and_stage(contract_id, stage)])
 
     @server.tool()
     def contract_judge(contract_id: str, stage: str) -> CallToolResult:
-        """Have the stage's independent grader judge a judgment stage (GO with evidence)."""
+        """Dispatch the independent grader of a reviewer stage (either role)."""
+        return call(root, lambda: ["contract", "judge", *_run_and_stage(contract_id, stage)])
+
+    @server.tool()
+    def contract_stage_verifier_dispatch(contract_id: str, stage: str) -> CallToolResult:
+        """Dispatch the independent reviewer of a stage-verifier stage (this stage and its
+        predecessors); refused for any other stage type."""
+        args = ["contract", "judge", "--expect=stage-verifier"]
+        return call(root, lambda: [*args, *_run_and_stage(contract_id, stage)])
+
+    @server.tool()
+    def contract_loop_grader_dispatch(contract_id: str, stage: str) -> CallToolResult:
+        """Dispatch the independent grader of a loop-grader stage (whole-loop completeness);
+        refused for any other stage type."""
+        args = ["contract", "judge", "--expect=loop-grader"]
+        return call(root, lambda: [*args, *_run_and_stage(contract_id, stage)])
+
+    @server.tool()
+    def contract_executor_stage_input(contract_id: str, stage: str) -> CallToolResult:
+        """An executor stage's exact input packet (its prompt) and input_fingerprint."""
+        return call(root, lambda: ["contract", "stage-input", *_run_and_stage(contract_id, stage)])
+
+    @server.tool()
+    def contract_executor_stage_complete(
+        contract_id: str,
+        stage: str,
+        input_fingerprint: str,
+        output_digest: str,
+        evidence_refs: list[str],
+    ) -> CallToolResult:
+        """Complete an executor stage (pass only) against its input packet: the packet's
+        input_fingerprint, a lower-case SHA-256 of the output and evidence references."""
+
+        def build() -> list[str]:
+            args = ["contract", "stage-complete"]
+            args.append(f"--input-fingerprint={name_arg(input_fingerprint, 'input_fingerprint')}")
+            args.append(f"--output-digest={name_arg(output_digest, 'output_digest')}")
+            if not evidence_refs:
+                raise BadArgument("evidence_refs: at least one reference")
+            args += [f"--evidence={text_arg(r, 'evidence_refs', limit=500)}" for r in evidence_refs]
+            return [*args, *_run_and_stage(contract_id, stage)]
+
+        return call(root, build)
+
+    @server.tool()
+    def contract_summary_write(contract_id: str, body: str) -> CallToolResult:
+        """Write the closure summary (sections Summary, Stage state, Blockers, Failures,
+        Evidence, Recommendations); Argus stamps its fingerprint header."""
+        try:
+            args = ["contract", "summary", "write", "--", name_arg(contract_id, "contract_id")]
+            if not body.strip() or len(body) > 64_000 or "\0" in body:
+                raise BadArgument("body: the summary's sections, under 64 000 characters")
+        except BadArgument as exc:
+            return refused(str(exc))
+        return tool_result(run_argus(root, args, stdin=body))
+
+    @server.tool()
+    def contract_block(contract_id: str, reason: str) -> CallToolResult:
+        """Mark the run blocked on something outside the session (needs a fresh summary);
+        the Stop hook keeps holding the session until a person decides."""
         return call(
             root,
-            lambda: ["contract", "judge", "--", name_arg(contract_id, "contract_id"),
-                     name_arg(stage, "stage")],
+            lambda: ["contract", "block", f"--reason={text_arg(reason, 'reason', limit=500)}",
+                     "--", name_arg(contract_id, "contract_id")],
         )  # fmt: skip
 
     @server.tool()
+    def contract_retarget(contract_id: str, contract: str) -> CallToolResult:
+        """Give an open run a new contract; verdicts are kept only for stages whose id, type
+        and working tree are unchanged."""
+        return call(
+            root,
+            lambda: ["contract", "retarget", "--", name_arg(contract_id, "contract_id"),
+                     text_arg(contract, "contract")],
+        )  # fmt: skip
+
+    @server.tool()
+    def contract_resume(contract_id: str) -> CallToolResult:
+        """Resume a blocked run (a spent budget stays spent); a paused run is a person's."""
+        return call(
+            root, lambda: ["contract", "resume", "--", name_arg(contract_id, "contract_id")]
+        )
+
+    @server.tool()
     def contract_complete(contract_id: str) -> CallToolResult:
-        """Close a contract run whose required stages all passed; writes its summary."""
+        """Close a contract run whose required stages all passed (needs a fresh summary)."""
         return call(
             root, lambda: ["contract", "complete", "--", name_arg(contract_id, "contract_id")]
         )

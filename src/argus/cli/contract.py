@@ -1,15 +1,23 @@
 """`argus contract`: drive a contract run; `argus hook stop`: the Stop hook that guards it.
 
-    argus contract start CONTRACT.json            # idle -> running
+    argus contract validate CONTRACT.yaml|json    # exit 0 valid, 1 with every problem listed
+    argus contract doctor --contract FILE [--executor-model M] [--grader-model M]
+    argus contract start CONTRACT | --preset NAME # idle -> running
     argus contract advance ID verifying           # the work is ready to be checked
+    argus contract stage-input ID STAGE           # an executor stage: its exact input packet
+    argus contract stage-complete ID STAGE --input-fingerprint F --output-digest SHA --evidence R
     argus contract grade ID STAGE                 # a mechanical stage: Argus runs its command
-    argus contract judge ID STAGE                 # a judgment stage: an independent grader
+    argus contract judge ID STAGE                 # a reviewer stage: an independent grader
+    argus contract summary write ID < body.md     # the closure summary (Argus stamps it)
+    argus contract summary show ID
     argus contract complete ID                    # every required stage passed: closed
+    argus contract block ID --reason R            # waiting on something outside the session
+    argus contract retarget ID NEW_CONTRACT       # keep verdicts that still hold
     argus contract status [ID] [--json]
     argus contract pause ID --reason R | resume ID | abort ID --reason R
 
-Exit codes: 0 done (a stage passed, a phase changed); 1 a stage did not pass, or the run cannot
-complete yet; 2 bad input.
+Exit codes: 0 done (a stage passed, a phase changed, a contract is valid); 1 a stage did not
+pass, a contract is not valid, or the run cannot close yet; 2 bad input.
 """
 
 from __future__ import annotations
@@ -23,19 +31,37 @@ from typing import Any
 from argus.cli._args import add_root_argument, repo_root
 from argus.errors import InputError
 
+RUN_ACTIONS = (
+    ("grade", "run a mechanical stage"),
+    ("judge", "have a reviewer stage's independent grader judge it"),
+    ("stage-input", "an executor stage's exact input packet (JSON)"),
+)
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "contract",
         help="drive work through declared stages to closure (graders, budgets, Stop hook)",
-        description="Declare the stages a piece of work must pass (mechanical: Argus runs a "
-        "command; judgment: an independent grader says GO) and drive them to closure. "
-        "Nobody reports a stage's outcome: Argus runs it or asks the grader.",
+        description="Declare the stages a piece of work must pass (executor: prompt-driven "
+        "work completed against an exact input; mechanical: Argus runs a command; "
+        "stage-verifier and loop-grader: an independent grader says GO) and drive them to "
+        "closure. Nobody reports a stage's outcome: Argus runs it or asks the grader.",
     )
     actions = parser.add_subparsers(dest="contract_action", metavar="ACTION", required=True)
 
-    start = actions.add_parser("start", help="start a run of CONTRACT.json")
-    start.add_argument("contract", type=Path, metavar="CONTRACT.json")
+    validate = actions.add_parser("validate", help="check a contract file (YAML or JSON)")
+    validate.add_argument("contract", type=Path, metavar="CONTRACT")
+    _common(validate, "validate")
+
+    doctor = actions.add_parser("doctor", help="every reason a run would be refused")
+    doctor.add_argument("--contract", type=Path, required=True, metavar="CONTRACT")
+    doctor.add_argument("--executor-model", help="default: [implementer] model")
+    doctor.add_argument("--grader-model", default="", help="stands in for every model grader")
+    _common(doctor, "doctor")
+
+    start = actions.add_parser("start", help="start a run of CONTRACT (or of a preset)")
+    start.add_argument("contract", type=Path, metavar="CONTRACT", nargs="?")
+    start.add_argument("--preset", help="frontend-ui, docs-workflow or custom-pipeline")
     _common(start, "start")
 
     advance = actions.add_parser("advance", help="move a run to verifying (or back to running)")
@@ -43,22 +69,50 @@ def register(subparsers: Any) -> None:
     advance.add_argument("phase", choices=("verifying", "running"))
     _common(advance, "advance")
 
-    for name, what in (("grade", "run a mechanical stage"), ("judge", "grade a judgment stage")):
+    for name, what in RUN_ACTIONS:
         action = actions.add_parser(name, help=what)
         action.add_argument("id")
         action.add_argument("stage")
+        if name == "judge":
+            action.add_argument(
+                "--expect",
+                choices=("stage-verifier", "loop-grader"),
+                help="refuse a stage of the other reviewer role",
+            )
         _common(action, name)
+
+    done = actions.add_parser("stage-complete", help="complete an executor stage (pass only)")
+    done.add_argument("id")
+    done.add_argument("stage")
+    done.add_argument("--input-fingerprint", required=True)
+    done.add_argument("--output-digest", required=True, help="lower-case SHA-256 of the output")
+    done.add_argument("--evidence", action="append", required=True, metavar="REF")
+    _common(done, "stage-complete")
 
     complete = actions.add_parser("complete", help="close a run whose required stages passed")
     complete.add_argument("id")
     _common(complete, "complete")
+
+    retarget = actions.add_parser("retarget", help="give an open run a new contract")
+    retarget.add_argument("id")
+    retarget.add_argument("contract", type=Path, metavar="NEW_CONTRACT")
+    _common(retarget, "retarget")
+
+    summary = actions.add_parser("summary", help="write (from stdin) or show the summary")
+    summary.add_argument("what", choices=("write", "show"))
+    summary.add_argument("id")
+    _common(summary, "summary")
 
     status = actions.add_parser("status", help="where runs stand")
     status.add_argument("id", nargs="?")
     status.add_argument("--json", action="store_true")
     _common(status, "status")
 
-    for name, what in (("pause", "pause (a Stop hook lets the session end)"), ("abort", "abort")):
+    for name, what in (
+        ("pause", "pause (a Stop hook lets the session end)"),
+        ("abort", "abort"),
+        ("block", "block on something outside the session (needs a fresh summary)"),
+    ):
         action = actions.add_parser(name, help=what)
         action.add_argument("id")
         action.add_argument("--reason", required=True)
@@ -76,26 +130,44 @@ def _common(parser: argparse.ArgumentParser, action: str) -> None:
 def run_contract(args: argparse.Namespace) -> int:
     from argus.contract import run
 
-    root = repo_root(args)
     action = args.action
+    if action == "validate":
+        return _validate(args.contract)
+    root = repo_root(args)
+    if action == "doctor":
+        return _doctor(root, args)
     if action == "start":
-        from argus.config import load_config
-
-        config = load_config(root)
-        implementer = config.implementer
-        state = run.start(root, args.contract, implementer.model, implementer.command)
-        print(f"contract {state.contract_id}: running ({len(state.stages)} stages)")
-        return 0
+        return _start(root, args)
     if action in ("grade", "judge"):
-        outcome = (run.grade if action == "grade" else run.judge)(root, args.id, args.stage)
+        if action == "grade":
+            outcome = run.grade(root, args.id, args.stage)
+        else:
+            outcome = run.judge(root, args.id, args.stage, args.expect)
         print(f"stage {outcome.stage}: {outcome.status}: {outcome.detail}")
         return 0 if outcome.status == "passed" else 1
+    if action in ("stage-input", "stage-complete"):
+        return _executor(root, args)
     if action == "complete":
         path = run.complete(root, args.id)
         print(f"contract {args.id}: completed; summary: {path}")
         return 0
     if action == "status":
         return _status(root, args.id, args.json)
+    if action == "summary":
+        return _summary(root, args)
+    if action == "retarget":
+        from argus.contract.retarget import retarget
+
+        state, kept = retarget(root, args.id, args.contract)
+        print(f"contract {state.contract_id}: retargeted; kept: {', '.join(kept) or 'none'}")
+        return 0
+    if action == "resume" and not sys.stdin.isatty():
+        from argus.contract.state import load_state
+
+        if load_state(root, args.id).phase == "paused":
+            raise InputError(
+                "a paused run is a person's to resume: run `argus contract resume` in a terminal"
+            )
     if action in ("pause", "abort") and not sys.stdin.isatty():
         raise InputError(
             f"argus contract {action} is a person's decision: run it in a terminal (an agent "
@@ -106,8 +178,99 @@ def run_contract(args: argparse.Namespace) -> int:
         "pause": lambda: run.pause(root, args.id, args.reason),
         "resume": lambda: run.resume(root, args.id),
         "abort": lambda: run.abort(root, args.id, args.reason),
+        "block": lambda: run.block(root, args.id, args.reason),
     }[action]()
     print(f"contract {changed.contract_id}: {changed.phase}")
+    return 0
+
+
+def _validate(path: Path) -> int:
+    from argus.contract.model import check_graph_errors
+    from argus.contract.source import read_contract
+    from argus.contracts import validate_errors
+
+    _, data = read_contract(path)  # unreadable or not YAML/JSON: bad input (exit 2)
+    errors = validate_errors("contract", data)
+    if not errors:
+        errors = check_graph_errors(data, path)
+    if errors:
+        for error in errors:
+            print(f"{path}: {error}", file=sys.stderr)
+        return 1
+    print(f"valid contract: {data['id']} ({len(data['stages'])} stages)")
+    return 0
+
+
+def _doctor(root: Path, args: argparse.Namespace) -> int:
+    from argus.config import load_config
+    from argus.contract.doctor import diagnose
+
+    implementer = load_config(root).implementer
+    model = implementer.model if args.executor_model is None else args.executor_model
+    found = diagnose(root, args.contract, model, implementer.command, args.grader_model)
+    for refusal in found.refusals:
+        print(f"refused: {refusal}")
+    for note in found.notes:
+        print(f"note: {note}")
+    if found.refusals:
+        return 1
+    assert found.contract is not None
+    print(f"ready: {found.contract.id} ({len(found.contract.stages)} stages)")
+    return 0
+
+
+def _start(root: Path, args: argparse.Namespace) -> int:
+    from argus.config import load_config
+    from argus.contract import run
+
+    config = load_config(root)
+    if (args.contract is None) == (args.preset is None):
+        raise InputError("argus contract start: give a CONTRACT file or --preset NAME (one)")
+    if args.preset is None:
+        path: Path = args.contract
+    else:
+        from argus.contract.presets import write_preset
+
+        path, notes = write_preset(root, args.preset, config)
+        for note in notes:
+            print(f"note: {note}")
+    implementer = config.implementer
+    state = run.start(root, path, implementer.model, implementer.command)
+    print(f"contract {state.contract_id}: running ({len(state.stages)} stages)")
+    return 0
+
+
+def _executor(root: Path, args: argparse.Namespace) -> int:
+    from argus.contract.executor import stage_complete, stage_input
+
+    if args.action == "stage-input":
+        print(json.dumps(stage_input(root, args.id, args.stage), indent=2, sort_keys=True))
+        return 0
+    outcome = stage_complete(
+        root, args.id, args.stage, args.input_fingerprint, args.output_digest, args.evidence
+    )
+    print(f"stage {outcome.stage}: {outcome.status}: {outcome.detail}")
+    return 0
+
+
+def _summary(root: Path, args: argparse.Namespace) -> int:
+    from argus.contract import run
+    from argus.contract.state import load_state
+    from argus.contract.summary import current_summary
+
+    if args.what == "write":
+        try:
+            body = sys.stdin.buffer.read(256 * 1024).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError("summary: standard input is not UTF-8 text") from exc
+        written = run.summary_write(root, args.id, body)
+        print(f"contract {args.id}: summary written: {written}")
+        return 0
+    current, why = current_summary(root, load_state(root, args.id))
+    if current is None:
+        print(f"contract {args.id}: {why}", file=sys.stderr)
+        return 1
+    print(current.read_text("utf-8"), end="")
     return 0
 
 

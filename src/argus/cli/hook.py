@@ -1,5 +1,6 @@
 """`argus hook stop`: the Claude Code Stop hook that keeps a session going while a contract run
-is open. Reads the hook's JSON on standard input; prints a block decision, or nothing."""
+is open; `argus hook session-start`: the SessionStart hook that tells a new session about its
+open runs. Each reads the hook's JSON on standard input and prints its answer, or nothing."""
 
 from __future__ import annotations
 
@@ -21,6 +22,26 @@ def register(subparsers: Any) -> None:
     actions = parser.add_subparsers(dest="hook_action", metavar="HOOK", required=True)
     stop = actions.add_parser("stop", help="refuse to end a session with an open contract run")
     stop.set_defaults(func=run_stop)
+    start = actions.add_parser(
+        "session-start", help="tell a new session about its open contract runs (never resumes)"
+    )
+    start.set_defaults(func=run_session_start)
+
+
+def _stdin() -> bytes:
+    try:
+        return sys.stdin.buffer.read()
+    except Exception:
+        return b"\xff"
+
+
+def run_session_start(args: argparse.Namespace) -> int:
+    from argus.contract.hook import session_start
+
+    out = session_start(_stdin(), os.environ.get("CLAUDE_PROJECT_DIR"), Path.cwd())
+    if out:
+        print(out)
+    return 0
 
 
 def run_stop(args: argparse.Namespace) -> int:

@@ -1,10 +1,18 @@
-"""An independent grader for a judgment stage: a model through LiteLLM, or an agent command.
+"""An independent grader for a reviewer stage: a model through LiteLLM, or an agent command.
 
-The grader is told the stage, its pass criteria, the evidence of the stages that passed before
-it (what Argus itself recorded: commands, exit codes, output tails) and the working tree's
-change (``git diff HEAD``, cut to a budget with tests first); an agent command also runs in the
-repository root and may read it. It answers GO or NO-GO with the evidence it relied on. No
-answer, or a GO without evidence, is no verdict: a blocker, never a GO.
+A ``stage-verifier`` (or the older ``judgment``) inspects the current stage and its
+predecessors: it is told the stage, its pass criteria and what Argus recorded for the stages
+it requires (directly or not). A ``loop-grader`` judges whether the whole loop is complete: it
+is told every stage and what was recorded for each. Both see the working tree's change
+(``git diff HEAD`` without textconv or external diff, cut to a budget with tests first); an
+agent command also runs in the repository root and may read it. It answers GO or NO-GO with
+the evidence it relied on. No answer, or a GO without evidence, is no verdict: a blocker,
+never a GO.
+
+A model grader is tried with its ``model``, then each of its ``fallback_models`` in order when
+the model cannot be reached (a spawn failure: transport errors, overload). The verdict records
+the model dispatched, the model that actually ran, every failed try, and the tokens and cost
+of the answer (cost null when LiteLLM does not know the price).
 """
 
 from __future__ import annotations
@@ -89,27 +97,63 @@ def _working_change(root: Path) -> str:
     return cut_diff(done.stdout.decode("utf-8", "replace"), DIFF_BUDGET).text
 
 
+def _predecessors(contract: Contract, stage: Stage) -> list[str]:
+    """The stages ``stage`` requires, directly or through others."""
+    found: list[str] = []
+    todo = list(stage.requires)
+    while todo:
+        current = todo.pop()
+        if current not in found:
+            found.append(current)
+            todo.extend(contract.stage(current).requires)
+    return found
+
+
+def _recorded(stage: Stage, status: str, last: dict[str, Any]) -> str:
+    head = f"### {stage.id} ({stage.name}, {stage.type}): {status}"
+    if stage.type == "mechanical" and last.get("command"):
+        return (
+            f"{head}\n`{last.get('command')}` exited {last.get('exit_code')}\n"
+            f"{last.get('output_tail', '')}"
+        )
+    if stage.type == "executor" and last.get("output_digest"):
+        refs = ", ".join(str(r) for r in last.get("evidence_refs", []))
+        return f"{head}\noutput sha256 {last.get('output_digest')}; evidence: {refs}"
+    if last.get("verdict"):
+        return f"{head}\n{last.get('verdict')}: {last.get('evidence', '')}"
+    return head
+
+
 def grader_prompt(root: Path, contract: Contract, state: RunState, stage: Stage) -> str:
-    passed = []
-    for other in contract.stages:
-        record = state.stages[other.id]
-        if other.id == stage.id or record.status != "passed":
-            continue
-        last = record.last
-        if other.type == "mechanical":
-            passed.append(
-                f"### {other.id} ({other.name}): `{last.get('command')}` exited "
-                f"{last.get('exit_code')}\n{last.get('output_tail', '')}"
-            )
-        else:
-            passed.append(f"### {other.id} ({other.name}): GO\n{last.get('evidence', '')}")
-    evidence = "\n\n".join(passed) or "(no stage has passed yet)"
+    if stage.type == "loop-grader":
+        shown = [s.id for s in contract.stages if s.id != stage.id]
+        task = (
+            "## Your role: loop grader\nJudge whether the WHOLE loop is complete: every "
+            "stage's outcome below, together, delivers what the contract declares."
+        )
+    else:
+        shown = _predecessors(contract, stage)
+        task = (
+            "## Your role: stage verifier\nInspect this stage and the stages it builds on; "
+            "judge whether they meet the pass criteria."
+        )
+    records = [
+        _recorded(contract.stage(i), state.stages[i].status, state.stages[i].last) for i in shown
+    ]
+    evidence = "\n\n".join(records) or "(no other stage)"
+    criteria = stage.pass_criteria or (
+        "Every declared stage is done as declared, with evidence, and nothing is missing."
+        if stage.type == "loop-grader"
+        else "The work of this stage and its predecessors is done as declared, with evidence."
+    )
     return "\n\n".join(
         [
             INSTRUCTIONS,
             f"## Contract: {contract.name}\n## Stage: {stage.id} ({stage.name})",
-            f"## Pass criteria\n{stage.pass_criteria}",
-            "## What the stages that passed recorded\n" + fence("stage-evidence", evidence),
+            task,
+            f"## Pass criteria\n{criteria}",
+            "## What Argus recorded for the stages you review\n"
+            + fence("stage-evidence", evidence),
             "## The change in the working tree\n" + fence("working-change", _working_change(root)),
         ]
     )
@@ -139,53 +183,83 @@ def parse_grader_answer(text: str) -> GraderVerdict:
 def ask_grader(
     root: Path, contract: Contract, state: RunState, stage: Stage, argv: list[str] | None
 ) -> GraderVerdict:
-    """Ask the stage's grader once: its model, or ``argv`` (the command as checked by
-    ``check_grader``, run without a shell)."""
+    """Ask the stage's grader once: its model (then its fallbacks), or ``argv`` (the command
+    as checked by ``check_grader``, run without a shell)."""
     assert stage.grader is not None
     prompt = grader_prompt(root, contract, state, stage)
     grader = stage.grader
+    timeout = grader.timeout or contract.timeout
     if grader.model:
-        from argus.judge.llm import complete_json
+        return _ask_model(grader.model, grader.fallback_models, prompt, timeout)
+    assert grader.command is not None and argv is not None
+    return _ask_command(grader.command, argv, prompt, root, timeout)
 
-        who = {"model": grader.model}
+
+def _ask_model(
+    model: str, fallbacks: tuple[str, ...], prompt: str, timeout: float
+) -> GraderVerdict:
+    from argus.judge.llm import complete_json, usage_of
+
+    tried: list[dict[str, str]] = []
+    for candidate in (model, *fallbacks):
         try:
             response = complete_json(
-                grader.model,
+                candidate,
                 [{"role": "user", "content": prompt}],
                 ANSWER_SCHEMA,
-                timeout=contract.timeout,
+                timeout=timeout,
                 attempts=ATTEMPTS,
                 what="grader model",
             )
         except JudgeError as exc:
-            return GraderVerdict(None, "", error=str(exc), grader=who)
-        text = response.choices[0].message.content or ""
-    else:
-        assert grader.command is not None and argv is not None
-        who = {"command": grader.command}
-        try:
-            process = subprocess.Popen(
-                argv,
-                cwd=root,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                start_new_session=True,  # so a timeout stops the grader and its children
-            )
-        except OSError as exc:
-            error = f"grader command cannot start: {clip(str(exc), 200)}"
-            return GraderVerdict(None, "", error=error, grader=who)
-        try:
-            out, err = process.communicate(prompt.encode("utf-8"), timeout=contract.timeout)
-        except subprocess.TimeoutExpired:
-            stop_group(process, grace=0)
-            process.communicate()
-            error = f"grader command did not answer within {contract.timeout:g}s"
-            return GraderVerdict(None, "", error=error, grader=who)
-        if process.returncode != 0:
-            tail = err.decode("utf-8", "replace").strip().splitlines() or ["no output"]
-            error = f"grader command exited with {process.returncode}: {clip(tail[-1], 200)}"
-            return GraderVerdict(None, "", error=error, grader=who)
-        text = out.decode("utf-8", "replace")
-    parsed = parse_grader_answer(text)
+            tried.append({"model": candidate, "error": clip(str(exc), 200)})
+            continue
+        usage = usage_of(response)
+        who = {
+            "model": model,
+            "model_ran": candidate,
+            "tried": tried,
+            "input_tokens": usage.input_tokens,
+            "output_tokens": usage.output_tokens,
+            "cost_usd": usage.cost_usd,
+        }
+        parsed = parse_grader_answer(response.choices[0].message.content or "")
+        return GraderVerdict(parsed.verdict, parsed.evidence, parsed.findings, parsed.error, who)
+    error = "; ".join(f"{t['model']}: {t['error']}" for t in tried)
+    return GraderVerdict(
+        None,
+        "",
+        error=f"no grader model answered ({error})",
+        grader={"model": model, "tried": tried},
+    )
+
+
+def _ask_command(
+    command: str, argv: list[str], prompt: str, root: Path, timeout: float
+) -> GraderVerdict:
+    who = {"command": command}
+    try:
+        process = subprocess.Popen(
+            argv,
+            cwd=root,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,  # so a timeout stops the grader and its children
+        )
+    except OSError as exc:
+        error = f"grader command cannot start: {clip(str(exc), 200)}"
+        return GraderVerdict(None, "", error=error, grader=who)
+    try:
+        out, err = process.communicate(prompt.encode("utf-8"), timeout=timeout)
+    except subprocess.TimeoutExpired:
+        stop_group(process, grace=0)
+        process.communicate()
+        error = f"grader command did not answer within {timeout:g}s"
+        return GraderVerdict(None, "", error=error, grader=who)
+    if process.returncode != 0:
+        tail = err.decode("utf-8", "replace").strip().splitlines() or ["no output"]
+        error = f"grader command exited with {process.returncode}: {clip(tail[-1], 200)}"
+        return GraderVerdict(None, "", error=error, grader=who)
+    parsed = parse_grader_answer(out.decode("utf-8", "replace"))
     return GraderVerdict(parsed.verdict, parsed.evidence, parsed.findings, parsed.error, who)

@@ -26,6 +26,7 @@ from argus.contract import ledger
 from argus.contract.model import load_contract
 from argus.contract.proof import unproven
 from argus.contract.state import ACTIVE, load_state, state_dir
+from argus.contract.summary import SECTIONS, current_summary
 from argus.contract.worktree import worktree_digest
 
 MAX_EVENT_BYTES = 1024 * 1024
@@ -68,12 +69,20 @@ def _reason_for(root: Path, contract_id: str) -> str | None:
     missing = [r.split(" ", 1)[0] for r in reasons]
     stale = [r.split(" ", 1)[0] for r in reasons if r.endswith("earlier working tree")]
     if not missing:
+        written, why = current_summary(root, state)
+        if written is None:
+            return (
+                f"contract '{contract.id}' passed every required stage but closure-summary-missing "
+                f"({why}): write it with `argus contract summary write {contract.id}` (sections "
+                f"{', '.join(SECTIONS)} on standard input), then `argus contract complete "
+                f"{contract.id}`"
+            )
         return (
             f"contract '{contract.id}' passed every required stage: close it with "
             f"`argus contract complete {contract.id}`"
         )
     first = contract.stage(missing[0])
-    verb = "grade" if first.type == "mechanical" else "judge"
+    verb = {"mechanical": "grade", "executor": "stage-input"}.get(first.type, "judge")
     step = (
         f"`argus contract advance {contract.id} verifying`, then "
         if state.phase == "running"
@@ -152,3 +161,46 @@ def run_stop_hook(raw: bytes, project_dir: str | None, cwd: Path) -> str:
             raise
         decision = {"decision": "block", "reason": f"argus hook stop failed: {exc!r}"[:500]}
     return json.dumps(decision) if decision else ""
+
+
+def _briefing(root: Path, run_id: str) -> str | None:
+    state = load_state(root, run_id)
+    if state.phase in ("completed", "aborted"):
+        return None
+    if state.phase == "paused":
+        return (
+            f"contract '{run_id}' is paused by a person ({state.reason or 'no reason given'}); "
+            "do not resume it unless the person asks you to"
+        )
+    if state.phase == "blocked":
+        return f"contract '{run_id}' is blocked ({state.reason}); a person decides what next"
+    reason = _reason_for(root, run_id)
+    return reason or f"contract '{run_id}' is {state.phase}"
+
+
+def session_start(raw: bytes, project_dir: str | None, cwd: Path) -> str:
+    """What the SessionStart hook prints: the open runs as context for the new session (their
+    status and next command), or nothing. It changes no run: a paused run stays paused."""
+    payload, _ = read_event(raw)
+    starts = []
+    event_cwd = payload.get("cwd")
+    if isinstance(event_cwd, str) and event_cwd and "\0" not in event_cwd:
+        starts.append(Path(event_cwd))
+    if project_dir and "\0" not in project_dir:
+        starts.append(Path(project_dir))
+    starts.append(cwd)
+    lines = []
+    for root in candidate_roots(starts):
+        for run_id in _runs(root):
+            try:
+                line = _briefing(root, run_id)
+            except Exception as exc:
+                line = f"contract run {run_id} in {root} cannot be read ({exc})"
+            if line:
+                lines.append(line)
+    if not lines:
+        return ""
+    context = "Argus contract runs in this project:\n" + "\n".join(f"- {x}" for x in lines)
+    return json.dumps(
+        {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": context}}
+    )

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 LEDGER = "ledger.jsonl"
 RUN_FIELDS = (
     "run_id", "contract_sha256", "executor_model", "phase", "resume_phase", "reason",
-    "total_attempts", "judgment_dispatches", "fingerprint",
+    "total_attempts", "judgment_dispatches", "mechanical_failures", "fingerprint",
 )  # fmt: skip
 MAX_LEDGER_BYTES = 64 * 1024 * 1024
 

@@ -1,8 +1,12 @@
-"""A contract: the stages a piece of work must pass, read from JSON and checked as a whole.
+"""A contract: the stages a piece of work must pass, read from YAML or JSON, checked whole.
 
-Beyond the schema (contract.schema.json): stage ids are unique, ``requires`` names stages of
-the same contract and forms no cycle, and a judgment stage's grader is not the executor (a
-model different from the executor's, a command different from the implementer's).
+Stage types: ``executor`` (prompt-driven work the executor completes against an exact input
+packet), ``mechanical`` (a command Argus runs), ``stage-verifier`` (an independent reviewer of
+this stage and its predecessors) and ``loop-grader`` (an independent reviewer of the whole
+loop); ``judgment``, the older name, is a stage-verifier. Beyond the schema
+(contract.schema.json): stage ids are unique, ``requires`` names stages of the same contract
+and forms no cycle, an executor prompt's SHA-256 is that of its text, and a grader is not the
+executor (checked by ``check_grader``).
 """
 
 from __future__ import annotations
@@ -12,9 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from argus.contract.source import read_contract
 from argus.contracts import validate
 from argus.errors import InputError
-from argus.io import read_bytes, read_json
+
+GRADED = frozenset({"stage-verifier", "loop-grader", "judgment"})
 
 
 @dataclass(frozen=True)
@@ -23,18 +29,27 @@ class Grader:
     command: str | None
     rounds: int
     fallback_models: tuple[str, ...] = ()
+    role: str = ""
+    timeout: float | None = None
 
 
 @dataclass(frozen=True)
 class Stage:
     id: str
     name: str
-    type: str  # "mechanical" | "judgment"
+    type: str  # executor | mechanical | stage-verifier | loop-grader | judgment
     required: bool
     requires: tuple[str, ...]
     command: str | None
     pass_criteria: str | None
     grader: Grader | None
+    prompt: str | None = None  # executor: the exact prompt text
+    prompt_sha256: str | None = None
+
+    @property
+    def graded(self) -> bool:
+        """Decided by an independent grader's verdict."""
+        return self.type in GRADED
 
 
 @dataclass(frozen=True)
@@ -42,6 +57,7 @@ class Budget:
     max_attempts_per_stage: int = 3
     max_total_attempts: int = 8
     max_judgment_dispatches: int = 4
+    max_mechanical_failures: int | None = None  # failurePolicy: failed runs before blocking
 
 
 @dataclass(frozen=True)
@@ -62,8 +78,14 @@ class Contract:
         raise InputError(f"{self.path}: no stage '{stage_id}' (stages: {known})")
 
 
-def _stage(raw: dict[str, Any]) -> Stage:
+def _stage(raw: dict[str, Any], where: Path) -> Stage:
     grader = raw.get("grader")
+    prompt = raw.get("prompt") or {}
+    if prompt and hashlib.sha256(prompt["text"].encode()).hexdigest() != prompt["sha256"]:
+        raise InputError(
+            f"{where}: stage '{raw['id']}': prompt.sha256 is not the SHA-256 of prompt.text "
+            "(lower-case hex of its UTF-8 bytes)"
+        )
     return Stage(
         id=raw["id"],
         name=raw["name"],
@@ -73,10 +95,19 @@ def _stage(raw: dict[str, Any]) -> Stage:
         command=raw.get("command"),
         pass_criteria=raw.get("pass_criteria"),
         grader=(
-            Grader(grader.get("model"), grader.get("command"), int(grader.get("rounds", 3)))
+            Grader(
+                grader.get("model"),
+                grader.get("command"),
+                int(grader.get("rounds", 3)),
+                tuple(grader.get("fallback_models", ())),
+                str(grader.get("role", "")),
+                float(grader["timeout"]) if "timeout" in grader else None,
+            )
             if isinstance(grader, dict)
             else None
         ),
+        prompt=prompt.get("text"),
+        prompt_sha256=prompt.get("sha256"),
     )
 
 
@@ -106,6 +137,15 @@ def _check_graph(stages: tuple[Stage, ...], where: Path) -> None:
 
     for stage_id in ids:
         visit(stage_id, ())
+
+
+def check_graph_errors(data: Any, where: Path) -> list[str]:
+    """What is wrong beyond the schema (ids, the requires graph, prompt digests): [] if nothing."""
+    try:
+        _check_graph(tuple(_stage(s, where) for s in data["stages"]), where)
+    except InputError as exc:
+        return [str(exc).removeprefix(f"{where}: ")]
+    return []
 
 
 def check_independence(
@@ -155,12 +195,12 @@ def check_grader(
 
 
 def load_contract(path: Path) -> Contract:
-    raw_bytes = read_bytes(path, what="contract")
-    data = read_json(path, what="contract")
+    raw_bytes, data = read_contract(path)
     validate("contract", data, source=path)
-    stages = tuple(_stage(s) for s in data["stages"])
+    stages = tuple(_stage(s, path) for s in data["stages"])
     _check_graph(stages, path)
-    budget = Budget(**data.get("budget", {}))
+    failures = data.get("failure_policy", {}).get("max_mechanical_failures")
+    budget = Budget(**data.get("budget", {}), max_mechanical_failures=failures)
     return Contract(
         id=data["id"],
         name=data["name"],

@@ -5,8 +5,11 @@ never of state.json. A required stage is proven when its latest record is a pass
 
 - its evidence, whose digest is the one the pass names;
 - a mechanical stage: the stage's own command, exit code 0;
-- a judgment stage: a GO with non-empty evidence from a grader that is not the executor (a
-  model with another identity than the executor's, or the command the contract names);
+- an executor stage: a completion against its input packet (the packet's fingerprint, a
+  SHA-256 of the output, evidence references, the prompt's digest);
+- a stage-verifier or loop-grader (judgment) stage: a GO with non-empty evidence from a
+  grader that is not the executor (a model with another identity than the executor's, or
+  the command the contract names);
 - the working tree it passed on is the current one (when there is a git tree to compare).
 """
 
@@ -20,6 +23,12 @@ from argus.contract.state import evidence_digest
 from argus.identity import same_model
 
 
+def _sha(value: Any) -> bool:
+    return (
+        isinstance(value, str) and len(value) == 64 and all(c in "0123456789abcdef" for c in value)
+    )
+
+
 def _why_not(stage: Stage, record: dict[str, Any] | None, executor: str, tree: str | None) -> str:
     if record is None or record.get("status") != "passed":
         return "not passed yet"
@@ -31,6 +40,17 @@ def _why_not(stage: Stage, record: dict[str, Any] | None, executor: str, tree: s
     if stage.type == "mechanical":
         if last.get("command") != stage.command or last.get("exit_code") != 0:
             return "no exit 0 of its command is recorded"
+        return ""
+    if stage.type == "executor":
+        refs = last.get("evidence_refs")
+        if (
+            not _sha(last.get("input_fingerprint"))
+            or not _sha(last.get("output_digest"))
+            or last.get("prompt_sha256") != stage.prompt_sha256
+            or not isinstance(refs, list)
+            or not refs
+        ):
+            return "no completion against its input packet is recorded"
         return ""
     raw = last.get("grader")
     grader: dict[str, Any] = raw if isinstance(raw, dict) else {}

@@ -40,6 +40,7 @@ from argus.contract.state import (
     save_state,
     state_dir,
 )
+from argus.contract.summary import require_summary, write_summary
 from argus.contract.worktree import worktree_digest
 from argus.errors import ArgusError, InputError
 from argus.io import atomic_write_text
@@ -173,9 +174,41 @@ def abort(root: Path, contract_id: str, reason: str) -> RunState:
         state = load_state(root, contract_id)
         if state.phase in TERMINAL:
             raise InputError(f"contract '{contract_id}' is already {state.phase}")
+        require_summary(root, state, "abort")
         state.move("aborted", reason)
         save_state(root, state, repair=True)  # a person's word ends even a damaged run
         return state
+
+    return _locked(root, contract_id, work)
+
+
+def block(root: Path, contract_id: str, reason: str) -> RunState:
+    """Mark an active run blocked on something outside the session (a fresh summary first);
+    the Stop hook keeps holding the session until a person resumes, pauses or aborts it."""
+
+    def work() -> RunState:
+        _, state = open_run(root, contract_id)
+        if state.phase not in ACTIVE:
+            raise InputError(
+                f"contract '{contract_id}' is {state.phase}; only an active run blocks"
+            )
+        require_summary(root, state, "block")
+        state.resume_phase = state.phase
+        state.move("blocked", reason)
+        save_state(root, state)
+        return state
+
+    return _locked(root, contract_id, work)
+
+
+def summary_write(root: Path, contract_id: str, body: str) -> Path:
+    """Stamp and store the executor's closure summary (it changes no state)."""
+
+    def work() -> Path:
+        state = load_state(root, contract_id)
+        if state.phase in TERMINAL:
+            raise InputError(f"contract '{contract_id}' is {state.phase}; its summary is final")
+        return write_summary(root, state, body)
 
     return _locked(root, contract_id, work)
 
@@ -231,7 +264,8 @@ def _grade(root: Path, contract_id: str, stage_id: str) -> StageOutcome:
     contract, state = open_run(root, contract_id)
     stage = contract.stage(stage_id)
     if stage.type != "mechanical":
-        raise InputError(f"stage '{stage_id}' is a judgment stage: argus contract judge")
+        how = "stage-input / stage-complete" if stage.type == "executor" else "judge"
+        raise InputError(f"stage '{stage_id}' is a {stage.type} stage: argus contract {how}")
     _drop_stale(contract, state, worktree_digest(root))
     _ready(contract, state, stage)
     mine = state.stages[stage.id]
@@ -256,12 +290,17 @@ def _grade(root: Path, contract_id: str, stage_id: str) -> StageOutcome:
         outcome = StageOutcome(stage.id, "passed", f"exit 0 in {mine.last['seconds']}s")
     else:
         mine.status = "failed"
+        state.mechanical_failures += 1
         shown = mine.last["note"] or f"exit {mine.last['exit_code']}"
         outcome = StageOutcome(stage.id, "failed", str(shown))
+        limit = budget.max_mechanical_failures
         if mine.attempts >= budget.max_attempts_per_stage or (
             state.total_attempts >= budget.max_total_attempts
         ):
             _block(state, mine, f"'{stage.id}' failed with its attempt budget spent")
+            outcome = StageOutcome(stage.id, "blocked", state.reason)
+        elif limit is not None and state.mechanical_failures >= limit:
+            _block(state, mine, f"failurePolicy: {limit} failed mechanical run(s)")
             outcome = StageOutcome(stage.id, "blocked", state.reason)
     save_state(root, state)
     return outcome
@@ -295,16 +334,20 @@ def _run_command(command: str, root: Path, timeout: float, log: Path) -> dict[st
     }
 
 
-def judge(root: Path, contract_id: str, stage_id: str) -> StageOutcome:
-    """Dispatch a judgment stage's grader once; only its GO with evidence passes the stage."""
-    return _locked(root, contract_id, lambda: _judge(root, contract_id, stage_id))
+def judge(root: Path, contract_id: str, stage_id: str, expect: str | None = None) -> StageOutcome:
+    """Dispatch a reviewer stage's grader once; only its GO with evidence passes the stage.
+    ``expect`` ("stage-verifier" or "loop-grader"): refuse a stage of the other role."""
+    return _locked(root, contract_id, lambda: _judge(root, contract_id, stage_id, expect))
 
 
-def _judge(root: Path, contract_id: str, stage_id: str) -> StageOutcome:
+def _judge(root: Path, contract_id: str, stage_id: str, expect: str | None) -> StageOutcome:
     contract, state = open_run(root, contract_id)
     stage = contract.stage(stage_id)
-    if stage.type != "judgment" or stage.grader is None:
-        raise InputError(f"stage '{stage_id}' is mechanical: argus contract grade")
+    role = "stage-verifier" if stage.type == "judgment" else stage.type
+    if expect is not None and role != expect:
+        raise InputError(f"stage '{stage_id}' is a {stage.type} stage, not a {expect} stage")
+    if not stage.graded or stage.grader is None:
+        raise InputError(f"stage '{stage_id}' is a {stage.type} stage; judge grades a reviewer's")
     before = worktree_digest(root)
     _drop_stale(contract, state, before)
     _ready(contract, state, stage)
@@ -373,6 +416,7 @@ def _complete(root: Path, contract_id: str) -> Path:
     missing = unproven(contract, state.executor_model, entries, current)
     if missing:
         raise NotReady(f"contract '{contract_id}' cannot complete: {'; '.join(missing)}")
+    written = require_summary(root, state, "complete")
     state.move("completed", "every required stage passed")
     lines = [
         f"# {contract.name}",
@@ -391,6 +435,8 @@ def _complete(root: Path, contract_id: str) -> Path:
             f"| {stage.id} | {stage.type} | {s.status} | {s.attempts} | "
             f"{s.evidence_sha256 or ''} | {s.worktree or ''} |"
         )
+    lines += ["", f"## The executor's closure summary ({written.name})", ""]
+    lines += written.read_text("utf-8").splitlines()
     path = state_dir(root, contract.id) / SUMMARY
     atomic_write_text(path, "\n".join(lines) + "\n")
     save_state(root, state)

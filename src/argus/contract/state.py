@@ -72,6 +72,7 @@ class RunState:
     stages: dict[str, StageState]
     total_attempts: int = 0
     judgment_dispatches: int = 0
+    mechanical_failures: int = 0
     fingerprint: str = ""
     reason: str = ""
     history: list[dict[str, Any]] = field(default_factory=list)
@@ -90,6 +91,7 @@ class RunState:
             "stages": {k: v.to_json() for k, v in self.stages.items()},
             "total_attempts": self.total_attempts,
             "judgment_dispatches": self.judgment_dispatches,
+            "mechanical_failures": self.mechanical_failures,
             "fingerprint": self.fingerprint,
             "history": self.history,
         }
@@ -218,6 +220,7 @@ def load_state(root: Path, contract_id: str) -> RunState:
             stages=stages,
             total_attempts=int(raw["total_attempts"]),
             judgment_dispatches=int(raw["judgment_dispatches"]),
+            mechanical_failures=int(raw.get("mechanical_failures", 0)),
             fingerprint=raw["fingerprint"],
             reason=raw.get("reason", ""),
             history=list(raw["history"]),
