@@ -294,6 +294,11 @@ class ProjectConfig(_Section):
         return self.model_copy(update={"gates": gates})
 
 
+def running_in_ci() -> bool:
+    """Whether the ``CI`` environment variable says this is a CI run (as CI services set it)."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as fh:

@@ -8,6 +8,7 @@ also shows that the flag overrides the config for that run.
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -73,7 +74,7 @@ def gate(run_argus: RunArgus, root: Path, sensed: Path, mode: str) -> tuple[int,
 def test_missing_writes_only_a_missing_baseline(tmp_path: Path, run_argus: RunArgus) -> None:
     root, sensed = snapshot_project(tmp_path, config_update="none")
     code, detail = gate(run_argus, root, sensed, "missing")
-    assert (code, detail["status"], detail["data"]["action"]) == (0, "skip", "written")
+    assert (code, detail["status"], detail["data"]["action"]) == (0, "new", "written")
     assert pixel(root / BASELINE) == PAGE
 
     # An existing, differing baseline is kept: the run reports the diff and writes nothing.
@@ -139,3 +140,29 @@ def test_unknown_mode_is_refused_with_exit_2(tmp_path: Path, run_argus: RunArgus
     assert done.returncode == 2
     assert "--update-snapshots" in done.stderr and "changed" in done.stderr
     assert not (root / BASELINE).exists()
+
+
+def test_in_ci_a_missing_baseline_fails_and_is_not_written(
+    tmp_path: Path, run_argus: RunArgus
+) -> None:
+    root, sensed = snapshot_project(tmp_path, config_update="missing")
+    quiet = {k: v for k, v in os.environ.items() if k != "CI"}
+    for how, env in (("--ci", quiet), ("env", {**quiet, "CI": "true"})):
+        args = ["gates", *VIEW, "--sensed", str(sensed), "--json"]
+        done = run_argus(*args, *(["--ci"] if how == "--ci" else []), cwd=root, env=env)
+        assert done.returncode == 1, (how, done.stderr)
+        assert json.loads(done.stdout)["gates"]["snapshot"] == "diff"
+        assert not (root / BASELINE).exists()
+    # An explicit update mode still writes it, in CI too.
+    done = run_argus(
+        "gates",
+        *VIEW,
+        "--sensed",
+        str(sensed),
+        "--ci",
+        "--update-snapshots",
+        "missing",
+        "--json",
+        cwd=root,
+    )
+    assert done.returncode == 0 and json.loads(done.stdout)["gates"]["snapshot"] == "new"

@@ -34,8 +34,9 @@ NAMES = ["token_contrast", "axe", "console", "rendered_contrast", "token_complia
 def test_every_status_the_runner_writes_validates(
     habits_inputs: MakeInputs, monkeypatch: pytest.MonkeyPatch, status: GateStatus
 ) -> None:
-    # Only the snapshot gate says diff, and it never says fail.
-    names = [n for n in NAMES if (status is GateStatus.DIFF) is (n == "snapshot")]
+    # Only the snapshot gate says diff or new, and it never says fail.
+    only_snapshot = status in (GateStatus.DIFF, GateStatus.NEW)
+    names = [n for n in NAMES if only_snapshot is (n == "snapshot")]
     if status is not GateStatus.FAIL and status is not GateStatus.DIFF:
         names.append("snapshot")
     for name in names:

@@ -9,12 +9,18 @@ import pytest
 from PIL import Image, ImageDraw
 
 from argus.errors import InputError
-from argus.gates.base import GateInputs, GateStatus
+from argus.gates.base import GateInputs, GateOutcome, GateStatus
+from argus.gates.runner import run_gates
 from argus.gates.snapshot import snapshot_gate
 from tests.gates.probes import el, page
 
 MakeInputs = Callable[..., GateInputs]
 CLOCK = {"x": 600, "y": 20, "width": 100, "height": 30}
+
+
+def gate(inputs: GateInputs) -> GateOutcome:
+    """The snapshot gate as the runner runs it (a baseline written only from a green view)."""
+    return run_gates(inputs, ["snapshot"], record=False).outcome("snapshot")
 
 
 def snapshot_inputs(make: MakeInputs, *, change: bool = False, **config) -> GateInputs:
@@ -41,24 +47,54 @@ def baseline(inputs: GateInputs) -> Path:
     return inputs.spec.spec_dir / "__snapshots__" / "list-populated-light.png"
 
 
-def test_first_run_writes_the_baseline_and_skips(habits_inputs: MakeInputs) -> None:
+def test_first_run_writes_the_baseline_as_new(habits_inputs: MakeInputs) -> None:
     inputs = snapshot_inputs(habits_inputs)
-    outcome = snapshot_gate(inputs)
-    assert outcome.status is GateStatus.SKIP
+    outcome = gate(inputs)
+    assert outcome.status is GateStatus.NEW
     assert baseline(inputs).is_file()
     assert outcome.data["action"] == "written"
 
 
+def red_console(inputs: GateInputs) -> GateInputs:
+    (inputs.sensed.dir / "console.json").write_text(
+        '{"messages": [], "page_errors": [{"text": "boom"}]}', encoding="utf-8"
+    )
+    return inputs
+
+
+def test_a_red_view_never_becomes_the_baseline(habits_inputs: MakeInputs) -> None:
+    inputs = red_console(snapshot_inputs(habits_inputs))
+    run = run_gates(inputs, ["console", "snapshot"], record=False)
+    outcome = run.outcome("snapshot")
+    assert outcome.status is GateStatus.SKIP
+    assert outcome.data["baseline_withheld"] == ["console"]
+    assert "pending_write" not in outcome.data
+    assert not baseline(inputs).exists()
+    assert run.red_gates == ("console",)
+
+
+def test_a_red_view_does_not_overwrite_a_baseline_in_changed_mode(
+    habits_inputs: MakeInputs,
+) -> None:
+    gate(snapshot_inputs(habits_inputs))
+    before = baseline(snapshot_inputs(habits_inputs)).read_bytes()
+    inputs = red_console(snapshot_inputs(habits_inputs, change=True, update="changed"))
+    outcome = run_gates(inputs, ["console", "snapshot"], record=False).outcome("snapshot")
+    assert outcome.status is GateStatus.DIFF
+    assert outcome.data["baseline_withheld"] == ["console"]
+    assert baseline(inputs).read_bytes() == before
+
+
 def test_no_baseline_with_updates_off_is_red_without_writing(habits_inputs: MakeInputs) -> None:
     inputs = snapshot_inputs(habits_inputs, update="none")
-    outcome = snapshot_gate(inputs)
+    outcome = gate(inputs)
     assert outcome.status is GateStatus.DIFF and "(update mode none)" in outcome.summary
     assert not baseline(inputs).exists()
 
 
 def test_no_baseline_in_compare_mode_skips_without_writing(habits_inputs: MakeInputs) -> None:
     inputs = snapshot_inputs(habits_inputs, update="compare")
-    assert snapshot_gate(inputs).status is GateStatus.SKIP
+    assert gate(inputs).status is GateStatus.SKIP
     assert not baseline(inputs).exists()
 
 
@@ -67,40 +103,40 @@ def test_platform_suffix_names_the_baseline(
     habits_inputs: MakeInputs, platform: str, suffix: str
 ) -> None:
     inputs = snapshot_inputs(habits_inputs, platform=platform)
-    outcome = snapshot_gate(inputs)
+    outcome = gate(inputs)
     expected = baseline(inputs).with_name(f"list-populated-light-{suffix}.png")
     assert outcome.data["baseline"] == str(expected) and expected.is_file()
     assert not baseline(inputs).exists()
     # A render compared on another platform does not see this platform's baseline.
     other = snapshot_inputs(habits_inputs, platform="elsewhere", update="none")
-    assert snapshot_gate(other).status is GateStatus.DIFF
+    assert gate(other).status is GateStatus.DIFF
 
 
 def test_unchanged_render_passes(habits_inputs: MakeInputs) -> None:
     inputs = snapshot_inputs(habits_inputs)
-    snapshot_gate(inputs)
-    assert snapshot_gate(inputs).status is GateStatus.PASS
+    gate(inputs)
+    assert gate(inputs).status is GateStatus.PASS
 
 
 def test_changed_render_diffs_names_the_element_and_writes_the_diff_image(
     habits_inputs: MakeInputs,
 ) -> None:
-    snapshot_gate(snapshot_inputs(habits_inputs))
+    gate(snapshot_inputs(habits_inputs))
     inputs = snapshot_inputs(habits_inputs, change=True)
-    outcome = snapshot_gate(inputs)
+    outcome = gate(inputs)
     assert outcome.status is GateStatus.DIFF
     assert outcome.findings[0].element == "#clock"
     assert (inputs.sensed.dir / "render-diff.png").is_file()
 
 
 def test_masked_change_passes(habits_inputs: MakeInputs) -> None:
-    snapshot_gate(snapshot_inputs(habits_inputs))
+    gate(snapshot_inputs(habits_inputs))
     inputs = snapshot_inputs(habits_inputs, change=True)
     target = dataclasses.replace(
         inputs.target,
         snapshot=dataclasses.replace(inputs.target.snapshot, masks=("#clock", "#gone")),
     )
-    outcome = snapshot_gate(dataclasses.replace(inputs, target=target))
+    outcome = gate(dataclasses.replace(inputs, target=target))
     assert outcome.status is GateStatus.PASS
     assert outcome.data["masks_unresolved"] == ["#gone"]
 

@@ -22,6 +22,7 @@ _GATE_STATUS: dict[GateStatus, CaseStatus] = {
     GateStatus.DIFF: "failed",
     GateStatus.ERROR: "error",
     GateStatus.SKIP: "skipped",
+    GateStatus.NEW: "passed",
 }
 
 

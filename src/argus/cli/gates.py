@@ -12,7 +12,7 @@ from typing import Any
 from argus.cli._args import add_root_argument, add_view_arguments, feature_spec, repo_root
 from argus.cli._reporters import add_reporter_argument, check_reporters, emit, gate_cases
 from argus.cli._shard import add_shard_arguments, selected_views, write_shard_results
-from argus.config import ProjectConfig, load_config
+from argus.config import ProjectConfig, load_config, running_in_ci
 from argus.diff import UPDATE_MODES
 from argus.errors import InputError, SensorError
 from argus.gates.base import GateOutcome
@@ -65,6 +65,12 @@ def register(subparsers: Any) -> None:
         "writes it when absent, changed also overwrites one that differs, all overwrites it "
         "even when it matches, none never writes (default: [gates.snapshot] update, missing)",
     )
+    parser.add_argument(
+        "--ci",
+        action="store_true",
+        help="a CI run (also when the CI environment variable is set): unless "
+        "--update-snapshots is given, no baseline is written, and a missing one fails",
+    )
     add_root_argument(parser)
     parser.add_argument("--json", action="store_true", help="print gate-result.json")
     add_reporter_argument(parser)
@@ -77,6 +83,9 @@ def run_gates_command(args: argparse.Namespace) -> int:
     config = load_config(root)
     if args.update_snapshots is not None:
         config = config.with_snapshot_update(args.update_snapshots)
+    elif args.ci or running_in_ci():
+        # As in Playwright on CI: a missing baseline fails instead of being written there.
+        config = config.with_snapshot_update("none")
     spec = feature_spec(config.root, args.feature)
     if args.all or args.shard is not None:
         return _gate_all(args, config, spec)

@@ -30,6 +30,7 @@ class GateStatus(StrEnum):
     SKIP = "skip"
     ERROR = "error"
     DIFF = "diff"  # snapshot only: the render moved away from its baseline
+    NEW = "new"  # snapshot only: no baseline existed; this (green) render was written as it
 
 
 @dataclass(frozen=True)

@@ -9,16 +9,24 @@ and the element under it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from PIL import Image, UnidentifiedImageError
 
 from argus.config import SnapshotConfig
-from argus.diff import SnapshotOutcome, Tolerance, baseline_path, compare_to_baseline
+from argus.diff import (
+    SnapshotOutcome,
+    Tolerance,
+    UpdateMode,
+    baseline_path,
+    compare_to_baseline,
+)
 from argus.diff.masks import MaskResolution, resolve_masks
 from argus.diff.regions import Region
 from argus.diff.sensor_tolerance import SensorTolerance, sensor_tolerance
+from argus.diff.snapshot import COMPARE_IF_PRESENT
 from argus.errors import InputError
 from argus.gates.base import (
     Finding,
@@ -112,6 +120,60 @@ def snapshot_tolerance(
 
 @register_gate("snapshot")
 def snapshot_gate(inputs: GateInputs) -> GateOutcome:
+    """Compare without writing: whether a baseline may be written (or overwritten) depends on
+    the view's other gates, which ``settle_baseline`` looks at once they have all run."""
+    settings = inputs.config.gates.snapshot
+    outcome = _snapshot(inputs, "none" if settings.update == "none" else COMPARE_IF_PRESENT)
+    if outcome.status not in (GateStatus.PASS, GateStatus.DIFF, GateStatus.SKIP):
+        return outcome
+    wanted = _wanted_write(settings.update, outcome)
+    if wanted is None:
+        return outcome
+    return replace(outcome, data={**outcome.data, "pending_write": wanted})
+
+
+def _wanted_write(mode: UpdateMode, outcome: GateOutcome) -> str | None:
+    """What ``mode`` would do to the baseline after this comparison (None: nothing)."""
+    missing = outcome.status is GateStatus.SKIP and outcome.data.get("action") == "none"
+    if missing and mode in ("missing", "changed", "all") and "baseline" in outcome.data:
+        return "written"
+    if outcome.status is GateStatus.DIFF and mode == "changed":
+        return "updated"
+    if outcome.status in (GateStatus.PASS, GateStatus.DIFF) and mode == "all":
+        return "updated"
+    return None
+
+
+GREEN = (GateStatus.PASS, GateStatus.SKIP, GateStatus.NEW)
+
+
+def settle_baseline(inputs: GateInputs, outcomes: Sequence[GateOutcome]) -> GateOutcome | None:
+    """The snapshot outcome once the other gates are known: a pending baseline is written
+    only from a view whose other gates are all green, else withheld and said so. None when
+    there is no snapshot outcome with a pending write."""
+    snapshot = next((o for o in outcomes if o.name == "snapshot"), None)
+    if snapshot is None or "pending_write" not in snapshot.data:
+        return None
+    red = [o.name for o in outcomes if o.name != "snapshot" and o.status not in GREEN]
+    data = {k: v for k, v in snapshot.data.items() if k != "pending_write"}
+    if red:
+        note = (
+            f"baseline not {snapshot.data['pending_write']}: the view is red "
+            f"({', '.join(red)}), and a baseline is only taken from a view whose other gates "
+            "are green"
+        )
+        return replace(
+            snapshot,
+            summary=f"{snapshot.summary}; {note}",
+            data={**data, "baseline_withheld": red},
+        )
+    written = _snapshot(inputs, inputs.config.gates.snapshot.update)
+    if written.status is GateStatus.SKIP and written.data.get("action") == "written":
+        return replace(written, status=GateStatus.NEW)
+    return written
+
+
+def _snapshot(inputs: GateInputs, mode: UpdateMode) -> GateOutcome:
     view = inputs.view
     settings = inputs.config.gates.snapshot
     if adapter_probe_without_elements(inputs):
@@ -141,7 +203,7 @@ def snapshot_gate(inputs: GateInputs) -> GateOutcome:
         baseline,
         tolerance,
         masks.boxes,
-        settings.update,
+        mode,
         scale=scale,
     )
     outcome = snapshot_outcome(result, probe, scale, masks.unresolved)

@@ -19,7 +19,7 @@ _TONES = {
     "ok": {"DONE", "pass", "green", "approved", "yes", "finished"},
     "bad": {"BLOCKED", "fail", "error", "diff", "red", "inconclusive", "wrong", "ABANDONED"},
     "warn": {"DONE_WITH_CONCERNS", "unverified", "frozen", "pending", "candidate", "paused"},
-    "info": {"NEEDS_CONTEXT", "confirmed", "running", "IN_PROGRESS"},
+    "info": {"NEEDS_CONTEXT", "confirmed", "running", "IN_PROGRESS", "new"},
 }
 
 
