@@ -155,9 +155,9 @@ def test_the_default_threshold_is_measured_from_the_palette(
     """The page background (#f5f6f8) repainted as the card surface (#ffffff): two neighbouring
     tokens, 0.035 apart in YIQ. Pixelmatch's 0.1 sees nothing; the measured default sees it."""
     inputs = snapshot_inputs(habits_inputs, threshold=threshold)
-    assert snapshot_gate(inputs).status is GateStatus.SKIP  # baseline written
+    assert gate(inputs).status is GateStatus.NEW  # baseline written
     Image.new("RGB", (1280, 800), (255, 255, 255)).save(inputs.sensed.render)
-    outcome = snapshot_gate(inputs)
+    outcome = gate(inputs)
     assert outcome.status is status
     if threshold is None:
         assert outcome.data["tolerance"]["threshold"] < 0.02
