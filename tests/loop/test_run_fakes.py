@@ -11,7 +11,7 @@ import pytest
 from argus.loop.modes import Mode
 from argus.loop.run import LoopOptions, RunOutcome, run_loop
 from argus.loop.signoff import load_records
-from argus.loop.status import Status
+from argus.loop.status import Status, exit_code
 from argus.store.runstore import RunStore
 from tests.loop.fakeapp import (
     FEATURE,
@@ -169,7 +169,7 @@ def test_implementer_crash_and_missing_status_are_recorded_not_fatal(tmp_path: P
 def test_sensor_failure_is_a_failed_build_gate(tmp_path: Path) -> None:
     root = make_repo(tmp_path, [{"name": "boom", "kind": "sensor", "target": "build"}])
     outcome = _run(root, mode=Mode.REPORT_ONLY)
-    assert outcome.status is Status.DONE_WITH_CONCERNS
+    assert outcome.status is Status.BLOCKED  # no render: nothing was checked
     view_dir = _spec_dir(root) / ".argus-runs" / "report-only" / "list-a-light"
     gate_result = json.loads((view_dir / "iteration-1" / "gate-result.json").read_text())
     assert gate_result["gates"] == {"build": "fail"}
@@ -195,7 +195,7 @@ def test_report_only_writes_nothing_outside_the_run_directory(tmp_path: Path) ->
     root = make_repo(tmp_path, [dim("spacing", "layout_spacing")])
     before = _tree(root)
     outcome = _run(root, mode=Mode.REPORT_ONLY, implementer=implementer_command())
-    assert outcome.status is Status.DONE_WITH_CONCERNS
+    assert outcome.status is Status.FAILED  # a failing dimension reads as failed, not done
     assert "failing: layout_spacing" in outcome.views[0].concerns
     after = _tree(root)
     runs = f"argus/specs/{FEATURE}/.argus-runs/"
@@ -204,6 +204,20 @@ def test_report_only_writes_nothing_outside_the_run_directory(tmp_path: Path) ->
     assert all(p.startswith(runs) for p in changed), sorted(changed)
     assert not (root / "prompts-seen.txt").exists()  # no implementer
     assert len(_outcomes(root, "report-only/list-a-light")) == 1  # exactly one iteration
+
+
+def test_report_only_with_a_red_gate_is_failed_exit_1(tmp_path: Path) -> None:
+    root = make_repo(tmp_path, [gate("bad-id", "a11y_ids")])
+    outcome = _run(root, mode=Mode.REPORT_ONLY)
+    assert outcome.status is Status.FAILED
+    assert exit_code(outcome.status) == 1
+    assert outcome.views[0].concerns == ("red gate: a11y_ids",)
+
+
+def test_report_only_with_an_unverified_dimension_has_concerns(tmp_path: Path) -> None:
+    root = make_repo(tmp_path, [{"name": "x", "kind": "abstain", "target": "visual_fidelity"}])
+    outcome = _run(root, mode=Mode.REPORT_ONLY)
+    assert outcome.status is Status.DONE_WITH_CONCERNS
 
 
 def test_report_only_of_a_clean_view_is_done_without_signoff(tmp_path: Path) -> None:

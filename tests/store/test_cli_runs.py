@@ -83,3 +83,22 @@ def test_corrupt_store_is_one_line_exit_2(run_argus: RunArgus, tmp_path: Path) -
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"argus: {path}")
     assert "Traceback" not in result.stderr
+
+
+def test_report_only_runs_are_listed_too(run_argus: RunArgus, tmp_path: Path) -> None:
+    # report-only keeps its own store inside the feature's run directory.
+    (tmp_path / "argus.toml").write_text("")
+    first, _ = _seed(tmp_path)
+    spec_dir = tmp_path / "argus" / "specs" / "habits"
+    spec_dir.mkdir(parents=True)
+    (spec_dir / "spec.json").write_text("{}")
+    with RunStore.open(spec_dir / ".argus-runs" / "report-only") as store:
+        dry = store.start_run("habits", "report-only")
+        store.append(Event(kind="run_started", feature="habits", run_id=dry))
+        store.finish_run(dry, "FAILED")
+    result = run_argus("runs", "--json", cwd=tmp_path)
+    runs = {run["run_id"]: run for run in json.loads(result.stdout)["runs"]}
+    assert {first, dry} <= set(runs)
+    assert (runs[dry]["mode"], runs[dry]["status"]) == ("report-only", "FAILED")
+    one = run_argus("runs", "--run", dry, cwd=tmp_path)
+    assert one.returncode == 0 and one.stdout.startswith(f"run {dry}: habits, report-only")

@@ -27,7 +27,8 @@ def register(subparsers: Any) -> None:
         description="Drive every view of a feature (or of one target) from red to signed off: "
         "the implementer edits, the sensor renders, the gates and the separate judge decide, "
         "and a view signs off after two consecutive passes. Ends with DONE (exit 0), "
-        "DONE_WITH_CONCERNS (1), BLOCKED (2) or NEEDS_CONTEXT (3, a human has to act). "
+        "DONE_WITH_CONCERNS (1), FAILED (1, report-only: a view failed its one iteration), "
+        "BLOCKED (2) or NEEDS_CONTEXT (3, a human has to act). "
         "A killed run resumes where it stopped when rerun.",
     )
     parser.add_argument("--feature", required=True, help="feature name (argus/specs/FEATURE)")

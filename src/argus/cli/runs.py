@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from argus.cli._args import add_root_argument, repo_root
 from argus.errors import InputError
+from argus.loop.layout import RunLayout
+from argus.spec.paths import find_specs
 from argus.store import EVENT_KINDS, Event, Run, RunStore, db_path
 
 
@@ -16,7 +19,8 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "runs",
         help="list recent runs and their events",
-        description="Read the run store (.argus/argus.db): recent runs with their event counts, "
+        description="Read the run store (.argus/argus.db, and each feature's report-only "
+        "store): recent runs with their event counts, "
         "or every event of one run with --run. Exit 0, or 2 when the store is unreadable.",
     )
     parser.add_argument("--feature", help="only runs of this feature")
@@ -28,22 +32,39 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run_runs)
 
 
+def run_stores(root: Path) -> list[Path]:
+    """Every run store under ``root`` that exists: the repository's, then each feature's
+    report-only store (report-only writes nothing outside the feature's run directory)."""
+    stores = [root] if db_path(root).is_file() else []
+    for spec in find_specs(root):
+        report_only = RunLayout(spec.parent, report_only=True).runs_dir
+        if db_path(report_only).is_file():
+            stores.append(report_only)
+    return stores
+
+
 def run_runs(args: argparse.Namespace) -> int:
     if args.limit < 1:
         raise InputError(f"--limit must be at least 1, got {args.limit}")
     root = repo_root(args)
-    if not db_path(root).is_file():  # reading must not create a store
+    stores = run_stores(root)  # reading must not create a store
+    if not stores:
         print(json.dumps({"runs": []}) if args.json else f"no runs recorded yet in {root}")
         return 0
-    with RunStore.open(root) as store:
-        if args.run is not None:
-            found = [run for run in store.runs(feature=args.feature) if run.run_id == args.run]
-            if not found:
-                raise InputError(f"{store.path}: no run {args.run!r}; 'argus runs' lists them")
-            runs = found
-        else:
-            runs = store.runs(feature=args.feature, limit=args.limit)
-        events = {run.run_id: store.events(run_id=run.run_id, kind=args.kind) for run in runs}
+    runs: list[Run] = []
+    events: dict[str, list[Event]] = {}
+    for where in stores:
+        with RunStore.open(where) as store:
+            found = store.runs(feature=args.feature, limit=None if args.run else args.limit)
+            if args.run is not None:
+                found = [run for run in found if run.run_id == args.run]
+            for run in found:
+                runs.append(run)
+                events[run.run_id] = store.events(run_id=run.run_id, kind=args.kind)
+    if args.run is not None and not runs:
+        raise InputError(f"{db_path(root)}: no run {args.run!r}; 'argus runs' lists them")
+    # Most recent first across the stores (ISO timestamps sort as text).
+    runs = sorted(runs, key=lambda run: run.started_at, reverse=True)[: args.limit]
     if args.json:
         payload = [
             {**run.to_json(), "events": [e.to_json() for e in events[run.run_id]]} for run in runs

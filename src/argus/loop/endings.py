@@ -128,9 +128,15 @@ def report_result(view: View, state: LoopState, last: IterationOutcome | None) -
         )
     elif last.kind in (GATES_RED, SENSOR_FAILURE):
         concerns = tuple(f"red gate: {g}" for g in last.red_gates)
-    status = (
-        Status.DONE
-        if last.kind == JUDGED and last.verdict_outcome == "pass"
-        else (Status.DONE_WITH_CONCERNS)
-    )
+    if last.kind == JUDGED and last.verdict_outcome == "pass":
+        status = Status.DONE
+    elif last.passed or (
+        last.kind == JUDGED and last.verdict_outcome in ("unverified", "inconclusive")
+    ):
+        # Nothing failed; something could not be verified.
+        status = Status.DONE_WITH_CONCERNS
+    elif last.kind == SENSOR_FAILURE:
+        status = Status.BLOCKED  # no render: nothing was checked
+    else:
+        status = Status.FAILED  # a red gate, a failing dimension, no render: it failed
     return ViewResult(view, REPORTED, status, state.iteration, concerns, last.summary(), last=last)

@@ -17,11 +17,15 @@ class Status(StrEnum):
     DONE_WITH_CONCERNS = "DONE_WITH_CONCERNS"
     BLOCKED = "BLOCKED"
     NEEDS_CONTEXT = "NEEDS_CONTEXT"
+    # report-only: the view's one iteration failed (a red gate, a failing dimension). Only the
+    # loop says it, never an implementer: a dry run that found a defect has not "done" anything.
+    FAILED = "FAILED"
 
 
 EXIT_CODES: dict[Status, int] = {
     Status.DONE: 0,
     Status.DONE_WITH_CONCERNS: 1,
+    Status.FAILED: 1,
     Status.BLOCKED: 2,
     Status.NEEDS_CONTEXT: 3,
 }
@@ -30,6 +34,7 @@ EXIT_CODES: dict[Status, int] = {
 _SEVERITY: tuple[Status, ...] = (
     Status.BLOCKED,
     Status.NEEDS_CONTEXT,
+    Status.FAILED,
     Status.DONE_WITH_CONCERNS,
     Status.DONE,
 )

@@ -17,7 +17,17 @@ _ID_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 # Status words to badge tones: green, red, amber, blue; anything else is plain grey.
 _TONES = {
     "ok": {"DONE", "pass", "green", "approved", "yes", "finished"},
-    "bad": {"BLOCKED", "fail", "error", "diff", "red", "inconclusive", "wrong", "ABANDONED"},
+    "bad": {
+        "BLOCKED",
+        "FAILED",
+        "fail",
+        "error",
+        "diff",
+        "red",
+        "inconclusive",
+        "wrong",
+        "ABANDONED",
+    },
     "warn": {"DONE_WITH_CONCERNS", "unverified", "frozen", "pending", "candidate", "paused"},
     "info": {"NEEDS_CONTEXT", "confirmed", "running", "IN_PROGRESS", "new"},
 }

@@ -131,7 +131,7 @@ class ViewReport:
     target: str
     state: str
     appearance: str
-    status: str  # DONE, DONE_WITH_CONCERNS, BLOCKED, NEEDS_CONTEXT, or IN_PROGRESS
+    status: str  # DONE, DONE_WITH_CONCERNS, FAILED, BLOCKED, NEEDS_CONTEXT, or IN_PROGRESS
     status_detail: str
     pictures: tuple[Picture, ...]
     diff_stats: str
