@@ -198,4 +198,7 @@ def test_the_example_s_add_form_is_reached_by_a_click_and_holds_the_focus(
     probe = json.loads((out / "probe.json").read_text())
     assert by_testid(probe, "habits.form")["visible"] is True
     assert [e["testid"] for e in probe["elements"] if e.get("focused")] == ["habits.form.name"]
+    # The spec's focus_order is walked after the capture: the field, then Tab to Save.
+    assert [e["testid"] for e in probe["focus_order"]] == ["habits.form.name", "habits.form.save"]
+    assert "focus_order" in result.timings_ms
     assert 'button "Add habit" [expanded]' in probe["aria_snapshot"]

@@ -32,6 +32,8 @@ def view_contract(spec: Spec, view: View) -> dict[str, Any]:
                 entry["equals"] = count.equals
             counts.append(entry)
         expectations = {"aria_snapshot": expectation.aria_snapshot, "counts": counts}
+        if expectation.focus_order:
+            expectations["focus_order"] = list(expectation.focus_order)
     return {
         "feature": spec.feature,
         "target": target.id,

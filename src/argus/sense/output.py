@@ -28,6 +28,7 @@ class WebCapture:
     axe: dict[str, Any] | None  # None: the axe gate is off (or capture only)
     settled: bool
     attempts: int
+    focus_order: list[dict[str, str] | None] | None = None  # None: not asked for
 
 
 def write_sensed_files(plan: ViewPlan, out_dir: Path, capture: WebCapture) -> None:
@@ -36,7 +37,8 @@ def write_sensed_files(plan: ViewPlan, out_dir: Path, capture: WebCapture) -> No
     atomic_write_bytes(out_dir / files.RENDER, capture.png)
     if capture.probed is not None:
         elements, aria = capture.probed
-        atomic_write_json(out_dir / files.PROBE, assemble_probe(plan, capture.url, elements, aria))
+        probe = assemble_probe(plan, capture.url, elements, aria, capture.focus_order)
+        atomic_write_json(out_dir / files.PROBE, probe)
     else:
         (out_dir / files.PROBE).unlink(missing_ok=True)
     atomic_write_json(out_dir / files.CONSOLE, capture.console)

@@ -72,14 +72,20 @@ async def warm_probe(page: Page) -> None:
 
 
 def assemble_probe(
-    plan: ViewPlan, url: str, elements: list[dict[str, Any]], aria: str
+    plan: ViewPlan,
+    url: str,
+    elements: list[dict[str, Any]],
+    aria: str,
+    focus_order: list[dict[str, str] | None] | None = None,
 ) -> dict[str, Any]:
-    probe = {
+    probe: dict[str, Any] = {
         "version": PROBE_VERSION,
         "url": url,
         "viewport": {"width": plan.viewport.width, "height": plan.viewport.height},
         "elements": elements,
         "aria_snapshot": aria,
     }
+    if focus_order is not None:
+        probe["focus_order"] = focus_order
     result: dict[str, Any] = truncate_probe(probe)
     return result

@@ -103,3 +103,22 @@ async def run_steps(page: Page, steps: tuple[Step, ...], slug: str) -> None:
 def _first_line(exc: PlaywrightError) -> str:
     lines = [line for line in (exc.message or "").splitlines() if line.strip()]
     return lines[0] if lines else type(exc).__name__
+
+
+# The element holding the keyboard focus, by the ids the spec uses (None: nothing has it).
+FOCUSED_JS = """() => {
+  const el = document.activeElement;
+  if (!el || el === document.body || el === document.documentElement) return null;
+  return { id: el.id || "", testid: el.getAttribute("data-testid") || "",
+           tag: el.tagName.toLowerCase() };
+}"""
+
+
+async def focus_walk(page: Page, stops: int) -> list[dict[str, str] | None]:
+    """The focused element, then the one Tab reaches, ``stops`` entries in all. Runs after the
+    capture: it moves the focus, so nothing of the render may come after it."""
+    order: list[dict[str, str] | None] = [await page.evaluate(FOCUSED_JS)]
+    for _ in range(stops - 1):
+        await page.keyboard.press("Tab")
+        order.append(await page.evaluate(FOCUSED_JS))
+    return order

@@ -28,6 +28,7 @@ class ViewPlan:
     url: str | None  # web adapter only
     gates: tuple[str, ...] = ()  # the gates the view's target runs (axe needs the live page)
     steps: tuple[Step, ...] = ()  # run after load, before capture (argus.sense.steps)
+    focus_stops: int = 0  # elements of the focus order to record (the state's focus_order)
 
     @property
     def color_scheme(self) -> str | None:
@@ -86,6 +87,7 @@ def plan_view(
     check_view(spec, view)
     target = spec.target(view.target)
     fixture = target.fixture_for(view.state)
+    expectation = target.expectations.get(view.state)
     default = Viewport(config.viewport.width, config.viewport.height)
     url = None
     if spec.adapter == "web":
@@ -108,4 +110,5 @@ def plan_view(
         url=url,
         gates=config.gates.for_target(target.gates),
         steps=target.steps_for(view.state),
+        focus_stops=len(expectation.focus_order) if expectation is not None else 0,
     )

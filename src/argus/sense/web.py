@@ -31,7 +31,7 @@ from argus.sense.page_state import FONTS_READY_JS, FREEZE_CSS, NetworkMonitor
 from argus.sense.pages import WarmPage
 from argus.sense.probe import aria_snapshot, dump_elements, warm_probe
 from argus.sense.result import SenseResult
-from argus.sense.steps import run_steps
+from argus.sense.steps import focus_walk, run_steps
 from argus.sense.truncate import truncate_probe
 from argus.sense.views import ViewPlan
 
@@ -326,6 +326,10 @@ async def _sense(
             if loading_axe is not None:
                 # Still loading after the screenshots? That wait is axe's too.
                 axe = await clock.phase("axe", _run_loaded(warm, loading_axe, config))
+            # Last, as it moves the focus: the keyboard's path the state's expectation names.
+            focus = None
+            if probe and plan.focus_stops:
+                focus = await clock.phase("focus_order", focus_walk(page, plan.focus_stops))
             capture = WebCapture(
                 url=url,
                 png=png,
@@ -334,6 +338,7 @@ async def _sense(
                 axe=axe,
                 settled=settled,
                 attempts=attempts,
+                focus_order=focus,
             )
             # File writing (JSON encoding, fsync) runs off the event loop, so other views and
             # the fonts lookup keep going.

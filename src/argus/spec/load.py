@@ -64,7 +64,11 @@ def _expectation(raw: dict[str, Any], root: Path) -> Expectation:
                 else FixtureCount(repo_path(root, root, fixture["file"]), fixture["pointer"]),
             )
         )
-    return Expectation(aria_snapshot=raw.get("aria_snapshot"), counts=tuple(counts))
+    return Expectation(
+        aria_snapshot=raw.get("aria_snapshot"),
+        counts=tuple(counts),
+        focus_order=tuple(raw.get("focus_order", ())),
+    )
 
 
 def _target(raw: dict[str, Any], spec_dir: Path, root: Path) -> Target:

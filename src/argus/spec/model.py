@@ -102,6 +102,7 @@ class CountExpectation:
 class Expectation:
     aria_snapshot: str | None = None
     counts: tuple[CountExpectation, ...] = ()
+    focus_order: tuple[str, ...] = ()  # ids focus visits: the focused one, then Tab, Tab ...
 
 
 @dataclass(frozen=True)

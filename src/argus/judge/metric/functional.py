@@ -4,7 +4,9 @@ From contract.json (spec.json narrowed to this view, fixture counts already reso
 - ``aria_snapshot``: a Playwright-style template the probe's ARIA snapshot must match
   (argus.judge.aria);
 - ``counts``: shown elements with a role (and an accessible name, literal or ``/regex/``) must
-  number exactly ``equals`` (for example one list item per habit in the fixture).
+  number exactly ``equals`` (for example one list item per habit in the fixture);
+- ``focus_order``: the ids keyboard focus visits (the probe's ``focus_order``, walked by the
+  sensor after the capture); a probe without one fails the check, never passes it.
 The console is evidence too: an uncaught page error or a console error means the page did not
 work as rendered (counted, never quoted: a page can log anything).
 
@@ -75,6 +77,23 @@ def unmeasured_prose(ctx: MetricContext) -> list[str]:
     return parts
 
 
+def _focus_check(
+    ctx: MetricContext, wanted: list[str], numbers: dict[str, Any]
+) -> tuple[str, bool]:
+    """The keyboard's path against the spec's focus_order. Not measured is not passed."""
+    walked = ctx.probe_raw.get("focus_order")
+    if not isinstance(walked, list):
+        return ("the focus order was not measured (the probe has no focus_order)", False)
+    have = [
+        (e.get("testid") or e.get("id") or e.get("tag", "?")) if isinstance(e, dict) else "nothing"
+        for e in walked
+    ]
+    numbers["focus_order"] = {"expected": wanted, "found": have}
+    if have == wanted:
+        return (f"focus moves {' -> '.join(wanted)}", True)
+    return (f"focus moves {' -> '.join(have)}, expected {' -> '.join(wanted)}", False)
+
+
 def functional_correctness(ctx: MetricContext) -> Measured:
     expectations: dict[str, Any] | None = ctx.contract.get("expectations")
     results: list[tuple[str, bool]] = []  # (what was checked, passed)
@@ -112,6 +131,9 @@ def functional_correctness(ctx: MetricContext) -> Measured:
             results.append((label, have == want))
             counts.append({"role": role, "name": name, "expected": want, "found": have})
         numbers["counts"] = counts
+        wanted_focus = expectations.get("focus_order")
+        if wanted_focus:
+            results.append(_focus_check(ctx, [str(i) for i in wanted_focus], numbers))
     console = _console_errors(ctx)
     if console is not None:
         errors, page_errors = console
