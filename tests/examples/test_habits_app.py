@@ -42,7 +42,9 @@ def test_tokens_json_mirrors_tokens_css_exactly() -> None:
         else:
             expected[CATEGORIES[prefix]][name] = int(value.removesuffix("px"))
     assert set(dark) == {p for p in light if p.startswith("color-")}, "dark overrides colours only"
-    assert {k: v for k, v in mirror.items() if not k.startswith("_")} == expected
+    # The type roles (weights, line heights) are checked against app.css below.
+    mirrored = {k: v for k, v in mirror.items() if not k.startswith("_") and k != "typography"}
+    assert mirrored == expected
     load_tokens(TOKENS_JSON)  # and Argus reads it
 
 
@@ -126,3 +128,12 @@ def test_copies_get_their_own_port(tmp_path: Path) -> None:
     a = (copy_habits(tmp_path / "a") / "argus.toml").read_text()
     b = (copy_habits(tmp_path / "b") / "argus.toml").read_text()
     assert "8765" not in a and a != b
+
+
+def test_every_text_rule_in_app_css_is_a_type_role() -> None:
+    """Each rule that sets a font-weight sets it to a weight of the tokens' type roles."""
+    roles = json.loads(TOKENS_JSON.read_text())["typography"]
+    weights = {r["weight"] for k, r in roles.items() if not k.startswith("_")}
+    css = (HABITS_DIR / "app.css").read_text()
+    used = {int(w) for w in re.findall(r"font-weight:\s*(\d+);", css)}
+    assert used and used <= weights

@@ -433,3 +433,42 @@ def test_closer_to_reference_than_prev(make_packet: PacketFactory) -> None:
     assert further["closer_to_reference_than_prev"] is False  # render moved like prev, not closer
     first = judge.judge(make_packet(reference="candidate"))
     assert first["closer_to_reference_than_prev"] is None
+
+
+@pytest.mark.parametrize(
+    ("weight", "line", "score"),
+    [("700", "32px", 1), ("400", "32px", 0), ("700", "40px", 0), ("600", "32px", 0)],
+)
+def test_typography_holds_text_to_the_type_roles(
+    make_packet: PacketFactory, weight: str, line: str, score: float
+) -> None:
+    # The example's roles: the 28px title is weight 700 on a 32px line.
+    probe = good_page()
+    probe["elements"][1]["style"].update({"font-weight": weight, "line-height": line})
+    result = measure(make_packet(probe=probe), "typography")
+    assert result.score == score, result.evidence
+    assert result.numbers["off_role"] == (0 if score else 1)
+
+
+def test_typography_a_heading_set_in_a_body_role_is_the_wrong_role(
+    make_packet: PacketFactory,
+) -> None:
+    probe = good_page()
+    probe["elements"][1]["style"].update(
+        {"font-size": "16px", "font-weight": "400", "line-height": "24px"}
+    )
+    result = measure(make_packet(probe=probe), "typography")
+    assert result.score == 0 and "heading text" in result.evidence
+
+
+def test_typography_truncated_text_is_a_finding_unless_allowed(make_packet: PacketFactory) -> None:
+    probe = good_page()
+    probe["elements"][2]["truncated"] = "ellipsis"
+    probe["elements"][2]["testid"] = "habits.summary"
+    cut = measure(make_packet(probe=probe), "typography")
+    assert cut.score == 0 and cut.numbers["truncated"] == 1, cut.evidence
+    allowed = measure(
+        make_packet(probe=probe, contract={"allow_truncation": ["[data-testid=habits.summary]"]}),
+        "typography",
+    )
+    assert allowed.score == 1 and allowed.numbers["truncated"] == 0

@@ -80,6 +80,33 @@ def _box(element: Mapping[str, Any]) -> Box | None:
     return None if box.empty else box
 
 
+def select_elements(
+    selectors: Iterable[str], probe: Mapping[str, Any], what: str = "snapshot mask"
+) -> tuple[list[Mapping[str, Any]], tuple[str, ...]]:
+    """The probe elements each selector names (in selector order), and the selectors that
+    named none. Selectors as for ``resolve_masks``; ``what`` names the setting in errors."""
+    elements = _elements(probe)
+    hits: list[Mapping[str, Any]] = []
+    unresolved: list[str] = []
+    for raw in selectors:
+        selector = raw.strip()
+        if _ID.match(selector) or _TESTID.match(selector):
+            found = [e for e in elements if _matches(selector, e)]
+        elif _WORD.match(selector):
+            found = [e for e in elements if selector in (e.get("id"), e.get("testid"))]
+            if not found:
+                found = [e for e in elements if str(e.get("tag", "")).lower() == selector.lower()]
+        else:
+            raise InputError(
+                f"{what} {raw!r}: unsupported selector; use #id, [data-testid=x], "
+                "an element id or a tag name"
+            )
+        if not found:
+            unresolved.append(raw)
+        hits.extend(found)
+    return hits, tuple(unresolved)
+
+
 def resolve_masks(selectors: Iterable[str], probe: Mapping[str, Any]) -> MaskResolution:
     """Boxes of the visible probe elements each selector names.
 
@@ -87,22 +114,10 @@ def resolve_masks(selectors: Iterable[str], probe: Mapping[str, Any]) -> MaskRes
     elements whose id or data-testid is that word, or failing those, elements of that tag.
     Any other selector is an InputError (the probe holds no full DOM to match it against).
     """
-    elements = _elements(probe)
     boxes: list[Box] = []
     unresolved: list[str] = []
     for raw in selectors:
-        selector = raw.strip()
-        if _ID.match(selector) or _TESTID.match(selector):
-            hits = [e for e in elements if _matches(selector, e)]
-        elif _WORD.match(selector):
-            hits = [e for e in elements if selector in (e.get("id"), e.get("testid"))]
-            if not hits:
-                hits = [e for e in elements if str(e.get("tag", "")).lower() == selector.lower()]
-        else:
-            raise InputError(
-                f"snapshot mask {raw!r}: unsupported selector; use #id, [data-testid=x], "
-                "an element id or a tag name"
-            )
+        hits, _ = select_elements([raw], probe)
         found = [box for box in (_box(e) for e in hits) if box is not None]
         if not found:
             unresolved.append(raw)

@@ -48,6 +48,8 @@ def view_contract(spec: Spec, view: View) -> dict[str, Any]:
         "expectations": expectations,
         # Regions a regression check may accept: the target's declared (dynamic content) masks.
         "masks": list(target.snapshot.masks),
+        # Elements whose text the spec allows to be cut short.
+        "allow_truncation": list(target.allow_truncation),
     }
 
 

@@ -300,6 +300,18 @@
     return { color_scheme: used, canvas: used === "dark" ? "rgb(18, 18, 18)" : "rgb(255, 255, 255)" };
   };
 
+  // Text cut short where it is drawn: clipped by overflow (an ellipsis or a plain clip) or
+  // by -webkit-line-clamp, seen as content wider or taller than the box that shows it.
+  const truncationOf = (el, style) => {
+    const clamp = style.webkitLineClamp && style.webkitLineClamp !== "none";
+    const clips = clamp || style.overflowX !== "visible" || style.overflowY !== "visible";
+    if (!clips) return {};
+    const wide = el.scrollWidth > el.clientWidth + 1, tall = el.scrollHeight > el.clientHeight + 1;
+    if (!wide && !tall) return {};
+    const how = clamp ? "line-clamp" : wide && style.textOverflow === "ellipsis" ? "ellipsis" : "clip";
+    return { truncated: how };
+  };
+
   // Text WCAG 1.4.3 calls incidental because its component is inactive: a disabled control,
   // anything inside a disabled fieldset or under aria-disabled="true", and the labels of a
   // disabled control (<label> or aria-labelledby).
@@ -446,6 +458,7 @@
       ...(field ? { field_text: field } : {}),
       ...(el.getRootNode() instanceof ShadowRoot ? { in_shadow_root: true } : {}),
       disabled: disabledControl(el) || Boolean(el.closest("fieldset:disabled")),
+      ...(text && visible ? truncationOf(el, style) : {}),
       style: styles,
       ...(el === root ? canvasOf(el) : {}),
     });

@@ -32,6 +32,7 @@ STYLE_PROPERTIES = (
     "font-family",
     "font-size",
     "font-weight",
+    "letter-spacing",
     "line-height",
     "margin-top",
     "margin-right",

@@ -101,6 +101,7 @@ def _target(raw: dict[str, Any], spec_dir: Path, root: Path) -> Target:
         viewport=_viewport(raw.get("viewport")),
         full_page=raw.get("full_page", False),
         primary_action=raw.get("primary_action"),
+        allow_truncation=tuple(raw.get("allow_truncation", [])),
         snapshot=SnapshotSettings(
             masks=tuple(snapshot.get("masks", [])),
             max_diff_pixels=snapshot.get("max_diff_pixels"),

@@ -124,6 +124,8 @@ class Target:
     gates: tuple[str, ...] | None  # None: the project's gate list applies
     # State -> interaction steps run after load, before capture (argus.spec.steps).
     steps: Mapping[str, tuple[Step, ...]] = field(default_factory=dict)
+    # Elements whose text may be cut short (selectors as for snapshot masks).
+    allow_truncation: tuple[str, ...] = ()
 
     def fixture_for(self, state: str) -> str:
         return self.fixtures.get(state, state)

@@ -29,6 +29,7 @@ from argus.color import RGBA
 from argus.errors import InputError
 from argus.tokens.classify import ScaleKind, scale_kind
 from argus.tokens.model import ALL_APPEARANCES, Tokens
+from argus.tokens.typeroles import TypeRole, type_role
 from argus.tokens.values import color_value, dimension_px, font_family
 
 _ALIAS = re.compile(r"\{([^{}]+)\}")
@@ -132,6 +133,7 @@ class _Resolver:
         self.source = source
         self.done: dict[tuple[str, str], tuple[str | None, Any]] = {}
         self.namespaces: dict[str, dict[str, _RawToken]] = {}
+        self.roles: dict[str, TypeRole] = {}
 
     def build(self, appearances: tuple[str, ...]) -> Tokens:
         colors: dict[str, dict[str, RGBA]] = {}
@@ -150,6 +152,7 @@ class _Resolver:
             radii=scales[ScaleKind.RADIUS],
             font_families=fonts,
             format="dtcg",
+            type_roles=self.roles,
         )
 
     def namespace(self, appearance: str) -> dict[str, _RawToken]:
@@ -221,6 +224,15 @@ class _Resolver:
             elif token_type == "typography" and isinstance(value, Mapping):
                 if "fontSize" in value:
                     self.put(scales[ScaleKind.TYPE], name, dimension_px(value["fontSize"]))
+                    role = type_role(
+                        name,
+                        value,
+                        size_key="fontSize",
+                        weight_key="fontWeight",
+                        line_key="lineHeight",
+                        spacing_key="letterSpacing",
+                    )
+                    self.put(self.roles, name, role)
                 if "fontFamily" in value:
                     self.put(fonts, name, font_family(value["fontFamily"]))
             elif token_type is not None:

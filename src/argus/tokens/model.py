@@ -8,6 +8,7 @@ from pathlib import Path
 
 from argus.color import RGBA, composite, delta_e_2000
 from argus.errors import InputError
+from argus.tokens.typeroles import TypeRole
 
 # Key under which a colour that does not vary by appearance is stored.
 ALL_APPEARANCES = "*"
@@ -33,6 +34,9 @@ class Tokens:
     radii: Mapping[str, float]
     font_families: Mapping[str, str]
     format: str = "argus"  # "argus" (the flat shape) or "dtcg"
+    # Text styles by name (size, weight, line height, letter spacing, kind); empty when the
+    # tokens give sizes only.
+    type_roles: Mapping[str, TypeRole] = field(default_factory=dict)
     _nearest_cache: dict[tuple[RGBA, str], tuple[str, float] | None] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )

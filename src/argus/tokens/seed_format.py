@@ -2,7 +2,8 @@
 
     {"colors":  {"surface": {"light": "#fff", "dark": "#0b0b0f"}, "accent": "#1a4dbd"},
      "spacing": {"sm": 8, "md": 16}, "type": {"body": 16}, "radii": {"md": 8},
-     "fonts":   {"body": ["Inter", "sans-serif"]}}
+     "fonts":   {"body": ["Inter", "sans-serif"]},
+     "typography": {"title": {"size": 28, "weight": 700, "line_height": 32, "role": "heading"}}}
 
 A colour is a CSS colour string or an ``{r,g,b,a}`` object (flat: every appearance), or an
 object whose keys are appearance names. Keys starting with ``_`` or ``$`` are comments.
@@ -17,9 +18,10 @@ from typing import Any, TypeVar
 from argus.color import RGBA
 from argus.errors import InputError
 from argus.tokens.model import ALL_APPEARANCES, Tokens
+from argus.tokens.typeroles import TypeRole, type_role
 from argus.tokens.values import color_value, dimension_px, font_family
 
-SECTIONS = ("colors", "spacing", "type", "radii", "fonts")
+SECTIONS = ("colors", "spacing", "type", "radii", "fonts", "typography")
 
 T = TypeVar("T")
 
@@ -61,6 +63,31 @@ def read_seed_tokens(doc: Mapping[str, Any], source: Path) -> Tokens:
         radii=_scale(doc, "radii", source, dimension_px),
         font_families=_scale(doc, "fonts", source, font_family),
         format="argus",
+        type_roles=_type_roles(doc, source),
+    )
+
+
+def _type_roles(doc: Mapping[str, Any], source: Path) -> dict[str, TypeRole]:
+    roles: dict[str, TypeRole] = {}
+    for name, entry in _section(doc, "typography", source).items():
+        if _is_comment(name):
+            continue
+        if not isinstance(entry, Mapping):
+            raise InputError(f"{source}: token 'typography.{name}' must be an object with a size")
+        roles[name] = _read(source, f"typography.{name}", (name, entry), _seed_role)
+    return roles
+
+
+def _seed_role(named: tuple[str, Mapping[str, Any]]) -> TypeRole:
+    name, entry = named
+    return type_role(
+        name,
+        entry,
+        size_key="size",
+        weight_key="weight",
+        line_key="line_height",
+        spacing_key="letter_spacing",
+        role=entry.get("role"),
     )
 
 

@@ -45,6 +45,7 @@ class Node:
     heading_level: int | None
     interactive: bool
     disabled: bool = False  # disabled (or aria-disabled): not an action competing for the eye
+    truncated: str = ""  # how its text is cut short (ellipsis, clip, line-clamp), if it is
 
     @property
     def shown(self) -> bool:
@@ -89,6 +90,7 @@ class MetricContext:
                     else None,
                     interactive=bool(raw.get("interactive", False)),
                     disabled=raw.get("disabled") is True,
+                    truncated=str(raw.get("truncated") or ""),
                 )
             )
         return tuple(nodes)

@@ -14,14 +14,16 @@ a stacked sibling's edge at most ALIGN_SLOP px out of line);
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from argus.color import parse_color
+from argus.diff.masks import select_elements
 from argus.errors import InputError
 from argus.gates.base import Finding
 from argus.gates.probe import Element, parse_px
-from argus.gates.token_compliance import COLOR_PROPS, check_token_compliance
+from argus.gates.token_compliance import COLOR_PROPS, PX_TOLERANCE, check_token_compliance
 from argus.judge.content import clip
 from argus.judge.metric.context import Measured, MetricContext, Node
 
@@ -171,34 +173,115 @@ def _families(value: str) -> list[str]:
     return [part.strip().strip("'\"").lower() for part in value.split(",") if part.strip()]
 
 
+_NUMERIC_TEXT = re.compile(r"^[\s\d.,:%+\-−/×$€£¥]*\d[\s\d.,:%+\-−/×$€£¥]*$")
+
+
+def _text_kind(node: Node) -> str:
+    if node.role == "heading":
+        return "heading"
+    return "numeric" if _NUMERIC_TEXT.match(node.element.text) else "body"
+
+
+def _style_numbers(element: Element) -> tuple[float | None, float | None, float | None, float]:
+    size = element.px("font-size")
+    try:
+        weight: float | None = float(element.style.get("font-weight", ""))
+    except ValueError:
+        weight = None
+    line = element.px("line-height")  # None for "normal": not held to a role
+    spacing = element.px("letter-spacing") or 0.0  # "normal" is 0
+    return size, weight, line, spacing
+
+
+def type_role_findings(ctx: MetricContext, texts: Sequence[Node]) -> list[str]:
+    """Text whose size, weight, line height and letter spacing match no type role, or only
+    roles of another kind than the element's (a heading set as body text)."""
+    roles = list(ctx.tokens.type_roles.values())
+    if not roles:
+        return []
+    kinds = {r.kind for r in roles}
+    out: list[str] = []
+    for node in texts:
+        size, weight, line, spacing = _style_numbers(node.element)
+        nearest = ctx.tokens.nearest_type_size(size) if size is not None else None
+        if size is None or (nearest is not None and nearest[1] > PX_TOLERANCE):
+            continue  # an off-scale size is the scale's finding, not charged twice
+        matched = [r for r in roles if r.matches(size, weight, line, spacing)]
+        where = clip(ctx.probe.selector(node.element), SELECTOR_CHARS)
+        shown = f"{size:g}px weight {weight:g}" if weight is not None else f"{size:g}px"
+        if line is not None:
+            shown += f" line height {line:g}px"
+        if spacing:
+            shown += f" letter spacing {spacing:g}px"
+        if not matched:
+            same_size = [r.describe() for r in roles if abs(r.size - size) <= 0.05][:2]
+            hint = f"; roles at this size: {', '.join(same_size)}" if same_size else ""
+            out.append(f"{where} is set {shown}, which is no type role{hint}")
+            continue
+        kind = _text_kind(node)
+        if kind in kinds and kind != "body" and all(r.kind != kind for r in matched):
+            out.append(
+                f"{where} is {kind} text set as {matched[0].describe()}, a {matched[0].kind} role"
+            )
+    return out
+
+
+def truncation_findings(ctx: MetricContext, texts: Sequence[Node]) -> list[str]:
+    """Text cut short by overflow or line clamping where the spec does not allow it."""
+    selectors = ctx.contract.get("allow_truncation") or []
+    allowed: set[int] = set()
+    if selectors:
+        hits, _ = select_elements(selectors, ctx.probe_raw, "allow_truncation")
+        allowed = {int(h["index"]) for h in hits if isinstance(h.get("index"), int)}
+    out = []
+    for node in texts:
+        if not node.truncated:
+            continue
+        element = node.element
+        lineage = {element.index} | {a.index for a in ctx.probe.ancestors(element)}
+        if lineage & allowed:
+            continue
+        where = clip(ctx.probe.selector(element), SELECTOR_CHARS)
+        out.append(f"the text of {where} is cut short ({node.truncated})")
+    return out
+
+
 def typography(ctx: MetricContext) -> Measured:
     findings, checked = _offences(ctx, ("font-size",))
     allowed = {f for stack in ctx.tokens.font_families.values() for f in _families(stack)[:1]}
+    shown_text = [n for n in ctx.nodes if n.shown and n.element.has_text]
     # An element whose probe carries no font-family cannot be judged on it (not a miss).
-    texts = [
-        n.element
-        for n in ctx.nodes
-        if n.shown and n.element.has_text and n.element.style.get("font-family", "").strip()
-    ]
+    texts = [n.element for n in shown_text if n.element.style.get("font-family", "").strip()]
     off_family = [
         e
         for e in texts
         if allowed and (_families(e.style.get("font-family", "")) or [""])[0] not in allowed
     ]
+    off_role = type_role_findings(ctx, shown_text)
+    truncated = truncation_findings(ctx, shown_text)
     numbers: dict[str, Any] = {
         "checked": checked,
         "off_scale": len(findings),
         "families_checked": len(texts) if allowed else 0,
         "off_family": len(off_family),
+        "type_roles": len(ctx.tokens.type_roles),
+        "off_role": len(off_role),
+        "truncated": len(truncated),
     }
     family_note = (
         "" if allowed else " (the tokens name no font family, so families were not checked)"
     )
-    if not findings and not off_family:
+    role_note = (
+        f"; every text style is one of the {len(ctx.tokens.type_roles)} type roles"
+        if ctx.tokens.type_roles
+        else " (the tokens give sizes only, so weights and line heights were not checked)"
+    )
+    if not findings and not off_family and not off_role and not truncated:
         return Measured(
             1,
             f"All {checked} text sizes are on the type scale"
-            f"{family_note or ' and every family is a token family'}.",
+            f"{family_note or ' and every family is a token family'}{role_note}; no text is "
+            "cut short.",
             numbers,
         )
     parts = []
@@ -209,9 +292,23 @@ def typography(ctx: MetricContext) -> Measured:
             f"{len(off_family)} text element(s) set in a family the tokens do not name, e.g. "
             f"{ctx.probe.selector(off_family[0])}"
         )
+    if off_role:
+        more = f" (and {len(off_role) - MAX_LISTED} more)" if len(off_role) > MAX_LISTED else ""
+        parts.append(
+            f"{len(off_role)} text style(s) off the type roles: "
+            + "; ".join(off_role[:MAX_LISTED])
+            + more
+        )
+    if truncated:
+        more = f" (and {len(truncated) - MAX_LISTED} more)" if len(truncated) > MAX_LISTED else ""
+        parts.append(
+            f"{len(truncated)} text(s) truncated where the spec allows none: "
+            + "; ".join(truncated[:MAX_LISTED])
+            + more
+        )
     score = (
         0
-        if off_family
+        if off_family or off_role or truncated
         else _score(findings, _near_length(ctx.tokens.nearest_type_size, NEAR_TYPE_PX))
     )
     return Measured(score, "; ".join(parts) + "." + family_note, numbers)

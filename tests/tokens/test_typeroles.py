@@ -1,0 +1,67 @@
+"""Type roles (size, weight, line height, letter spacing, kind) from both token shapes."""
+
+from __future__ import annotations
+
+import pytest
+
+from argus.errors import InputError
+from argus.tokens import load_tokens
+from argus.tokens.typeroles import TypeRole
+from tests.tokens.conftest import WriteTokens
+
+
+def test_seed_shape_typography_section(write_tokens: WriteTokens) -> None:
+    path = write_tokens(
+        {
+            "colors": {"ink": "#111"},
+            "typography": {
+                "title": {"size": 28, "weight": "bold", "line_height": 32},
+                "total": {"size": "16px", "weight": 700, "line_height": 1.5},
+                "caption": {"size": 12, "letter_spacing": "0.05em", "role": "body"},
+            },
+        }
+    )
+    roles = load_tokens(path).type_roles
+    assert roles["title"] == TypeRole("title", 28, "heading", 700, 32, None)
+    assert roles["total"] == TypeRole("total", 16, "numeric", 700, 24, None)
+    assert roles["caption"].kind == "body" and roles["caption"].letter_spacing == pytest.approx(0.6)
+
+
+def test_dtcg_typography_tokens_are_roles(write_tokens: WriteTokens) -> None:
+    path = write_tokens(
+        {
+            "font": {
+                "$type": "typography",
+                "heading": {
+                    "$value": {
+                        "fontFamily": "Inter",
+                        "fontSize": "20px",
+                        "fontWeight": 600,
+                        "lineHeight": 1.6,
+                        "letterSpacing": "-0.2px",
+                    }
+                },
+                "body": {"$value": {"fontSize": "1rem", "fontWeight": "regular"}},
+            }
+        }
+    )
+    roles = load_tokens(path).type_roles
+    assert roles["font.heading"] == TypeRole("font.heading", 20, "heading", 600, 32, -0.2)
+    assert roles["font.body"] == TypeRole("font.body", 16, "body", 400, None, None)
+
+
+def test_a_role_matches_a_rendered_style() -> None:
+    role = TypeRole("title", 28, "heading", 700, 32, None)
+    assert role.matches(28, 700, 32, 0)
+    assert not role.matches(28, 400, 32, 0)  # the weight dropped
+    assert not role.matches(28, 700, 40, 0)  # another line height
+    assert role.matches(28, 700, None, 0.5)  # "normal" line height, any spacing: not held
+
+
+@pytest.mark.parametrize(
+    "entry", [{"weight": 700}, {"size": 16, "weight": "heavyish"}, {"size": 16, "role": "x"}]
+)
+def test_bad_roles_are_one_line_input_errors(write_tokens: WriteTokens, entry: dict) -> None:
+    path = write_tokens({"colors": {"ink": "#111"}, "typography": {"t": entry}})
+    with pytest.raises(InputError, match=r"typography\.t"):
+        load_tokens(path)
