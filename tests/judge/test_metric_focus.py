@@ -10,6 +10,8 @@ from tests.judge.conftest import PacketFactory
 from tests.judge.test_metric import good_page, measure
 
 WANTED = {"focus_order": ["habits.form.name", "habits.form.save"]}
+# Machine expectations only: no prose criteria the metric would leave unmeasured.
+CONTRACT = {"expectations": WANTED, "component_contracts": []}
 
 
 def walked(*ids: str | None) -> list[dict[str, str] | None]:
@@ -33,7 +35,7 @@ def test_the_focus_order_is_measured_against_the_spec(
 ) -> None:
     probe = {**good_page(), "focus_order": focus}
     result = measure(
-        make_packet(probe=probe, contract={"expectations": WANTED}), "functional_correctness"
+        make_packet(probe=probe, contract=CONTRACT, spec_md=False), "functional_correctness"
     )
     assert result.score == score
     assert result.numbers["focus_order"] == {"expected": WANTED["focus_order"], "found": found}
@@ -41,7 +43,7 @@ def test_the_focus_order_is_measured_against_the_spec(
 
 def test_a_focus_order_nobody_measured_is_not_passed(make_packet: PacketFactory) -> None:
     result = measure(
-        make_packet(probe=good_page(), contract={"expectations": WANTED}), "functional_correctness"
+        make_packet(probe=good_page(), contract=CONTRACT, spec_md=False), "functional_correctness"
     )
     assert result.score == 0
     assert "focus order was not measured" in result.evidence
