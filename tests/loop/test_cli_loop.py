@@ -32,7 +32,7 @@ def test_loop_bad_input_is_one_line_exit_2(
     assert not (root / "argus/specs" / FEATURE / ".argus-runs").exists()
 
 
-def test_loop_invalid_spec_is_blocked_exit_2(tmp_path: Path, run_argus: Any) -> None:
+def test_loop_invalid_spec_is_one_line_on_stderr_exit_2(tmp_path: Path, run_argus: Any) -> None:
     root = make_repo(tmp_path, [])
     spec_path = root / "argus/specs" / FEATURE / "spec.json"
     spec = json.loads(spec_path.read_text())
@@ -40,8 +40,25 @@ def test_loop_invalid_spec_is_blocked_exit_2(tmp_path: Path, run_argus: Any) -> 
     spec_path.write_text(json.dumps(spec))
     result = run_argus("loop", "--feature", FEATURE, cwd=root)
     assert result.returncode == 2
-    assert "invalid spec" in result.stdout
-    assert "status: BLOCKED (exit 2)" in result.stdout
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("argus: ") and "invalid spec" in lines[0]
+
+
+def test_a_web_server_that_cannot_start_is_said_once_exit_2(tmp_path: Path, run_argus: Any) -> None:
+    import re
+
+    from tests.support.habits import copy_habits, free_port
+
+    root = copy_habits(tmp_path, port=free_port())
+    config = root / "argus.toml"
+    text = re.sub(r'command = "python3 serve.py[^"]*"', 'command = "exit 3"', config.read_text())
+    config.write_text(text)
+    result = run_argus("loop", "--feature", "habits", "--mode", "report-only", cwd=root)
+    assert result.returncode == 2, result.stdout + result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.startswith("argus: ")]
+    assert len(lines) == 1 and "web server" in lines[0] and "exited with code 3" in lines[0]
+    assert "web server" not in result.stdout
 
 
 @pytest.mark.parametrize(

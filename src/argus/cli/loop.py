@@ -85,7 +85,15 @@ def run_loop_command(args: argparse.Namespace) -> int:
         only_views=None if scope is None else frozenset(v.slug for v in scope[1]),
     )
     outcome = run_loop(options, progress=make_progress(sys.stderr))
-    print(render_summary(outcome))
+    bad_input = outcome.status is Status.BLOCKED and outcome.run_id is None and not outcome.views
+    if bad_input:
+        # Nothing ran (an invalid spec, config or rubric): bad input, one line like elsewhere.
+        print(
+            f"argus: {outcome.notes[0] if outcome.notes else 'the loop could not start'}",
+            file=sys.stderr,
+        )
+    else:
+        print(render_summary(outcome))
     if scope is not None:
         _write_results(args, *scope, outcome)
     if args.reporter:

@@ -107,6 +107,10 @@ class ArgusServices(Closing):
         self._warming.submit(warm_picture, reference.file)
 
     def sense(self, view: View, out_dir: Path) -> SenseResult:
+        if self.spec.adapter == "web":
+            # A server that cannot start is not one view's failed render but a run that cannot
+            # go on: raised (said once, exit 2), never recorded against every view.
+            self.sensor.start_server()
         self._warm_reference(view)
         try:
             result = self.sensor.sense(self.spec, view, out_dir)

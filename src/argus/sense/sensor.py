@@ -150,6 +150,10 @@ class Sensor(Closing):
             return {"name": "chromium", "version": version, "endpoint": public_endpoint(endpoint)}
         return {"name": "chromium", "version": version, "executable": self._browser_path}
 
+    def start_server(self) -> None:
+        """Start the configured web server now (idempotent); SensorError when it cannot."""
+        self._ensure_server()
+
     def _ensure_server(self) -> None:
         """Start the configured web server once, on first use (adapter-only projects never do)."""
         with self._server_lock:
