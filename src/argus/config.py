@@ -25,7 +25,8 @@ from pydantic import (
 )
 
 from argus.console_policy import ConsolePolicy
-from argus.errors import ConfigError
+from argus.errors import ConfigError, InputError
+from argus.io import read_bytes
 
 DEFAULT_URL_TEMPLATE = "{route}?argus_fixture={fixture}&argus_appearance={appearance}"
 ALL_GATES = (
@@ -301,12 +302,20 @@ def running_in_ci() -> bool:
 
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
+        raw = read_bytes(path, what="config file")
+    except InputError as exc:
+        raise ConfigError(str(exc)) from exc
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text; save it as UTF-8") from exc
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc}); fix the syntax") from exc
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read ({exc.strerror})") from exc
+    except (ValueError, RecursionError) as exc:  # an integer over Python's digit limit...
+        reason = " ".join(str(exc).split())[:120] or type(exc).__name__
+        raise ConfigError(f"{path}: not valid TOML ({reason}); fix the value") from exc
 
 
 def _first_error(path: Path, prefix: str, exc: ValidationError) -> ConfigError:
@@ -317,7 +326,8 @@ def _first_error(path: Path, prefix: str, exc: ValidationError) -> ConfigError:
     elif err["type"] == "missing":
         what = "required key is missing"
     else:
-        what = f"{err['msg']} (got {err.get('input')!r})"
+        got = repr(err.get("input"))
+        what = f"{err['msg']} (got {got if len(got) <= 80 else got[:79] + '…'})"
     more = len(exc.errors()) - 1
     tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more else ""
     return ConfigError(f"{path}: {key}: {what}{tail}")
@@ -341,7 +351,10 @@ def load_config(root: Path) -> ProjectConfig:
         return parse_config(_read_toml(toml_path), source=toml_path, root=root)
     pyproject = root / "pyproject.toml"
     if pyproject.is_file():
-        section = _read_toml(pyproject).get("tool", {}).get("argus")
+        tool = _read_toml(pyproject).get("tool", {})
+        if not isinstance(tool, dict):
+            raise ConfigError(f"{pyproject}: 'tool' must be a table")
+        section = tool.get("argus")
         if section is not None:
             if not isinstance(section, dict):
                 raise ConfigError(f"{pyproject}: [tool.argus] must be a table")

@@ -1,9 +1,18 @@
-"""File helpers shared by every part: capped JSON reads and atomic writes."""
+"""File helpers shared by every part: capped JSON reads and atomic writes.
+
+``loads_json`` is the one JSON parser for anything Argus reads (files, a judge's answer, a hook's
+stdin): it refuses what the standard library would let through or turn into a crash, so that
+no reader has to remember to. A duplicate key (where the last would silently win), an integer
+longer than ``MAX_INT_DIGITS`` (Python's own limit makes ``int()`` raise), ``NaN``,
+``Infinity`` and a number that overflows to infinity are all a ``JsonContentError``, which
+is a ``json.JSONDecodeError``: every caller that handles malformed JSON handles these too.
+"""
 
 from __future__ import annotations
 
 import errno
 import json
+import math
 import os
 import stat
 import tempfile
@@ -13,6 +22,60 @@ from typing import Any
 from argus.errors import InputError
 
 MAX_INPUT_BYTES = 5 * 1024 * 1024
+# No number in any file Argus reads needs more digits than this; a longer one is hostile.
+MAX_INT_DIGITS = 100
+
+
+class JsonContentError(json.JSONDecodeError):
+    """Well-formed JSON text that Argus refuses (duplicate key, huge integer, non-finite)."""
+
+    def __init__(self, msg: str) -> None:
+        super().__init__(msg, "", 0)
+        self.args = (msg,)
+
+    def __str__(self) -> str:
+        return self.msg
+
+
+def _unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            shown = key if len(key) <= 60 else key[:59] + "…"
+            raise JsonContentError(f"duplicate key {shown!r} (only one value may be given)")
+        obj[key] = value
+    return obj
+
+
+def _bounded_int(text: str) -> int:
+    if len(text) - text.startswith("-") > MAX_INT_DIGITS:
+        raise JsonContentError(f"an integer has more than {MAX_INT_DIGITS} digits")
+    return int(text)
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise JsonContentError(f"the number {text[:40]} is too large to represent")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise JsonContentError(f"{name} is not a JSON number")
+
+
+def loads_json(text: str | bytes) -> Any:
+    """Parse JSON text strictly (see the module's docstring); ``json.JSONDecodeError`` on any
+    problem, ``RecursionError`` when nested too deeply (callers map both to one line)."""
+    if isinstance(text, bytes | bytearray):
+        text = bytes(text).decode("utf-8-sig")
+    return json.loads(
+        text,
+        object_pairs_hook=_unique_object,
+        parse_int=_bounded_int,
+        parse_float=_finite_float,
+        parse_constant=_no_constant,
+    )
 
 
 def read_bytes(path: Path, *, what: str = "file", limit: int = MAX_INPUT_BYTES) -> bytes:
@@ -23,6 +86,8 @@ def read_bytes(path: Path, *, what: str = "file", limit: int = MAX_INPUT_BYTES) 
     (a FIFO or /dev/zero would block or never end), and at most ``limit + 1`` bytes are read.
     """
     limit_text = f"the {limit // (1024 * 1024)} MiB limit"
+    if "\0" in str(path):
+        raise InputError(f"{str(path)!r}: the {what} path contains a NUL character")
     try:
         # O_NONBLOCK: opening a FIFO without a writer must not hang before it can be refused.
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
@@ -55,7 +120,9 @@ def read_json(path: Path, *, what: str = "JSON file", limit: int = MAX_INPUT_BYT
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: {what} is not UTF-8 text") from exc
     try:
-        return json.loads(text)
+        return loads_json(text)
+    except JsonContentError as exc:
+        raise InputError(f"{path}: {what} is refused: {exc.msg}") from exc
     except json.JSONDecodeError as exc:
         raise InputError(
             f"{path}: {what} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
@@ -77,6 +144,8 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     Missing parent directories are created. A write the system refuses (a directory in the
     way, a read-only place, a full disk) is one InputError line naming the path.
     """
+    if "\0" in str(path):
+        raise InputError(f"cannot write {str(path)!r}: the path contains a NUL character")
     try:
         _write_atomically(path, data)
     except OSError as exc:

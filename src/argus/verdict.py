@@ -283,8 +283,22 @@ class NormalizedGateResult:
         return tuple(g.name for g in self.gates if g.red)
 
     @property
+    def nothing_measured(self) -> bool:
+        """Every gate skipped: nothing was checked, which is never green."""
+        return all(g.status == "skip" for g in self.gates)
+
+    @property
     def all_green(self) -> bool:
-        return not self.red_gates
+        return not self.red_gates and not self.nothing_measured
+
+    @property
+    def not_green_reason(self) -> str:
+        """Why the result is not green, in a few words ("" when it is)."""
+        if self.red_gates:
+            return f"gate(s) {', '.join(self.red_gates)} are red"
+        if self.nothing_measured:
+            return "every gate skipped, so nothing was measured"
+        return ""
 
     def to_json(self) -> dict[str, Any]:
         """The normalized gate result; it validates against the ``gate-result`` schema."""
@@ -298,14 +312,17 @@ class NormalizedGateResult:
 def normalize_gate_result(
     raw: object, *, source: Path | str = "gate result"
 ) -> NormalizedGateResult:
-    """Re-derive ``all_green``: false when any non-skip gate failed, errored or diffed, or the
-    a11y_ids block lists missing ids (or counts fewer present than expected)."""
+    """Re-derive ``all_green``: false when any non-skip gate failed, errored or diffed, the
+    a11y_ids block lists missing ids (or counts fewer present than expected), or every gate
+    skipped (nothing measured). A result with no gates at all is an InputError."""
     where = f"{source}: invalid gate result"
     if not isinstance(raw, Mapping):
         raise InputError(f"{where}: expected a JSON object, got {_kind(raw)}")
     gates = raw.get("gates")
     if not isinstance(gates, Mapping):
         raise InputError(f"{where}: 'gates' must be an object of gate name -> status")
+    if not gates:
+        raise InputError(f"{where}: 'gates' is empty; a result in which no gate ran proves nothing")
     entries = tuple(_gate_entry(str(name), value, where) for name, value in gates.items())
     other = {k: v for k, v in raw.items() if k not in {"feature", "target", "gates", "all_green"}}
     result = NormalizedGateResult(

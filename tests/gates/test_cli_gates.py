@@ -25,6 +25,8 @@ def project(tmp_path: Path, page_errors: int = 0) -> tuple[Path, Path]:
     (sensed / "probe.json").write_text(json.dumps(probe))
     (sensed / "console.json").write_text(json.dumps(console))
     (sensed / "axe.json").write_text(json.dumps({"violations": [], "incomplete": []}))
+    view = {"feature": "habits", "target": "list", "state": "populated", "appearance": "light"}
+    (sensed / "meta.json").write_text(json.dumps({"version": 1, "view": view}))
     return root, sensed
 
 

@@ -35,6 +35,8 @@ def snapshot_project(tmp_path: Path, config_update: str) -> tuple[Path, Path]:
     sensed.mkdir()
     (sensed / "probe.json").write_text(json.dumps(page()))
     Image.new("RGB", (1280, 800), PAGE).save(sensed / "render.png")
+    view = {"feature": "habits", "target": "list", "state": "populated", "appearance": "light"}
+    (sensed / "meta.json").write_text(json.dumps({"version": 1, "view": view}))
     return root, sensed
 
 

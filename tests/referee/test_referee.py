@@ -68,7 +68,11 @@ def test_clean_structure_without_ssim_is_loudly_unverified(tmp_path: Path) -> No
 
 def test_ssim_measured_by_argus_decides_fidelity(tmp_path: Path) -> None:
     same = {"render": png(tmp_path, "r.png", 240), "reference": png(tmp_path, "ref.png", 244)}
-    verdict = referee(config(tmp_path, ssim=same), tmp_path)
+    alone = referee(config(tmp_path, ssim=same), tmp_path)
+    # Fidelity alone is not a sign-off: nothing says the UI works.
+    assert (alone.passed, alone.next_action) == (None, "capture-runtime-evidence")
+    console = write(tmp_path, "console.json", {"messages": [], "page_errors": []})
+    verdict = referee(config(tmp_path, ssim=same, console=console), tmp_path)
     assert (verdict.passed, verdict.next_action) == (True, "ship")
     itself = {"render": "r.png", "reference": "r.png"}
     selfref = referee(config(tmp_path, ssim=itself), tmp_path)
@@ -174,8 +178,8 @@ def test_an_argus_gate_result_is_evidence_too(tmp_path: Path) -> None:
         ({"console": "link/c.json"}, "outside the repository"),
         ({"bogus": 1}, "unknown key"),
         ({"thresholds": {"ssim_min": "high"}}, "must be a finite number"),
-        ({"thresholds": {"ssim_min": float("nan")}}, "must be a finite number"),
-        ({"thresholds": {"max_console_errors": float("inf")}}, "must be a finite number"),
+        ({"thresholds": {"ssim_min": float("nan")}}, "not a JSON number"),
+        ({"thresholds": {"max_console_errors": float("inf")}}, "not a JSON number"),
         ({"console": "a\u0000b"}, "NUL character"),
         ({"surface": "paper"}, "surface must be one of"),
     ],

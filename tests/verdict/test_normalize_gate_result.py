@@ -17,7 +17,7 @@ IDS_MISSING = {"expected": 3, "present": 2, "missing": ["complete-button"]}
 CASES = [
     ("all pass", {"token_contrast": "pass", "axe": "pass"}, True, ()),
     ("skips ignored", {"token_contrast": "pass", "build": "skip", "flows": "skip"}, True, ()),
-    ("nothing ran", {"build": "skip"}, True, ()),
+    ("every gate skipped is never green", {"build": "skip", "flows": "skip"}, False, ()),
     ("one fail", {"token_contrast": "fail", "axe": "pass"}, False, ("token_contrast",)),
     ("error is never green", {"console": "error", "axe": "pass"}, False, ("console",)),
     ("snapshot diff", {"snapshot": "diff", "axe": "pass"}, False, ("snapshot",)),
@@ -89,7 +89,8 @@ def test_details_and_view_pass_through() -> None:
 INVALID = [
     ("not an object", [], "expected a JSON object"),
     ("no gates", {"feature": "habits", "target": "list"}, "'gates' must be an object"),
-    ("no feature", {"target": "list", "gates": {}}, "'feature'"),
+    ("no feature", {"target": "list", "gates": {"axe": "pass"}}, "'feature'"),
+    ("no gate ran", gate_result({}), "'gates' is empty"),
     ("unknown status", gate_result({"axe": "green"}), "green"),
     ("diff outside snapshot", gate_result({"axe": "diff"}), "diff"),
     ("unknown gate", gate_result({"vibes": "pass"}), "vibes"),

@@ -28,6 +28,7 @@ from argus.assertion.packet import (
 )
 from argus.config import ProjectConfig
 from argus.errors import ConfigError, JudgeError
+from argus.io import loads_json
 from argus.judge.content import clip, clip_page_data, fence
 from argus.judge.images import png_data_url
 from argus.judge.prompt import Part, Prompt, probe_lines
@@ -52,7 +53,7 @@ def _tree_text(packet: AssertionPacket) -> str | None:
         return None
     text = tree.path.read_text("utf-8")
     if tree.path.suffix == ".json":
-        value = clip_page_data(json.loads(text))
+        value = clip_page_data(loads_json(text))
         if isinstance(value, dict) and isinstance(value.get("elements"), list):
             text = "\n".join(probe_lines(value))  # Argus's probe: shown elements, ARIA tree
         else:

@@ -16,7 +16,6 @@ current: a file older than ``max_age_s`` was captured for some earlier step and 
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import re
 import secrets
@@ -33,7 +32,7 @@ from typing import Any
 
 from argus.diff.png import MAX_PNG_BYTES, PNG_SIGNATURE
 from argus.errors import InputError
-from argus.io import atomic_write_json, read_bytes, read_json
+from argus.io import atomic_write_json, loads_json, read_bytes, read_json
 
 PACKET_FILE = "judge-packet.json"
 EVIDENCE_DIR = "evidence"
@@ -323,5 +322,5 @@ def load_packet(directory: Path) -> AssertionPacket:
 
 
 def packet_json(packet: AssertionPacket) -> dict[str, Any]:
-    value: dict[str, Any] = json.loads(packet.file.read_text("utf-8"))
+    value: dict[str, Any] = loads_json(packet.file.read_text("utf-8"))
     return value

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from argus.assertion.packet import VERDICTS, AssertionPacket
+from argus.io import loads_json
 from argus.judge.content import clip
 
 FAILED = "ASSERTION_FAILED"
@@ -82,7 +83,7 @@ def check_answer(packet: AssertionPacket, answer: Any) -> CheckedAssertion:
     """The checked result of ``answer`` (a parsed JSON value, or the raw text) for ``packet``."""
     if isinstance(answer, str):
         try:
-            answer = json.loads(answer)
+            answer = loads_json(answer)
         except json.JSONDecodeError:
             return _not_accepted("the judge's answer is not JSON")
     if not isinstance(answer, dict):

@@ -76,6 +76,15 @@ def _invoked_command(argv: Sequence[str]) -> str | None:
     return None
 
 
+def one_line(message: str) -> str:
+    """``message`` as one printable line: a file name or key can hold a newline, a carriage
+    return or a terminal escape, and an error message must stay one line that cannot redraw
+    the terminal; such characters are shown escaped."""
+    return "".join(
+        ch if ch.isprintable() else ch.encode("unicode_escape").decode("ascii") for ch in message
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv == ["--version"]:
@@ -91,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = func(args)
     except ArgusError as err:
-        print(f"argus: {err}", file=sys.stderr)
+        print(f"argus: {one_line(str(err))}", file=sys.stderr)
         return err.exit_code
     except KeyboardInterrupt:
         print("argus: interrupted", file=sys.stderr)
@@ -100,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Last safety net: the seams map these to ArgusErrors naming the file; one that slips
         # through is still one line and "could not run", never a traceback.
         where = f"{err.filename}: " if err.filename else ""
-        print(f"argus: {where}{err.strerror or err}", file=sys.stderr)
+        print(f"argus: {one_line(f'{where}{err.strerror or err}')}", file=sys.stderr)
         return 2
     except MemoryError:
         print("argus: out of memory; the input is too large", file=sys.stderr)

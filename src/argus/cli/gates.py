@@ -189,7 +189,12 @@ def render_table(run: GateRun) -> str:
         notes.extend(_finding_lines(outcome))
     widths = [max(len(r[i]) for r in rows) for i in range(2)]
     lines = [f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]}" for r in rows]
-    verdict = "all green" if run.all_green else f"red: {', '.join(run.red_gates)}"
+    if run.all_green:
+        verdict = "all green"
+    elif run.red_gates:
+        verdict = f"red: {', '.join(run.red_gates)}"
+    else:
+        verdict = "not green: every gate skipped, so nothing was measured"
     return "\n".join([*lines, *notes, verdict])
 
 

@@ -113,7 +113,14 @@ def render_gates(gates: NormalizedGateResult) -> str:
         lines.append(
             f"  {gate.status.upper() if gate.red else gate.status:<5} {gate.name:<{width}}{extra}"
         )
-    lines.append("all green" if gates.all_green else f"RED: {', '.join(gates.red_gates)}")
+    if gates.all_green:
+        lines.append("all green")
+    else:
+        lines.append(
+            f"RED: {', '.join(gates.red_gates)}"
+            if gates.red_gates
+            else "NOT GREEN: " + gates.not_green_reason
+        )
     return "\n".join(lines)
 
 

@@ -202,6 +202,9 @@ def load_state(root: Path, contract_id: str) -> RunState:
             raise KeyError("version")
         if raw["contract_id"] != contract_id:
             raise ValueError(f"it names run {raw['contract_id']!r}")
+        for key in ("contract_path", "contract_sha256", "executor_model", "fingerprint"):
+            if not isinstance(raw[key], str) or "\0" in raw[key]:
+                raise TypeError(f"'{key}' is not a string")
         stages = {
             k: StageState(
                 v["status"], int(v["attempts"]), dict(v["last"]), v["evidence_sha256"],

@@ -132,6 +132,11 @@ def _best_practice(rule: Mapping[str, Any], rules: Sequence[str], disabled: Sequ
 
 
 def _rules(axe: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
+    if key == "violations" and key not in axe:
+        # An audit without its violations list is no audit: it must not read as a clean one.
+        raise InputError(
+            "axe.json: no 'violations' list, so nothing was audited; re-sense the view"
+        )
     rules = axe.get(key, [])
     if not isinstance(rules, list) or not all(isinstance(r, dict) for r in rules):
         raise InputError(f"axe.json: '{key}' must be a list of rule results; re-sense the view")

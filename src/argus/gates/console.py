@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from argus.console_policy import ConsolePolicy
+from argus.errors import InputError
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, register_gate
 
 
@@ -25,6 +26,12 @@ def check_console(
     Which entries count is argus.console_policy's decision, shared with the metric judge and
     the referee.
     """
+    # Both lists are required: a capture that lacks one recorded nothing, which is not zero.
+    for key in ("messages", "page_errors"):
+        if key not in console:
+            raise InputError(
+                f"console.json: no '{key}' list, so nothing was captured; re-sense the view"
+            )
     counts = (policy or ConsolePolicy()).count(console)
     page_errors, errors = counts.page_errors, counts.console_errors
     data = {**counts.to_json(), "max_console_errors": max_console_errors}

@@ -27,17 +27,22 @@ def view_dir(spec: Spec, view: View) -> Path:
 
 
 def check_sensed_view(sensed_dir: Path, view: View) -> None:
-    """InputError when the directory's meta.json says it holds another view's files.
+    """InputError unless the directory's meta.json says it holds this view's files.
 
-    A directory without meta.json (written by hand, or by an older sensor) is taken as it is.
+    Without a readable record of the view (meta.json missing, empty, not an object, or with no
+    ``view`` object) nothing proves the files belong to this view, so they are refused: every
+    sensor, web or adapter, writes one.
     """
     meta_path = sensed_dir / "meta.json"
+    redo = "sense the view again (argus gates --sense)"
     if not meta_path.is_file():
-        return
+        raise InputError(
+            f"{sensed_dir}: no meta.json, so nothing says which view these files are of; {redo}"
+        )
     meta = read_json(meta_path, what="meta.json")
     recorded = meta.get("view") if isinstance(meta, dict) else None
     if not isinstance(recorded, dict):
-        return
+        raise InputError(f"{meta_path}: meta.json records no 'view' object; {redo}")
     fields = ("feature", "target", "state", "appearance")
     found = tuple(str(recorded.get(k, "")) for k in fields)
     if found != (view.feature, view.target, view.state, view.appearance):

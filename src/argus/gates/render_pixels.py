@@ -19,11 +19,13 @@ from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
-from PIL import Image, UnidentifiedImageError
+from PIL import UnidentifiedImageError
 
 from argus.color import RGBA
 from argus.diff.masks import Box
+from argus.diff.png import MAX_PNG_BYTES, open_png
 from argus.errors import InputError
+from argus.io import read_bytes
 
 # A kept pixel's log-contrast must reach this share of its neighbourhood's best.
 KEEP_SHARE = 0.9
@@ -47,10 +49,11 @@ class RenderImage:
 
     @classmethod
     def load(cls, path: Path, viewport_width: float) -> RenderImage:
+        data = read_bytes(path, what="render", limit=MAX_PNG_BYTES)
         try:
-            with Image.open(path) as image:
+            with open_png(data, path) as image:
                 rgb = np.asarray(image.convert("RGB"), dtype=np.uint8)
-        except (OSError, UnidentifiedImageError) as exc:
+        except (OSError, UnidentifiedImageError, ValueError) as exc:
             raise InputError(
                 f"{path}: cannot read the render as an image; re-sense the view"
             ) from exc

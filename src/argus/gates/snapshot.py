@@ -13,8 +13,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from PIL import Image, UnidentifiedImageError
-
 from argus.config import SnapshotConfig
 from argus.diff import (
     SnapshotOutcome,
@@ -24,6 +22,7 @@ from argus.diff import (
     compare_to_baseline,
 )
 from argus.diff.masks import MaskResolution, resolve_masks
+from argus.diff.png import read_png_header
 from argus.diff.regions import Region
 from argus.diff.sensor_tolerance import SensorTolerance, sensor_tolerance
 from argus.diff.snapshot import COMPARE_IF_PRESENT
@@ -48,13 +47,7 @@ def device_pixel_ratio(render: Path, viewport_width: float) -> float:
     """Image pixels per CSS pixel: the render's width over the probed viewport's."""
     if not render.is_file():
         raise InputError(f"{render}: render.png not found; sense the view first (argus sense)")
-    try:
-        with Image.open(render) as image:
-            width = image.size[0]
-    except (OSError, UnidentifiedImageError) as exc:
-        raise InputError(
-            f"{render}: cannot read the render as an image; re-sense the view"
-        ) from exc
+    width = read_png_header(render).width  # header only: nothing decoded, bombs refused
     return width / viewport_width if viewport_width > 0 else 1.0
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from argus.io import loads_json
 from argus.judge.base import MalformedAnswer
 from argus.judge.content import clip
 
@@ -27,11 +28,11 @@ def parse_json_object(text: str, *, what: str = "answer") -> dict[str, Any]:
     if fenced:
         body = fenced.group(1)
     try:
-        value = json.loads(body)
+        value = loads_json(body)
     except json.JSONDecodeError:
         start, end = body.find("{"), body.rfind("}")
         try:
-            value = json.loads(body[start : end + 1]) if 0 <= start < end else None
+            value = loads_json(body[start : end + 1]) if 0 <= start < end else None
         except json.JSONDecodeError:
             value = None
         if value is None:

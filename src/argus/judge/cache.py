@@ -10,11 +10,10 @@ its own run directory (``use_cache_dir``), since it may write nothing outside it
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from argus.io import atomic_write_json
+from argus.io import atomic_write_json, loads_json
 
 CACHE_DIR = Path(".argus") / "judge-cache"
 
@@ -42,7 +41,7 @@ class AnswerCache:
         if not self.enabled:
             return None
         try:
-            value = json.loads(self._path(key).read_text("utf-8"))
+            value = loads_json(self._path(key).read_text("utf-8"))
         except (OSError, ValueError):
             return None
         return value if isinstance(value, dict) else None

@@ -29,21 +29,21 @@ def check_gate_result(
     required: Sequence[str] | None = None,
 ) -> None:
     """JudgeError (one line) unless ``raw`` is a green gate result about this render."""
-    result = normalize_gate_result(raw, source=source)
-    if not result.all_green:
-        raise JudgeError(
-            f"{source}: gate(s) {', '.join(result.red_gates)} are red; the judge runs only on an "
-            "all-green view (fix the gates, then judge)"
-        )
-    if not result.gates:
+    if isinstance(raw, Mapping) and raw.get("gates") == {}:
         raise JudgeError(
             f"{source}: no gate ran, and an empty gate result proves nothing; "
             "run argus gates on this view"
         )
-    if all(g.status == "skip" for g in result.gates):
+    result = normalize_gate_result(raw, source=source)
+    if not result.red_gates and result.nothing_measured:
         raise JudgeError(
             f"{source}: every gate was skipped, which proves nothing; enable gates "
             "([gates] enabled) and run argus gates on this view"
+        )
+    if not result.all_green:
+        raise JudgeError(
+            f"{source}: {result.not_green_reason}; the judge runs only on an "
+            "all-green view (fix the gates, then judge)"
         )
     claimed = tuple(str(raw.get(key)) for key in VIEW_KEYS)
     wanted = tuple(view[key] for key in VIEW_KEYS)

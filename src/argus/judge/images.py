@@ -14,7 +14,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from argus.diff.png import MAX_PNG_BYTES
+from argus.diff.png import MAX_PNG_BYTES, open_png
 from argus.errors import InputError
 from argus.io import read_bytes
 
@@ -31,7 +31,7 @@ def png_data_url(path: Path, max_pixels: int) -> tuple[str, tuple[int, int]]:
     """``path`` as a ``data:image/png;base64,...`` URL at most ``max_pixels`` big, and its size."""
     data = read_bytes(path, what="PNG image", limit=MAX_PNG_BYTES)
     try:
-        with Image.open(io.BytesIO(data), formats=["PNG"]) as image:
+        with open_png(data, path) as image:
             size = fit_within(image.width, image.height, max_pixels)
             if size != (image.width, image.height):
                 buffer = io.BytesIO()

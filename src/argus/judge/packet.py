@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from argus.errors import InputError, JudgeError
-from argus.io import atomic_write_json, read_bytes, read_json
+from argus.io import atomic_write_json, loads_json, read_bytes, read_json
 from argus.judge.content import clip_page_data
 from argus.judge.gatecheck import check_gate_result
 from argus.verdict import normalize_gate_result
@@ -186,7 +186,7 @@ def require_green(gate_raw: Any, source: Path | str) -> None:
     result = normalize_gate_result(gate_raw, source=source)
     if not result.all_green:
         raise JudgeError(
-            f"{source}: gate(s) {', '.join(result.red_gates)} are red; the judge runs only on an "
+            f"{source}: {result.not_green_reason}; the judge runs only on an "
             "all-green view (fix the gates, then judge)"
         )
 
@@ -214,7 +214,7 @@ def _checked_payload(role: str, path: Path) -> bytes:
     if spec.kind == "text":
         return data
     try:
-        value = json.loads(text)
+        value = loads_json(text)
     except json.JSONDecodeError as exc:
         raise InputError(
             f"{path}: the {role} input is not valid JSON (line {exc.lineno}: {exc.msg})"

@@ -40,7 +40,7 @@ def config_digest(root: Path) -> str:
         data = pyproject.read_bytes()
         try:
             tool = tomllib.loads(data.decode("utf-8")).get("tool", {})
-        except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        except (ValueError, RecursionError):  # not UTF-8, not TOML, a huge integer...
             # Unreadable: the whole file stands for the config, so any change shows.
             return _digest(PYPROJECT.encode() + b"\0" + data)
         section = tool.get("argus") if isinstance(tool, dict) else None

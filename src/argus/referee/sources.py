@@ -68,6 +68,9 @@ def gates_gate(path: Path) -> Gate:
     result = normalize_gate_result(read_json(path, what="gate result"), source=path)
     red = len(result.red_gates)
     measured = {"gates": len(result.gates), "red": red}
+    if not red and result.nothing_measured:
+        # Every gate skipped: no evidence either way, and never a pass.
+        return Gate("gates", "error", {**measured, "nothing_measured": True})
     return Gate("gates", "pass" if result.all_green else "fail", measured)
 
 

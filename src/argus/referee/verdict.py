@@ -4,8 +4,9 @@ Stateless: one config in, one verdict out, no memory of earlier calls (convergen
 iterations is the loop's business, `argus loop`). ``passed`` is a pure function of the
 determinate gates (pass / fail / error): true when every one passed, false when any failed or
 errored, null when none was determinate ("not captured" and "degraded" are states, not
-failures). The verdict carries numbers, booleans and fixed words only, never text from the
-evidence: a page can write anything into its console, and the verdict is read back as trusted.
+failures) or when the only one is a passing SSIM (fidelity is not function: never ``ship``).
+The verdict carries numbers, booleans and fixed words only, never text from the evidence: a
+page can write anything into its console, and the verdict is read back as trusted.
 
 Paths in the config are relative to the repository root, may not contain ``..``, and must
 resolve inside the root (symlinks included); every file is capped at 5 MiB before parsing.
@@ -181,6 +182,10 @@ def merge(surface: str, gates: tuple[Gate, ...]) -> RefereeVerdict:
         if first.name == "lighthouse":
             action = _lighthouse_action(first)
         return RefereeVerdict(surface, False, gates, action, tuple(notes))
+    if all(g.name == "ssim" for g in determinate):
+        # A fidelity score alone says nothing about whether the UI works: not a sign-off.
+        notes.append("only visual fidelity was measured: no functional evidence, so no verdict")
+        return RefereeVerdict(surface, None, gates, "capture-runtime-evidence", tuple(notes))
     ssim = next(g for g in gates if g.name == "ssim")
     if ssim.status != "pass":
         notes.append("visual fidelity not verified: no SSIM against a reference")

@@ -20,10 +20,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from PIL import Image
-
-from argus.errors import SensorError
-from argus.io import atomic_write_json
+from argus.diff.png import open_png
+from argus.errors import ArgusError, SensorError
+from argus.io import atomic_write_json, loads_json, read_bytes
 from argus.proc import one_line, signal_group
 from argus.sense import result as files
 from argus.sense.result import SenseResult
@@ -58,9 +57,9 @@ def _check_png(path: Path, slug: str, stderr: bytes = b"") -> None:
     # The signature alone lets a truncated or corrupt file through: decode the header and
     # check the chunks now, so the gates never meet an unreadable render.
     try:
-        with Image.open(path) as image:
+        with open_png(read_bytes(path, what="render", limit=MAX_PNG_BYTES), path) as image:
             image.verify()
-    except (OSError, SyntaxError, ValueError, struct.error, Image.DecompressionBombError) as exc:
+    except (ArgusError, OSError, SyntaxError, ValueError, struct.error) as exc:
         reason = " ".join(str(exc).split())[:120] or type(exc).__name__
         raise SensorError(f"{slug}: {path} is not a readable PNG image ({reason})") from exc
 
@@ -75,8 +74,8 @@ def _read_capped_json(path: Path, slug: str, *, required: bool, stderr: bytes = 
     if size > MAX_PROBE_BYTES:
         raise SensorError(f"{slug}: {path} is {size} bytes, over the 5 MiB limit")
     try:
-        return json.loads(path.read_bytes())
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return loads_json(path.read_bytes())
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise SensorError(f"{slug}: {path} is not valid JSON ({exc})") from exc
 
 

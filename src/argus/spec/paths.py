@@ -35,13 +35,15 @@ def escape_problem(root: Path, base: Path, text: str) -> str | None:
     '..' is refused outright, even when it would land inside, so a spec reads the same wherever
     it is copied; symlinks are followed, so a link pointing out of the repository is caught.
     """
+    if "\0" in text:
+        return f"{text!r} contains a NUL character; no file has such a name"
     if ".." in PurePosixPath(text.replace("\\", "/")).parts:
         return f"'{text}' contains '..'; use a path inside the repository"
     candidate = Path(text) if Path(text).is_absolute() else base / text
     real_root = root.resolve()
     try:
         real = candidate.resolve()
-    except (OSError, RuntimeError) as exc:  # a symlink loop, or an unreadable component
+    except (OSError, RuntimeError, ValueError) as exc:  # a symlink loop, an unreadable part
         return f"'{text}' cannot be resolved ({exc})"
     if real.is_relative_to(real_root):
         return None

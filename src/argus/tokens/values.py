@@ -102,7 +102,7 @@ def _dtcg_color(value: Mapping[str, Any]) -> RGBA:
     space = value.get("colorSpace")
     components = value.get("components")
     alpha = value.get("alpha", 1.0)
-    if space not in _DTCG_SPACES:
+    if not isinstance(space, str) or space not in _DTCG_SPACES:
         raise ValueError(f"colorSpace {space!r} is not one of {', '.join(sorted(_DTCG_SPACES))}")
     if not isinstance(components, list) or len(components) != 3:
         raise ValueError(f"components {components!r} must be a list of three numbers or 'none'")
