@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck unit browser-tests bench browser clean image
+.PHONY: demo test lint typecheck unit browser-tests bench browser clean image fuzz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,12 @@ browser-tests: browser
 	scripts/pytest-group.sh $(BIN)/python -m browser
 
 test: lint typecheck unit browser-tests
+
+# The long fuzz run: 600 generated inputs for each of the readers in tests/fuzz (over 10,000 in
+# all; `make test` runs a few of each), a 60 s watchdog per input, a tally of exit codes.
+fuzz: $(STAMP)
+	ARGUS_FUZZ_EXAMPLES=600 ARGUS_FUZZ_HANG_SECONDS=60 \
+		scripts/pytest-group.sh $(BIN)/python tests/fuzz -q -p no:cacheprovider
 
 demo: browser
 	$(BIN)/argus demo

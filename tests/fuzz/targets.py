@@ -247,7 +247,7 @@ def _contract(tmp: Path) -> dict[str, Any]:
                 "type": "judgment",
                 "requires": ["check"],
                 "pass_criteria": "done.txt says done",
-                "grader": {"command": "/usr/bin/env cat", "rounds": 2},
+                "grader": {"command": "/bin/cat", "rounds": 2},
             },
         ],
         "budget": {"max_attempts_per_stage": 2, "max_total_attempts": 5},

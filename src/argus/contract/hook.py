@@ -28,6 +28,7 @@ from argus.contract.proof import unproven
 from argus.contract.state import ACTIVE, load_state, state_dir
 from argus.contract.summary import SECTIONS, current_summary
 from argus.contract.worktree import worktree_digest
+from argus.io import loads_json
 
 MAX_EVENT_BYTES = 1024 * 1024
 CONTRACTS = Path(".argus") / "contracts"
@@ -128,7 +129,7 @@ def read_event(raw: bytes) -> tuple[dict[str, Any], str | None]:
         return {}, f"the Stop event is over {MAX_EVENT_BYTES} bytes"
     try:
         text = raw.decode("utf-8")
-        payload = json.loads(text) if text.strip() else {}
+        payload = loads_json(text) if text.strip() else {}
     except (ValueError, RecursionError) as exc:  # bad JSON, bad UTF-8, a 4300-digit integer
         return {}, f"the Stop event could not be read ({type(exc).__name__})"
     if not isinstance(payload, dict):

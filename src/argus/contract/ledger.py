@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from argus.errors import InputError
-from argus.io import read_bytes
+from argus.io import loads_json, read_bytes
 
 if TYPE_CHECKING:
     from argus.contract.state import RunState
@@ -63,7 +63,7 @@ def read_ledger(directory: Path) -> list[dict[str, Any]]:
     previous = ""
     for number, line in enumerate(raw.splitlines(), 1):
         try:
-            entry = json.loads(line)
+            entry = loads_json(line)
         except (ValueError, RecursionError) as exc:
             raise InputError(f"{path}:{number}: not a ledger line Argus wrote") from exc
         if (

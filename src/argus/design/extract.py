@@ -24,6 +24,7 @@ from typing import Any
 
 from argus.design.fit import fit_base_unit, fit_ratio, order_shadows
 from argus.errors import SensorError
+from argus.io import loads_json
 
 MAX_VALUES = 20000
 MAX_SHADOWS = 12
@@ -196,7 +197,7 @@ async def _measure(
     if not isinstance(value, str) or len(value) > 16 * 1024 * 1024:
         raise SensorError(f"{url}: the style extraction returned nothing usable")
     try:
-        return json.loads(value)
+        return loads_json(value)
     except json.JSONDecodeError as exc:
         raise SensorError(f"{url}: the style extraction returned malformed JSON") from exc
 

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.errors import InputError
-from argus.io import read_json
+from argus.io import loads_json, read_json
 
 MAX_BOXES = 2000
 _NAME_SAFE = re.compile(r"[^A-Za-z0-9_.:-]")
@@ -115,7 +115,7 @@ def _annotation(doc: Mapping[str, Any], name: str, where: str) -> Any:
     for entry in annotations:
         if isinstance(entry, dict) and entry.get("name") == name:
             try:
-                return json.loads(str(entry.get("value")))
+                return loads_json(str(entry.get("value")))
             except json.JSONDecodeError as exc:
                 raise InputError(f"{where}: annotation {name} is not JSON text") from exc
     return None

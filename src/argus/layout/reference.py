@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 
 from argus.errors import ArgusError
+from argus.io import loads_json
 
 
 class ReferenceUnavailable(ArgusError):
@@ -35,7 +36,7 @@ class VisualTypes:
 
 def _parse(text: str, source: str) -> VisualTypes:
     try:
-        doc = json.loads(text)
+        doc = loads_json(text)
     except json.JSONDecodeError as exc:
         raise ReferenceUnavailable(f"{source}: visual-type reference is not JSON") from exc
     types = doc.get("visual_types") if isinstance(doc, dict) else None

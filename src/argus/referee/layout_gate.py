@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from argus.io import loads_json
 from argus.referee.sources import Gate
 
 LINT_SCHEMA_VERSION = 1
@@ -28,7 +29,7 @@ STATUS_FOR_EXIT = {0: "pass", 1: "fail", 2: "error", 3: "degraded"}
 
 def _envelope(stdout: str) -> dict[str, Any] | None:
     try:
-        data = json.loads(stdout)
+        data = loads_json(stdout)
     except json.JSONDecodeError:
         return None
     return data if isinstance(data, dict) else None

@@ -7,7 +7,6 @@ exactly what ``argus approve`` calls, one at a time.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from starlette.routing import Route
 from argus.config import load_config
 from argus.contracts import load_rubric
 from argus.errors import ArgusError, InputError, StateError
+from argus.io import loads_json
 from argus.loop.decisions import (
     DECISION_KIND,
     Decision,
@@ -197,7 +197,7 @@ async def _json_body(request: Request) -> dict[str, Any]:
     if len(raw) > MAX_BODY:
         raise InputError(f"request body over {MAX_BODY} bytes")
     try:
-        data = json.loads(raw)
+        data = loads_json(raw)
     except ValueError as exc:
         raise InputError("the request body is not JSON") from exc
     if not isinstance(data, dict):
