@@ -88,14 +88,18 @@ def test_cli_grades_a_given_report(tmp_path: Path, run_argus: RunArgus) -> None:
         json.dumps(report(accessibility=1, performance=1, best_practices=1, seo=1))
     )
     (root / "forged.json").write_text(
-        '{"categories": {"accessibility": {"score": NaN}, "seo": {"score": 5.0}}}'
+        '{"categories": {"accessibility": {"score": -0.5}, "seo": {"score": 5.0}}}'
     )
+    # NaN is not JSON (Lighthouse writes null): the strict JSON reader refuses the whole file.
+    (root / "nan.json").write_text('{"categories": {"accessibility": {"score": NaN}}}')
     ok = run_argus("lighthouse", *view, "--from-report", "good.json", cwd=root)
     assert ok.returncode == 0 and json.loads(ok.stdout)["status"] == "pass"
     strict = run_argus(
         "lighthouse", *view, "--from-report", "good.json", "--min-seo", "101", cwd=root
     )
     assert strict.returncode == 2  # a minimum above 100 is bad input
+    nan = run_argus("lighthouse", *view, "--from-report", "nan.json", cwd=root)
+    assert nan.returncode == 2 and nan.stderr.count("\n") == 1 and "NaN" in nan.stderr
     forged = run_argus("lighthouse", *view, "--from-report", "forged.json", cwd=root)
     out = json.loads(forged.stdout)
     assert forged.returncode == 1 and out["status"] == "error"

@@ -163,7 +163,12 @@ def _gate_all(args: argparse.Namespace, config: ProjectConfig, spec: Spec) -> in
         print(json.dumps({slug: e.gate_result for slug, e in entries.items()}, indent=2))
     else:
         for slug, entry in entries.items():
-            verdict = "all green" if not entry.red_gates else f"red: {', '.join(entry.red_gates)}"
+            if entry.status == "green":
+                verdict = "all green"
+            elif entry.red_gates:
+                verdict = f"red: {', '.join(entry.red_gates)}"
+            else:
+                verdict = "not green: every gate skipped, so nothing was measured"
             print(f"{slug}  {verdict}")
         print(f"gated {len(entries)} views into {out_root}")
     write_shard_results(args, config.root, "gates", spec, views, entries)
