@@ -8,7 +8,9 @@ import pytest
 
 from argus.report.gate_rows import MAX_FINDINGS_SHOWN, finding_line, gate_status, gate_summary
 from argus.report.html import anchor_id, badge, tag, when
+from argus.report.model import SignoffSummary, SpotCheck
 from argus.report.sections import score_text
+from argus.report.signoffs import signoff_for
 from argus.report.timeline import IterationSources, implementer_text, iteration_row
 from argus.report.verdict_rows import verdict_outcome, verdict_summary
 
@@ -139,3 +141,21 @@ def test_ids_and_attributes_are_safe() -> None:
 @pytest.mark.parametrize(("score", "text"), [(None, "—"), (1.0, "1"), (0.0, "0"), (0.5, "0.5")])
 def test_score_text(score: float | None, text: str) -> None:
     assert score_text(score) == text
+
+
+def _signoff(run_id: str, at: str) -> SignoffSummary:
+    return SignoffSummary(
+        "list", "populated", "light", run_id, at, 2, "human", "", (), SpotCheck("pending")
+    )
+
+
+def test_an_old_run_never_shows_a_later_runs_sign_off() -> None:
+    """A view BLOCKED in run A, signed off later in run B: A's report shows no sign-off."""
+    later = _signoff("run-b", "2026-01-02T10:00:00.000000Z")
+    records = [later]
+    slug = later.slug
+    assert signoff_for(records, slug, "run-a", "2026-01-01T10:00:00.000000Z") is None
+    assert signoff_for(records, slug, "run-b", "2026-01-02T09:00:00.000000Z") is later
+    earlier = _signoff("run-0", "2025-12-31T10:00:00.000000Z")
+    found = signoff_for([earlier, later], slug, "run-a", "2026-01-01T10:00:00.000000Z")
+    assert found is earlier

@@ -26,7 +26,7 @@ def stylesheet() -> str:
     return resources.files("argus.report").joinpath("report.css").read_text("utf-8")
 
 
-def _summary_row(view: ViewReport) -> tuple[str, ...]:
+def _summary_row(view: ViewReport, report_run_id: str) -> tuple[str, ...]:
     link = f'<a href="#{anchor_id("view", view.slug)}">{esc(view.slug)}</a>'
     gates = DASH
     if view.gates is not None:
@@ -40,8 +40,10 @@ def _summary_row(view: ViewReport) -> tuple[str, ...]:
     if marks:
         verdict += " " + " ".join(marks)
     signoff = DASH
-    if view.signoff is not None:
+    if view.signoff is not None and view.signoff.run_id == report_run_id:
         signoff = spotcheck_text(view.signoff)
+    elif view.signoff is not None:
+        signoff = esc(f"signed off in an earlier run, {view.signoff.run_id or DASH}")
     return (link, badge(view.status), esc(len(view.timeline)), gates, verdict, signoff)
 
 
@@ -129,7 +131,7 @@ def render_page(report: RunReport) -> str:
     summary = table(
         "Final status per view; follow a name to its details",
         ("View", "Status", "Iterations", "Gates", "Verdict", "Sign-off"),
-        (_summary_row(v) for v in report.views),
+        (_summary_row(v, report.run_id) for v in report.views),
     )
     notes = ""
     if report.notes:

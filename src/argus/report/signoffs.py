@@ -49,10 +49,18 @@ def read_signoffs(path: Path, notes: list[str]) -> tuple[SignoffSummary, ...]:
     return tuple(summarize(r) for r in records)
 
 
-def signoff_for(records: Sequence[SignoffSummary], slug: str, run_id: str) -> SignoffSummary | None:
-    """The record this run wrote for the view, else the view's latest one from any run."""
+def signoff_for(
+    records: Sequence[SignoffSummary], slug: str, run_id: str, started_at: str = ""
+) -> SignoffSummary | None:
+    """The record this run wrote for the view, else the view's latest one from a run that
+    signed it off before this run started (a later run's sign-off says nothing about this
+    one: an old report must not show a spot-check for a view that run left BLOCKED)."""
     mine = [r for r in records if r.slug == slug and r.run_id == run_id]
     if mine:
         return mine[-1]
-    earlier = [r for r in records if r.slug == slug]
+    earlier = [
+        r
+        for r in records
+        if r.slug == slug and started_at and r.signed_off_at and r.signed_off_at < started_at
+    ]
     return earlier[-1] if earlier else None
