@@ -181,3 +181,25 @@ def atomic_write_text(path: Path, text: str) -> None:
 
 def atomic_write_json(path: Path, data: Any) -> None:
     atomic_write_text(path, json.dumps(data, indent=2, sort_keys=False) + "\n")
+
+
+def refuse_symlinks(path: Path, within: Path, *, what: str) -> None:
+    """InputError when ``path``, or a folder between ``within`` and it, is a symbolic link.
+
+    Baselines, references and run directories are read and written by path: one of their
+    folders made a link to somewhere else (outside the repository, say) would have Argus read
+    and write there. ``within`` itself is not checked; ``path`` need not exist.
+    """
+    try:
+        parts = path.relative_to(within).parts
+    except ValueError:  # outside ``within``: its own folder and name
+        parts = (path.parent.name, path.name)
+        within = path.parent.parent
+    current = within
+    for part in parts:
+        current = current / part
+        if current.is_symlink():
+            raise InputError(
+                f"{current}: {what} is a symlink (to {os.readlink(current)}); Argus refuses "
+                "to read or write through it: replace it with a real folder or file"
+            )

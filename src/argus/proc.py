@@ -2,7 +2,11 @@
 
 A project's build, the implementer agent, the web server, a judge command or an adapter may
 spawn children of their own. Each is started as the leader of a new session, so stopping it
-signals its whole process group and nothing it spawned outlives it.
+signals its whole process group, and when it ends, what is left of its group is killed too.
+A child that left the group (``setsid``, a double fork) is caught with ``end_escapees``: on
+Linux, Argus is made the "child subreaper" for the run, so an orphan of the command is
+reparented to Argus instead of init, and every new child of Argus left when the command ends
+is killed.
 
     run = run_in_group(["my-agent", prompt], cwd=root, timeout=900, log_path=log)
     run.exit_code, run.timed_out, run.seconds     # exit_code None: stopped on timeout
@@ -12,9 +16,11 @@ signals its whole process group and nothing it spawned outlives it.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -87,19 +93,84 @@ def run_in_group(
     log_path: Path,
     env: Mapping[str, str] | None = None,
     grace: float = STOP_GRACE_S,
+    end_escapees: bool = False,
 ) -> GroupRun:
     """Run ``command`` to its end, or for ``timeout`` seconds and then stop its group; its
-    output (stdout and stderr) goes to ``log_path``. OSError when it cannot start."""
+    output (stdout and stderr) goes to ``log_path``. Whatever is left of its process group
+    when it ends is killed; with ``end_escapees`` also every process it left behind outside
+    its group (Linux). OSError when it cannot start."""
     log_path.parent.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-    with log_path.open("wb") as log:
-        process = start_in_group(command, cwd=cwd, log=log, env=env)
+    ours = _children(os.getpid()) if end_escapees else set()
+    reaping = end_escapees and _set_subreaper(True)
+    try:
+        with log_path.open("wb") as log:
+            process = start_in_group(command, cwd=cwd, log=log, env=env)
+            try:
+                code = process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                stop_group(process, grace)
+                return GroupRun(None, True, time.monotonic() - started)
+            signal_group(process.pid, signal.SIGKILL)  # nothing of its group outlives it
+        return GroupRun(code, False, time.monotonic() - started)
+    finally:
+        if reaping:
+            end_new_children(ours)
+            _set_subreaper(False)
+
+
+# prctl(2) option: orphaned descendants are reparented to this process instead of init.
+_PR_SET_CHILD_SUBREAPER = 36
+_SWEEP_ROUNDS = 1000
+
+
+def _set_subreaper(on: bool) -> bool:
+    """Make this process the child subreaper (Linux); False where that is not possible."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(_PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _children(pid: int) -> set[int]:
+    """The pids whose parent is ``pid``, from /proc (empty where there is no /proc)."""
+    found: set[int] = set()
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return found
+    for entry in entries:
+        if not entry.isdigit():
+            continue
         try:
-            code = process.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            stop_group(process, grace)
-            return GroupRun(None, True, time.monotonic() - started)
-    return GroupRun(code, False, time.monotonic() - started)
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                stat = fh.read()
+        except OSError:
+            continue  # gone meanwhile
+        # "pid (comm) state ppid ...": comm may hold spaces and parentheses.
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        if len(fields) > 1 and fields[1].isdigit() and int(fields[1]) == pid:
+            found.add(int(entry))
+    return found
+
+
+def end_new_children(keep: set[int]) -> None:
+    """SIGKILL and reap every child of this process not in ``keep``, round after round (a
+    killed process's own children are reparented to us), until none is left."""
+    me = os.getpid()
+    for _ in range(_SWEEP_ROUNDS):
+        new = _children(me) - keep
+        if not new:
+            return
+        for pid in new:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        for pid in new:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
 
 
 def read_tail(path: Path, max_bytes: int = TAIL_BYTES) -> str:

@@ -32,6 +32,7 @@ from argus.verdict import NormalizedVerdict, normalize_gate_result, normalize_ve
 FEATURE = "demo"
 HERE = Path(__file__).resolve().parent
 IMPLEMENTER = HERE / "fake_implementer.py"
+HOSTILE = HERE / "hostile_implementer.py"
 GATES = ("token_contrast", "a11y_ids", "console")
 
 
@@ -93,9 +94,9 @@ def defects_of(root: Path) -> list[dict[str, Any]]:
     return list(data["defects"])
 
 
-def implementer_command(*flags: str) -> str:
+def implementer_command(*flags: str, script: Path = IMPLEMENTER) -> str:
     extra = " ".join(flags)
-    return f"{sys.executable} {IMPLEMENTER} {{workdir}} {{prompt_file}} {extra}".strip()
+    return f"{sys.executable} {script} {{workdir}} {{prompt_file}} {extra}".strip()
 
 
 class FakeServices(Closing):

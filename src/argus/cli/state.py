@@ -17,6 +17,7 @@ from argus.cli._args import add_root_argument, add_view_arguments, feature_spec,
 from argus.contracts import Rubric, load_rubric
 from argus.errors import InputError
 from argus.io import read_json
+from argus.loop.lock import FeatureLock
 from argus.loop.state import (
     LoopSettings,
     LoopState,
@@ -94,18 +95,27 @@ def run_state(args: argparse.Namespace) -> int:
     check_view(feature_spec(root, view.feature), view)
     path = state_path(root, view)
     step = args.state_step
+    if step == "show":
+        _print(load_state(path), path, as_json=args.json)
+        return 0
+    # Every step that writes takes the loop's lock: never a state.json under a running loop.
+    with FeatureLock(path.parent.parent, view.feature):
+        state = _write_step(step, path, view, args, root)
+    _print(state, path, as_json=args.json)
+    return 0
+
+
+def _write_step(
+    step: str, path: Path, view: View, args: argparse.Namespace, root: Path
+) -> LoopState:
     if step == "init":
         rubric = resolve_rubric(args.rubric, root, view.feature)
         settings = LoopSettings.from_rubric(rubric, args.max_iterations)
         state = init_state(
             path, view, settings, reference_source=args.reference_source, reset=args.reset
         )
-    elif step == "show":
-        state = load_state(path)
-    else:
-        state = save_state(path, _advance(step, load_state(path), args, root))
-    _print(state, path, as_json=args.json)
-    return 0
+        return state
+    return save_state(path, _advance(step, load_state(path), args, root))
 
 
 def _advance(step: str, state: LoopState, args: argparse.Namespace, root: Path) -> LoopState:

@@ -28,7 +28,7 @@ from argus.diff.png import MAX_PNG_BYTES, decode_png, load_png, save_png
 from argus.diff.regions import Region
 from argus.diff.tolerance import Tolerance
 from argus.errors import InputError
-from argus.io import atomic_write_bytes, read_bytes
+from argus.io import atomic_write_bytes, read_bytes, refuse_symlinks
 
 UpdateMode = Literal["all", "changed", "missing", "none", "compare"]
 # Playwright's --update-snapshots modes: what a user picks (argus gates --update-snapshots).
@@ -105,6 +105,8 @@ def compare_to_baseline(
     the device pixel ratio) in both, and write the baseline as ``update_mode`` says."""
     if update_mode not in (*UPDATE_MODES, COMPARE_IF_PRESENT):
         raise InputError(f"--update-snapshots={update_mode}: use one of {', '.join(UPDATE_MODES)}")
+    # A baseline folder linked elsewhere would be read and written there (docs/security.md).
+    refuse_symlinks(baseline, baseline.parent.parent, what="the snapshot baseline path")
     render_bytes = read_bytes(render, what="PNG image", limit=MAX_PNG_BYTES)
     stale_diff = diff_image_path(render)
     stale_diff.unlink(missing_ok=True)

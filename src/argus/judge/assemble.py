@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.contracts.rubric import default_rubric_text
-from argus.io import atomic_write_text
+from argus.io import atomic_write_text, refuse_symlinks
 from argus.judge.packet import Packet, build_packet
 from argus.spec import Spec, View, fixture_count
 
@@ -85,6 +85,7 @@ def packet_for_view(
     reference = target.reference_for(view.state, view.appearance)
     source: str | None = None
     if reference is not None and reference.status == "present" and reference.file is not None:
+        refuse_symlinks(reference.file, spec.spec_dir, what="the reference image path")
         inputs["reference"] = reference.file
         source = reference.source or "human"
     if spec.rubric_path is not None:

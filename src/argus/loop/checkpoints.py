@@ -16,6 +16,7 @@ from argus.loop.references import (
     record_candidate,
 )
 from argus.loop.signoff import load_records
+from argus.loop.spotchecks import verified_spotcheck
 from argus.loop.status import Status
 from argus.spec.model import View
 
@@ -24,6 +25,7 @@ def bootstrap_reference(ctx: LoopContext, view: View) -> tuple[ViewResult, str]:
     """HE-1: render a candidate for the canonical view and ask a human to approve it."""
     command = approve_command(view)
     existing = candidate_path(ctx.layout.feature_runs, view)
+    spec_json = ctx.spec.path.relative_to(ctx.root).as_posix()
     if not ctx.mode.edits:
         detail = f"no reference for {view.slug}; the target is not judged (HE-1)"
         return ViewResult(view, NEEDS_REFERENCE, Status.NEEDS_CONTEXT, 0, detail=detail), (
@@ -40,12 +42,15 @@ def bootstrap_reference(ctx: LoopContext, view: View) -> tuple[ViewResult, str]:
             detail = f"could not render a candidate reference: {sensed.error}"
             # The run lists a BLOCKED view's detail itself.
             return ViewResult(view, NEEDS_REFERENCE, Status.BLOCKED, 0, detail=detail), ""
+        ctx.guard.record("marking_candidate", may_write=(spec_json,))
         record_candidate(ctx.spec, ctx.layout.feature_runs, view, work / "render.png")
+        ctx.guard.record("candidate")
         shutil.rmtree(work, ignore_errors=True)
     else:
         reference = ctx.spec.target(view.target).reference_for(view.state, view.appearance)
         if reference is None or reference.status != "candidate":
             # A loop killed between keeping the image and marking the spec: finish the job.
+            ctx.guard.record("marking_candidate", may_write=(spec_json,))
             mark_reference(
                 ctx.spec.path,
                 view,
@@ -53,6 +58,7 @@ def bootstrap_reference(ctx: LoopContext, view: View) -> tuple[ViewResult, str]:
                 source=None,
                 file=default_reference_file(view),
             )
+            ctx.guard.record("candidate")
     detail = f"candidate reference at {existing} awaits approval"
     note = (
         f"HE-1: {view.slug} has no approved reference. Look at {existing}; if it is right, run "
@@ -64,7 +70,14 @@ def bootstrap_reference(ctx: LoopContext, view: View) -> tuple[ViewResult, str]:
 
 
 def run_records(ctx: LoopContext) -> list[dict[str, Any]]:
-    return [r for r in load_records(ctx.layout.signoff_file) if r.get("run_id") == ctx.run_id]
+    """The run's sign-off records, each with its spot-check as the run store holds it (one
+    only in the file is pending)."""
+    store = ctx.events.store
+    return [
+        {**r, "human_spotcheck": dict(verified_spotcheck(store, ctx.spec.feature, r))}
+        for r in load_records(ctx.layout.signoff_file)
+        if r.get("run_id") == ctx.run_id
+    ]
 
 
 def pending_first_spotcheck(ctx: LoopContext) -> dict[str, Any] | None:

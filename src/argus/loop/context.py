@@ -9,6 +9,7 @@ from typing import Any
 
 from argus.contracts import Rubric
 from argus.loop.events import EventLog
+from argus.loop.guard import Guard, Verified
 from argus.loop.layout import RunLayout
 from argus.loop.modes import Mode
 from argus.loop.outcome import IterationOutcome
@@ -27,6 +28,7 @@ NO_IMPLEMENTER = "no_implementer"
 IMPLEMENTER_STOPPED = "implementer_stopped"  # it reported BLOCKED or NEEDS_CONTEXT
 NEEDS_REFERENCE = "needs_reference"  # HE-1: its target has no approved reference
 WAITING = "waiting_for_spotcheck"  # HE-2: not started until the first sign-off is checked
+INTEGRITY_UNRESTORED = "integrity_unrestored"  # protected files changed and cannot be put back
 
 
 @dataclass(frozen=True)
@@ -52,8 +54,11 @@ class LoopContext:
     protected: Callable[[], list[str]]  # the protected set, recomputed around every edit
     rubric: Rubric
     config_sha256: str  # the effective config the run started with (argus.loop.config_guard)
+    guard: Guard  # the protected set's manifests in the run store (argus.loop.guard)
     spec_md: str = ""
     tokens_text: str = ""
+    # An edit the resume check caught, per view slug: (iteration, what it changed).
+    resumed_edits: dict[str, tuple[int, Verified]] = field(default_factory=dict)
 
     @property
     def root(self) -> Path:

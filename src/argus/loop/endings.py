@@ -3,6 +3,9 @@ report-only result, and an implementer that gave up."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from argus.errors import StateError
 from argus.loop.config_guard import config_digest, config_files
 from argus.loop.context import (
@@ -13,10 +16,11 @@ from argus.loop.context import (
     LoopContext,
     ViewResult,
 )
+from argus.loop.guard import unrestored_detail
 from argus.loop.killpoint import killpoint
 from argus.loop.outcome import GATES_RED, JUDGED, SENSOR_FAILURE, IterationOutcome
 from argus.loop.rederive import Replayed, replay_view
-from argus.loop.signoff import SignoffRecord, append_record, find_record, load_records, now_iso
+from argus.loop.signoff import SignoffRecord, append_raw, find_record, load_records, now_iso
 from argus.loop.state import LoopState
 from argus.loop.status import Status
 from argus.spec.model import Spec, View
@@ -62,34 +66,79 @@ def _rederived(ctx: LoopContext, view: View, state: LoopState) -> Replayed:
     return replay_view(ctx, view, state.iteration, reference_source(ctx.spec, view))
 
 
+def _refused(
+    ctx: LoopContext, view: View, state: LoopState, last: IterationOutcome | None, why: str
+) -> ViewResult:
+    decision = state.decision()
+    return ViewResult(
+        view,
+        SIGNOFF_REFUSED,
+        Status.BLOCKED,
+        state.iteration,
+        decision.concerns,
+        f"refused to sign off: {why}",
+        last=last,
+    )
+
+
+def stored_signoff(ctx: LoopContext, view: View) -> dict[str, Any] | None:
+    """The sign-off of ``view`` the run store recorded for this run, if any."""
+    events = ctx.events.store.events(run_id=ctx.run_id, kind="sign_off", view=view)
+    return dict(events[-1].payload) if events else None
+
+
+def same_signoff(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """The same sign-off, whatever its spot-check says (``argus approve`` changes that)."""
+    return {k: v for k, v in a.items() if k != "human_spotcheck"} == {
+        k: v for k, v in b.items() if k != "human_spotcheck"
+    }
+
+
 def sign_off(
     ctx: LoopContext, view: View, state: LoopState, last: IterationOutcome | None
 ) -> ViewResult:
-    """Baseline, sign-off record, event: each step idempotent, so a resume finishes the job.
-    The state's word is not taken: the sign-off is re-derived from the committed verdicts
-    (argus.loop.rederive) and refused, BLOCKED, when they do not support it."""
-    decision = state.decision()
+    """Baseline, sign-off event, sign-off record: each step idempotent, so a resume finishes
+    the job. The state's word is not taken: the sign-off is re-derived from the committed
+    verdicts (argus.loop.rederive) and refused, BLOCKED, when they do not support it. The run
+    store is the sign-off's record; signoff.json is its copy, and a record there the store
+    did not record is refused."""
     signoff_file = ctx.layout.signoff_file
-    record = find_record(load_records(signoff_file), view, ctx.run_id)
-    if record is None:
+    in_file = find_record(load_records(signoff_file), view, ctx.run_id)
+    stored = stored_signoff(ctx, view)
+    if in_file is not None and (stored is None or not same_signoff(in_file, stored)):
+        return _refused(
+            ctx,
+            view,
+            state,
+            last,
+            f"{signoff_file} holds a sign-off of {view.slug} for run {ctx.run_id} that the "
+            "run store did not record (written by something other than this loop); remove it "
+            "and rerun",
+        )
+    if stored is None:
+        # Right before a sign-off: the protected set must be what the loop last checked.
+        late = ctx.guard.verify()
+        if not late.clean:
+            why = (
+                unrestored_detail(late, "before the sign-off")
+                if late.unrestored
+                else f"protected files changed before the sign-off ({late.changes.summary()}); "
+                "Argus put them back. Rerun argus loop with --new-run"
+            )
+            return _refused(ctx, view, state, last, why)
         try:
             replayed = _rederived(ctx, view, state)
         except StateError as err:
-            return ViewResult(
-                view,
-                SIGNOFF_REFUSED,
-                Status.BLOCKED,
-                state.iteration,
-                decision.concerns,
-                f"refused to sign off: {err}",
-                last=last,
-            )
+            return _refused(ctx, view, state, last, str(err))
         decision = replayed.state.decision()
         ctx.progress.phase(view.slug, state.iteration, "sign-off")
         render = ctx.layout.previous_render(view, state.iteration + 1)
+        snapshots = (ctx.spec.spec_dir / "__snapshots__").relative_to(ctx.root).as_posix()
+        ctx.guard.record("signing_off", may_write=(snapshots + "/",))
         baseline = ctx.services.write_baseline(view, render) if render is not None else None
+        ctx.guard.record("baseline")
         killpoint("after_baseline", state.iteration)
-        new = SignoffRecord(
+        stored = SignoffRecord(
             feature=view.feature,
             run_id=ctx.run_id,
             target=view.target,
@@ -101,12 +150,13 @@ def sign_off(
             final_verdict=replayed.verdict.to_json(),
             snapshot_baseline=baseline,
             concerns=decision.concerns,
-        )
-        append_record(signoff_file, new)
+        ).to_json()
+        ctx.events.ensure("sign_off", stored, view=view)
+        killpoint("after_signoff_event", state.iteration)
+    if in_file is None:
+        append_raw(signoff_file, stored)
         killpoint("after_signoff_record", state.iteration)
-        record = new.to_json()
-    ctx.events.ensure("sign_off", dict(record), view=view)
-    killpoint("after_signoff_event", state.iteration)
+    record = in_file or stored
     concerns = tuple(record.get("concerns", ()))
     status = Status.DONE_WITH_CONCERNS if concerns else Status.DONE
     detail = f"signed off after {state.iteration} iterations"

@@ -102,9 +102,13 @@ def run_implementer(
     env.update({f"ARGUS_{name.upper()}": value for name, value in values.items()})
     started_at = time.monotonic()
     try:
-        # Its own process group, so a timeout stops everything it spawned, not just the first
-        # process (SIGTERM, then SIGKILL after a grace).
-        run = run_in_group(argv, cwd=cwd, timeout=timeout, log_path=log_path, env=env)
+        # Its own session and process group, so a timeout stops everything it spawned, not just
+        # the first process (SIGTERM, then SIGKILL after a grace); when it returns, whatever it
+        # left running (in its group, or detached with setsid) is killed before Argus checks
+        # the protected files, so nothing edits them behind the check.
+        run = run_in_group(
+            argv, cwd=cwd, timeout=timeout, log_path=log_path, env=env, end_escapees=True
+        )
     except OSError as exc:
         return ImplementerResult(
             argv=tuple(argv),

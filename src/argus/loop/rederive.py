@@ -6,7 +6,8 @@ LoopState, from the records each one left: a judged iteration counts only with a
 that is a normalized verdict (its derived fields agree with its scores) for this view and this
 iteration; a confirm only with a green gate result and a render unchanged from the previous
 one; anything else resets the streak. The replay must reach a sign-off at the same iteration,
-and the last verdict it counted is the one recorded.
+and the last verdict it counted is the one recorded. A pass counts only when its files are the
+ones the run store noted when the loop committed the iteration (argus.loop.guard).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from pathlib import Path
 from argus.errors import ArgusError, StateError
 from argus.io import read_json
 from argus.loop.context import LoopContext
+from argus.loop.guard import COMMITTED_FILES
+from argus.loop.integrity import hash_file
 from argus.loop.layout import OUTCOME_FILE
 from argus.loop.outcome import CONFIRMED, JUDGED, load_outcome
 from argus.loop.state import LoopState
@@ -49,6 +52,7 @@ def replay_view(ctx: LoopContext, view: View, iterations: int, reference: str | 
         reference_source=reference,
     )
     verdict: NormalizedVerdict | None = None
+    committed = ctx.guard.committed_files(view)
     for n in range(1, iterations + 1):
         directory = layout.iteration_dir(view, n)
         try:
@@ -58,8 +62,10 @@ def replay_view(ctx: LoopContext, view: View, iterations: int, reference: str | 
             if outcome.kind == JUDGED:
                 verdict = _verdict(ctx, directory / "verdict.json")
                 state = state.record(verdict)
+                _check_committed(directory, committed.get(n))
             elif outcome.kind == CONFIRMED:
                 _check_confirm(ctx, view, n)
+                _check_committed(directory, committed.get(n))
                 state = state.unchanged()
             else:
                 state = state.gate_fail(outcome.red_gates or (outcome.kind,))
@@ -71,6 +77,18 @@ def replay_view(ctx: LoopContext, view: View, iterations: int, reference: str | 
             f"({state.consecutive_passes} consecutive pass(es) re-derived)"
         )
     return Replayed(state, verdict)
+
+
+def _check_committed(directory: Path, recorded: dict[str, str] | None) -> None:
+    """A pass counts only when the run store noted its files when it was committed, and they
+    still have those digests: files written by anything but this loop do not count."""
+    if recorded is None:
+        raise StateError("the run store has no commit note for it (not committed by this loop)")
+    for name in COMMITTED_FILES:
+        path = directory / name
+        digest = hash_file(path) if path.is_file() else None
+        if digest != recorded.get(name):
+            raise StateError(f"{path}: not the file the run store noted when it was committed")
 
 
 def _verdict(ctx: LoopContext, path: Path) -> NormalizedVerdict:

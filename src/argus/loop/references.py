@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.errors import InputError
-from argus.io import atomic_write_bytes, atomic_write_json, read_json
+from argus.io import atomic_write_bytes, atomic_write_json, read_json, refuse_symlinks
 from argus.spec.model import Spec, View
 
 CANDIDATES_DIR = "candidates"
@@ -82,6 +82,7 @@ def approve_candidate(spec: Spec, runs_dir: Path, view: View) -> Path:
         with contextlib.suppress(ValueError):  # a file outside the feature: use the default
             relative = reference.file.resolve().relative_to(spec.spec_dir.resolve()).as_posix()
     destination = spec.spec_dir / relative
+    refuse_symlinks(destination, spec.spec_dir, what="the reference image path")
     atomic_write_bytes(destination, candidate.read_bytes())
     mark_reference(spec.path, view, status="present", source="candidate", file=relative)
     # The image now lives in references/; the run directory keeps no second copy.

@@ -19,6 +19,7 @@ from typing import Any
 from argus.config import ProjectConfig, load_config
 from argus.contracts import Rubric, load_rubric
 from argus.errors import ArgusError, ConfigError, InputError, StateError
+from argus.io import refuse_symlinks
 from argus.judge.base import require_distinct_commands
 from argus.loop.checkpoints import (
     bootstrap_reference,
@@ -27,15 +28,23 @@ from argus.loop.checkpoints import (
     with_spotcheck,
 )
 from argus.loop.config_guard import config_digest, config_files
-from argus.loop.context import WAITING, ImplementerSettings, LoopContext, ViewResult
+from argus.loop.context import (
+    INTEGRITY_UNRESTORED,
+    WAITING,
+    ImplementerSettings,
+    LoopContext,
+    ViewResult,
+)
 from argus.loop.events import EventLog
+from argus.loop.guard import Guard
 from argus.loop.implementer import PLACEHOLDERS, expand_command
-from argus.loop.integrity import collect_protected
+from argus.loop.integrity import ProtectedCopies, collect_protected
 from argus.loop.killpoint import killpoint
 from argus.loop.layout import RunLayout
 from argus.loop.lock import FeatureLock
 from argus.loop.modes import Mode
 from argus.loop.progress import Progress, SilentProgress
+from argus.loop.resume import check_resume
 from argus.loop.runrecord import FINISHED, PAUSED, RUNNING, RunRecord, load_run, save_run
 from argus.loop.services import LoopServices
 from argus.loop.signoff import now_iso
@@ -127,6 +136,10 @@ def run_loop(
     no_sensor = _missing_sensor(spec)
     if no_sensor:
         return blocked(options, no_sensor)
+    try:
+        _refuse_linked_dirs(spec)
+    except InputError as err:
+        return blocked(options, str(err))
     if options.mode.single_iteration:
         settings = replace(settings, max_iterations=1)
 
@@ -155,6 +168,26 @@ def _implementer_settings(command: str, config: ProjectConfig) -> ImplementerSet
     if config.judge.command.strip() and config.judge.backend in ("command", "composite"):
         require_distinct_commands(config.judge.command, command, config)
     return ImplementerSettings(command, config.implementer.timeout, model)
+
+
+# Folders of the feature the loop reads and writes by path: none may be a symlink.
+LINKED_DIRS = {
+    "__snapshots__": "the snapshot baseline folder",
+    "references": "the reference folder",
+    ".argus-runs": "the run folder",
+    ".argus-runs/report-only": "the report-only run folder",
+}
+
+
+def _refuse_linked_dirs(spec: Spec) -> None:
+    """InputError when a baseline, reference or run folder of the feature (or a reference
+    file) is a symlink: Argus would read and write wherever it points."""
+    for name, what in LINKED_DIRS.items():
+        refuse_symlinks(spec.spec_dir / name, spec.spec_dir, what=what)
+    for target in spec.targets:
+        for reference in target.references:
+            if reference.file is not None:
+                refuse_symlinks(reference.file, spec.spec_dir, what="a reference image")
 
 
 def _missing_sensor(spec: Spec) -> str | None:
@@ -205,6 +238,22 @@ def _run_locked(setup: _Setup, services_factory: ServicesFactory, progress: Prog
                 "views": [v.slug for v in _views_in_scope(spec, options.target)],
             },
         )
+        guard = Guard(
+            spec.root,
+            lambda: _protected(spec, guarded_config),
+            ProtectedCopies(layout.copies_dir),
+            store,
+            spec.feature,
+            record.run_id,
+        )
+        if resumed:  # before anything else: are the protected files what the store says?
+            check = check_resume(guard, layout)
+            if check.problem is not None:
+                return blocked(options, f"{layout.run_file}: refused to resume: {check.problem}")
+            resumed_edits = check.edits
+        else:
+            guard.record("run_started")
+            resumed_edits = {}
         killpoint("run_started")
         services = stack.enter_context(services_factory(spec, setup.config, setup.rubric, layout))
         ctx = LoopContext(
@@ -220,8 +269,10 @@ def _run_locked(setup: _Setup, services_factory: ServicesFactory, progress: Prog
             protected=lambda: _protected(spec, guarded_config),
             rubric=setup.rubric,
             config_sha256=config_sha256,
+            guard=guard,
             spec_md=_read_text(spec.spec_dir / "spec.md"),
             tokens_text=_read_text(spec.tokens_path),
+            resumed_edits=resumed_edits,
         )
         try:
             results, notes, paused = _run_views(ctx, options, record)
@@ -332,9 +383,11 @@ def _run_views(
     """Phases 2 to 4 over every target in scope; returns the results, notes and pause flag."""
     results: list[ViewResult] = []
     notes: list[str] = []
-    paused = False
+    paused = stopped = False
     spec = ctx.spec
     for target in spec.targets:
+        if stopped:
+            break
         if options.target is not None and target.id != options.target:
             continue
         canonical = spec.canonical_view(target.id)
@@ -363,6 +416,9 @@ def _run_views(
             results.append(result)
             record = _note_view(ctx, record, result)
             ctx.progress.view_done(view.slug, result.status.value, result.detail)
+            if result.end == INTEGRITY_UNRESTORED:  # the spec itself can no longer be trusted
+                stopped = True
+                break
             pending = pending_first_spotcheck(ctx)
             if pending is not None and ctx.mode.pauses_for_spotcheck:
                 paused = True
@@ -380,6 +436,7 @@ def _run_views(
 def _claim_view_dir(ctx: LoopContext, view: View) -> None:
     """A view directory left by another run is cleared before this run uses it."""
     directory = ctx.layout.view_dir(view)
+    refuse_symlinks(directory, ctx.layout.feature_runs, what="the view's run folder")
     marker = directory / VIEW_RUN_MARKER
     if marker.is_file() and marker.read_text(encoding="utf-8").strip() == ctx.run_id:
         return

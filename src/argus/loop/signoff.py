@@ -18,7 +18,7 @@ from argus.contracts import validate
 from argus.errors import InputError
 from argus.io import atomic_write_json, read_json
 from argus.spec.model import view_slug
-from argus.store.model import ViewLike
+from argus.store.model import ViewKey, ViewLike
 
 SIGNOFF_FILE = "signoff.json"
 SPOTCHECK_STATES = ("pending", "approved", "wrong")
@@ -96,10 +96,17 @@ def find_record(
 
 def append_record(path: Path, record: SignoffRecord) -> bool:
     """Append ``record`` unless its run already signed the view off; True when written."""
+    return append_raw(path, record.to_json())
+
+
+def append_raw(path: Path, record: Mapping[str, Any]) -> bool:
+    """Append the JSON ``record`` unless its run already signed the view off; True when
+    written."""
     records = load_records(path)
-    if find_record(records, record, record.run_id) is not None:
+    view = ViewKey(str(record["target"]), str(record["state"]), str(record["appearance"]))
+    if find_record(records, view, str(record["run_id"])) is not None:
         return False
-    _save(path, [*records, record.to_json()])
+    _save(path, [*records, dict(record)])
     return True
 
 

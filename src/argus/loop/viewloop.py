@@ -11,16 +11,24 @@ from __future__ import annotations
 
 import shutil
 import time
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from argus.diff.unchanged import UnchangedResult
-from argus.io import atomic_write_json, atomic_write_text, read_json
-from argus.loop.context import BUDGET, NO_IMPLEMENTER, LoopContext, ViewResult
+from argus.io import atomic_write_json, atomic_write_text
+from argus.loop.context import (
+    BUDGET,
+    INTEGRITY_UNRESTORED,
+    NO_IMPLEMENTER,
+    LoopContext,
+    ViewResult,
+)
 from argus.loop.endings import implementer_gave_up, reference_source, report_result, sign_off
+from argus.loop.guard import Verified, unrestored_detail
 from argus.loop.implementer import run_implementer
-from argus.loop.integrity import IntegrityChanges, ProtectedCopies, compare, hash_set
+from argus.loop.integrity import compare, hash_set
 from argus.loop.killpoint import killpoint
 from argus.loop.layout import OUTCOME_FILE, RunLayout
 from argus.loop.outcome import (
@@ -34,7 +42,7 @@ from argus.loop.outcome import (
     save_outcome,
 )
 from argus.loop.prompt import Finding, PromptContext, build_prompt
-from argus.loop.records import record_paths, run_files
+from argus.loop.records import record_paths
 from argus.loop.services import JudgeInputs
 from argus.loop.signoff import now_iso
 from argus.loop.state import LoopState, init_state, save_state
@@ -42,7 +50,6 @@ from argus.loop.status import Status
 from argus.spec.model import View
 from argus.verdict import normalize_gate_result
 
-PROTECTED_BEFORE = "protected-before.json"
 RENDER = "render.png"
 
 
@@ -91,6 +98,25 @@ def converge_view(ctx: LoopContext, view: View) -> ViewResult:
                 last=last,
             )
         last, state = _iterate(ctx, view, state, last)
+        if last.kind == INTEGRITY and last.integrity and last.integrity.get("unrestored"):
+            return _unrestored(view, state, last)
+
+
+def _unrestored(view: View, state: LoopState, last: IterationOutcome) -> ViewResult:
+    """Protected files that cannot be put back: nothing after this can be trusted."""
+    unrestored = tuple(str(p) for p in (last.integrity or {}).get("unrestored", ()))
+    detail = unrestored_detail(
+        Verified(compare({}, {}), unrestored), f"in iteration {last.iteration}"
+    )
+    return ViewResult(
+        view,
+        INTEGRITY_UNRESTORED,
+        Status.BLOCKED,
+        state.iteration,
+        state.decision().concerns,
+        detail,
+        last=last,
+    )
 
 
 # -- one iteration ----------------------------------------------------------------------------
@@ -123,12 +149,10 @@ def _iterate(
     if _needs_edit(ctx, state, last) and last is not None:
         ctx.progress.phase(view.slug, n, "implement")
         t0 = time.perf_counter()
-        implementer_json, before, changes = _implement(ctx, view, n, directory, last.findings)
+        implementer_json, verified = _implement(ctx, view, n, directory, last.findings)
         timings["implement"] = time.perf_counter() - t0
-        if changes is not None:
-            return _commit_integrity(
-                ctx, view, state, last, changes, before, implementer_json, timings
-            )
+        if not verified.clean:
+            return _commit_integrity(ctx, view, state, last, verified, implementer_json, timings)
 
     ctx.progress.phase(view.slug, n, "sense")
     t0 = time.perf_counter()
@@ -199,6 +223,14 @@ def _iterate(
         )
         return _commit(ctx, view, state.unchanged(), outcome, started)
 
+    # Right before the judge: the protected set must still be what the loop last checked (a
+    # process the implementer left behind, or anything else, may have edited it since).
+    late = ctx.guard.verify()
+    if not late.clean:
+        return _commit_integrity(
+            ctx, view, state, last, late, implementer_json, timings, when="before the judge"
+        )
+
     ctx.progress.phase(view.slug, n, "judge")
     t0 = time.perf_counter()
     verdict = ctx.services.judge(view, directory, JudgeInputs(n, previous))
@@ -236,6 +268,7 @@ def _commit(
     timings["total"] = time.perf_counter() - started
     outcome = replace(outcome, decision=new_state.decision().to_json(), timings=timings)
     save_outcome(directory / OUTCOME_FILE, outcome)
+    ctx.guard.note_commit(view, outcome.iteration, directory)
     killpoint("before_commit", outcome.iteration)
     saved = save_state(ctx.layout.state_file(view), new_state)
     killpoint("after_commit", outcome.iteration)
@@ -254,9 +287,9 @@ def _guarded(ctx: LoopContext, editing: Path) -> dict[str, str]:
 
 def _implement(
     ctx: LoopContext, view: View, n: int, directory: Path, findings: tuple[Finding, ...]
-) -> tuple[dict[str, Any], dict[str, str], IntegrityChanges | None]:
-    """Run the implementer once; return its record, the guarded hashes before it ran, and the
-    changes to the guarded files (None when there were none)."""
+) -> tuple[dict[str, Any], Verified]:
+    """Run the implementer once; return its record and what it changed of the guarded files
+    (put back already, as far as the copies allow)."""
     assert ctx.implementer is not None
     target = ctx.spec.target(view.target)
     before_paths = ctx.protected()
@@ -271,11 +304,11 @@ def _implement(
     )
     prompt_file = directory / "prompt.md"
     atomic_write_text(prompt_file, build_prompt(context, findings))
-    before = _guarded(ctx, directory)
-    ProtectedCopies(ctx.layout.copies_dir).keep(ctx.root, before)
-    # Written before the implementer starts, so a resumed loop can still catch an edit made
-    # by an implementer that was running when the loop was killed.
-    atomic_write_json(directory / PROTECTED_BEFORE, before)
+    # The manifest goes to the run store before the implementer starts, so a resumed loop can
+    # still catch an edit made by an implementer that was running when the loop was killed.
+    records = hash_set(ctx.root, record_paths(ctx.root, ctx.layout.feature_runs, editing=directory))
+    protected = ctx.guard.record("before_edit", records=records, editing=(view.slug, n))
+    before = {**protected, **records}
     killpoint("before_implement", n)
     result = run_implementer(
         ctx.implementer.command,
@@ -293,10 +326,12 @@ def _implement(
         log_path=directory / "implementer.log",
     )
     changes = compare(before, _guarded(ctx, directory))
+    verified = Verified(changes) if changes.clean else ctx.guard.restore(before, changes)
+    ctx.guard.record("after_edit")
     record = result.to_json()
     atomic_write_json(directory / "implementer.json", record)
     killpoint("after_implement", n)
-    return record, before, None if changes.clean else changes
+    return record, verified
 
 
 def _commit_integrity(
@@ -304,22 +339,26 @@ def _commit_integrity(
     view: View,
     state: LoopState,
     last: IterationOutcome | None,
-    changes: IntegrityChanges,
-    before: dict[str, str],
-    implementer_json: dict[str, Any] | None,
+    verified: Verified,
+    implementer_json: Mapping[str, Any] | None,
     timings: dict[str, float],
+    *,
+    when: str = "by the last edit",
 ) -> tuple[IterationOutcome, LoopState]:
-    """The implementer changed protected files or the loop's records: put them back and fail
-    the iteration."""
+    """Protected files or the loop's records were changed (and put back as far as the
+    copies allow): fail the iteration."""
     n = state.iteration + 1
-    unrestored = ProtectedCopies(ctx.layout.copies_dir).restore(ctx.root, before, changes)
-    integrity = {**changes.to_json(), "restored": not unrestored, "unrestored": unrestored}
+    changes = verified.changes
+    done = "Argus put them back" if not verified.unrestored else "Argus could not put all back"
+    lead = (
+        "the last edit changed protected files or Argus's run records"
+        if when == "by the last edit"
+        else f"protected files or Argus's run records were changed {when}"
+    )
     warning = Finding(
         "gate",
         "integrity",
-        f"the last edit changed protected files or Argus's run records ({changes.summary()}); "
-        "Argus put them back. "
-        "Fix the items above in the UI code only.",
+        f"{lead} ({changes.summary()}); {done}. Fix the items above in the UI code only.",
     )
     previous = tuple(f for f in (last.findings if last else ()) if f.name != "integrity")
     outcome = IterationOutcome(
@@ -330,7 +369,7 @@ def _commit_integrity(
         findings=(*previous, warning),
         red_gates=("integrity",),
         implementer=implementer_json,
-        integrity=integrity,
+        integrity={**verified.to_json(), "when": when},
         error=changes.summary(),
         timings=timings,
     )
@@ -341,32 +380,27 @@ def _commit_integrity(
 
 
 def _discard_uncommitted(ctx: LoopContext, view: View, state: LoopState) -> LoopState:
-    """Remove iteration directories the state does not count; catch a killed edit first."""
+    """Remove iteration directories the state does not count; an edit the resume check
+    (argus.loop.resume) caught is committed as a failed iteration first."""
+    caught = ctx.resumed_edits.pop(view.slug, None)
     for n in ctx.layout.iterations_on_disk(view):
         if n <= state.iteration:
             continue
-        directory = ctx.layout.iteration_dir(view, n)
-        before_file = directory / PROTECTED_BEFORE
-        if n == state.iteration + 1 and before_file.is_file():
-            before = read_json(before_file, what="protected-set hashes")
-            # run.json was rewritten by this resume itself: not the implementer's doing.
-            rewritten = set(run_files(ctx.root, ctx.layout.feature_runs))
-            before = {k: v for k, v in before.items() if k not in rewritten}
-            after = {k: v for k, v in _guarded(ctx, directory).items() if k not in rewritten}
-            changes = compare(before, after)
-            if not changes.clean:
-                last = _committed_outcome(ctx.layout, view, state.iteration)
-                record_file = directory / "implementer.json"
-                implementer = (
-                    read_json(record_file, what="implementer record")
-                    if record_file.is_file()
-                    else {"outcome": "interrupted", "error": "the loop stopped during the edit"}
-                )
-                _, state = _commit_integrity(
-                    ctx, view, state, last, changes, before, implementer, {}
-                )
-                continue
-        shutil.rmtree(directory, ignore_errors=True)
+        if caught is not None and n == state.iteration + 1 and caught[0] == n:
+            directory = ctx.layout.iteration_dir(view, n)
+            last = _committed_outcome(ctx.layout, view, state.iteration)
+            record_file = directory / "implementer.json"
+            implementer: Mapping[str, Any] = {
+                "outcome": "interrupted",
+                "error": "the loop stopped during the edit",
+            }
+            if record_file.is_file():
+                implementer = {"outcome": "interrupted", "log": "implementer.log"}
+            _, state = _commit_integrity(
+                ctx, view, state, last, caught[1], implementer, {}, when="during an edit"
+            )
+            continue
+        shutil.rmtree(ctx.layout.iteration_dir(view, n), ignore_errors=True)
     return state
 
 
