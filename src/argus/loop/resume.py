@@ -6,8 +6,9 @@ manifest naming the edit: what that edit changed of the protected set or of the 
 is put back from the digest-checked copies and the iteration is failed (integrity), whatever
 the implementer did to the files in its iteration directory. A loop killed anywhere else left
 the protected set as its last manifest says, except for a write the loop itself announced
-(``may_write``: the baseline of a sign-off, a candidate reference marked in spec.json); any
-other change was made behind the run's back and the run is refused (BLOCKED) until the files
+(``may_write``: the baseline of a sign-off, a candidate reference marked in spec.json) or a
+baseline a person accepted (its digest is in the run store); any other change was made behind
+the run's back and the run is refused (BLOCKED) until the files
 are put back or a new run is started.
 """
 
@@ -19,6 +20,7 @@ from argus.loop.guard import Guard, Manifest, Verified, unrestored_detail
 from argus.loop.integrity import compare, hash_set
 from argus.loop.layout import RunLayout
 from argus.loop.records import record_paths, run_files
+from argus.loop.spotchecks import DECISION_KIND
 
 
 @dataclass(frozen=True)
@@ -66,14 +68,27 @@ def _killed_edit(guard: Guard, layout: RunLayout, manifest: Manifest) -> ResumeC
     return ResumeCheck(edits={slug: (n, verified)})
 
 
+def _accepted_baselines(guard: Guard) -> dict[str, str]:
+    """Baselines a person accepted (``argus approve --baseline``, ``argus ui``): path to the
+    digest the run store recorded for it."""
+    accepted: dict[str, str] = {}
+    for event in guard.store.events(feature=guard.feature, kind=DECISION_KIND):
+        payload = event.payload
+        if payload.get("action") == "accept_baseline":
+            accepted[str(payload.get("baseline"))] = str(payload.get("baseline_sha256"))
+    return accepted
+
+
 def _between_edits(guard: Guard, manifest: Manifest) -> ResumeCheck:
     now = hash_set(guard.root, guard.protected())
     changes = compare(manifest.protected, now)
     announced = tuple(manifest.may_write)
+    accepted = _accepted_baselines(guard) if not changes.clean else {}
     unexplained = [
         p
         for p in (*changes.modified, *changes.added, *changes.removed)
         if not (announced and p.startswith(announced))
+        and not (p in accepted and now.get(p) == accepted[p])
     ]
     if not unexplained:
         return ResumeCheck()
