@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -230,3 +231,63 @@ def test_lint_named_files_unreadable_exit_2_semantic_problems_exit_1(
         assert len(result.stderr.strip().splitlines()) == 1
     else:
         assert result.stderr == ""
+
+
+def test_init_writes_a_working_argus_toml_from_the_start_command_and_url(
+    tmp_path: Path, run_argus: RunArgus
+) -> None:
+    from argus.config import load_config
+    from argus.sense.server import url_answers, web_server
+    from tests.support.habits import free_port
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "index.html").write_text("<!doctype html><p>app</p>")
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/"
+    command = f"{sys.executable} -m http.server {port} --bind 127.0.0.1"
+    created = run_argus("init", "checkout", "--start-command", command, "--url", url, cwd=tmp_path)
+    assert created.returncode == 0, created.stderr
+    assert "wrote argus.toml" in created.stdout
+    config = load_config(tmp_path)
+    assert config.base_url == url
+    assert config.web_server is not None and config.web_server.command == command
+    with web_server(config, tmp_path) as answering:
+        assert answering == url and url_answers(url)
+    assert run_argus("lint", cwd=tmp_path).returncode == 0
+
+
+def test_init_without_settings_writes_a_template_and_says_what_to_set(
+    tmp_path: Path, run_argus: RunArgus
+) -> None:
+    (tmp_path / ".git").mkdir()
+    created = run_argus("init", "checkout", cwd=tmp_path)
+    assert created.returncode == 0, created.stderr
+    assert "base_url" in created.stdout and "[web_server]" in created.stdout
+    text = (tmp_path / "argus.toml").read_text()
+    assert "# base_url" in text  # to fill in, never a guessed address
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--start-command", "npm start"], "needs --url"),
+        (["--url", "localhost:3000"], "--url"),
+    ],
+)
+def test_init_bad_app_settings_are_one_line_and_write_nothing(
+    tmp_path: Path, run_argus: RunArgus, args: list[str], message: str
+) -> None:
+    (tmp_path / ".git").mkdir()
+    result = run_argus("init", "checkout", *args, cwd=tmp_path)
+    assert result.returncode == 2
+    assert message in one_line_error(result.stderr)
+    assert not (tmp_path / "argus.toml").exists() and not (tmp_path / "argus").exists()
+
+
+def test_init_never_overwrites_a_config(tmp_path: Path, run_argus: RunArgus) -> None:
+    (tmp_path / "argus.toml").write_text('base_url = "http://127.0.0.1:9"\n')
+    result = run_argus("init", "checkout", "--url", "http://127.0.0.1:3000", cwd=tmp_path)
+    assert result.returncode == 2 and "already configured" in one_line_error(result.stderr)
+    assert (tmp_path / "argus.toml").read_text() == 'base_url = "http://127.0.0.1:9"\n'
+    plain = run_argus("init", "checkout", cwd=tmp_path)
+    assert plain.returncode == 0 and "wrote argus.toml" not in plain.stdout

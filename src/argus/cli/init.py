@@ -1,21 +1,28 @@
-"""`argus init FEATURE`: scaffold argus/specs/FEATURE/ from the shipped templates."""
+"""`argus init FEATURE`: scaffold argus/specs/FEATURE/ from the shipped templates, and an
+argus.toml that serves the app when the repository has no Argus config yet."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
+from argus.errors import InputError
+from argus.io import atomic_write_text
 from argus.spec import find_repo_root
+from argus.spec.project_config import CONFIG_FILE, check_url, config_text, existing_config
 from argus.spec.scaffold import init_feature
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "init",
-        help="scaffold a feature spec under argus/specs/FEATURE/",
+        help="scaffold a feature spec under argus/specs/FEATURE/ (and argus.toml)",
         description="Create argus/specs/FEATURE/ with spec.json, spec.md, tokens.json and "
-        "contrast-pairs.json, and .gitignore rules that keep run artefacts out of git. "
-        "Never overwrites an existing feature.",
+        "contrast-pairs.json, and .gitignore rules that keep run artefacts out of git. When "
+        "the repository has no Argus config yet, also write argus.toml: where the app answers "
+        "(--url) and the command that starts it (--start-command); at a terminal, argus init "
+        "asks for them. Never overwrites an existing feature or config.",
     )
     parser.add_argument("feature", metavar="FEATURE", help="feature slug, e.g. 'habits'")
     parser.add_argument(
@@ -23,18 +30,64 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="also copy the default rubric.json into the feature, to tune it",
     )
+    parser.add_argument(
+        "--start-command",
+        metavar="CMD",
+        help="the shell command that starts your app, e.g. 'npm run dev' ([web_server] command)",
+    )
+    parser.add_argument(
+        "--url",
+        metavar="URL",
+        help="where the running app answers, e.g. http://127.0.0.1:3000 (base_url)",
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     root = find_repo_root(Path.cwd())
+    config_path = existing_config(root)
+    start, url = _app_settings(args, config_path)
     scaffold = init_feature(root, args.feature, with_rubric=args.rubric)
     for path in scaffold.written:
         print(f"wrote {path.relative_to(root)}")
+    if config_path is None:
+        atomic_write_text(root / CONFIG_FILE, config_text(url, start))
+        print(f"wrote {CONFIG_FILE}")
     feature_dir = scaffold.feature_dir.relative_to(root)
+    if config_path is None and not url:
+        print(
+            f"next: set base_url in {CONFIG_FILE} to where your app answers, and [web_server] "
+            "command to how it starts (or start it yourself before argus sense)"
+        )
+    elif config_path is not None:
+        print(
+            f"next: check base_url and [web_server] in {config_path.name} "
+            "(where your app answers and how it starts)"
+        )
     print(
         f"next: describe the feature in {feature_dir}/spec.md and spec.json, put your design "
         f"tokens in tokens.json, add a reference image under {feature_dir}/references/ "
-        "(or let 'argus loop' render a candidate), then run 'argus lint'"
+        "(or let 'argus loop' render a candidate), then run 'argus lint' and "
+        f"'argus sense --feature {args.feature} --all'"
     )
     return 0
+
+
+def _app_settings(args: argparse.Namespace, config_path: Path | None) -> tuple[str, str]:
+    """The start command and URL for a new argus.toml (flags, else asked at a terminal)."""
+    start = (args.start_command or "").strip()
+    url = (args.url or "").strip()
+    if config_path is not None:
+        if start or url:
+            raise InputError(
+                f"{config_path}: Argus is already configured here; set base_url and "
+                "[web_server] there instead of passing --start-command/--url"
+            )
+        return "", ""
+    if not start and not url and sys.stdin.isatty():
+        start = input("Command that starts your app (empty if you start it yourself): ").strip()
+        url = input("URL your app answers at [http://127.0.0.1:3000]: ").strip()
+        url = url or "http://127.0.0.1:3000"
+    if start and not url:
+        raise InputError("--start-command needs --url too: the address the started app answers at")
+    return start, check_url(url) if url else ""
