@@ -111,6 +111,13 @@ class BrowserConfig(_Section):
         return self
 
 
+class SenseConfig(_Section):
+    # Huge pages (docs/sense.md, "Huge pages"): past max_elements the probe keeps a sample.
+    max_elements: int = Field(default=5000, ge=100, le=1_000_000)
+    per_shape: int = Field(default=20, ge=1, le=100_000)
+    aria_timeout: float = Field(default=10.0, gt=0, le=600)  # seconds
+
+
 class AdapterConfig(_Section):
     timeout: float = Field(default=600.0, gt=0)  # seconds an adapter's sense.sh may run
 
@@ -132,6 +139,11 @@ class AxeConfig(_Section):
     best_practice_rules: list[str] = Field(
         default_factory=lambda: list(DEFAULT_BEST_PRACTICE_RULES)
     )
+    # Bounds for huge pages: seconds axe may run (then the gate is an error, never a pass),
+    # and CSS selectors of what to check / leave out (axe's own context).
+    timeout: float = Field(default=60.0, gt=0, le=3600)
+    include: list[str] = Field(default_factory=list)
+    exclude: list[str] = Field(default_factory=list)
 
 
 class ConsoleConfig(_Section):
@@ -274,6 +286,7 @@ class ProjectConfig(_Section):
     workers: int | None = Field(default=None, ge=1, le=64)
     web_server: WebServerConfig | None = None
     browser: BrowserConfig = Field(default_factory=BrowserConfig)
+    sense: SenseConfig = Field(default_factory=SenseConfig)
     adapter: AdapterConfig = Field(default_factory=AdapterConfig)
     gates: GatesConfig = Field(default_factory=GatesConfig)
     judge: JudgeConfig = Field(default_factory=JudgeConfig)

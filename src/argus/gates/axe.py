@@ -52,6 +52,15 @@ def check_axe(
         )
     floor = IMPACT_ORDER.index(impact_floor)
     elsewhere = decided_elsewhere or {}
+    if axe.get("timed_out") is not None:
+        # Stopped before it finished: whatever it found so far is not an audit of the page.
+        return GateOutcome(
+            "axe",
+            GateStatus.ERROR,
+            f"axe did not finish within {axe.get('timeout_s')} s; scope it with [gates.axe] "
+            "include/exclude or raise [gates.axe] timeout",
+            data={"timed_out": True},
+        )
 
     def selected(rule: Mapping[str, Any]) -> bool:
         return _selected(rule, tags, disable_rules) or _best_practice(
@@ -119,6 +128,14 @@ def check_axe(
     )
     if delegated:
         summary += f" ({sum(_node_count(r) for r in delegated)} more left to rendered_contrast)"
+    sampled = axe.get("sampled")
+    if isinstance(sampled, Mapping):
+        # A huge page: axe checked the probe's sample (sample.js), and says so.
+        data["sampled"] = dict(sampled)
+        summary += (
+            f"; checked a sample of a huge page ({sampled.get('kept')} of "
+            f"{sampled.get('total')} elements, docs/sense.md)"
+        )
     status = GateStatus.FAIL if failing else GateStatus.PASS
     # Failures first, then review items; both capped.
     kept = findings[: min(failed_findings, MAX_FINDINGS)]

@@ -10,19 +10,56 @@ and each node's target; passes are a count.
 
 from __future__ import annotations
 
+import asyncio
 import json
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from playwright.async_api import CDPSession
+from playwright.async_api import Error as PlaywrightError
 
 from argus.config import AxeConfig
 from argus.errors import SensorError
+from argus.sense.probe import ProbeBudget, sampler_script
 
 WORLD = "argus-axe"
-RUN_JS = """async (options) => {
-  const results = await axe.run(document, options);
+# axe checks the page, or what the probe's sampler keeps of a huge one (the same sample.js, so
+# the same elements), within the configured include/exclude selectors.
+RUN_JS = """async (options, scope, budget, makeSampler) => {
+  // A huge page: what the probe's sampler drops is taken out of the document while axe runs
+  // (each subtree swapped for a placeholder comment and put back after), because axe's own
+  // exclude list costs elements x exclusions. The render and probe were taken before.
+  let parked = [], sampled = null;
+  if (budget) {
+    // The probe's order: each element's children are judged together, then visited in turn.
+    const sampler = makeSampler(budget);
+    const stack = [document.documentElement];
+    while (stack.length) {
+      const el = stack.pop();
+      if (el.tagName === "svg") continue;
+      const kids = Array.from(el.children).filter(
+        (kid) => sampler.acceptNode(kid) === NodeFilter.FILTER_ACCEPT);
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+    }
+    sampled = sampler.stats();
+    parked = sampler.droppedRoots.map((node) => {
+      const mark = document.createComment("argus-axe-sampled-out");
+      node.replaceWith(mark);
+      return [mark, node];
+    });
+  }
+  let results;
+  try {
+    const context = scope.include.length || scope.exclude.length
+      ? { include: scope.include.length ? scope.include : [document.documentElement],
+          exclude: scope.exclude }
+      : document;
+    results = await axe.run(context, options);
+  } finally {
+    for (const [mark, node] of parked) mark.replaceWith(node);
+  }
   const reduce = (items) => items.map((item) => ({
     id: item.id,
     impact: item.impact,
@@ -41,6 +78,7 @@ RUN_JS = """async (options) => {
     incomplete: reduce(results.incomplete),
     passes: results.passes.length,
     inapplicable: results.inapplicable.length,
+    sampled,
   });
 }"""
 
@@ -87,8 +125,22 @@ async def load_axe(session: CDPSession) -> LoadedAxe:
     return LoadedAxe(context_id)
 
 
-async def run_axe(session: CDPSession, loaded: LoadedAxe, config: AxeConfig) -> dict[str, Any]:
-    answer = await session.send("Runtime.evaluate", run_request(loaded.context_id, config))
+async def run_axe(
+    session: CDPSession,
+    loaded: LoadedAxe,
+    config: AxeConfig,
+    budget: ProbeBudget | None = None,
+) -> dict[str, Any]:
+    """axe's findings, reduced; past ``config.timeout`` seconds the run is stopped and the
+    result says ``timed_out`` (the axe gate makes that an error, never a pass)."""
+    sending = session.send("Runtime.evaluate", run_request(loaded.context_id, config, budget))
+    try:
+        answer = await asyncio.wait_for(sending, timeout=config.timeout)
+    except TimeoutError:
+        # Stop axe's work in the page so the next view does not wait behind it.
+        with suppress(PlaywrightError):
+            await session.send("Runtime.terminateExecution")
+        return timed_out(config)
     return read_results(answer, config)
 
 
@@ -103,13 +155,39 @@ def load_request(context_id: int) -> dict[str, Any]:
     return {"expression": axe_source(), "contextId": context_id}
 
 
-def run_request(context_id: int, config: AxeConfig) -> dict[str, Any]:
-    """Runtime.evaluate parameters that run axe (defined in ``context_id``) once."""
+def run_request(
+    context_id: int, config: AxeConfig, budget: ProbeBudget | None = None
+) -> dict[str, Any]:
+    """Runtime.evaluate parameters that run axe (defined in ``context_id``) once, within the
+    configured include/exclude and, for a huge page, on the probe's sample."""
+    scope = {"include": list(config.include), "exclude": list(config.exclude)}
+    arguments = [axe_options(config), scope, budget.to_js() if budget else None]
     return {
-        "expression": f"({RUN_JS})({json.dumps(axe_options(config))})",
+        "expression": f"({RUN_JS})(...{json.dumps(arguments)}, {sampler_script()})",
         "contextId": context_id,
         "awaitPromise": True,
         "returnByValue": True,
+    }
+
+
+def _options(config: AxeConfig) -> dict[str, Any]:
+    return {
+        "tags": list(config.tags),
+        "best_practice_rules": list(config.best_practice_rules),
+        "disable_rules": list(config.disable_rules),
+        "include": list(config.include),
+        "exclude": list(config.exclude),
+    }
+
+
+def timed_out(config: AxeConfig) -> dict[str, Any]:
+    """What axe.json holds for a run stopped at ``config.timeout``."""
+    return {
+        "timed_out": True,
+        "timeout_s": config.timeout,
+        "options": _options(config),
+        "violations": [],
+        "incomplete": [],
     }
 
 
@@ -117,11 +195,9 @@ def read_results(answer: dict[str, Any], config: AxeConfig) -> dict[str, Any]:
     """axe's reduced results from a run's answer; SensorError when it threw in the page."""
     raise_on_exception(answer, "running axe-core")
     results: dict[str, Any] = json.loads(answer["result"]["value"])
-    results["options"] = {
-        "tags": list(config.tags),
-        "best_practice_rules": list(config.best_practice_rules),
-        "disable_rules": list(config.disable_rules),
-    }
+    if results.get("sampled") is None:
+        results.pop("sampled", None)
+    results["options"] = _options(config)
     return results
 
 

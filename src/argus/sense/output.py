@@ -13,8 +13,8 @@ from argus.sense.probe import assemble_probe
 from argus.sense.truncate import truncate_probe
 from argus.sense.views import ViewPlan
 
-# The element dump and the ARIA snapshot.
-Probed = tuple[list[dict[str, Any]], str]
+# The element dump, the ARIA snapshot (None: it ran out of time) and what was sampled.
+Probed = tuple[list[dict[str, Any]], str | None, dict[str, Any] | None]
 
 
 @dataclass(frozen=True)
@@ -36,8 +36,10 @@ def write_sensed_files(plan: ViewPlan, out_dir: Path, capture: WebCapture) -> No
     out_dir.mkdir(parents=True, exist_ok=True)
     atomic_write_bytes(out_dir / files.RENDER, capture.png)
     if capture.probed is not None:
-        elements, aria = capture.probed
-        probe = assemble_probe(plan, capture.url, elements, aria, capture.focus_order)
+        elements, aria, sampling = capture.probed
+        probe = assemble_probe(
+            plan, capture.url, elements, aria, capture.focus_order, sampling=sampling
+        )
         atomic_write_json(out_dir / files.PROBE, probe)
     else:
         (out_dir / files.PROBE).unlink(missing_ok=True)

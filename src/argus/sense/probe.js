@@ -1,9 +1,9 @@
 // Argus probe: one pass over the rendered DOM, returned as ONE JSON string (returning objects
 // through the protocol is about ten times slower): the elements, and the representatives the
-// fonts lookup (fonts.py) asks Chromium about. Runs as `page.evaluate(source)`, so it is an
-// arrow function expression taking the list of style properties to dump.
-(properties) => {
-  const SKIP = new Set(["HEAD", "SCRIPT", "STYLE", "META", "LINK", "NOSCRIPT", "TEMPLATE", "TITLE"]);
+// fonts lookup (fonts.py) asks Chromium about. Runs as `page.evaluate(source, args)`, so it is
+// an arrow function expression taking {properties, budget: {max_elements, per_shape, keep_ids}}
+// and the sampler's factory (sample.js; probe.py joins the two).
+({ properties, budget }, makeSampler) => {
   const INPUT_ROLES = {
     button: "button", submit: "button", reset: "button", image: "button", checkbox: "checkbox",
     radio: "radio", range: "slider", number: "spinbutton", search: "searchbox",
@@ -369,8 +369,11 @@
 
   const elements = [];
   const root = document.documentElement;
+  // Which elements: all of them, or a sample of a huge page (sample.js); the sampler also
+  // leaves out what is never rendered content (head, scripts, templates).
+  const sampler = makeSampler(budget);
   const accept = (node) =>
-    node.nodeType === Node.ELEMENT_NODE && !SKIP.has(node.tagName);
+    node.nodeType === Node.ELEMENT_NODE && sampler.acceptNode(node) === NodeFilter.FILTER_ACCEPT;
   // The fonts lookup's representatives: one element per (font-family, weight, style) with
   // visible text of its own, named by its child-index path for CDP's DOM.querySelector.
   const fontPicks = new Map();
@@ -473,5 +476,6 @@
   document.fonts.forEach((f) => {
     if (f.status === "loaded") webfonts.push({ family: f.family, weight: f.weight, style: f.style });
   });
-  return JSON.stringify({ elements, fonts: { picked: Array.from(fontPicks.values()), webfonts } });
+  const fonts = { picked: Array.from(fontPicks.values()), webfonts };
+  return JSON.stringify({ elements, fonts, sampling: sampler.stats() });
 }

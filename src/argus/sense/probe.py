@@ -7,11 +7,13 @@ the one docs/internals.md fixes for probe.json; ``truncate_probe`` is applied be
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any
 
 from playwright.async_api import Page
+from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from argus.sense.truncate import truncate_probe
 from argus.sense.views import ViewPlan
@@ -50,21 +52,58 @@ STYLE_PROPERTIES = (
 )
 
 
+def _source(name: str) -> str:
+    return resources.files("argus.sense").joinpath(name).read_text(encoding="utf-8").strip()
+
+
+@cache
+def sampler_script() -> str:
+    """sample.js: the factory of the huge-page sampler the probe and axe share."""
+    return _source("sample.js")
+
+
 @cache
 def probe_script() -> str:
-    return resources.files("argus.sense").joinpath("probe.js").read_text(encoding="utf-8")
+    """probe.js bound to the sampler: a function of ``{properties, budget}``."""
+    return f"(args) => ({_source('probe.js')})(args, {sampler_script()})"
 
 
-async def dump_elements(page: Page) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The element list, and the text's font representatives for ``FontProbe.used``."""
-    dumped = json.loads(await page.evaluate(probe_script(), list(STYLE_PROPERTIES)))
+@dataclass(frozen=True)
+class ProbeBudget:
+    """How much of a huge page the probe dumps (``[sense]`` in argus.toml, docs/sense.md)."""
+
+    max_elements: int = 5000
+    per_shape: int = 20
+    aria_timeout_s: float = 10.0
+    keep_ids: tuple[str, ...] = ()  # the view's a11y-id contract: always dumped
+
+    def to_js(self) -> dict[str, Any]:
+        return {
+            "max_elements": self.max_elements,
+            "per_shape": self.per_shape,
+            "keep_ids": list(self.keep_ids),
+        }
+
+
+async def dump_elements(
+    page: Page, budget: ProbeBudget
+) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any] | None]:
+    """The element list, the text's font representatives for ``FontProbe.used``, and what was
+    sampled (None when the page was within the budget and dumped whole)."""
+    args = {"properties": list(STYLE_PROPERTIES), "budget": budget.to_js()}
+    dumped = json.loads(await page.evaluate(probe_script(), args))
     elements: list[dict[str, Any]] = dumped["elements"]
     picks: dict[str, Any] = dumped["fonts"]
-    return elements, picks
+    sampling: dict[str, Any] | None = dumped.get("sampling")
+    return elements, picks, sampling
 
 
-async def aria_snapshot(page: Page) -> str:
-    return await page.locator("body").aria_snapshot()
+async def aria_snapshot(page: Page, timeout_s: float = 30.0) -> str | None:
+    """The body's ARIA snapshot; None when it took longer than ``timeout_s`` (a huge page)."""
+    try:
+        return await page.locator("body").aria_snapshot(timeout=timeout_s * 1000)
+    except PlaywrightTimeoutError:
+        return None
 
 
 async def warm_probe(page: Page) -> None:
@@ -76,17 +115,23 @@ def assemble_probe(
     plan: ViewPlan,
     url: str,
     elements: list[dict[str, Any]],
-    aria: str,
+    aria: str | None,
     focus_order: list[dict[str, str] | None] | None = None,
+    sampling: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     probe: dict[str, Any] = {
         "version": PROBE_VERSION,
         "url": url,
         "viewport": {"width": plan.viewport.width, "height": plan.viewport.height},
         "elements": elements,
-        "aria_snapshot": aria,
+        "aria_snapshot": aria or "",
     }
     if focus_order is not None:
         probe["focus_order"] = focus_order
+    if sampling is not None:
+        # Said in the file the gates read: the dump is a sample, and how it was taken.
+        probe["sampling"] = sampling
+    if aria is None:
+        probe["aria_snapshot_missing"] = "the ARIA snapshot ran out of its time budget"
     result: dict[str, Any] = truncate_probe(probe)
     return result

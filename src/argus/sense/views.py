@@ -29,6 +29,7 @@ class ViewPlan:
     gates: tuple[str, ...] = ()  # the gates the view's target runs (axe needs the live page)
     steps: tuple[Step, ...] = ()  # run after load, before capture (argus.sense.steps)
     focus_stops: int = 0  # elements of the focus order to record (the state's focus_order)
+    keep_ids: tuple[str, ...] = ()  # the a11y-id contract: a sampled probe still dumps these
 
     @property
     def color_scheme(self) -> str | None:
@@ -111,4 +112,5 @@ def plan_view(
         gates=config.gates.for_target(target.gates),
         steps=target.steps_for(view.state),
         focus_stops=len(expectation.focus_order) if expectation is not None else 0,
+        keep_ids=target.a11y_contract,
     )

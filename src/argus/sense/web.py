@@ -29,7 +29,7 @@ from argus.sense.fonts import FontProbe
 from argus.sense.output import Probed, WebCapture, web_meta, write_sensed_files
 from argus.sense.page_state import FONTS_READY_JS, FREEZE_CSS, NetworkMonitor
 from argus.sense.pages import WarmPage
-from argus.sense.probe import aria_snapshot, dump_elements, warm_probe
+from argus.sense.probe import ProbeBudget, aria_snapshot, dump_elements, warm_probe
 from argus.sense.result import SenseResult
 from argus.sense.steps import focus_walk, run_steps
 from argus.sense.truncate import truncate_probe
@@ -108,10 +108,17 @@ class Clock:
         self.timings["total"] = round((time.perf_counter() - self._start) * 1000, 1)
 
 
-async def _probe(page: Page) -> tuple[Probed, dict[str, Any]]:
+async def _probe(page: Page, budget: ProbeBudget) -> tuple[Probed, dict[str, Any]]:
     """The element dump and ARIA snapshot, and the fonts lookup's representatives."""
-    (elements, picks), aria = await asyncio.gather(dump_elements(page), aria_snapshot(page))
-    return (elements, aria), picks
+    (elements, picks, sampling), aria = await asyncio.gather(
+        dump_elements(page, budget), aria_snapshot(page, budget.aria_timeout_s)
+    )
+    return (elements, aria, sampling), picks
+
+
+def probe_budget(plan: ViewPlan, config: ProjectConfig) -> ProbeBudget:
+    sense = config.sense
+    return ProbeBudget(sense.max_elements, sense.per_shape, sense.aria_timeout, plan.keep_ids)
 
 
 async def _nothing() -> None:
@@ -123,6 +130,7 @@ async def stable_capture(
     full_page: bool,
     probe: bool = False,
     warmed: Awaitable[None] | None = None,
+    budget: ProbeBudget | None = None,
 ) -> tuple[bytes, tuple[Probed, dict[str, Any]] | None, bool, int]:
     """Screenshots until two consecutive ones are byte-identical, at most MAX_ATTEMPTS.
 
@@ -144,7 +152,7 @@ async def stable_capture(
     probed: tuple[Probed, dict[str, Any]] | None = None
     for attempt in range(2, MAX_ATTEMPTS + 1):
         if probe:
-            current, probed = await asyncio.gather(shot(), _probe(page))
+            current, probed = await asyncio.gather(shot(), _probe(page, budget or ProbeBudget()))
         else:
             current = await shot()
         if current == previous:
@@ -251,9 +259,9 @@ async def _interact(
 
 
 async def _run_loaded(
-    warm: WarmPage, loading: Awaitable[LoadedAxe], config: ProjectConfig
+    warm: WarmPage, loading: Awaitable[LoadedAxe], config: ProjectConfig, budget: ProbeBudget
 ) -> dict[str, Any]:
-    return await run_axe(warm.session, await loading, config.gates.axe)
+    return await run_axe(warm.session, await loading, config.gates.axe, budget)
 
 
 async def _abandon(*tasks: asyncio.Future[Any] | None) -> None:
@@ -315,7 +323,8 @@ async def _sense(
             if plan.steps:
                 await clock.phase("steps", _interact(warm, plan, network, config.browser.timeout))
             png, sensed, settled, attempts = await clock.phase(
-                "capture_and_probe", stable_capture(page, plan.full_page, probe, warming)
+                "capture_and_probe",
+                stable_capture(page, plan.full_page, probe, warming, probe_budget(plan, config)),
             )
             probed, picks = sensed if sensed is not None else (None, None)
             # Which fonts drew the text is read once the render is confirmed at rest, like
@@ -325,7 +334,9 @@ async def _sense(
             axe = None
             if loading_axe is not None:
                 # Still loading after the screenshots? That wait is axe's too.
-                axe = await clock.phase("axe", _run_loaded(warm, loading_axe, config))
+                axe = await clock.phase(
+                    "axe", _run_loaded(warm, loading_axe, config, probe_budget(plan, config))
+                )
             # Last, as it moves the focus: the keyboard's path the state's expectation names.
             focus = None
             if probe and plan.focus_stops:

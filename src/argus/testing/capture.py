@@ -21,6 +21,7 @@ from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from argus.config import ProjectConfig
 from argus.errors import SensorError
@@ -33,9 +34,9 @@ from argus.sense.axe import (
     run_request,
     world_request,
 )
-from argus.sense.output import WebCapture, web_meta, write_sensed_files
+from argus.sense.output import Probed, WebCapture, web_meta, write_sensed_files
 from argus.sense.page_state import FONTS_READY_JS, FREEZE_CSS, TWO_FRAMES_JS
-from argus.sense.probe import STYLE_PROPERTIES, probe_script
+from argus.sense.probe import STYLE_PROPERTIES, ProbeBudget, probe_script
 from argus.sense.views import ViewPlan
 from argus.sense.web import MAX_ATTEMPTS, ConsoleLog
 from argus.spec.model import View, Viewport
@@ -49,7 +50,7 @@ class Render:
     png: bytes
     settled: bool  # two consecutive screenshots were identical
     attempts: int
-    probed: tuple[list[dict[str, Any]], str] | None = None
+    probed: Probed | None = None
 
 
 def stable_render(
@@ -97,9 +98,15 @@ def _until_identical(page: Page, full_page: bool, mask: list[Locator], probe: bo
     return Render(previous, False, MAX_ATTEMPTS, probed)
 
 
-def _probe(page: Page) -> tuple[list[dict[str, Any]], str]:
-    dumped = json.loads(page.evaluate(probe_script(), list(STYLE_PROPERTIES)))
-    return dumped["elements"], page.locator("body").aria_snapshot()
+def _probe(page: Page, budget: ProbeBudget | None = None) -> Probed:
+    budget = budget or ProbeBudget()
+    args = {"properties": list(STYLE_PROPERTIES), "budget": budget.to_js()}
+    dumped = json.loads(page.evaluate(probe_script(), args))
+    try:
+        aria: str | None = page.locator("body").aria_snapshot(timeout=budget.aria_timeout_s * 1000)
+    except PlaywrightTimeoutError:
+        aria = None  # a huge page: probe.json says the snapshot is missing
+    return dumped["elements"], aria, dumped.get("sampling")
 
 
 def console_record(page: Page) -> dict[str, Any]:
@@ -123,7 +130,10 @@ def run_axe_sync(page: Page, config: ProjectConfig) -> dict[str, Any]:
         context_id = int(world["executionContextId"])
         loaded = session.send("Runtime.evaluate", load_request(context_id))
         raise_on_exception(loaded, "loading axe-core")
-        answer = session.send("Runtime.evaluate", run_request(context_id, config.gates.axe))
+        budget = ProbeBudget(
+            config.sense.max_elements, config.sense.per_shape, config.sense.aria_timeout
+        )
+        answer = session.send("Runtime.evaluate", run_request(context_id, config.gates.axe, budget))
         return read_results(answer, config.gates.axe)
     finally:
         session.detach()
