@@ -136,6 +136,11 @@ class ViewAssert:
         max_window_density: float | None = None,
     ) -> ViewResult:
         __tracebackhide__ = True
+        if not isinstance(page, Page):
+            raise TypeError(
+                f"argus_snapshot takes a Playwright sync-API Page, not {type(page).__name__} "
+                "(pytest-playwright's page fixture, or browser.new_page() of sync_playwright)"
+            )
         target_view = self._spec_view(feature, target, state, appearance)
         name = self._name(name, target_view)
         config = target_view.config if target_view is not None else self._config()
@@ -182,7 +187,10 @@ class ViewAssert:
     def _name(self, name: str | None, target_view: SpecView | None) -> str:
         if name is None:
             base = target_view.view.slug if target_view is not None else safe_name(self.node.name)
-            name = base if base not in self._names else f"{base}-{len(self._names) + 1}"
+            name, number = base, 1
+            while name in self._names:  # further calls in the test: base-2, base-3 ...
+                number += 1
+                name = f"{base}-{number}"
         elif not _NAME.match(name) or ".." in name:
             raise ValueError(f"view name {name!r}: use letters, digits, _ . - only")
         if name in self._names:

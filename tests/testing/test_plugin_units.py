@@ -1,0 +1,78 @@
+"""The plugin's pieces that need no browser: update modes, names, refusals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from argus.testing.plugin import ViewAssert, safe_name, update_mode
+
+
+class FakeConfig:
+    def __init__(self, given: str | None) -> None:
+        self.given = given
+
+    def getoption(self, name: str) -> str | None:
+        assert name == "argus_update"
+        return self.given
+
+
+@pytest.mark.parametrize(
+    ("given", "ci", "expected"),
+    [
+        (None, None, ("missing", False)),
+        (None, "true", ("none", False)),
+        ("changed", "true", ("changed", True)),
+        ("missing", None, ("missing", True)),
+        ("all", None, ("all", True)),
+        ("none", None, ("none", False)),
+    ],
+)
+def test_update_mode_follows_playwright_and_ci(
+    monkeypatch: pytest.MonkeyPatch, given: str | None, ci: str | None, expected: tuple[str, bool]
+) -> None:
+    if ci is None:
+        monkeypatch.delenv("CI", raising=False)
+    else:
+        monkeypatch.setenv("CI", ci)
+    assert update_mode(FakeConfig(given)) == expected  # type: ignore[arg-type]
+
+
+def test_safe_names() -> None:
+    assert safe_name("test_list[chromium-populated-light]") == "test_list-chromium-populated-light"
+    assert safe_name("tests/a.py::test x") == "tests-a.py-test-x"
+    assert safe_name("...") == "view"
+
+
+def test_names_are_checked_and_never_reused(request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    node = request.node
+    assert isinstance(node, pytest.Item)
+    view = ViewAssert(node, tmp_path)
+    assert view._name(None, None) == "test_names_are_checked_and_never_reused"
+    assert view._name(None, None) == "test_names_are_checked_and_never_reused-2"
+    assert view._name("home", None) == "home"
+    with pytest.raises(ValueError, match="used twice"):
+        view._name("home", None)
+    for bad in ("../x", "a/b", ".hidden", ""):
+        with pytest.raises(ValueError, match="use letters, digits"):
+            view._name(bad, None)
+
+
+def test_a_target_needs_both_feature_and_target(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    node = request.node
+    assert isinstance(node, pytest.Item)
+    view = ViewAssert(node, tmp_path)
+    with pytest.raises(ValueError, match="name both feature= and target="):
+        view._spec_view("habits", None, None, None)
+    with pytest.raises(ValueError, match="state and appearance need feature= and target="):
+        view._spec_view(None, None, "populated", None)
+
+
+def test_only_a_sync_page_is_taken(request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    node = request.node
+    assert isinstance(node, pytest.Item)
+    with pytest.raises(TypeError, match="takes a Playwright sync-API Page, not str"):
+        ViewAssert(node, tmp_path)("not a page")  # type: ignore[arg-type]
