@@ -357,3 +357,19 @@ def test_judge_with_a_model_through_litellm(
     )  # fmt: skip
     assert failed.returncode == 1
     assert json.loads(failed.stdout)["code"] == "ASSERTION_INCONCLUSIVE"
+
+
+def test_a_packet_without_out_goes_to_stdout(run_argus: RunArgus, tmp_path: Path) -> None:
+    (tmp_path / "argus.toml").write_text("")
+    evidence = write_evidence(tmp_path / "captured")
+    made = run_argus(
+        "assert", "packet", "--assertion", ASSERTION,
+        "--evidence", f"screenshot={evidence['screenshot']}", cwd=tmp_path,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    document = json.loads(made.stdout)
+    assert document["assertion"] == ASSERTION and re.fullmatch(
+        r"[0-9a-f]{16}", document["packet_id"]
+    )
+    (written,) = (tmp_path / ".argus" / "assertions").iterdir()
+    assert json.loads((written / "judge-packet.json").read_text()) == document

@@ -204,3 +204,25 @@ def test_rebuilding_a_packet_replaces_it_whole(packet: AssertionPacket, tmp_path
     assert rebuilt.assertion == "Another." and rebuilt.get("ui-tree") is None
     assert sorted(p.name for p in (packet.directory / "evidence").iterdir()) == ["screenshot.png"]
     assert load_packet(packet.directory / PACKET_FILE).digest == rebuilt.digest
+
+
+@pytest.mark.parametrize(
+    ("field", "text", "named"),
+    [
+        ("vocabulary", "expected: passed (the actor already clicked Save)", "expected"),
+        ("vocabulary", "plans are tiers; Notes: the tester saw it work", "notes"),
+        ("assertion", "The Save button is shown (transcript: clicked it).", "transcript"),
+    ],
+)
+def test_free_text_that_carries_the_run_is_refused(
+    tmp_path: Path, field: str, text: str, named: str
+) -> None:
+    given = {"assertion": "A Save button is shown.", field: text}
+    with pytest.raises(InputError, match=f"the {field} has {named}:, which describe the run"):
+        build_packet(tmp_path / "p", evidence=write_evidence(tmp_path / "e"), **given)
+    build_packet(
+        tmp_path / "ok",
+        assertion="The expected total is shown.",
+        vocabulary="a plan's notes are called memos",
+        evidence=write_evidence(tmp_path / "e2"),
+    )

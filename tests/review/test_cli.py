@@ -286,7 +286,7 @@ def test_a_long_body_is_cut_and_caps_a_met(
     assert (payload["verdict"], payload["confidence"], payload["flag"]) == (
         "met",
         0.5,
-        "needs_review",
+        "low_confidence",
     )
     assert payload["cut_for_length"] == ["PR body"]
     assert "the PR body cut for length" in payload["notes"][0]

@@ -87,7 +87,7 @@ def test_flags(verdict: str, confidence: float, flag: str) -> None:
 
 def test_a_met_over_a_materially_cut_diff_is_capped_to_low_confidence() -> None:
     result = apply_policy(ReviewAnswer("met", 0.95, "r", ()), CUT, SETTINGS)
-    assert result.confidence == SETTINGS.low_confidence and result.flag == "needs_review"
+    assert result.confidence == SETTINGS.low_confidence and result.flag == "low_confidence"
     assert result.notes and "src/a.py" in result.notes[0]
     unmet = apply_policy(ReviewAnswer("unmet", 0.95, "r", ()), CUT, SETTINGS)
     assert (unmet.confidence, unmet.flag) == (0.95, "notify"), "only a met is capped"
@@ -139,7 +139,7 @@ def test_the_body_and_the_acceptance_each_get_a_fifth_of_the_diff_budget() -> No
 @pytest.mark.parametrize("cut", [("PR body",), ("acceptance",), ("acceptance", "PR body")])
 def test_a_met_over_a_cut_body_or_acceptance_is_capped(cut: tuple[str, ...]) -> None:
     result = apply_policy(ReviewAnswer("met", 0.95, "r", ()), WHOLE, SETTINGS, cut)
-    assert (result.confidence, result.flag) == (SETTINGS.low_confidence, "needs_review")
+    assert (result.confidence, result.flag) == (SETTINGS.low_confidence, "low_confidence")
     assert result.notes == (
         f"confidence capped: the {' and the '.join(cut)} cut for length; the reviewer did not "
         "read all of it",

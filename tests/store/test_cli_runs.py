@@ -39,7 +39,7 @@ def test_no_store_yet_is_not_an_error_and_creates_nothing(
     assert result.returncode == 0 and "no runs recorded yet" in result.stdout
     assert not db_path(tmp_path).exists()
     result = run_argus("runs", "--json", cwd=tmp_path)
-    assert json.loads(result.stdout) == {"runs": []}
+    assert json.loads(result.stdout) == {"runs": [], "reviews": []}
 
 
 def test_lists_runs_with_event_counts(run_argus: RunArgus, tmp_path: Path) -> None:
@@ -102,3 +102,24 @@ def test_report_only_runs_are_listed_too(run_argus: RunArgus, tmp_path: Path) ->
     assert (runs[dry]["mode"], runs[dry]["status"]) == ("report-only", "FAILED")
     one = run_argus("runs", "--run", dry, cwd=tmp_path)
     assert one.returncode == 0 and one.stdout.startswith(f"run {dry}: habits, report-only")
+
+
+def test_reviews_are_listed_and_found_by_kind(run_argus: RunArgus, tmp_path: Path) -> None:
+    from argus.review.record import record_outcome, record_review
+
+    (tmp_path / "argus.toml").write_text("")
+    first, _ = _seed(tmp_path)
+    review = record_review(
+        tmp_path, "habits", {"verdict": "unmet", "confidence": 0.9, "flag": "notify"}
+    )
+    assert review.id is not None
+    record_outcome(tmp_path, review.id, "agreed")
+    listed = run_argus("runs", cwd=tmp_path)
+    assert first in listed.stdout and f"#{review.id}" in listed.stdout
+    assert "unmet, confidence 0.9, flag notify" in listed.stdout
+    only = run_argus("runs", "--kind", "acceptance_fidelity_review", "--json", cwd=tmp_path)
+    data = json.loads(only.stdout)
+    assert data["runs"] == [], "no loop run holds a review"
+    assert [e["id"] for e in data["reviews"]] == [review.id]
+    text = run_argus("runs", "--kind", "acceptance_fidelity_review", cwd=tmp_path).stdout
+    assert "no runs match" not in text and first not in text

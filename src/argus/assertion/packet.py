@@ -118,6 +118,12 @@ class AssertionPacket:
         return found
 
 
+# In free text (the assertion, the vocabulary) a run-describing "key:" anywhere in the line.
+_RUN_KEY_IN_TEXT = re.compile(
+    r"(?<![\w-])(" + "|".join(map(re.escape, sorted(RUN_KEYS))) + r")\s*:", re.IGNORECASE
+)
+
+
 def _check_sentence(text: str, what: str, limit: int) -> str:
     text = text.strip()
     if not text:
@@ -126,6 +132,12 @@ def _check_sentence(text: str, what: str, limit: int) -> str:
         raise InputError(f"the {what} must be one line (one sentence about the screen)")
     if len(text) > limit:
         raise InputError(f"the {what} is {len(text)} characters; at most {limit}")
+    carried = sorted({m.group(1).lower() for m in _RUN_KEY_IN_TEXT.finditer(text)})
+    if carried:
+        raise InputError(
+            f"the {what} has {', '.join(k + ':' for k in carried)}, which describe the run, not "
+            "the screen; a judge sees only what the screen shows"
+        )
     return text
 
 

@@ -17,6 +17,7 @@ import hashlib
 import json
 import math
 import shutil
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -69,9 +70,11 @@ def register(subparsers: Any) -> None:
         "packet",
         help="build an assertion packet from evidence files",
         description="Copy the evidence into DIR with its digests and write judge-packet.json. "
-        "Anything that describes the run is refused.",
+        "Without --out the packet goes to .argus/assertions/STAMP/ and its judge-packet.json "
+        "is printed on standard output. Anything that describes the run is refused.",
     )
-    _packet_arguments(packet, out_required=True)
+    _packet_arguments(packet, out_required=False)
+    add_root_argument(packet)
     packet.set_defaults(func=run_packet)
 
     prompt = actions.add_parser(
@@ -139,8 +142,14 @@ def _build(args: argparse.Namespace, evidence: dict[str, Path], out: Path) -> An
 def run_packet(args: argparse.Namespace) -> int:
     from argus.assertion import parse_evidence
 
-    packet = _build(args, parse_evidence(args.evidence), args.out)
-    print(f"packet: {packet.file}")
+    if args.out is not None:
+        packet = _build(args, parse_evidence(args.evidence), args.out)
+        print(f"packet: {packet.file}")
+        return 0
+    out = repo_root(args) / ".argus" / "assertions" / _stamp()
+    packet = _build(args, parse_evidence(args.evidence), out)
+    print(f"packet: {packet.file}", file=sys.stderr)
+    sys.stdout.write(packet.file.read_text("utf-8"))
     return 0
 
 

@@ -1,4 +1,9 @@
-"""`argus runs`: recent runs and their events from the run store (.argus/argus.db)."""
+"""`argus runs`: recent runs and their events from the run store (.argus/argus.db).
+
+Reviews (``argus review``) are advice filed outside any loop run: they are listed after the
+runs (the latest ``--limit``), and ``--kind`` keeps only the runs, and the reviews, with events
+of that kind.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +18,8 @@ from argus.errors import InputError
 from argus.loop.layout import RunLayout
 from argus.spec.paths import find_specs
 from argus.store import EVENT_KINDS, Event, Run, RunStore, db_path
+
+LOOSE_KINDS = ("acceptance_fidelity_review", "review_outcome")  # filed outside any run
 
 
 def register(subparsers: Any) -> None:
@@ -49,10 +56,15 @@ def run_runs(args: argparse.Namespace) -> int:
     root = repo_root(args)
     stores = run_stores(root)  # reading must not create a store
     if not stores:
-        print(json.dumps({"runs": []}) if args.json else f"no runs recorded yet in {root}")
+        print(
+            json.dumps({"runs": [], "reviews": []})
+            if args.json
+            else f"no runs recorded yet in {root}"
+        )
         return 0
     runs: list[Run] = []
     events: dict[str, list[Event]] = {}
+    loose: list[Event] = []
     for where in stores:
         with RunStore.open(where) as store:
             found = store.runs(feature=args.feature, limit=None if args.run else args.limit)
@@ -61,6 +73,14 @@ def run_runs(args: argparse.Namespace) -> int:
             for run in found:
                 runs.append(run)
                 events[run.run_id] = store.events(run_id=run.run_id, kind=args.kind)
+            if args.run is None:
+                for kind in [args.kind] if args.kind else LOOSE_KINDS:
+                    loose += [
+                        e for e in store.events(kind=kind, feature=args.feature) if not e.run_id
+                    ]
+    loose = sorted(loose, key=lambda e: e.created_at or "")[-args.limit :]
+    if args.kind is not None and args.run is None:
+        runs = [run for run in runs if events[run.run_id]]
     if args.run is not None and not runs:
         raise InputError(f"{db_path(root)}: no run {args.run!r}; 'argus runs' lists them")
     # Most recent first across the stores (ISO timestamps sort as text).
@@ -69,17 +89,33 @@ def run_runs(args: argparse.Namespace) -> int:
         payload = [
             {**run.to_json(), "events": [e.to_json() for e in events[run.run_id]]} for run in runs
         ]
-        print(json.dumps({"runs": payload}, indent=2))
+        print(json.dumps({"runs": payload, "reviews": [e.to_json() for e in loose]}, indent=2))
     elif args.run is not None:
         print(render_events(runs[0], events[runs[0].run_id]))
     else:
-        print(render_runs(runs, events))
+        print(render_runs(runs, events, loose))
     return 0
 
 
-def render_runs(runs: list[Run], events: dict[str, list[Event]]) -> str:
-    if not runs:
+def render_runs(runs: list[Run], events: dict[str, list[Event]], loose: list[Event]) -> str:
+    if not runs and not loose:
         return "no runs match"
+    table = _run_table(runs, events) if runs else ""
+    if not loose:
+        return table
+    lines = ["reviews (advice, outside any run):"]
+    for event in loose:
+        p = event.payload
+        if event.kind == "review_outcome":
+            what = f"outcome of review {p.get('review')}: {p.get('outcome')}"
+        else:
+            what = f"{p.get('verdict') or 'no verdict'}, confidence {p.get('confidence')}, "
+            what += f"flag {p.get('flag')}"
+        lines.append(f"  #{event.id}  {event.created_at}  {event.feature}  {what}")
+    return "\n".join(filter(None, [table, "\n".join(lines)]))
+
+
+def _run_table(runs: list[Run], events: dict[str, list[Event]]) -> str:
     rows = [("run", "feature", "mode", "started", "status", "events")]
     for run in runs:
         counts = Counter(event.kind for event in events[run.run_id])

@@ -8,7 +8,8 @@ conservative policy derives the flag a person sees:
 
 - a "met" is capped at ``low_confidence`` when the diff was cut where it mattered (a test or
   source hunk left out), or the PR body or the acceptance was cut for length (each is held to
-  a fifth of ``max_diff_chars``): the reviewer could not see all the evidence;
+  a fifth of ``max_diff_chars``): the reviewer could not see all the evidence, so a capped
+  verdict is flagged ``low_confidence``;
 - confidence below ``low_confidence``: ``low_confidence`` (look at it; no failure claimed);
 - "unmet" at or above ``high_confidence``: ``notify`` (a person is told, with the rationale);
 - "partial" or "unmet" otherwise: ``needs_review``;
@@ -184,8 +185,8 @@ def apply_policy(
             )
         if notes:
             confidence = settings.low_confidence
-    if confidence < settings.low_confidence:
-        flag = "low_confidence"
+    if notes or confidence < settings.low_confidence:
+        flag = "low_confidence"  # a capped verdict is a low-confidence one
     elif answer.verdict == "unmet" and confidence >= settings.high_confidence:
         flag = "notify"
     elif answer.verdict == "met" and confidence >= settings.high_confidence:
