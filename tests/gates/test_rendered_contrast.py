@@ -406,3 +406,60 @@ def test_text_drawn_on_its_own_colour_fails_despite_antialiasing_noise(tmp_path:
     outcome = run(doc, render=render_with(tmp_path, paint))
     assert outcome.status is GateStatus.FAIL, outcome.data
     assert outcome.data["worst_ratio"] < 1.1
+
+
+# --- text-shadow and the WCAG level ---------------------------------------------------------
+def test_text_shadows_are_read_from_the_computed_value() -> None:
+    from argus.gates.text_shadow import parse_text_shadows
+
+    shadows = parse_text_shadows("rgb(0, 0, 0) 0px 0px 2px, rgba(128, 128, 128, 0.5) 1px 1px 0px")
+    assert [(s.x, s.y, s.blur, round(s.color.a, 2)) for s in shadows] == [
+        (0.0, 0.0, 2.0, 1.0),
+        (1.0, 1.0, 0.0, 0.5),
+    ]
+    assert shadows[0].surrounds() and not shadows[1].surrounds()
+    assert shadows[1].touches(16.0)
+    assert parse_text_shadows("none") == []
+    with pytest.raises(InputError):
+        parse_text_shadows("rgb(0, 0, 0) 1px")
+
+
+def test_aaa_asks_for_7_to_1() -> None:
+    from argus.gates.probe import parse_probe
+    from argus.gates.rendered_contrast import check_rendered_contrast
+
+    # #595959 on white is 7.0:1; #666 is 5.74:1: AA passes both, AAA only the first.
+    probe = parse_probe(
+        {
+            "viewport": {"width": 400, "height": 200},
+            "elements": [
+                {
+                    "tag": "html",
+                    "parent": None,
+                    "canvas": "rgb(255, 255, 255)",
+                    "box": {"x": 0, "y": 0, "width": 400, "height": 200},
+                    "style": {},
+                },
+                {
+                    "tag": "p",
+                    "parent": 0,
+                    "id": "a",
+                    "text": "a",
+                    "box": {"x": 0, "y": 0, "width": 100, "height": 20},
+                    "style": {"color": "rgb(89, 89, 89)", "font-size": "16px"},
+                },
+                {
+                    "tag": "p",
+                    "parent": 0,
+                    "id": "b",
+                    "text": "b",
+                    "box": {"x": 0, "y": 30, "width": 100, "height": 20},
+                    "style": {"color": "rgb(102, 102, 102)", "font-size": "16px"},
+                },
+            ],
+        }
+    )
+    assert check_rendered_contrast(probe, None).status is GateStatus.PASS
+    aaa = check_rendered_contrast(probe, None, "AAA")
+    assert aaa.status is GateStatus.FAIL
+    assert [(f.element, f.expected) for f in aaa.findings] == [("#b", ">= 7:1")]
