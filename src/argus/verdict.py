@@ -254,6 +254,8 @@ def _verdict_corrections(
 # -- gate results -------------------------------------------------------------------------
 
 _RED = frozenset({"fail", "error", "diff"})
+# Statuses that checked nothing: a skip, and a snapshot baseline written where none existed.
+_UNMEASURED = frozenset({"skip", "new"})
 
 
 @dataclass(frozen=True)
@@ -284,8 +286,9 @@ class NormalizedGateResult:
 
     @property
     def nothing_measured(self) -> bool:
-        """Every gate skipped: nothing was checked, which is never green."""
-        return all(g.status == "skip" for g in self.gates)
+        """Every gate skipped (or only wrote a new snapshot baseline, which compares nothing):
+        nothing was checked, which is never green."""
+        return all(g.status in _UNMEASURED for g in self.gates)
 
     @property
     def all_green(self) -> bool:
@@ -297,7 +300,7 @@ class NormalizedGateResult:
         if self.red_gates:
             return f"gate(s) {', '.join(self.red_gates)} are red"
         if self.nothing_measured:
-            return "every gate skipped, so nothing was measured"
+            return "every gate skipped (or only wrote a new baseline), so nothing was measured"
         return ""
 
     def to_json(self) -> dict[str, Any]:

@@ -88,6 +88,15 @@ def test_verdict_check_refuses_a_gate_result_where_no_gate_ran(
     assert len(done.stderr.strip().splitlines()) == 1
 
 
+def test_a_new_snapshot_baseline_alone_is_not_green(tmp_path: Path, run_argus: RunArgus) -> None:
+    path = _write(tmp_path, "g.json", gate_result({"snapshot": "new", "axe": "skip"}))
+    done = run_argus("verdict", "check", "--gate", str(path), "--json", cwd=tmp_path)
+    assert done.returncode == 1 and json.loads(done.stdout)["all_green"] is False
+    both = _write(tmp_path, "h.json", gate_result({"snapshot": "new", "axe": "pass"}))
+    done = run_argus("verdict", "check", "--gate", str(both), cwd=tmp_path)
+    assert done.returncode == 0
+
+
 def test_verdict_check_never_calls_an_all_skip_result_green(
     tmp_path: Path, run_argus: RunArgus
 ) -> None:

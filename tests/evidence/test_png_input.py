@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from argus.diff import load_png
+from argus.diff import decode_png, load_png
 from argus.diff.png import MAX_METADATA_CHUNKS, check_png
 from argus.errors import InputError
 from tests.conftest import RunArgus
@@ -121,3 +121,19 @@ def test_a_large_png_never_prints_pillows_warning(tmp_path: Path, run_argus: Run
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert "Warning" not in done.stderr and "too large" in done.stderr
+
+
+@pytest.mark.parametrize(("colour", "samples"), [(0, 1), (2, 3), (4, 2), (6, 4)])
+def test_every_16_bit_colour_type_keeps_its_high_byte(colour: int, samples: int) -> None:
+    """Grey, RGB, grey+alpha and RGBA at 16 bits: 1000 and 60000 stay apart (3 and 234)."""
+    row = b"\x00" + b"".join(struct.pack(">H", v) * samples for v in (1000, 60000))
+    header = struct.pack(">IIBBBBB", 2, 1, 16, colour, 0, 0, 0)
+    data = (
+        b"\x89PNG\r\n\x1a\n"
+        + _chunk(b"IHDR", header)
+        + _chunk(b"IDAT", zlib.compress(row))
+        + _chunk(b"IEND", b"")
+    )
+    decoded = decode_png(data)
+    assert decoded[0, 0, :3].tolist() == [3, 3, 3]
+    assert decoded[0, 1, :3].tolist() == [234, 234, 234]

@@ -76,7 +76,8 @@ def gate(run_argus: RunArgus, root: Path, sensed: Path, mode: str) -> tuple[int,
 def test_missing_writes_only_a_missing_baseline(tmp_path: Path, run_argus: RunArgus) -> None:
     root, sensed = snapshot_project(tmp_path, config_update="none")
     code, detail = gate(run_argus, root, sensed, "missing")
-    assert (code, detail["status"], detail["data"]["action"]) == (0, "new", "written")
+    # Written, not compared: with the snapshot the only gate nothing was measured, so exit 1.
+    assert (code, detail["status"], detail["data"]["action"]) == (1, "new", "written")
     assert pixel(root / BASELINE) == PAGE
 
     # An existing, differing baseline is kept: the run reports the diff and writes nothing.
@@ -167,4 +168,6 @@ def test_in_ci_a_missing_baseline_fails_and_is_not_written(
         "--json",
         cwd=root,
     )
-    assert done.returncode == 0 and json.loads(done.stdout)["gates"]["snapshot"] == "new"
+    # (exit 1: the snapshot is this project's only gate, and a new baseline measures nothing)
+    assert done.returncode == 1 and json.loads(done.stdout)["gates"]["snapshot"] == "new"
+    assert (root / BASELINE).exists()
