@@ -472,3 +472,41 @@ def test_typography_truncated_text_is_a_finding_unless_allowed(make_packet: Pack
         "typography",
     )
     assert allowed.score == 1 and allowed.numbers["truncated"] == 0
+
+
+DANGER = "rgb(179, 38, 30)"  # the example's danger (light), kept for alerts by its tokens
+
+
+def test_token_compliance_a_colour_outside_its_role_fails(make_packet: PacketFactory) -> None:
+    probe = good_page()
+    probe["elements"][2]["style"]["color"] = DANGER  # the summary, in the danger red
+    result = measure(make_packet(probe=probe), "token_compliance")
+    assert result.score == 0 and result.numbers["off_role"] == 1, result.evidence
+    assert result.numbers["off_token"] == 0  # on the palette all the same
+    probe["elements"][2]["role"] = "alert"  # where the tokens allow it
+    assert measure(make_packet(probe=probe), "token_compliance").score == 1
+
+
+def test_token_compliance_a_token_named_for_another_appearance_fails(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    tokens = tmp_path / "flat-tokens.json"
+    tokens.write_text(
+        json.dumps(
+            {
+                "colors": {
+                    "surface-light": "#ffffff",
+                    "surface-dark": "#2b3039",
+                    "ink": "#16181d",
+                    "page": "#f5f6f8",
+                    "primary": "#3447c4",
+                }
+            }
+        )
+    )
+    probe = good_page()
+    ok = measure(make_packet(probe=probe, extra={"tokens": tokens}), "token_compliance")
+    assert ok.score == 1, ok.evidence  # a light view on the light surface
+    probe["elements"][4]["style"]["background-color"] = "rgb(43, 48, 57)"  # surface-dark
+    wrong = measure(make_packet(probe=probe, extra={"tokens": tokens}), "token_compliance")
+    assert wrong.score == 0 and "dark-only" in wrong.evidence, wrong.evidence

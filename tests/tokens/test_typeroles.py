@@ -65,3 +65,42 @@ def test_bad_roles_are_one_line_input_errors(write_tokens: WriteTokens, entry: d
     path = write_tokens({"colors": {"ink": "#111"}, "typography": {"t": entry}})
     with pytest.raises(InputError, match=r"typography\.t"):
         load_tokens(path)
+
+
+def test_colour_roles_in_both_shapes(write_tokens: WriteTokens) -> None:
+    from argus.tokens.colorroles import ColorRole
+
+    seed = write_tokens(
+        {
+            "colors": {"danger": "#b3261e", "ink": "#111"},
+            "color_roles": {"danger": {"only": ["role=alert", "#remove"]}},
+        }
+    )
+    assert load_tokens(seed).color_roles == {"danger": ColorRole(("role=alert", "#remove"), ())}
+    dtcg = write_tokens(
+        {
+            "color": {
+                "$type": "color",
+                "surface-light": {
+                    "$value": "#ffffff",
+                    "$extensions": {"argus": {"appearances": ["light"]}},
+                },
+            }
+        },
+        "dtcg.json",
+    )
+    roles = load_tokens(dtcg).color_roles
+    assert roles == {"color.surface-light": ColorRole((), ("light",))}
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        {"colors": {"ink": "#111"}, "color_roles": {"nope": {"only": ["a"]}}},
+        {"colors": {"ink": "#111"}, "color_roles": {"ink": {"where": ["a"]}}},
+        {"colors": {"ink": "#111"}, "color_roles": {"ink": {"only": "a"}}},
+    ],
+)
+def test_bad_colour_roles_are_input_errors(write_tokens: WriteTokens, doc: dict) -> None:
+    with pytest.raises(InputError, match="color_roles"):
+        load_tokens(write_tokens(doc))

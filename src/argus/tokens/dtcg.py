@@ -28,6 +28,7 @@ from typing import Any
 from argus.color import RGBA
 from argus.errors import InputError
 from argus.tokens.classify import ScaleKind, scale_kind
+from argus.tokens.colorroles import ColorRole, color_role
 from argus.tokens.model import ALL_APPEARANCES, Tokens
 from argus.tokens.typeroles import TypeRole, type_role
 from argus.tokens.values import color_value, dimension_px, font_family
@@ -45,6 +46,7 @@ class _RawToken:
     type: str | None
     value: Any
     modes: dict[str, Any] = field(default_factory=dict)
+    argus: Any = None  # $extensions.argus (a colour token's role)
 
 
 def is_dtcg(doc: Any) -> bool:
@@ -86,7 +88,9 @@ def _walk(
         token_type = node.get("$type", inherited_type)
         if token_type is not None and not isinstance(token_type, str):
             raise InputError(f"{source}: token '{name}': $type must be a string")
-        out[name] = _RawToken(name, token_type, node["$value"], _modes(node, name, source))
+        extensions = node.get("$extensions")
+        argus = extensions.get("argus") if isinstance(extensions, Mapping) else None
+        out[name] = _RawToken(name, token_type, node["$value"], _modes(node, name, source), argus)
         return
     group_type = node.get("$type", inherited_type)
     for key, child in node.items():
@@ -134,6 +138,7 @@ class _Resolver:
         self.done: dict[tuple[str, str], tuple[str | None, Any]] = {}
         self.namespaces: dict[str, dict[str, _RawToken]] = {}
         self.roles: dict[str, TypeRole] = {}
+        self.roles_by_colour: dict[str, ColorRole] = {}
 
     def build(self, appearances: tuple[str, ...]) -> Tokens:
         colors: dict[str, dict[str, RGBA]] = {}
@@ -153,6 +158,7 @@ class _Resolver:
             font_families=fonts,
             format="dtcg",
             type_roles=self.roles,
+            color_roles=self.roles_by_colour,
         )
 
     def namespace(self, appearance: str) -> dict[str, _RawToken]:
@@ -219,6 +225,9 @@ class _Resolver:
         try:
             if token_type == "color":
                 colors.setdefault(name, {})[appearance] = color_value(value)
+                extension = self.namespace(appearance)[name].argus
+                if extension is not None:
+                    self.roles_by_colour[name] = color_role(extension)
             elif token_type in ("fontFamily", "fontFamilies"):
                 self.put(fonts, name, font_family(value))
             elif token_type == "typography" and isinstance(value, Mapping):

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from argus.color import RGBA, composite, delta_e_2000
 from argus.errors import InputError
+from argus.tokens.colorroles import ColorRole
 from argus.tokens.typeroles import TypeRole
 
 # Key under which a colour that does not vary by appearance is stored.
@@ -37,6 +38,8 @@ class Tokens:
     # Text styles by name (size, weight, line height, letter spacing, kind); empty when the
     # tokens give sizes only.
     type_roles: Mapping[str, TypeRole] = field(default_factory=dict)
+    # Where a colour token may be shown and in which appearances (argus.tokens.colorroles).
+    color_roles: Mapping[str, ColorRole] = field(default_factory=dict)
     _nearest_cache: dict[tuple[RGBA, str], tuple[str, float] | None] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )

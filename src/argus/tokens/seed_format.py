@@ -17,11 +17,12 @@ from typing import Any, TypeVar
 
 from argus.color import RGBA
 from argus.errors import InputError
+from argus.tokens.colorroles import ColorRole, color_role
 from argus.tokens.model import ALL_APPEARANCES, Tokens
 from argus.tokens.typeroles import TypeRole, type_role
 from argus.tokens.values import color_value, dimension_px, font_family
 
-SECTIONS = ("colors", "spacing", "type", "radii", "fonts", "typography")
+SECTIONS = ("colors", "spacing", "type", "radii", "fonts", "typography", "color_roles")
 
 T = TypeVar("T")
 
@@ -64,7 +65,21 @@ def read_seed_tokens(doc: Mapping[str, Any], source: Path) -> Tokens:
         font_families=_scale(doc, "fonts", source, font_family),
         format="argus",
         type_roles=_type_roles(doc, source),
+        color_roles=_color_roles(doc, colors, source),
     )
+
+
+def _color_roles(
+    doc: Mapping[str, Any], colors: Mapping[str, Any], source: Path
+) -> dict[str, ColorRole]:
+    roles: dict[str, ColorRole] = {}
+    for name, entry in _section(doc, "color_roles", source).items():
+        if _is_comment(name):
+            continue
+        if name not in colors:
+            raise InputError(f"{source}: color_roles names '{name}', which is no colour token")
+        roles[name] = _read(source, f"color_roles.{name}", entry, color_role)
+    return roles
 
 
 def _type_roles(doc: Mapping[str, Any], source: Path) -> dict[str, TypeRole]:

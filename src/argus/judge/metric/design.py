@@ -26,6 +26,8 @@ from argus.gates.probe import Element, parse_px
 from argus.gates.token_compliance import COLOR_PROPS, PX_TOLERANCE, check_token_compliance
 from argus.judge.content import clip
 from argus.judge.metric.context import Measured, MetricContext, Node
+from argus.tokens.colorroles import inferred_appearance
+from argus.tokens.model import ALL_APPEARANCES, _rendered_distance
 
 NEAR_DELTA_E = 5.0
 NEAR_PX = 2.0  # spacing
@@ -100,10 +102,120 @@ def _near_length(
     return near
 
 
+def _token_appearances(ctx: MetricContext, name: str) -> tuple[str, ...]:
+    role = ctx.tokens.color_roles.get(name)
+    if role is not None and role.appearances:
+        return role.appearances
+    values = ctx.tokens.colors.get(name, {})
+    if ALL_APPEARANCES in values:  # one value for all: its name may still say which
+        inferred = inferred_appearance(name, ctx.tokens.appearances)
+        return (inferred,) if inferred else ()
+    return ()
+
+
+def colour_role_findings(ctx: MetricContext) -> list[str]:
+    """On-palette colours shown where their tokens' roles say they do not belong: outside the
+    places a token is ``only`` for, or in an appearance it is not for."""
+    tokens = ctx.tokens
+    restricted = {
+        name
+        for name in tokens.colors
+        if name in tokens.color_roles or _token_appearances(ctx, name)
+    }
+    if not restricted:
+        return []
+    places: dict[str, set[int]] = {}
+    role_names: dict[str, set[str]] = {}
+    for name, role in tokens.color_roles.items():
+        selectors = [s for s in role.only if not s.startswith("role=")]
+        hits, _ = (
+            select_elements(selectors, ctx.probe_raw, "color_roles") if selectors else ([], ())
+        )
+        places[name] = {int(h["index"]) for h in hits if isinstance(h.get("index"), int)}
+        role_names[name] = {s.removeprefix("role=") for s in role.only if s.startswith("role=")}
+    palette = tokens.palette(ctx.appearance)
+    delta_e = ctx.config.gates.token_compliance.delta_e
+    out: list[str] = []
+    for node in ctx.nodes:
+        element = node.element
+        if not node.shown:
+            continue
+        for prop in _shown_colour_properties(element):
+            try:
+                colour = parse_color(element.style.get(prop, ""))
+            except InputError:
+                continue
+            if colour.a <= 0:
+                continue
+            candidates = [n for n, c in palette.items() if _rendered_distance(colour, c) <= delta_e]
+            if not candidates or not set(candidates) <= restricted:
+                continue
+            reasons = [_misplaced(ctx, n, node, places, role_names) for n in candidates]
+            if all(reasons):
+                where = clip(ctx.probe.selector(element), SELECTOR_CHARS)
+                out.append(f"{where} {prop} is {candidates[0]}, {reasons[0]}")
+    return out
+
+
+def _shown_colour_properties(element: Element) -> list[str]:
+    props = ["color"] if element.has_text else []
+    props.append("background-color")
+    for side in ("top", "right", "bottom", "left"):
+        width = element.px(f"border-{side}-width")
+        if width is not None and width > 0:
+            props.append(f"border-{side}-color")
+    return props
+
+
+def _misplaced(
+    ctx: MetricContext,
+    name: str,
+    node: Node,
+    places: dict[str, set[int]],
+    role_names: dict[str, set[str]],
+) -> str:
+    """Why the token does not belong here ("" when it does)."""
+    appearances = _token_appearances(ctx, name)
+    if appearances and ctx.appearance not in appearances:
+        return f"a {'/'.join(appearances)}-only token, in a {ctx.appearance} view"
+    role = ctx.tokens.color_roles.get(name)
+    if role is None or not role.only:
+        return ""
+    lineage = [node.element, *ctx.probe.ancestors(node.element)]
+    if any(e.index in places.get(name, set()) for e in lineage):
+        return ""
+    wanted = role_names.get(name, set())
+    if wanted and any(ctx.nodes[e.index].role in wanted for e in lineage):
+        return ""
+    return f"which the tokens keep for {', '.join(role.only)}"
+
+
 def token_compliance(ctx: MetricContext) -> Measured:
     properties = COLOUR_PROPERTIES + (("border-radius",) if ctx.tokens.radii else ())
     findings, checked = _offences(ctx, properties)
-    numbers: dict[str, Any] = {"checked": checked, "off_token": len(findings)}
+    misplaced = colour_role_findings(ctx)
+    numbers: dict[str, Any] = {
+        "checked": checked,
+        "off_token": len(findings),
+        "colour_roles": len(ctx.tokens.color_roles),
+        "off_role": len(misplaced),
+    }
+    if misplaced:
+        more = f" (and {len(misplaced) - MAX_LISTED} more)" if len(misplaced) > MAX_LISTED else ""
+        off = (
+            f"; also {len(findings)} value(s) off the tokens: {_listed(findings)}"
+            if findings
+            else ""
+        )
+        return Measured(
+            0,
+            f"{len(misplaced)} colour(s) shown outside their token's role: "
+            + "; ".join(misplaced[:MAX_LISTED])
+            + more
+            + off
+            + ".",
+            numbers,
+        )
     if not findings:
         return Measured(
             1,
