@@ -20,6 +20,9 @@ from tests.ci.junit_schema import junit_errors
 from tests.conftest import REPO_ROOT
 from tests.gates.test_cli_gates import VIEW, project
 
+# The install step makes sure a Chromium is there (and fetches one when it is not).
+pytestmark = pytest.mark.browser
+
 ACTION = REPO_ROOT / "action.yml"
 EXPRESSION = re.compile(r"\$\{\{\s*([^}]+?)\s*\}\}")
 
