@@ -76,3 +76,27 @@ def test_only_a_sync_page_is_taken(request: pytest.FixtureRequest, tmp_path: Pat
     assert isinstance(node, pytest.Item)
     with pytest.raises(TypeError, match="takes a Playwright sync-API Page, not str"):
         ViewAssert(node, tmp_path)("not a page")  # type: ignore[arg-type]
+
+
+def test_the_html_report_embeds_the_images_of_a_failure(tmp_path: Path) -> None:
+    from PIL import Image
+
+    from argus.testing.report import write_report
+
+    images = {}
+    for label in ("render", "baseline", "diff"):
+        images[label] = tmp_path / f"{label}.png"
+        Image.new("RGB", (4, 3), (200, 10, 10)).save(images[label])
+    failed = {
+        "test": "tests/test_a.py::test_x",
+        "name": "home",
+        "status": "failed",
+        "ok": False,
+        "message": "view 'home' does not match its baseline\n  measured: 12 pixels differ",
+        **{label: str(path) for label, path in images.items()},
+    }
+    passed = {**failed, "name": "list", "status": "passed", "ok": True, "message": "0 pixels"}
+    html = write_report(tmp_path / "out" / "report.html", [failed, passed]).read_text()
+    assert "2 assertion(s), 1 failed." in html
+    assert html.count("data:image/png;base64,") == 3  # only the failure's images
+    assert "view &#x27;home&#x27; does not match its baseline" in html
