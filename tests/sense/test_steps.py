@@ -12,6 +12,7 @@ from PIL import Image
 
 from argus.sense import Sensor
 from argus.spec import View, load_spec
+from tests.conftest import RunArgus
 from tests.support.fixtures import static_server
 from tests.support.habits import HABITS_SPEC, copy_habits
 
@@ -202,3 +203,22 @@ def test_the_example_s_add_form_is_reached_by_a_click_and_holds_the_focus(
     assert [e["testid"] for e in probe["focus_order"]] == ["habits.form.name", "habits.form.save"]
     assert "focus_order" in result.timings_ms
     assert 'button "Add habit" [expanded]' in probe["aria_snapshot"]
+
+
+def test_argus_sense_says_which_step_failed_in_one_line(
+    tmp_path: Path, run_argus: RunArgus
+) -> None:
+    root = copy_habits(tmp_path)
+    spec_path = root / HABITS_SPEC
+    data = json.loads(spec_path.read_text())
+    data["targets"][1]["steps"]["open"][0]["locator"]["name"] = "Add a habit"
+    data["targets"][1]["steps"]["open"][0]["timeout_s"] = 0.5
+    spec_path.write_text(json.dumps(data))
+    view = ("--target", "add", "--state", "open", "--appearance", "light")
+    done = run_argus("sense", "--feature", "habits", *view, cwd=root)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(
+        "argus: add-open-light: step 1 (click button 'Add a habit') timed out after 0.5s: "
+    )
