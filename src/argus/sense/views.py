@@ -5,8 +5,10 @@ from __future__ import annotations
 import string
 import urllib.parse
 from dataclasses import dataclass
+from pathlib import Path
 
 from argus.config import ProjectConfig
+from argus.diff.snapshot import baseline_path
 from argus.errors import ConfigError, InputError
 from argus.spec.model import Spec, View, Viewport
 from argus.spec.steps import Step
@@ -30,6 +32,7 @@ class ViewPlan:
     steps: tuple[Step, ...] = ()  # run after load, before capture (argus.sense.steps)
     focus_stops: int = 0  # elements of the focus order to record (the state's focus_order)
     keep_ids: tuple[str, ...] = ()  # the a11y-id contract: a sampled probe still dumps these
+    baseline: Path | None = None  # the view's snapshot baseline: a first shot equal to it settles
 
     @property
     def color_scheme(self) -> str | None:
@@ -113,4 +116,11 @@ def plan_view(
         steps=target.steps_for(view.state),
         focus_stops=len(expectation.focus_order) if expectation is not None else 0,
         keep_ids=target.a11y_contract,
+        baseline=baseline_path(
+            spec.spec_dir,
+            view.target,
+            view.state,
+            view.appearance,
+            config.gates.snapshot.platform_suffix,
+        ),
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,8 +21,8 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page
 
 from argus.config import ProjectConfig
-from argus.errors import SensorError
-from argus.io import atomic_write_json
+from argus.errors import InputError, SensorError
+from argus.io import atomic_write_json, read_bytes, read_json
 from argus.sense import result as files
 from argus.sense.axe import LoadedAxe, load_axe, run_axe
 from argus.sense.fonts import FontProbe
@@ -36,6 +36,7 @@ from argus.sense.truncate import truncate_probe
 from argus.sense.views import ViewPlan
 
 MAX_ATTEMPTS = 5
+MAX_EXPECTED_BYTES = 64 * 1024 * 1024
 MAX_CONSOLE_MESSAGES = 200
 T = TypeVar("T")
 
@@ -121,6 +122,30 @@ def probe_budget(plan: ViewPlan, config: ProjectConfig) -> ProbeBudget:
     return ProbeBudget(sense.max_elements, sense.per_shape, sense.aria_timeout, plan.keep_ids)
 
 
+def expected_images(plan: ViewPlan, out_dir: Path) -> tuple[bytes, ...]:
+    """What a first screenshot may match to end the capture early: the view's snapshot
+    baseline and the render already in ``out_dir`` when its meta.json says it was taken at
+    rest (unreadable or huge files are skipped)."""
+    found: list[bytes] = []
+    previous = out_dir / files.RENDER if _settled(out_dir) else None
+    for path in (plan.baseline, previous):
+        if path is None or path.is_symlink():
+            continue
+        try:
+            found.append(read_bytes(path, what="expected image", limit=MAX_EXPECTED_BYTES))
+        except InputError:
+            continue
+    return tuple(found)
+
+
+def _settled(out_dir: Path) -> bool:
+    try:
+        meta = read_json(out_dir / files.META, what="meta.json")
+    except InputError:
+        return False
+    return isinstance(meta, dict) and meta.get("settled") is True
+
+
 async def _nothing() -> None:
     return None
 
@@ -131,6 +156,7 @@ async def stable_capture(
     probe: bool = False,
     warmed: Awaitable[None] | None = None,
     budget: ProbeBudget | None = None,
+    expected: Collection[bytes] = (),
 ) -> tuple[bytes, tuple[Probed, dict[str, Any]] | None, bool, int]:
     """Screenshots until two consecutive ones are byte-identical, at most MAX_ATTEMPTS.
 
@@ -139,6 +165,11 @@ async def stable_capture(
     describes the render. It only reads the page. ``warmed`` (the probe's cold start, which
     only reads the page too) may still be running during the first screenshot; it is awaited
     before the probe runs.
+
+    With ``expected`` images (the view's baseline, its previous render) the first shot is
+    taken beside the probe and, when it is byte-identical to one of them, ends the capture
+    there, as Playwright's toHaveScreenshot stops at a first match: an image equal to a render
+    taken at rest proves the page reached that rest. Otherwise the two-shot rule goes on.
     """
 
     async def shot() -> bytes:
@@ -146,10 +177,20 @@ async def stable_capture(
             type="png", animations="disabled", caret="hide", full_page=full_page, scale="css"
         )
 
-    previous = await shot()
-    if warmed is not None:
-        await warmed
     probed: tuple[Probed, dict[str, Any]] | None = None
+    if expected:
+        if warmed is not None:
+            await warmed
+        if probe:
+            previous, probed = await asyncio.gather(shot(), _probe(page, budget or ProbeBudget()))
+        else:
+            previous = await shot()
+        if previous in expected:
+            return previous, probed, True, 1
+    else:
+        previous = await shot()
+        if warmed is not None:
+            await warmed
     for attempt in range(2, MAX_ATTEMPTS + 1):
         if probe:
             current, probed = await asyncio.gather(shot(), _probe(page, budget or ProbeBudget()))
@@ -324,7 +365,14 @@ async def _sense(
                 await clock.phase("steps", _interact(warm, plan, network, config.browser.timeout))
             png, sensed, settled, attempts = await clock.phase(
                 "capture_and_probe",
-                stable_capture(page, plan.full_page, probe, warming, probe_budget(plan, config)),
+                stable_capture(
+                    page,
+                    plan.full_page,
+                    probe,
+                    warming,
+                    probe_budget(plan, config),
+                    await asyncio.to_thread(expected_images, plan, out_dir),
+                ),
             )
             probed, picks = sensed if sensed is not None else (None, None)
             # Which fonts drew the text is read once the render is confirmed at rest, like
