@@ -110,7 +110,8 @@ def _probe(page: Page, budget: ProbeBudget | None = None) -> Probed:
 
 
 def console_record(page: Page) -> dict[str, Any]:
-    """What the page logged so far and its uncaught errors, as console.json stores them."""
+    """What the page logged so far and its uncaught errors, as console.json stores them
+    (Playwright 1.56+ keeps them for the page: Argus needs no listener from the test's start)."""
     log = ConsoleLog()
     for message in page.console_messages():
         log.add_message(message)
