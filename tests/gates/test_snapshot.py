@@ -164,3 +164,37 @@ def test_the_default_threshold_is_measured_from_the_palette(
         assert 0.03 < outcome.data["tolerance"]["pair_distance"] < 0.05
     else:
         assert outcome.data["tolerance"] == {"threshold": 0.1}
+
+
+MAGENTA = (200, 30, 200)  # no token of the Habits palette is anywhere near it
+
+
+def _page(block: tuple[int, int, int] | None) -> Image.Image:
+    image = Image.new("RGB", (1280, 800), (245, 246, 248))  # the page background token
+    if block is not None:
+        ImageDraw.Draw(image).rectangle((100, 100, 300, 200), fill=block)
+    return image
+
+
+def test_a_baseline_that_breaks_the_tokens_is_called_stale(habits_inputs: MakeInputs) -> None:
+    inputs = snapshot_inputs(habits_inputs)
+    baseline(inputs).parent.mkdir(parents=True, exist_ok=True)
+    _page(MAGENTA).save(baseline(inputs))  # a defect saved as the baseline
+    _page(None).save(inputs.sensed.render)  # the fixed render: token colours only
+    outcome = gate(inputs)
+    assert outcome.status is GateStatus.DIFF
+    (stale,) = outcome.data["stale_baseline"]
+    assert stale["baseline_color"] == "#c81ec8"
+    assert outcome.findings[0].property == "stale_baseline"
+    assert "--update-snapshots changed" in outcome.findings[0].message
+
+
+def test_a_render_that_breaks_the_tokens_is_a_plain_regression(habits_inputs: MakeInputs) -> None:
+    inputs = snapshot_inputs(habits_inputs)
+    baseline(inputs).parent.mkdir(parents=True, exist_ok=True)
+    _page(None).save(baseline(inputs))
+    _page(MAGENTA).save(inputs.sensed.render)
+    outcome = gate(inputs)
+    assert outcome.status is GateStatus.DIFF
+    assert "stale_baseline" not in outcome.data
+    assert all(f.property != "stale_baseline" for f in outcome.findings)

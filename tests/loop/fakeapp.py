@@ -133,15 +133,34 @@ class FakeServices(Closing):
 
     def gates(self, view: View, sensed: Path, *, iteration: int) -> GateReport:
         self.calls["gates"] += 1
-        red = {d["target"] for d in self._state(sensed) if d["kind"] == "gate"}
+        state = self._state(sensed)
+        red = {d["target"] for d in state if d["kind"] == "gate"}
+        gates: dict[str, str] = {g: "fail" if g in red else "pass" for g in GATES}
+        details: dict[str, Any] = {g: {"summary": f"{g} is red in the fake app"} for g in red}
+        if "snapshot" in red:  # a snapshot defect is a diff; "stale": the baseline is at fault
+            gates["snapshot"] = "diff"
+            stale = any(d.get("stale") for d in state if d["target"] == "snapshot")
+            details["snapshot"]["findings"] = (
+                [
+                    {
+                        "element": "baseline",
+                        "property": "stale_baseline",
+                        "value": "#c81ec8",
+                        "expected": "a token colour",
+                        "message": "the baseline may be stale (fake app)",
+                    }
+                ]
+                if stale
+                else []
+            )
         raw = {
             "feature": view.feature,
             "target": view.target,
             "state": view.state,
             "appearance": view.appearance,
             "iteration": iteration,
-            "gates": {g: "fail" if g in red else "pass" for g in GATES},
-            "details": {g: {"summary": f"{g} is red in the fake app"} for g in red},
+            "gates": gates,
+            "details": details,
         }
         result = normalize_gate_result(raw)
         atomic_write_json(sensed / "gate-result.json", result.to_json())

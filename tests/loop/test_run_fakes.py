@@ -394,3 +394,30 @@ def test_candidate_kept_but_spec_not_marked_is_repaired(tmp_path: Path) -> None:
     spec = json.loads((_spec_dir(root) / "spec.json").read_text())
     assert spec["targets"][0]["references"][0]["status"] == "candidate"
     assert SERVICES[0].calls["sense"] == 0  # the kept candidate is not rendered again
+
+
+def test_two_edits_that_leave_the_render_identical_stop_the_view_early(tmp_path: Path) -> None:
+    root = make_repo(tmp_path, [gate("console", "console", fixable=False)])
+    outcome = _run(root, implementer=implementer_command(), max_iterations=12)
+    (view,) = outcome.views
+    assert (outcome.status, view.end) == (Status.BLOCKED, "stagnant")
+    outcomes = _outcomes(root)
+    assert len(outcomes) == 3  # one render, two edits that changed nothing, then stop
+    assert [o["render_identical_after_edit"] for o in outcomes] == [None, True, True]
+
+
+def test_a_stale_baseline_stops_the_view_for_a_person_not_the_budget(tmp_path: Path) -> None:
+    defect = {**gate("baseline", "snapshot", fixable=False), "stale": True}
+    root = make_repo(tmp_path, [defect])
+    outcome = _run(root, implementer=implementer_command(), max_iterations=12)
+    (view,) = outcome.views
+    assert (outcome.status, view.end) == (Status.NEEDS_CONTEXT, "stale_baseline")
+    assert "may be stale" in view.detail
+    assert len(_outcomes(root)) == 1  # no edit was asked to match the baseline
+    assert not (root / "prompts-seen.txt").exists()
+
+
+def test_a_snapshot_diff_that_is_not_stale_goes_to_the_implementer(tmp_path: Path) -> None:
+    root = make_repo(tmp_path, [gate("moved", "snapshot")])
+    outcome = _run(root, implementer=implementer_command())
+    assert outcome.status is Status.DONE

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from argus.color import to_hex
 from argus.config import SnapshotConfig
 from argus.diff import (
     SnapshotOutcome,
@@ -37,6 +38,7 @@ from argus.gates.base import (
 )
 from argus.gates.baseline_browser import browser_drift, record_browser
 from argus.gates.probe import Element, Probe, parse_probe
+from argus.gates.stale_baseline import stale_regions
 from argus.spec import SnapshotSettings
 from argus.tokens import Tokens
 
@@ -205,11 +207,53 @@ def _snapshot(inputs: GateInputs, mode: UpdateMode) -> GateOutcome:
     if result.written or result.updated:
         record_browser(baseline, inputs.meta)
         return outcome
+    if result.status == "diff" and result.regions:
+        outcome = _stale_baseline(inputs, outcome, baseline, result.regions)
     drift = browser_drift(baseline, inputs.meta)
     if drift is None:
         return outcome
     data = {**outcome.data, "browser_drift": drift}
     return replace(outcome, summary=f"{outcome.summary}; {drift}", data=data)
+
+
+def _stale_baseline(
+    inputs: GateInputs, outcome: GateOutcome, baseline: Path, regions: Sequence[Region]
+) -> GateOutcome:
+    """Mark a diff whose baseline breaks the tokens where the render does not: the baseline may
+    be stale, and matching it would put a defect back (argus.gates.stale_baseline)."""
+    appearance = inputs.view.appearance
+    if not inputs.tokens.has_appearance(appearance):
+        return outcome
+    found = stale_regions(
+        baseline, inputs.sensed.render, regions, inputs.tokens.palette(appearance)
+    )
+    if not found:
+        return outcome
+    view = inputs.view
+    advice = (
+        f"the baseline {baseline.name} may be stale: where the render changed, the baseline "
+        f"shows {to_hex(found[0].color)}, no token of the palette (nearest "
+        f"{found[0].nearest}, ΔE {found[0].delta_e:.1f}), and the render only token colours; "
+        "do not put that back. If the render is right, a person accepts it: argus gates "
+        f"--feature {view.feature} --target {view.target} --state {view.state} --appearance "
+        f"{view.appearance} --sense --update-snapshots changed, or argus approve --feature "
+        f"{view.feature} --target {view.target} --state {view.state} --appearance "
+        f"{view.appearance} --baseline"
+    )
+    finding = Finding(
+        element="baseline",
+        property="stale_baseline",
+        value=to_hex(found[0].color),
+        expected=f"a token colour (nearest {found[0].nearest})",
+        message=advice,
+    )
+    data = {**outcome.data, "stale_baseline": [f.to_json() for f in found]}
+    return replace(
+        outcome,
+        summary=f"{outcome.summary}; the baseline may be stale (it breaks the tokens)",
+        findings=(finding, *outcome.findings),
+        data=data,
+    )
 
 
 def _meta_viewport_width(inputs: GateInputs) -> float:

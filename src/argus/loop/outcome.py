@@ -43,6 +43,11 @@ class IterationOutcome:
     unchanged_method: str | None = None
     unchanged_ratio: float | None = None
     implementer: Mapping[str, Any] | None = None
+    # An edit ran before this iteration and the render came out byte-identical to the one
+    # before it (None: no edit, or nothing to compare with).
+    render_identical_after_edit: bool | None = None
+    # The snapshot gate's word that the baseline, not the render, breaks the tokens ("": no).
+    stale_baseline: str = ""
     integrity: Mapping[str, Any] | None = None
     error: str = ""
     timings: Mapping[str, float] = field(default_factory=dict)
@@ -85,6 +90,8 @@ class IterationOutcome:
             "unchanged_method": self.unchanged_method,
             "unchanged_ratio": self.unchanged_ratio,
             "implementer": dict(self.implementer) if self.implementer is not None else None,
+            "render_identical_after_edit": self.render_identical_after_edit,
+            "stale_baseline": self.stale_baseline,
             "integrity": dict(self.integrity) if self.integrity is not None else None,
             "error": self.error,
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
@@ -109,6 +116,8 @@ class IterationOutcome:
             unchanged_method=data.get("unchanged_method"),
             unchanged_ratio=data.get("unchanged_ratio"),
             implementer=data.get("implementer"),
+            render_identical_after_edit=data.get("render_identical_after_edit"),
+            stale_baseline=str(data.get("stale_baseline") or ""),
             integrity=data.get("integrity"),
             error=str(data.get("error", "")),
             timings=dict(data.get("timings", {})),

@@ -9,6 +9,7 @@ missing events are appended on resume) or a leftover directory, which is redone.
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import time
 from collections.abc import Mapping
@@ -22,6 +23,8 @@ from argus.loop.context import (
     BUDGET,
     INTEGRITY_UNRESTORED,
     NO_IMPLEMENTER,
+    STAGNANT,
+    STALE_BASELINE,
     LoopContext,
     ViewResult,
 )
@@ -87,6 +90,21 @@ def converge_view(ctx: LoopContext, view: View) -> ViewResult:
                 f"no sign-off within the budget of {ctx.settings.max_iterations} iterations",
                 last=last,
             )
+        if last is not None and last.stale_baseline and last.red_gates == ("snapshot",):
+            # The render keeps the tokens and only the baseline stands against it: a person
+            # decides (accept the render as the baseline, or say what is wrong), not the budget.
+            return ViewResult(
+                view,
+                STALE_BASELINE,
+                Status.NEEDS_CONTEXT,
+                state.iteration,
+                state.decision().concerns,
+                last.stale_baseline,
+                last=last,
+            )
+        stalled = _stagnation(ctx, view, state, last)
+        if stalled is not None:
+            return stalled
         if _needs_edit(ctx, state, last) and ctx.implementer is None:
             return ViewResult(
                 view,
@@ -100,6 +118,30 @@ def converge_view(ctx: LoopContext, view: View) -> ViewResult:
         last, state = _iterate(ctx, view, state, last)
         if last.kind == INTEGRITY and last.integrity and last.integrity.get("unrestored"):
             return _unrestored(view, state, last)
+
+
+def _stagnation(
+    ctx: LoopContext, view: View, state: LoopState, last: IterationOutcome | None
+) -> ViewResult | None:
+    """Two edits in a row that left the render byte-identical: the next one will not do better
+    (the fault is not where the findings point, or not in what the implementer edits), so the
+    view stops now instead of spending the budget."""
+    if last is None or not last.render_identical_after_edit or not _needs_edit(ctx, state, last):
+        return None
+    before = _committed_outcome(ctx.layout, view, last.iteration - 1)
+    if before is None or not before.render_identical_after_edit:
+        return None
+    return ViewResult(
+        view,
+        STAGNANT,
+        Status.BLOCKED,
+        state.iteration,
+        state.decision().concerns,
+        f"the implementer's edits before iterations {before.iteration} and {last.iteration} "
+        "both left the render byte-identical; stopped early: look at what the findings point "
+        "to (a stale snapshot baseline, a defect outside the files the implementer edits)",
+        last=last,
+    )
 
 
 def _unrestored(view: View, state: LoopState, last: IterationOutcome) -> ViewResult:
@@ -176,6 +218,9 @@ def _iterate(
 
     render = directory / RENDER
     previous = ctx.layout.previous_render(view, n)
+    edit_effect: dict[str, Any] = {}
+    if implementer_json is not None and previous is not None and render.is_file():
+        edit_effect["render_identical_after_edit"] = _same_bytes(previous, render)
     unchanged: bool | None = None
     check: dict[str, Any] = {}  # the unchanged check's method and ratio, for the outcome
     if confirming and previous is not None:
@@ -203,6 +248,8 @@ def _iterate(
             red_gates=gates.red_gates,
             unchanged=unchanged,
             **check,
+            **edit_effect,
+            stale_baseline=_stale_advice(gates.data),
             implementer=implementer_json,
             timings=timings,
         )
@@ -218,6 +265,7 @@ def _iterate(
             {},
             unchanged=True,
             **check,
+            **edit_effect,
             implementer=implementer_json,
             timings=timings,
         )
@@ -249,10 +297,26 @@ def _iterate(
         unverified_dimensions=verdict.unverified_dimensions,
         unchanged=unchanged,
         **check,
+        **edit_effect,
         implementer=implementer_json,
         timings=timings,
     )
     return _commit(ctx, view, new_state, outcome, started)
+
+
+def _stale_advice(result: Mapping[str, Any]) -> str:
+    """The snapshot gate's stale-baseline finding, when it made one ("" otherwise)."""
+    details = result.get("details")
+    snapshot = details.get("snapshot") if isinstance(details, Mapping) else None
+    findings = snapshot.get("findings") if isinstance(snapshot, Mapping) else None
+    for finding in findings if isinstance(findings, list) else []:
+        if isinstance(finding, Mapping) and finding.get("property") == "stale_baseline":
+            return str(finding.get("message") or "the snapshot baseline may be stale")
+    return ""
+
+
+def _same_bytes(a: Path, b: Path) -> bool:
+    return hashlib.sha256(a.read_bytes()).digest() == hashlib.sha256(b.read_bytes()).digest()
 
 
 def _commit(
