@@ -36,9 +36,20 @@ def test_worst_orders_blocked_needs_context_concerns_done() -> None:
     assert worst([Status.NEEDS_CONTEXT, Status.BLOCKED, Status.DONE]) is Status.BLOCKED
 
 
-def test_exit_codes_are_distinct_and_done_is_zero() -> None:
+def test_exit_codes_follow_the_convention_and_done_is_zero() -> None:
     assert EXIT_CODES[Status.DONE] == 0
+    # Both determinate failures: concerns after a sign-off, a failed report-only view.
     assert EXIT_CODES[Status.DONE_WITH_CONCERNS] == 1
+    assert EXIT_CODES[Status.FAILED] == 1
     assert EXIT_CODES[Status.BLOCKED] == 2
     assert EXIT_CODES[Status.NEEDS_CONTEXT] == 3
-    assert len(set(EXIT_CODES.values())) == len(Status)
+    assert set(EXIT_CODES) == set(Status)
+
+
+def test_a_failed_view_is_worse_than_concerns_and_better_than_needing_a_person() -> None:
+    assert worst([Status.DONE_WITH_CONCERNS, Status.FAILED]) is Status.FAILED
+    assert worst([Status.FAILED, Status.NEEDS_CONTEXT]) is Status.NEEDS_CONTEXT
+
+
+def test_an_implementer_cannot_report_failed() -> None:
+    assert parse_status("STATUS: FAILED") is None
