@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -72,6 +73,9 @@ def serve_ui(root: Path) -> Iterator[Served]:
             process.kill()
             raise AssertionError(f"argus ui did not start: {lines} {process.stderr.read()}")
         url, token = link.removeprefix("open with the token: ").split("#token=")
+        # The socket listens before the address is printed: this waits until uvicorn answers.
+        with urllib.request.urlopen(f"{url}favicon.ico", timeout=60) as answered:
+            assert answered.status == 204
         yield Served(url, token, process)
     finally:
         if process.poll() is None:

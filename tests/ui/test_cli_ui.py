@@ -36,3 +36,17 @@ def test_a_second_page_on_the_same_repository(tmp_path: Path, run_argus: Any) ->
     with RunningMarker(root, "http://127.0.0.1:9999/"):
         result = run_argus("ui", "--port", "0", cwd=root)
     _one_line(result, "already serving this repository at http://127.0.0.1:9999")
+
+
+def test_stopping_the_page_ends_cleanly_and_the_report_stops_linking(tmp_path: Path) -> None:
+    from argus.ui.running import running_url
+    from tests.ui.support import serve_ui
+
+    root = make_repo(tmp_path, [])
+    with serve_ui(root) as ui:
+        assert running_url(root) == ui.url.rstrip("/")
+        served = ui.process
+    # SIGTERM: uvicorn shuts down, the marker is released
+    assert served.returncode == 0, served.stderr.read() if served.stderr else ""
+    assert running_url(root) is None
+    assert not (root / ".argus" / "ui.json").exists()

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import sys
 import webbrowser
 from pathlib import Path
+from types import FrameType
 
 from argus.errors import InputError
 from argus.ui.running import RunningMarker
@@ -49,13 +51,27 @@ def serve(root: Path, port: int, *, open_browser: bool = False) -> int:
     url = f"http://{HOST}:{bound}/"
     token = new_token()
     app = create_app(Settings(root, token, Origin(HOST, bound)))
-    with sock, RunningMarker(root, url):
-        print(f"argus ui: serving {root} at {url} (Ctrl-C stops it)")
-        print(f"launch token (needed for every decision; keep it to this terminal): {token}")
-        print(f"open with the token: {url}#token={token}", flush=True)
-        if open_browser and not _in_ci():
-            webbrowser.open(url)  # without the token: a browser's command line is visible
-        config = uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False)
-        uvicorn.Server(config).run(sockets=[sock])
+    config = uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False)
+    server = uvicorn.Server(config)
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        server.should_exit = True  # before uvicorn runs, or its own re-raise after shutdown
+
+    # SIGTERM (before uvicorn serves too) and Ctrl-C are a normal stop: the marker released,
+    # "stopped", exit 0. uvicorn re-raises the signal after its graceful shutdown; for SIGTERM
+    # that reaches ``stop``, for SIGINT Python's KeyboardInterrupt.
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        with sock, RunningMarker(root, url):
+            print(f"argus ui: serving {root} at {url} (Ctrl-C stops it)")
+            print(f"launch token (needed for every decision; keep it to this terminal): {token}")
+            print(f"open with the token: {url}#token={token}", flush=True)
+            if open_browser and not _in_ci():
+                webbrowser.open(url)  # without the token: a browser's command line is visible
+            server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     print("argus ui: stopped", file=sys.stderr)
     return 0
