@@ -415,6 +415,58 @@ def prep_probe(tmp: Path) -> Workdir:
     return _one_file(work, "probe", sensed / "probe.json")
 
 
+def prep_layout(tmp: Path) -> Workdir:
+    root = _repo(tmp)
+    boxes = {
+        "width": 1280,
+        "height": 720,
+        "boxes": [
+            {"name": "title", "x": 0, "y": 0, "width": 1280, "height": 60},
+            {"name": "a", "x": 0, "y": 80, "width": 400, "height": 300},
+            {"name": "b", "x": 420, "y": 80, "width": 400, "height": 300},
+            {"name": "c", "x": 840, "y": 80, "width": 400, "height": 300},
+        ],
+        "_lintConfig": {"tolerance": {"equal_gap_px": 10, "column_align_px": 8}},
+    }
+    return _one_file(Workdir(root), "boxes", root / "boxes.json", _dumps(boxes))
+
+
+def prep_design(tmp: Path) -> Workdir:
+    root = _repo(tmp)
+    work = Workdir(root)
+    reference = {
+        "spacing_base": 8,
+        "type_ratio": 1.25,
+        "elevation_levels": 3,
+        "breakpoints": [640, 1024],
+        "components": ["Button", "Card"],
+    }
+    _one_file(work, "reference", root / "reference.json", _dumps(reference))
+    work.keep(work.files["reference"])
+    return _one_file(work, "candidate", root / "candidate.json", _dumps(reference))
+
+
+def design_strategy(work: Workdir) -> st.SearchStrategy[tuple[str, bytes]]:
+    return st.sampled_from(["candidate", "reference"]).flatmap(
+        lambda key: mutate.json_inputs(json.loads(work.seeds[key])).map(lambda b: (key, b))
+    )
+
+
+def prep_lighthouse(tmp: Path) -> Workdir:
+    work = _habits(tmp)
+    categories = {
+        name: {"id": name, "title": name, "score": score}
+        for name, score in (
+            ("accessibility", 0.97),
+            ("performance", 0.9),
+            ("best-practices", 0.95),
+            ("seo", 0.92),
+        )
+    }
+    report = {"lighthouseVersion": "12.0.0", "categories": categories}
+    return _one_file(work, "report", work.root / "lighthouse.json", _dumps(report))
+
+
 ALL_CODES = frozenset({0, 1, 2})
 
 TARGETS: tuple[Target, ...] = (
@@ -564,6 +616,27 @@ TARGETS: tuple[Target, ...] = (
         prep_png,
         png_strategy,
         lambda w: ["diff", str(w.files["png"]), str(w.files["b"])],
+        ALL_CODES,
+    ),
+    Target(
+        "layout-boxes",
+        prep_layout,
+        _json_file("boxes"),
+        lambda w: ["layout", "lint", str(w.files["boxes"]), "--root", str(w.root)],
+        frozenset({0, 1, 2, 3}),
+    ),
+    Target(
+        "design-schema",
+        prep_design,
+        design_strategy,
+        lambda w: ["design", "diff", str(w.files["candidate"]), str(w.files["reference"])],
+        ALL_CODES,
+    ),
+    Target(
+        "lighthouse-report",
+        prep_lighthouse,
+        _json_file("report"),
+        lambda w: ["lighthouse", *VIEW, "--from-report", str(w.files["report"])],
         ALL_CODES,
     ),
     Target(
