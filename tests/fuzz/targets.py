@@ -347,7 +347,7 @@ def prep_assertion(tmp: Path) -> Workdir:
         "packet_id": manifest.get("packet_id", ""),
         "verdict": "passed",
         "reason": "The screenshot shows a button labelled Save.",
-        "evidence": ["screenshot"],
+        "citations": ["screenshot"],
     }
     work = Workdir(tmp)
     shutil.copytree(tmp / "packet", tmp / "packet-pristine")
