@@ -28,7 +28,7 @@ from argus.store import Run, RunStore, db_path
 from argus.ui.snapdiff import SnapDiff, snapshot_diff
 
 FILTERS = ("all", "failed", "pending", "changed")
-FAILED = frozenset({"BLOCKED", "UNFINISHED", "ABANDONED"})
+FAILED = frozenset({"BLOCKED", "FAILED", "UNFINISHED", "ABANDONED"})
 RECENT_RUNS = 12
 
 
