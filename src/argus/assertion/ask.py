@@ -29,7 +29,7 @@ from argus.assertion.packet import (
 from argus.config import ProjectConfig
 from argus.errors import ConfigError, JudgeError
 from argus.io import loads_json
-from argus.judge.content import clip, clip_page_data, fence
+from argus.judge.content import cap_page, clip, clip_page_data, fence
 from argus.judge.images import png_data_url
 from argus.judge.prompt import Part, Prompt, probe_lines
 
@@ -60,8 +60,6 @@ def _tree_text(packet: AssertionPacket) -> str | None:
             text = json.dumps(value, indent=1, ensure_ascii=False)
     else:
         text = "\n".join(clip(line) for line in text.splitlines())
-    if len(text) > MAX_TREE_CHARS:
-        text = text[:MAX_TREE_CHARS] + "\n…[cut: longer than the prompt allows]"
     return text
 
 
@@ -80,7 +78,10 @@ def assertion_prompt(packet: AssertionPacket, *, images: str, max_pixels: int) -
     parts: list[Part] = [{"type": "text", "text": "\n\n".join(lines)}]
     tree = _tree_text(packet)
     if tree is not None:
-        parts.append({"type": "text", "text": fence("ui-tree", tree)})
+        shown, cut = cap_page(tree, MAX_TREE_CHARS)
+        if cut is not None:  # said outside the fence: Argus's words, not the page's
+            parts.append({"type": "text", "text": cut})
+        parts.append({"type": "text", "text": fence("ui-tree", shown)})
     shot = packet.screenshot()
     if images == "inline":
         url, _ = png_data_url(shot.path, max_pixels)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from argus.errors import InputError
 from argus.io import read_json
+from argus.judge.content import clip, defuse
 
 if TYPE_CHECKING:
     from argus.config import ProjectConfig
@@ -33,6 +34,10 @@ class GateStatus(StrEnum):
     NEW = "new"  # snapshot only: no baseline existed; this (green) render was written as it
 
 
+# What one field of a finding may hold: a page-set id or name is cut to this.
+MAX_FINDING_CHARS = 256
+
+
 @dataclass(frozen=True)
 class Finding:
     """One offence: which element, which property, what it was, what it should be."""
@@ -42,6 +47,14 @@ class Finding:
     value: str
     expected: str = ""
     message: str = ""
+
+    def __post_init__(self) -> None:
+        # Element ids, names, selectors and text are set by the page under test: page content
+        # is data, so each is cut to MAX_FINDING_CHARS and any fence tag in it is defused.
+        for name in ("element", "property", "value", "expected", "message"):
+            text = getattr(self, name)
+            if isinstance(text, str):
+                object.__setattr__(self, name, clip(defuse(text), MAX_FINDING_CHARS))
 
     def to_json(self) -> dict[str, str]:
         return {
