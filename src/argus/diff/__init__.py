@@ -16,12 +16,12 @@ from argus.diff.snapshot import (
     UPDATE_MODES,
     SnapshotOutcome,
     UpdateMode,
-    baseline_path,
     compare_to_baseline,
     diff_image_path,
 )
 from argus.diff.tolerance import Tolerance
 from argus.diff.unchanged import UnchangedResult, is_unchanged
+from argus.spec.paths import baseline_path
 
 __all__ = [
     "MASK_RGBA",

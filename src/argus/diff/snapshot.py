@@ -15,7 +15,6 @@ either image.
 
 from __future__ import annotations
 
-import re
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -38,19 +37,6 @@ UPDATE_MODES: tuple[UpdateMode, ...] = ("all", "changed", "missing", "none")
 COMPARE_IF_PRESENT: UpdateMode = "compare"
 Status = Literal["pass", "diff", "skip"]
 Action = Literal["none", "written", "updated"]
-
-_NAME_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
-
-
-def baseline_path(
-    spec_dir: Path, target: str, state: str, appearance: str, platform: str | None = None
-) -> Path:
-    """``{spec_dir}/__snapshots__/{target}-{state}-{appearance}[-{platform}].png``."""
-    parts = [target, state, appearance] + ([platform] if platform else [])
-    for part in parts:
-        if not _NAME_PART.match(part) or ".." in part:
-            raise InputError(f"snapshot name part {part!r}: use letters, digits, _ . - only")
-    return spec_dir / "__snapshots__" / ("-".join(parts) + ".png")
 
 
 def diff_image_path(render: Path) -> Path:

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from argus.config import ProjectConfig
-from argus.diff.snapshot import baseline_path
 from argus.errors import ConfigError, InputError
 from argus.spec.model import Spec, View, Viewport
+from argus.spec.paths import baseline_path
 from argus.spec.steps import Step
 
 TEMPLATE_FIELDS = frozenset({"route", "fixture", "appearance", "state", "target", "feature"})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path, PurePosixPath
 
 from argus.errors import InputError
@@ -56,3 +57,19 @@ def repo_path(root: Path, base: Path, text: str) -> Path:
     """``text`` joined to ``base`` (absolute paths kept); call escape_problem first."""
     path = Path(text)
     return path if path.is_absolute() else base / path
+
+
+# Snapshot baseline names (Playwright's shape); here rather than in argus.diff so that naming a
+# baseline (the sensor, the CLI) never imports numpy.
+_NAME_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
+
+
+def baseline_path(
+    spec_dir: Path, target: str, state: str, appearance: str, platform: str | None = None
+) -> Path:
+    """``{spec_dir}/__snapshots__/{target}-{state}-{appearance}[-{platform}].png``."""
+    parts = [target, state, appearance] + ([platform] if platform else [])
+    for part in parts:
+        if not _NAME_PART.match(part) or ".." in part:
+            raise InputError(f"snapshot name part {part!r}: use letters, digits, _ . - only")
+    return spec_dir / "__snapshots__" / ("-".join(parts) + ".png")
