@@ -510,3 +510,32 @@ def test_token_compliance_a_token_named_for_another_appearance_fails(
     probe["elements"][4]["style"]["background-color"] = "rgb(43, 48, 57)"  # surface-dark
     wrong = measure(make_packet(probe=probe, extra={"tokens": tokens}), "token_compliance")
     assert wrong.score == 0 and "dark-only" in wrong.evidence, wrong.evidence
+
+
+def test_functional_texts_from_the_fixture_must_be_shown(make_packet: PacketFactory) -> None:
+    contract = {
+        "expectations": {"texts": ["2 of 5 done today", "Add habit"]},
+        "component_contracts": [],
+    }
+    shown = measure(
+        make_packet(probe=good_page(), contract=contract, spec_md=False), "functional_correctness"
+    )
+    assert shown.score == 1, shown.evidence
+    contract["expectations"]["texts"] = ["2 of 5 done today", "1 items"]
+    missing = measure(
+        make_packet(probe=good_page(), contract=contract, spec_md=False), "functional_correctness"
+    )
+    assert missing.score == 0 and missing.numbers["texts"]["missing"] == ["1 items"]
+
+
+def test_functional_unknown_words_are_a_finding(make_packet: PacketFactory) -> None:
+    probe = good_page()
+    probe["elements"][2]["text"] = "2 of 5 done todya"
+    contract = {"expectations": None, "component_contracts": []}
+    result = measure(make_packet(probe=probe, contract=contract), "functional_correctness")
+    assert result.score == 0 and result.numbers["spelling"]["unknown"] == 1, result.evidence
+    assert "todya" in result.evidence
+    # The project's word list (words the spec knows) accepts it.
+    known = {**contract, "words": ["todya"]}
+    accepted = measure(make_packet(probe=probe, contract=known), "functional_correctness")
+    assert accepted.score is None  # nothing else to measure: abstains, never a pass

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -11,8 +12,12 @@ from argus.contracts.rubric import default_rubric_text
 from argus.io import atomic_write_text, refuse_symlinks
 from argus.judge.packet import Packet, build_packet
 from argus.spec import Spec, View, fixture_count
+from argus.spec.model import Expectation
+from argus.spec.texts import render_texts
 
 PACKET_DIR = "packet"
+WORD_LIST = "words.txt"
+WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 
 
 def view_contract(spec: Spec, view: View) -> dict[str, Any]:
@@ -34,6 +39,12 @@ def view_contract(spec: Spec, view: View) -> dict[str, Any]:
         expectations = {"aria_snapshot": expectation.aria_snapshot, "counts": counts}
         if expectation.focus_order:
             expectations["focus_order"] = list(expectation.focus_order)
+        if expectation.texts:
+            expectations["texts"] = render_texts(
+                expectation.texts,
+                expectation.texts_fixture,
+                f"{spec.path}: expectations.{view.state}.texts",
+            )
     return {
         "feature": spec.feature,
         "target": target.id,
@@ -50,7 +61,25 @@ def view_contract(spec: Spec, view: View) -> dict[str, Any]:
         "masks": list(target.snapshot.masks),
         # Elements whose text the spec allows to be cut short.
         "allow_truncation": list(target.allow_truncation),
+        # Words the spelling check accepts beyond its dictionary: the spec's own words.
+        "words": spec_words(spec, expectation),
     }
+
+
+def spec_words(spec: Spec, expectation: Expectation | None) -> list[str]:
+    """The spec's own words (spec.json strings, spec.md, the texts fixture) and the project's
+    word list (``words.txt`` beside spec.json, one word a line), lower-cased."""
+    sources = [spec.path, spec.spec_dir / "spec.md", spec.spec_dir / WORD_LIST]
+    if expectation is not None and expectation.texts_fixture is not None:
+        sources.append(expectation.texts_fixture)
+    for target in spec.targets:
+        for state in target.expectations.values():
+            sources.extend(c.equals_fixture.file for c in state.counts if c.equals_fixture)
+    words: set[str] = set()
+    for source in dict.fromkeys(sources):
+        if source.is_file():
+            words.update(w.lower() for w in WORD.findall(source.read_text(encoding="utf-8")))
+    return sorted(words)
 
 
 def packet_for_view(

@@ -51,6 +51,7 @@ def _viewport(raw: dict[str, int] | None) -> Viewport | None:
 
 
 def _expectation(raw: dict[str, Any], root: Path) -> Expectation:
+    texts = raw.get("texts") or {}
     counts = []
     for count in raw.get("counts", []):
         fixture = count.get("equals_fixture")
@@ -68,6 +69,8 @@ def _expectation(raw: dict[str, Any], root: Path) -> Expectation:
         aria_snapshot=raw.get("aria_snapshot"),
         counts=tuple(counts),
         focus_order=tuple(raw.get("focus_order", ())),
+        texts=tuple(texts.get("expect", ())),
+        texts_fixture=None if not texts.get("fixture") else repo_path(root, root, texts["fixture"]),
     )
 
 

@@ -103,6 +103,9 @@ class Expectation:
     aria_snapshot: str | None = None
     counts: tuple[CountExpectation, ...] = ()
     focus_order: tuple[str, ...] = ()  # ids focus visits: the focused one, then Tab, Tab ...
+    # Text the page must show: Jinja2 templates over the fixture (argus.spec.texts).
+    texts: tuple[str, ...] = ()
+    texts_fixture: Path | None = None
 
 
 @dataclass(frozen=True)

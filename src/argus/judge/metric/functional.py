@@ -25,12 +25,20 @@ the lower score of a measured failure); the metric judge alone abstains on a mea
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
+
+from spellchecker import SpellChecker
 
 from argus.errors import InputError
 from argus.judge.aria import TextPattern, collapse, first_unmatched, parse_aria, template_matches
+from argus.judge.content import clip
 from argus.judge.metric.context import Measured, MetricContext, Node
 
+# A word as the spelling check reads it: letters, with one inner apostrophe (don't).
+WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+MIN_WORD = 3  # shorter tokens (initials, units) are not spell-checked
+MAX_LISTED = 3
 _CHECKLIST = re.compile(r"^\s*[-*] \[[ xX]\]", re.MULTILINE)  # "- [ ] criterion"
 
 
@@ -63,6 +71,55 @@ def _console_errors(ctx: MetricContext) -> tuple[int, int] | None:
     # The console gate's policy, so one console.json gets one count.
     counts = ctx.config.gates.console.policy().count(console)
     return counts.console_errors, counts.page_errors
+
+
+def visible_text(ctx: MetricContext) -> str:
+    """The shown elements' own text, in document order, white space collapsed."""
+    return collapse(" ".join(n.element.text for n in ctx.nodes if n.shown and n.element.has_text))
+
+
+def _text_checks(
+    ctx: MetricContext, wanted: list[str], numbers: dict[str, Any]
+) -> list[tuple[str, bool]]:
+    """Each text the spec's templates rendered from the fixture must be shown."""
+    shown = visible_text(ctx)
+    missing = [t for t in wanted if collapse(t) not in shown]
+    numbers["texts"] = {"expected": len(wanted), "missing": [clip(t, 80) for t in missing]}
+    found = len(wanted) - len(missing)
+    shown_ok = f"{found} of {len(wanted)} text(s) the fixture implies are shown"
+    out = [(shown_ok, True)] if found else []
+    return out + [
+        (f"the text {clip(t, 80)!r} (from the fixture) is not shown", False) for t in missing
+    ]
+
+
+def _spelling(ctx: MetricContext, numbers: dict[str, Any]) -> tuple[str, bool] | None:
+    """Visible words that are in neither the dictionary, the spec's own words nor the
+    project's word list (contract ``words``). A finding, never silent; None when all known."""
+    known = {str(w).lower() for w in ctx.contract.get("words") or []}
+    words: dict[str, str] = {}
+    for node in ctx.nodes:
+        if node.shown and node.element.has_text:
+            for word in WORD.findall(node.element.text):
+                if len(word) >= MIN_WORD and word.lower() not in known:
+                    words.setdefault(word.lower(), ctx.probe.selector(node.element))
+    unknown = sorted(dictionary().unknown(list(words))) if words else []
+    numbers["spelling"] = {"checked_words": len(words), "unknown": len(unknown)}
+    if not unknown:
+        return None
+    listed = ", ".join(f"{clip(w, 30)!r} in {clip(words[w], 60)}" for w in unknown[:MAX_LISTED])
+    more = f" and {len(unknown) - MAX_LISTED} more" if len(unknown) > MAX_LISTED else ""
+    return (
+        f"{len(unknown)} word(s) in no dictionary, the spec or the project's word list: "
+        f"{listed}{more}",
+        False,
+    )
+
+
+@cache
+def dictionary() -> SpellChecker:
+    """pyspellchecker's English word frequency list, loaded once per process."""
+    return SpellChecker(language="en")
 
 
 def unmeasured_prose(ctx: MetricContext) -> list[str]:
@@ -134,6 +191,12 @@ def functional_correctness(ctx: MetricContext) -> Measured:
         wanted_focus = expectations.get("focus_order")
         if wanted_focus:
             results.append(_focus_check(ctx, [str(i) for i in wanted_focus], numbers))
+        wanted_texts = expectations.get("texts")
+        if wanted_texts:
+            results.extend(_text_checks(ctx, [str(t) for t in wanted_texts], numbers))
+    misspelt = _spelling(ctx, numbers)
+    if misspelt:  # a finding when words are unknown; a clean check alone measures nothing
+        results.append(misspelt)
     console = _console_errors(ctx)
     if console is not None:
         errors, page_errors = console
