@@ -298,3 +298,14 @@ def test_doctor_reports_every_refusal_before_a_start(repo: Path) -> None:
     )  # fmt: skip
     refusals = [line for line in done.stdout.splitlines() if line.startswith("refused:")]
     assert done.returncode == 1 and len(refusals) == 2, done.stdout
+
+
+def test_a_yaml_alias_bomb_is_refused_before_it_expands(repo: Path) -> None:
+    bomb = ["id: x", "name: x", 'a: &a ["x","x","x","x","x","x","x","x","x"]']
+    for n in range(1, 12):
+        bomb.append(f"a{n}: &a{n} [{','.join([f'*a{n - 1}' if n > 1 else '*a'] * 9)}]")
+    bomb.append("stages: *a11")
+    path = repo / "bomb.yaml"
+    path.write_text("\n".join(bomb))
+    done = _validate(path)
+    assert done.returncode == 2 and "aliases" in done.stderr

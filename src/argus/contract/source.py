@@ -1,7 +1,8 @@
 """Reading a contract file: YAML or JSON, the seed's camelCase names mapped onto Argus's own.
 
 ``.yaml``/``.yml`` files are read with a safe loader that refuses duplicate keys (the last one
-would silently win); anything else is JSON (argus.io). The
+would silently win) and anchors/aliases (a few lines of aliases can expand into billions of
+nodes); anything else is JSON (argus.io). The
 newer contract's names are accepted beside the older ones and mapped before the schema check:
 
     passCriteria -> pass_criteria            executionBudget -> budget
@@ -78,7 +79,11 @@ def read_contract(path: Path) -> tuple[bytes, Any]:
     raw = read_bytes(path, what="contract")
     if path.suffix.lower() in (".yaml", ".yml"):
         try:
-            data = yaml.load(raw.decode("utf-8-sig"), Loader=_UniqueKeyLoader)
+            text = raw.decode("utf-8-sig")
+            events = yaml.parse(text, Loader=yaml.SafeLoader)
+            if any(isinstance(event, yaml.AliasEvent) for event in events):
+                raise InputError(f"{path}: contract uses YAML aliases (*name); write it out")
+            data = yaml.load(text, Loader=_UniqueKeyLoader)
         except UnicodeDecodeError as exc:
             raise InputError(f"{path}: contract is not UTF-8 text") from exc
         except (yaml.YAMLError, RecursionError, ValueError) as exc:
@@ -92,3 +97,5 @@ def read_contract(path: Path) -> tuple[bytes, Any]:
         return raw, _renamed(data)
     except InputError as exc:
         raise InputError(f"{path}: {exc}") from exc
+    except RecursionError as exc:
+        raise InputError(f"{path}: contract is nested too deeply to be a contract") from exc
