@@ -539,3 +539,19 @@ def test_functional_unknown_words_are_a_finding(make_packet: PacketFactory) -> N
     known = {**contract, "words": ["todya"]}
     accepted = measure(make_packet(probe=probe, contract=known), "functional_correctness")
     assert accepted.score is None  # nothing else to measure: abstains, never a pass
+
+
+def test_accessibility_small_targets_need_spacing(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    extra = {"axe": _axe(tmp_path)}
+    ids = {"a11y_contract": ["habits.add"]}
+    spaced = good_page()  # the 32x32 delete button and the 100x40 primary: fine
+    assert measure(make_packet(probe=spaced, extra=extra, contract=ids), "accessibility").score == 1
+    small = good_page()
+    small["elements"][4]["box"] = {"x": 184, "y": 128, "width": 16, "height": 16}  # beside Add
+    result = measure(make_packet(probe=small, extra=extra, contract=ids), "accessibility")
+    assert result.score == 0 and result.numbers["targets"]["undersized"] == 1, result.evidence
+    alone = good_page()
+    alone["elements"][4]["box"] = {"x": 10, "y": 170, "width": 16, "height": 16}  # room around
+    assert measure(make_packet(probe=alone, extra=extra, contract=ids), "accessibility").score == 1

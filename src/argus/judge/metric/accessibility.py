@@ -5,7 +5,9 @@
 - axe: no violation at or above the configured impact floor (default serious) in axe.json,
   when the sensor ran axe (its absence is said, not counted as a pass of axe);
 - contrast: every visible text element meets WCAG AA against what is behind it (the
-  rendered_contrast gate's own measurement).
+  rendered_contrast gate's own measurement);
+- target size: WCAG 2.5.8 from the probe's boxes (axe leaves it incomplete): a control under
+  24x24 CSS px needs a 24 px circle around it clear of the other targets.
 
 1 when every check passes, 0 when any fails: an unlabelled button or a missing id is not
 half-accessible. Without axe's results (the sensor ran no axe audit) a page whose other checks
@@ -14,15 +16,52 @@ pass is only partly measured, so the dimension abstains (unverified) rather than
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from argus.gates.a11y_ids import check_a11y_ids
 from argus.gates.axe import check_axe
 from argus.gates.rendered_contrast import check_rendered_contrast
 from argus.judge.content import clip
-from argus.judge.metric.context import Measured, MetricContext
+from argus.judge.metric.context import Measured, MetricContext, Node
 
 SELECTOR_CHARS = 60
+TARGET_PX = 24.0  # WCAG 2.5.8 Target Size (Minimum), AA
+
+
+def undersized_targets(ctx: MetricContext, controls: list[Node]) -> list[str]:
+    """WCAG 2.5.8 from the probe's boxes: a target smaller than 24x24 CSS px passes only when
+    a 24 px circle centred on it meets no other target and no other undersized target's
+    circle. Inline links (a link inside a line of text) are the criterion's exception."""
+    boxes = [(n, n.element.box) for n in controls if not _inline_link(ctx, n)]
+    small = [(n, b) for n, b in boxes if b.width < TARGET_PX or b.height < TARGET_PX]
+    radius = TARGET_PX / 2
+    out = []
+    for node, box in small:
+        cx, cy = box.x + box.width / 2, box.y + box.height / 2
+        crowded = False
+        for other, obox in boxes:
+            if other is node:
+                continue
+            # The circle meets the other box: the nearest point of the box is within the radius.
+            nx = min(max(cx, obox.x), obox.x + obox.width)
+            ny = min(max(cy, obox.y), obox.y + obox.height)
+            if math.hypot(nx - cx, ny - cy) < radius:
+                crowded = True
+                break
+            if obox.width < TARGET_PX or obox.height < TARGET_PX:
+                ox, oy = obox.x + obox.width / 2, obox.y + obox.height / 2
+                if math.hypot(ox - cx, oy - cy) < 2 * radius:
+                    crowded = True
+                    break
+        if crowded:
+            out.append(clip(ctx.probe.selector(node.element), SELECTOR_CHARS))
+    return out
+
+
+def _inline_link(ctx: MetricContext, node: Node) -> bool:
+    parent = node.element.parent
+    return node.role == "link" and parent is not None and ctx.probe.elements[parent].has_text
 
 
 def accessibility(ctx: MetricContext) -> Measured:
@@ -46,6 +85,15 @@ def accessibility(ctx: MetricContext) -> Measured:
     if unnamed:
         where = ", ".join(clip(ctx.probe.selector(n.element), SELECTOR_CHARS) for n in unnamed[:3])
         failures.append(f"{len(unnamed)} control(s) without an accessible name ({where})")
+
+    small = undersized_targets(ctx, controls)
+    numbers["targets"] = {"checked": len(controls), "undersized": len(small)}
+    ran.append(f"{len(controls) - len(small)}/{len(controls)} targets 24x24 or spaced")
+    if small:
+        failures.append(
+            f"{len(small)} target(s) under {TARGET_PX:g}x{TARGET_PX:g} px without the spacing "
+            f"WCAG 2.5.8 asks for ({', '.join(small[:3])})"
+        )
 
     axe = ctx.optional_json("axe")
     if axe is None:
