@@ -287,3 +287,18 @@ def test_several_open_runs_are_listed_one_a_line(repo: Path) -> None:
     reason = json.loads(run_stop_hook(b"{}", None, repo))["reason"]
     lines = reason.splitlines()
     assert len(lines) == 2 and "'second-one'" in lines[0] and "'ship-it'" in lines[1]
+
+
+def test_a_run_from_before_the_ledger_is_archived_or_aborted_never_trusted(repo: Path) -> None:
+    run.start(repo, write_contract(repo), "anthropic/the-builder", "")
+    raw = json.loads((repo / STATE).read_text())
+    raw["version"] = 1
+    raw.pop("run_id")
+    (repo / STATE).write_text(json.dumps(raw))
+    (repo / ".argus/contracts/ship-it/ledger.jsonl").unlink()
+    with pytest.raises(InputError, match="ledger is missing"):
+        run.advance(repo, "ship-it", "verifying")
+    assert stop_decision(repo) is not None
+    summarize(repo)
+    assert run.abort(repo, "ship-it", "older Argus").phase == "aborted"
+    assert run.start(repo, repo / "contract.json", "anthropic/the-builder", "").phase == "running"

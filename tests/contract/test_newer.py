@@ -309,3 +309,20 @@ def test_a_yaml_alias_bomb_is_refused_before_it_expands(repo: Path) -> None:
     path.write_text("\n".join(bomb))
     done = _validate(path)
     assert done.returncode == 2 and "aliases" in done.stderr
+
+
+def test_the_documented_yaml_contract_is_valid(tmp_path: Path) -> None:
+    from argus.contract.model import load_contract
+
+    docs = Path(__file__).resolve().parents[2] / "docs" / "contract.md"
+    text = docs.read_text("utf-8")
+    example = text.split("```yaml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "example.yaml"
+    path.write_text(example, "utf-8")
+    contract = load_contract(path)
+    assert [s.type for s in contract.stages] == [
+        "executor", "mechanical", "mechanical", "stage-verifier", "loop-grader",
+    ]  # fmt: skip
+    assert contract.stages[3].grader is not None
+    assert contract.stages[3].grader.fallback_models == ("gemini/gemini-2.5-pro",)
+    assert contract.budget.max_mechanical_failures == 5

@@ -198,7 +198,9 @@ def load_state(root: Path, contract_id: str) -> RunState:
         )
     raw = read_json(path, what="contract state")
     try:
-        if raw.get("version") != STATE_VERSION or raw["phase"] not in PHASES:
+        # Version 1 (before the ledger) still reads, so a closed run can be archived and an
+        # open one aborted; without a ledger, nothing else accepts it.
+        if raw.get("version") not in (1, STATE_VERSION) or raw["phase"] not in PHASES:
             raise KeyError("version")
         if raw["contract_id"] != contract_id:
             raise ValueError(f"it names run {raw['contract_id']!r}")
@@ -213,7 +215,7 @@ def load_state(root: Path, contract_id: str) -> RunState:
             for k, v in raw["stages"].items()
         }  # fmt: skip
         return RunState(
-            run_id=str(raw["run_id"]),
+            run_id=str(raw["run_id"]) if raw["version"] == STATE_VERSION else "v1",
             contract_id=raw["contract_id"],
             contract_path=raw["contract_path"],
             contract_sha256=raw["contract_sha256"],
