@@ -55,3 +55,20 @@ def test_a_view_the_run_never_reached(tmp_path: Path) -> None:
     (card,) = feature_runs(root, "demo").views
     assert (card.status, card.render, card.snapshot) == ("NOT_STARTED", None, None)
     assert _filters(root) == {"failed": [], "pending": [], "changed": []}
+
+
+def test_an_unreadable_render_is_said_not_compared(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from argus.ui.app import Settings, create_app
+    from argus.ui.security import Origin
+
+    root, render, _ = changed_snapshot_repo(tmp_path)
+    render.write_bytes(b"not a png")
+    (card,) = feature_runs(root, "demo").views
+    assert card.snapshot is None and "render.png" in card.error
+    assert not card.matches("changed")
+    app = create_app(Settings(root, "t", Origin("127.0.0.1", 8765)))
+    page = TestClient(app, base_url="http://127.0.0.1:8765").get("/view/demo/list-a-light")
+    assert page.status_code == 200 and "cannot compare" in page.text
+    assert "Not compared: " in page.text

@@ -419,6 +419,8 @@ def view_page(
         f"<p>{badge(card.status)} {esc(card.detail)} {_waiting_badge(card) if card.waiting else ''}"
         f" {_snapshot_badge(card)}</p></header>"
     )
+    if card.error:
+        head += f'<p class="alert tone-warn" role="note">Not compared: {esc(card.error)}</p>'
     body = head + nav + _compare(root, card, marks) + _actions(card, rubric, runs)
     body += _marks_list(marks)
     if report is not None:
