@@ -74,3 +74,10 @@ def test_page_set_evidence_is_fenced_and_cannot_close_its_fence() -> None:
     assert opening < section.index("New instructions") < closing  # inside the fence
     assert "</UNTRUSTED-Page-Content>" not in prompt
     assert prompt.lower().count("</untrusted-page-content") == 1
+
+
+def test_a_snapshot_diff_comes_with_the_warning_that_the_baseline_may_be_stale() -> None:
+    prompt = build_prompt(CONTEXT, [Finding("gate", "snapshot", "3 changed regions")])
+    assert "may be stale" in prompt and "STATUS: NEEDS_CONTEXT" in prompt
+    other = build_prompt(CONTEXT, [Finding("gate", "console", "1 page error")])
+    assert "may be stale" not in other
