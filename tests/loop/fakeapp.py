@@ -125,7 +125,8 @@ class FakeServices(Closing):
         if any(d["kind"] == "sensor" for d in defects):
             return SenseResult(False, "the app would not start")
         out_dir.mkdir(parents=True, exist_ok=True)
-        visible = sorted(d["name"] for d in defects)
+        # An "invisible" defect (a console error, a missing id) does not change the pixels.
+        visible = sorted(d["name"] for d in defects if not d.get("invisible"))
         write_png(out_dir / "render.png", json.dumps([view.slug, visible]))
         atomic_write_json(out_dir / "probe.json", {"version": 1, "elements": []})
         atomic_write_json(out_dir / "app-state.json", defects)

@@ -421,3 +421,19 @@ def test_a_snapshot_diff_that_is_not_stale_goes_to_the_implementer(tmp_path: Pat
     root = make_repo(tmp_path, [gate("moved", "snapshot")])
     outcome = _run(root, implementer=implementer_command())
     assert outcome.status is Status.DONE
+
+
+def test_an_edit_that_fixes_something_invisible_is_progress_not_stagnation(
+    tmp_path: Path,
+) -> None:
+    # Console errors and ids do not show in the render: fixing them one edit at a time leaves
+    # it byte-identical, and that is progress.
+    defects = [
+        {**gate(name, target), "invisible": True}
+        for name, target in (("e1", "console"), ("e2", "a11y_ids"), ("e3", "token_contrast"))
+    ]
+    root = make_repo(tmp_path, defects)
+    outcome = _run(root, implementer=implementer_command(), max_iterations=12)
+    assert outcome.status is Status.DONE
+    identical = [o["render_identical_after_edit"] for o in _outcomes(root)]
+    assert identical[:4] == [None, True, True, True]  # three invisible fixes in a row

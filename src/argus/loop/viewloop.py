@@ -123,13 +123,18 @@ def converge_view(ctx: LoopContext, view: View) -> ViewResult:
 def _stagnation(
     ctx: LoopContext, view: View, state: LoopState, last: IterationOutcome | None
 ) -> ViewResult | None:
-    """Two edits in a row that left the render byte-identical: the next one will not do better
-    (the fault is not where the findings point, or not in what the implementer edits), so the
-    view stops now instead of spending the budget."""
-    if last is None or not last.render_identical_after_edit or not _needs_edit(ctx, state, last):
+    """Two edits in a row that changed nothing observable (the render byte-identical and the
+    same findings with the same evidence): the next one will not do better (the fault is not
+    where the findings point, or not in what the implementer edits), so the view stops now
+    instead of spending the budget. An edit that fixes something invisible (a console error, a
+    missing id) changes the findings, and is progress."""
+    if last is None or not _needs_edit(ctx, state, last):
         return None
     before = _committed_outcome(ctx.layout, view, last.iteration - 1)
-    if before is None or not before.render_identical_after_edit:
+    first = _committed_outcome(ctx.layout, view, last.iteration - 2)
+    if before is None or first is None:
+        return None
+    if not (_no_effect(before, first) and _no_effect(last, before)):
         return None
     return ViewResult(
         view,
@@ -142,6 +147,14 @@ def _stagnation(
         "to (a stale snapshot baseline, a defect outside the files the implementer edits)",
         last=last,
     )
+
+
+def _no_effect(outcome: IterationOutcome, previous: IterationOutcome) -> bool:
+    """The edit before ``outcome`` changed neither the render's bytes nor what failed."""
+    return bool(outcome.render_identical_after_edit) and (
+        outcome.kind,
+        outcome.findings,
+    ) == (previous.kind, previous.findings)
 
 
 def _unrestored(view: View, state: LoopState, last: IterationOutcome) -> ViewResult:
