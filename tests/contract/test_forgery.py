@@ -228,6 +228,17 @@ def test_a_grader_must_be_a_program_outside_the_repository(repo: Path, command: 
         run.start(repo, path, "anthropic/the-builder", "")
 
 
+def test_a_virtualenv_inside_the_repository_is_not_outside_it(repo: Path) -> None:
+    venv = repo / ".venv" / "bin"
+    venv.mkdir(parents=True)
+    (venv / "python").symlink_to(sys.executable)  # a link out, but site-packages are in here
+    outside = repo.parent / "grader.py"
+    outside.write_text("print('GO')")
+    path = _with_grader(repo, f"{venv / 'python'} {outside}")
+    with pytest.raises(InputError, match="inside the repository"):
+        run.start(repo, path, "anthropic/the-builder", "")
+
+
 def test_independence_is_checked_again_at_every_dispatch(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

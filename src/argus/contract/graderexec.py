@@ -7,8 +7,9 @@ outside it too:
 
 - the command is a plain argv (no pipes, redirections, ``;``, ``&&``, ``$(...)`` or
   backquotes): it is run without a shell, exactly as checked;
-- its program is found on PATH or named by path, exists, is executable, and (symlinks
-  followed) lies outside the repository;
+- its program is found on PATH or named by path, exists, is executable, and lies outside
+  the repository both as named and with symlinks followed (a virtualenv inside the
+  repository links to a python outside it, yet runs the repository's site-packages);
 - an interpreter (python, node, ruby, perl, ...) must be given a script file that exists
   outside the repository; ``-m`` (a module, which the repository can shadow), ``-c``/``-e``
   (code we cannot check) are refused;
@@ -49,7 +50,15 @@ INLINE_CODE = frozenset({"-c", "-e", "--eval", "-p", "--print", "-m", "-r", "--r
 
 
 def _inside(path: Path, root: Path) -> bool:
-    return path.resolve().is_relative_to(root.resolve())
+    """Inside the repository as named or once links are followed: a virtualenv's python is a
+    link out of the repository, yet it loads the repository's site-packages (and .pth files)."""
+    base = root.resolve()
+    named = Path(os.path.abspath(path))
+    return (
+        named.is_relative_to(base)
+        or named.is_relative_to(root)
+        or path.resolve().is_relative_to(base)
+    )
 
 
 def _program(word: str, root: Path, where: str) -> Path:
