@@ -207,3 +207,22 @@ def test_a_decision_on_something_unknown_is_bad_input(tmp_path: Path, body: obje
     before = baseline.read_bytes()
     assert _post(_client(root), body).status_code == 400
     assert baseline.read_bytes() == before and decisions(root) == []
+
+
+def test_an_earlier_iterations_render_is_shown_but_never_accepted(tmp_path: Path) -> None:
+    root, _, baseline = changed_snapshot_repo(tmp_path)
+    before = baseline.read_bytes()
+    client = _client(root)
+    latest = client.get("/view/demo/list-a-light").text
+    assert "iteration-2%2Frender.png" in latest and 'id="accept-baseline"' in latest
+    assert 'href="/view/demo/list-a-light?iteration=1"' in latest
+    earlier = client.get("/view/demo/list-a-light?iteration=1").text
+    assert "iteration-1%2Frender.png" in earlier and "iteration-2%2Frender.png" not in earlier
+    assert 'id="accept-baseline"' not in earlier
+    assert "a baseline is accepted from the latest render only" in earlier
+    assert client.get("/diff/demo/list-a-light.png?iteration=1").status_code == 200
+    unknown = client.get("/view/demo/list-a-light?iteration=99").text
+    assert "iteration-2%2Frender.png" in unknown  # no such render: the latest
+    refused = _post(client, {**ACCEPT, "iteration": 1})
+    assert refused.status_code == 409 and "newer render" in refused.json()["error"]
+    assert baseline.read_bytes() == before and decisions(root) == []

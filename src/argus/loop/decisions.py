@@ -144,21 +144,28 @@ def record_spotcheck(
     return Decision("spotcheck", view, message, payload)
 
 
-def latest_render(layout: RunLayout, view: View) -> tuple[Path, int] | None:
-    """The render of the view's latest committed iteration (the one state.json counts)."""
+def committed_renders(layout: RunLayout, view: View) -> list[tuple[Path, int]]:
+    """The renders of the view's committed iterations (those state.json counts), oldest first."""
     state_file = layout.view_dir(view) / STATE_FILE
     counted: int | None = None
     if state_file.is_file():
         state = read_json(state_file, what="state.json")
         value = state.get("iteration") if isinstance(state, dict) else None
         counted = value if isinstance(value, int) and not isinstance(value, bool) else None
-    for n in reversed(layout.iterations_on_disk(view)):
+    found: list[tuple[Path, int]] = []
+    for n in layout.iterations_on_disk(view):
         if counted is not None and n > counted:
             continue  # the leftover of a killed process, never a render to accept
         render = layout.iteration_dir(view, n) / "render.png"
         if render.is_file():
-            return render, n
-    return None
+            found.append((render, n))
+    return found
+
+
+def latest_render(layout: RunLayout, view: View) -> tuple[Path, int] | None:
+    """The render of the view's latest committed iteration."""
+    found = committed_renders(layout, view)
+    return found[-1] if found else None
 
 
 def accept_baseline(

@@ -79,7 +79,7 @@ def create_app(settings: Settings) -> Starlette:
     def view(request: Request) -> Response:
         feature = request.path_params["feature"]
         slug = request.path_params["slug"]
-        found = find_card(root, feature, slug)
+        found = find_card(root, feature, slug, _at(request))
         if found is None:
             return HTMLResponse(error_page(404, f"no view {slug} of {feature}"), 404)
         runs, card = found
@@ -107,7 +107,8 @@ def create_app(settings: Settings) -> Starlette:
         return Response(data, media_type="image/png")
 
     def diff(request: Request) -> Response:
-        found = find_card(root, request.path_params["feature"], request.path_params["slug"])
+        params = request.path_params
+        found = find_card(root, params["feature"], params["slug"], _at(request))
         if found is None or found[1].snapshot is None:
             return Response("no snapshot diff for this view", 404, media_type="text/plain")
         return Response(found[1].snapshot.png, media_type="image/png")
@@ -203,6 +204,12 @@ async def _json_body(request: Request) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise InputError("the request body must be a JSON object")
     return data
+
+
+def _at(request: Request) -> int | None:
+    """The ``?iteration=N`` a page or a diff asks for (None: the latest)."""
+    value = request.query_params.get("iteration", "")
+    return int(value) if value.isdigit() and len(value) < 7 else None
 
 
 def _iteration(body: dict[str, Any]) -> int | None:

@@ -15,7 +15,7 @@ from argus.config import ProjectConfig, load_config
 from argus.diff import Tolerance
 from argus.errors import ArgusError
 from argus.loop.baseline import view_baseline
-from argus.loop.decisions import has_candidate, latest_render
+from argus.loop.decisions import committed_renders, has_candidate
 from argus.loop.layout import RunLayout
 from argus.loop.lock import LOCK_NAME
 from argus.loop.references import candidate_path
@@ -50,6 +50,12 @@ class ViewCard:
     snapshot: SnapDiff | None  # the render against its baseline, when both exist
     report: ViewReport | None  # gates, verdict, timeline (None: not in the run)
     error: str = ""  # why the snapshot could not be compared
+    iterations: tuple[int, ...] = ()  # committed iterations with a render, oldest first
+
+    @property
+    def latest(self) -> bool:
+        """The render shown is the latest: the one a decision acts on."""
+        return not self.iterations or self.iteration == self.iterations[-1]
 
     @property
     def slug(self) -> str:
@@ -153,10 +159,19 @@ def _waiting(spec: Spec, view: View, run: RunReport | None) -> str:
     return ""
 
 
-def view_card(spec: Spec, config: ProjectConfig, view: View, run: RunReport | None) -> ViewCard:
+def view_card(
+    spec: Spec,
+    config: ProjectConfig,
+    view: View,
+    run: RunReport | None,
+    at: int | None = None,
+) -> ViewCard:
+    """The view as the page shows it: the latest committed render, or iteration ``at``'s."""
     reports = {v.slug: v for v in run.views} if run is not None else {}
     report = reports.get(view.slug)
-    found = latest_render(RunLayout(spec.spec_dir), view)
+    renders = committed_renders(RunLayout(spec.spec_dir), view)
+    chosen = [r for r in renders if r[1] == at] if at is not None else []
+    found = chosen[0] if chosen else (renders[-1] if renders else None)
     render, iteration = found if found is not None else (None, None)
     reference, label = _reference(spec, view)
     baseline = view_baseline(spec, config, view)
@@ -190,6 +205,7 @@ def view_card(spec: Spec, config: ProjectConfig, view: View, run: RunReport | No
         snapshot=snapshot,
         report=report,
         error=error,
+        iterations=tuple(n for _, n in renders),
     )
 
 
@@ -208,10 +224,18 @@ def feature_runs(root: Path, feature: str) -> FeatureRuns:
     return FeatureRuns(feature, spec, run, cards, loop_holder(spec_dir), notes)
 
 
-def find_card(root: Path, feature: str, slug: str) -> tuple[FeatureRuns, ViewCard] | None:
-    """The card of ``feature``/``slug``; None when there is no such feature or view."""
+def find_card(
+    root: Path, feature: str, slug: str, at: int | None = None
+) -> tuple[FeatureRuns, ViewCard] | None:
+    """The card of ``feature``/``slug`` (at iteration ``at`` when it has a committed render
+    there); None when there is no such feature or view."""
     if feature not in features(root):
         return None
     runs = feature_runs(root, feature)
     card = next((c for c in runs.views if c.slug == slug), None)
-    return (runs, card) if card is not None else None
+    if card is None:
+        return None
+    if at is not None and at != card.iteration and at in card.iterations and runs.spec:
+        run = runs.run
+        card = view_card(runs.spec, load_config(root), card.view, run, at)
+    return runs, card

@@ -237,6 +237,7 @@ def _compare(root: Path, card: ViewCard, marks: Sequence[Mark]) -> str:
     reference = file_url(root, card.reference)
     diff = (
         f"/diff/{quote(card.feature, safe='')}/{quote(card.slug, safe='')}.png"
+        + ("" if card.latest else f"?iteration={card.iteration}")
         if card.snapshot is not None
         else None
     )
@@ -305,7 +306,13 @@ def _compare(root: Path, card: ViewCard, marks: Sequence[Mark]) -> str:
 def _actions(card: ViewCard, rubric: Sequence[str], runs: FeatureRuns) -> str:
     parts: list[str] = []
     data = f'data-feature="{esc(card.feature)}" data-slug="{esc(card.slug)}"'
-    if card.render is not None:
+    if card.render is not None and not card.latest:
+        parts.append(
+            f'<p class="alert tone-warn" role="note">This is the render of iteration '
+            f"{esc(card.iteration)}; a baseline is accepted from the latest render only "
+            f"(iteration {esc(card.iterations[-1])}).</p>"
+        )
+    elif card.render is not None:
         state = "changed since the baseline" if card.changed else "no baseline difference"
         if card.baseline is None:
             state = "no baseline yet"
@@ -341,6 +348,24 @@ def _actions(card: ViewCard, rubric: Sequence[str], runs: FeatureRuns) -> str:
     return (
         '<section class="actions" aria-label="Decisions"><h3>Decisions</h3>'
         f"{_lock_banner(runs)}{''.join(parts)}</section>"
+    )
+
+
+def _iteration_nav(card: ViewCard, wanted: str) -> str:
+    """Links to the render of each committed iteration; the current one marked."""
+    if len(card.iterations) < 2:
+        return ""
+    links = []
+    base = view_url(card.feature, card.slug, wanted)
+    for n in card.iterations:
+        latest = n == card.iterations[-1]
+        href = base if latest else f"{base}{'&' if '?' in base else '?'}iteration={n}"
+        label = f"{n} (latest)" if latest else str(n)
+        current = ' aria-current="page"' if n == card.iteration else ""
+        links.append(f'<a href="{esc(href)}"{current}>{esc(label)}</a>')
+    return (
+        '<nav class="iterations" aria-label="Render of iteration">Render of iteration: '
+        f"{' '.join(links)}</nav>"
     )
 
 
@@ -421,7 +446,8 @@ def view_page(
     )
     if card.error:
         head += f'<p class="alert tone-warn" role="note">Not compared: {esc(card.error)}</p>'
-    body = head + nav + _compare(root, card, marks) + _actions(card, rubric, runs)
+    body = head + nav + _iteration_nav(card, wanted) + _compare(root, card, marks)
+    body += _actions(card, rubric, runs)
     body += _marks_list(marks)
     if report is not None:
         mode = runs.run.mode if runs.run is not None else ""
