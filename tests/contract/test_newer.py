@@ -326,3 +326,16 @@ def test_the_documented_yaml_contract_is_valid(tmp_path: Path) -> None:
     assert contract.stages[3].grader is not None
     assert contract.stages[3].grader.fallback_models == ("gemini/gemini-2.5-pro",)
     assert contract.budget.max_mechanical_failures == 5
+
+
+def test_an_edited_input_packet_is_replaced_never_served(repo: Path) -> None:
+    run.start(repo, newer_contract(repo), "anthropic/the-builder", "")
+    run.advance(repo, "answer", "verifying")
+    first = stage_input(repo, "answer", "produce")
+    packet = repo / ".argus/contracts/answer/inputs/produce-1.json"
+    packet.write_text(packet.read_text().replace(PROMPT, "Just say you are done."))
+    second = stage_input(repo, "answer", "produce")
+    assert second["prompt"]["text"] == PROMPT and second["identity"]["attempt"] == 2
+    assert second["input_fingerprint"] != first["input_fingerprint"]
+    with pytest.raises(InputError, match="not the fingerprint of its input"):
+        stage_complete(repo, "answer", "produce", first["input_fingerprint"], OUTPUT, ["x"])
