@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck unit browser-tests bench browser clean image fuzz
+.PHONY: demo test lint typecheck unit browser-tests bench browser clean image fuzz mutate
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,20 @@ test: lint typecheck unit browser-tests
 fuzz: $(STAMP)
 	ARGUS_FUZZ_EXAMPLES=600 ARGUS_FUZZ_HANG_SECONDS=60 \
 		scripts/pytest-group.sh $(BIN)/python tests/fuzz -q -p no:cacheprovider
+
+# Mutation testing of the deciding code (mutmut; not part of `make test`): each module is
+# mutated in a scratch copy under .mutate/ and judged by its own non-browser tests only.
+# `make mutate MODULES="src/argus/contrast.py=tests/color ..."` picks the modules (module=tests
+# pairs, tests comma-separated); the default list is in scripts/mutate.py. Results:
+# .mutate/results.json (every mutant) and .mutate/summary.md (per module, with the score).
+MODULES ?=
+MUTATE_STAMP := $(VENV)/.mutate-installed
+$(MUTATE_STAMP): pyproject.toml | $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[test,mutate]'
+	touch $(MUTATE_STAMP)
+
+mutate: $(MUTATE_STAMP)
+	nice $(BIN)/python scripts/mutate.py $(MODULES)
 
 demo: browser
 	$(BIN)/argus demo

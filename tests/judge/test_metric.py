@@ -195,7 +195,9 @@ def test_hierarchy_a_bigger_control_outweighs_the_primary(make_packet: PacketFac
     probe["elements"][4]["box"] = {"x": 0, "y": 160, "width": 320, "height": 40}
     probe["elements"][4]["style"]["background-color"] = "rgb(29, 122, 74)"  # success, filled
     result = measure(make_packet(probe=probe), "hierarchy")
-    assert "primary_leads" in result.numbers["failed_checks"]
+    # Shown with a fill, but outweighed: one ordinary failure, so 0.5.
+    assert result.score == 0.5 and result.numbers["failed_checks"] == ["primary_leads"]
+    assert result.numbers["heaviest_other_weight"] > result.numbers["primary_weight"]
 
 
 def test_hierarchy_a_disabled_primary_is_not_competing(make_packet: PacketFactory) -> None:
@@ -555,3 +557,163 @@ def test_accessibility_small_targets_need_spacing(
     alone = good_page()
     alone["elements"][4]["box"] = {"x": 10, "y": 170, "width": 16, "height": 16}  # room around
     assert measure(make_packet(probe=alone, extra=extra, contract=ids), "accessibility").score == 1
+
+
+def _hierarchy(make_packet: PacketFactory, probe: dict[str, Any], **contract: Any) -> Any:
+    return measure(make_packet(probe=probe, contract=contract or None), "hierarchy")
+
+
+def test_hierarchy_a_good_page_reports_its_numbers(make_packet: PacketFactory) -> None:
+    from argus.color import contrast_ratio, parse_color
+
+    result = _hierarchy(make_packet, good_page())
+    behind = parse_color("rgb(245, 246, 248)")  # the body's fill behind the buttons
+    primary = contrast_ratio(parse_color(PRIMARY), behind)
+    delete = contrast_ratio(parse_color(SURFACE), behind)
+    assert result.score == 1, result.evidence
+    numbers = result.numbers
+    assert numbers["failed_checks"] == [] and numbers["h1_count"] == 1
+    assert numbers["heading_levels"] == [1] and numbers["controls"] == 2
+    assert numbers["h1_px"] == 28 and numbers["largest_other_px"] == 16  # the button text
+    assert numbers["primary_fill_contrast"] == round(primary, 2)
+    assert numbers["primary_weight"] == round(100 * 40 * (primary - 1))
+    assert numbers["heaviest_other_weight"] == round(32 * 32 * (delete - 1))
+    assert numbers["controls_sharing_primary_fill"] == 0
+
+
+@pytest.mark.parametrize(
+    "hide",
+    [
+        pytest.param({"visible": False}, id="not visible"),
+        pytest.param({"box": {"x": 0, "y": 0, "width": 1, "height": 1}}, id="1x1"),
+        pytest.param({"box": {"x": 0, "y": 0, "width": 1, "height": 40}}, id="1 px wide"),
+        pytest.param({"box": {"x": 0, "y": 0, "width": 100, "height": 1}}, id="1 px tall"),
+        pytest.param({"testid": "habits.other"}, id="missing"),
+    ],
+)
+def test_hierarchy_a_missing_or_hidden_primary_action_scores_0(
+    make_packet: PacketFactory, hide: dict[str, Any]
+) -> None:
+    probe = good_page()
+    probe["elements"][3].update(hide)
+    result = _hierarchy(make_packet, probe)
+    # The primary action not shown is severe: 0 although it is the only failed check.
+    assert result.score == 0 and result.numbers["failed_checks"] == ["primary_leads"]
+    assert "primary_fill_contrast" not in result.numbers
+
+
+def test_hierarchy_a_2px_primary_action_is_shown(make_packet: PacketFactory) -> None:
+    probe = good_page()
+    probe["elements"][3]["box"] = {"x": 200, "y": 120, "width": 2, "height": 2}
+    result = _hierarchy(make_packet, probe)
+    assert "primary_fill_contrast" in result.numbers  # shown, so weighed
+    assert result.numbers["failed_checks"] == ["primary_leads"] and result.score == 0.5
+
+
+def test_hierarchy_primary_found_by_element_id(make_packet: PacketFactory) -> None:
+    probe = good_page()
+    probe["elements"][3].update(testid="", id="add-habit")
+    assert _hierarchy(make_packet, probe, primary_action="add-habit").score == 1
+    assert _hierarchy(make_packet, probe).numbers["failed_checks"] == ["primary_leads"]
+
+
+def test_hierarchy_another_control_in_the_primary_fill_competes(
+    make_packet: PacketFactory,
+) -> None:
+    probe = good_page()
+    probe["elements"][4]["style"]["background-color"] = "rgb(54, 72, 198)"  # ΔE < 5 of primary
+    result = _hierarchy(make_packet, probe)
+    assert result.score == 0.5 and result.numbers["failed_checks"] == ["primary_alone"]
+    assert result.numbers["controls_sharing_primary_fill"] == 1
+    probe["elements"][4]["style"]["background-color"] = "rgb(29, 122, 74)"  # far from primary
+    assert _hierarchy(make_packet, probe).score == 1
+
+
+def test_hierarchy_a_primary_action_without_a_fill_does_not_lead(
+    make_packet: PacketFactory,
+) -> None:
+    probe = good_page()
+    probe["elements"][3]["style"].update({"background-color": CLEAR, "color": PRIMARY})
+    result = _hierarchy(make_packet, probe)
+    # Shown but unfilled: one ordinary failure (0.5), weighed at 0 with a contrast of 1.
+    assert result.score == 0.5 and result.numbers["failed_checks"] == ["primary_leads"]
+    assert result.numbers["primary_fill_contrast"] == 1.0
+    assert result.numbers["primary_weight"] == 0
+
+
+def test_hierarchy_a_big_control_without_a_fill_weighs_nothing(
+    make_packet: PacketFactory,
+) -> None:
+    probe = good_page()
+    probe["elements"][4]["box"] = {"x": 0, "y": 0, "width": 320, "height": 200}
+    probe["elements"][4]["style"]["background-color"] = CLEAR
+    result = _hierarchy(make_packet, probe)
+    assert result.score == 1 and result.numbers["heaviest_other_weight"] == 0
+
+
+@pytest.mark.parametrize(("size", "ok"), [("28px", True), ("28.5px", False), ("40px", False)])
+def test_hierarchy_text_larger_than_the_h1(make_packet: PacketFactory, size: str, ok: bool) -> None:
+    probe = good_page()
+    probe["elements"][2]["style"]["font-size"] = size
+    result = _hierarchy(make_packet, probe)
+    assert result.numbers["largest_other_px"] == float(size.removesuffix("px"))
+    if ok:
+        assert result.score == 1, result.evidence
+    else:
+        assert result.score == 0.5 and result.numbers["failed_checks"] == ["h1_largest"]
+
+
+def test_hierarchy_a_hidden_larger_text_does_not_count(make_packet: PacketFactory) -> None:
+    probe = good_page()
+    probe["elements"][2]["style"]["font-size"] = "40px"
+    probe["elements"][2]["visible"] = False
+    assert _hierarchy(make_packet, probe).score == 1
+
+
+def test_hierarchy_two_failures_score_0_one_scores_half(make_packet: PacketFactory) -> None:
+    probe = good_page()
+    probe["elements"][2]["style"]["font-size"] = "40px"
+    assert _hierarchy(make_packet, probe).score == 0.5
+    probe["elements"][4]["style"]["background-color"] = "rgb(54, 72, 198)"
+    result = _hierarchy(make_packet, probe)
+    assert result.score == 0
+    assert result.numbers["failed_checks"] == ["h1_largest", "primary_alone"]
+
+
+def test_hierarchy_one_h1_failing_alone_scores_0(make_packet: PacketFactory) -> None:
+    probe = good_page()
+    probe["elements"][1].update(heading_level=2)  # no h1 at all; the outline starts at 2
+    result = _hierarchy(make_packet, probe)
+    assert result.score == 0 and result.numbers["h1_count"] == 0
+    assert result.numbers["failed_checks"] == ["one_h1", "outline"]
+    probe = good_page()
+    probe["elements"][1]["visible"] = False  # the only h1 hidden
+    result = _hierarchy(make_packet, probe, primary_action=None)
+    assert result.score == 0 and "one_h1" in result.numbers["failed_checks"]
+
+
+def test_hierarchy_a_hidden_second_h1_is_not_counted(make_packet: PacketFactory) -> None:
+    probe = good_page()
+    probe["elements"][2].update(heading_level=1, role="heading", visible=False)
+    result = _hierarchy(make_packet, probe)
+    assert result.score == 1 and result.numbers["h1_count"] == 1
+
+
+def test_hierarchy_outline_steps_down_one_level_at_a_time(make_packet: PacketFactory) -> None:
+    probe = good_page()
+    probe["elements"][2].update(heading_level=2, role="heading")
+    result = _hierarchy(make_packet, probe)
+    assert result.score == 1 and result.numbers["heading_levels"] == [1, 2]
+
+
+def test_hierarchy_without_a_primary_action_scores_the_headings(
+    make_packet: PacketFactory,
+) -> None:
+    probe = good_page()
+    probe["elements"][2].update(heading_level=3, role="heading")
+    result = _hierarchy(make_packet, probe, primary_action=None)
+    assert result.score == 0.5 and result.numbers["failed_checks"] == ["outline"]
+    no_controls = good_page()
+    del no_controls["elements"][3:]
+    result = _hierarchy(make_packet, no_controls, primary_action=None)
+    assert result.score == 1 and result.numbers["controls"] == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -273,3 +274,113 @@ def test_corrupt_state_is_an_input_error_naming_the_file(
         load_state(path)
     assert str(path) in str(info.value) and needle in str(info.value)
     assert "\n" not in str(info.value)
+
+
+def _saved(tmp_path: Path, state: LoopState | None = None) -> tuple[Path, dict[str, Any]]:
+    path = tmp_path / "state.json"
+    save_state(path, state or fresh())
+    return path, json.loads(path.read_text("utf-8"))
+
+
+@pytest.mark.parametrize(
+    "corrupt",
+    [
+        pytest.param(lambda d: d.update(version=2), id="newer version"),
+        pytest.param(lambda d: d.update(version=0), id="older version"),
+        pytest.param(lambda d: d.pop("version"), id="no version"),
+        pytest.param(lambda d: d.update(red_gates="axe"), id="red_gates not a list"),
+        pytest.param(lambda d: d.update(red_gates=[1]), id="red_gates not names"),
+        pytest.param(lambda d: d.update(newly_frozen="typography"), id="newly_frozen not a list"),
+        pytest.param(lambda d: d["settings"].update(max_iterations=0), id="zero budget"),
+        pytest.param(
+            lambda d: d["settings"].update(consecutive_passes_required=0), id="zero passes"
+        ),
+        pytest.param(
+            lambda d: d["settings"].update(max_attempts_per_dimension=0), id="zero attempts"
+        ),
+        pytest.param(lambda d: d["settings"].update(max_iterations=2.5), id="fractional budget"),
+        pytest.param(lambda d: d["settings"].update(max_iterations="12"), id="budget as text"),
+        pytest.param(lambda d: d["settings"].pop("max_iterations"), id="budget missing"),
+        pytest.param(lambda d: d.update(settings=[2, 3, 12]), id="settings not an object"),
+        pytest.param(lambda d: d.update(state=""), id="empty state"),
+        pytest.param(lambda d: d.update(appearance=""), id="empty appearance"),
+        pytest.param(lambda d: d.update(appearance=None), id="no appearance"),
+        pytest.param(
+            lambda d: d.update(last_verdict={"iteration": 1, "outcome": "great"}),
+            id="unknown outcome",
+        ),
+        pytest.param(
+            lambda d: d.update(last_verdict={"iteration": "1", "outcome": "pass"}),
+            id="iteration as text",
+        ),
+        pytest.param(lambda d: d.update(last_verdict=[1, "pass"]), id="last_verdict not an object"),
+        pytest.param(
+            lambda d: d.update(
+                last_verdict={"iteration": 1, "outcome": "fail", "failed_dimensions": "typography"}
+            ),
+            id="failed_dimensions not a list",
+        ),
+        pytest.param(
+            lambda d: d.update(
+                last_verdict={"iteration": 1, "outcome": "pass", "corrections": "all_pass"}
+            ),
+            id="corrections not a list",
+        ),
+    ],
+)
+def test_a_state_file_with_a_wrong_field_is_refused(tmp_path: Path, corrupt: Any) -> None:
+    path, data = _saved(tmp_path)
+    corrupt(data)
+    path.write_text(json.dumps(data), "utf-8")
+    with pytest.raises(InputError) as info:
+        load_state(path)
+    assert str(path) in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_state_file_round_trips_every_field(tmp_path: Path) -> None:
+    state = run(fresh(LoopSettings(3, 2, 9)), [FAIL_TYPE, ["axe", "build"], FAIL_TYPE, {}])
+    path, _ = _saved(tmp_path, state)
+    loaded = load_state(path)
+    assert loaded.settings == LoopSettings(3, 2, 9)
+    assert (loaded.iteration, loaded.consecutive_passes) == (4, 2)  # frozen at 2 attempts
+    assert loaded.frozen == ("typography",) and loaded.attempts == {"typography": 2}
+    assert loaded.last_outcome == "pass" and loaded.red_gates == ()
+    assert loaded.last_verdict is not None and loaded.last_verdict.iteration == 4
+    assert loaded.last_verdict.failed_dimensions == ()
+    assert loaded.to_json() == load_state(path).to_json()
+    gated = run(fresh(), [["axe", "axe", "build"]])
+    path, _ = _saved(tmp_path, gated)
+    assert load_state(path).red_gates == ("axe", "build")
+
+
+def test_the_budget_boundary() -> None:
+    # One iteration short of the budget the view is still open; at the budget it is not.
+    short = run(fresh(LoopSettings(2, 3, 3)), [FAIL_TYPE, FAIL_SPACING])
+    assert (short.iteration, short.budget_exhausted) == (2, False)
+    assert short.decision().next_action == "fix_dimensions"
+    spent = short.gate_fail(["build"])
+    assert spent.budget_exhausted and spent.decision().next_action == "stop_budget"
+    assert spent.decision().max_iterations == 3
+    with pytest.raises(StateError):
+        spent.record(judged(spent))
+    with pytest.raises(StateError):
+        spent.unchanged()
+    # A budget of one iteration is allowed; none is refused.
+    assert LoopSettings.from_rubric(RUBRIC, max_iterations=1).max_iterations == 1
+    with pytest.raises(InputError):
+        LoopSettings.from_rubric(RUBRIC, max_iterations=0)
+    assert LoopSettings.from_rubric(RUBRIC).max_iterations == RUBRIC.max_iterations_default
+
+
+def test_the_streak_boundary_and_the_freeze_boundary() -> None:
+    one_short = run(fresh(LoopSettings(3, 2, 12)), [{}, {}])
+    assert not one_short.should_signoff and one_short.decision().next_action == "confirm"
+    assert run(one_short, [{}]).decision().next_action == "signoff"
+    once = run(fresh(LoopSettings(2, 2, 12)), [FAIL_TYPE])
+    assert once.frozen == () and once.decision().fix_dimensions == ("typography",)
+    twice = run(once, [FAIL_TYPE])
+    assert twice.frozen == ("typography",) and twice.newly_frozen == ("typography",)
+    assert twice.consecutive_passes == 1 and twice.decision().fix_dimensions == ()
+    assert twice.decision().concerns == ("frozen: typography",)
+    again = run(twice, [FAIL_TYPE])
+    assert again.newly_frozen == () and again.attempts == {"typography": 3}

@@ -1,0 +1,219 @@
+"""Mutation testing of the deciding code, one module at a time (``make mutate``).
+
+For each ``module=tests`` pair this copies the project into a scratch directory
+(``.mutate/<name>/``: src, tests, examples and a pyproject.toml with a ``[tool.mutmut]``
+section naming that one module and its own tests, browser tests left out), runs
+``mutmut run`` there, and reads the outcome of every mutant with ``mutmut results --all``.
+Each module gets a fresh copy, so its mutants are judged by its own tests only.
+
+Written:
+- ``.mutate/results.json``: every mutant's name and status, per module (a run over some
+  modules replaces theirs and keeps the others': delete the file to start over);
+- ``.mutate/summary.md``: per module killed (a timeout counts as killed) / survived (a mutant no
+  test covers too) / equivalent (listed in docs/mutation-equivalent.txt, one ``mutant-name
+  reason`` a line) / wording (only a prose string changed) / not run, and the score =
+  killed / (killed + survived).
+
+Usage: ``python scripts/mutate.py [module=tests ...]`` (paths relative to the repository);
+without arguments the deciding modules below. ``MUTATE_MAX_CHILDREN`` sets mutmut's workers.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tokenize
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / ".mutate"
+EQUIVALENT = ROOT / "docs" / "mutation-equivalent.txt"
+
+# The deciding code the issue names, each with the tests that own it.
+DEFAULT = (
+    "src/argus/contrast.py=tests/color",
+    "src/argus/verdict.py=tests/verdict",
+    "src/argus/loop/state.py=tests/loop/test_state.py,tests/loop/test_state_atomic.py",
+    "src/argus/diff/kernel.py=tests/diff",
+    "src/argus/gates/token_compliance.py=tests/gates/test_token_compliance.py",
+    "src/argus/judge/metric/hierarchy.py=tests/judge/test_metric.py",
+)
+
+COPIED = ("src", "tests", "examples")
+KILLED = {"killed"}
+TIMEOUT = {"timeout"}
+NOT_CHECKED = {"skipped", "not checked"}  # "no tests" is a gap: counted as survived
+
+
+def slug(module: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "_", module.removeprefix("src/argus/").removesuffix(".py"))
+
+
+def parse(arg: str) -> tuple[str, list[str]]:
+    if "=" not in arg:
+        raise SystemExit(f"mutate: {arg!r}: expected module=tests[,tests] (paths in the repo)")
+    module, tests = arg.split("=", 1)
+    paths = [t for t in tests.split(",") if t]
+    for path in (module, *paths):
+        if not (ROOT / path).exists():
+            raise SystemExit(f"mutate: {path}: no such file or directory in {ROOT}")
+    return module, paths
+
+
+def toml_list(items: list[str]) -> str:
+    return "[" + ", ".join(json.dumps(i) for i in items) + "]"
+
+
+def prepare(work: Path, module: str, tests: list[str]) -> None:
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    ignore = shutil.ignore_patterns("__pycache__", ".argus", "*.egg-info", ".pytest_cache")
+    for name in COPIED:
+        shutil.copytree(ROOT / name, work / name, ignore=ignore)
+    config = (
+        "\n[tool.mutmut]\n"
+        'source_paths = ["src"]\n'
+        f"only_mutate = {toml_list([module])}\n"
+        f'pytest_add_cli_args = ["-m", "not browser", "-p", "no:cacheprovider", "-q"]\n'
+        f"pytest_add_cli_args_test_selection = {toml_list(tests)}\n"
+        'also_copy = ["examples"]\n'
+    )
+    (work / "pyproject.toml").write_text(
+        (ROOT / "pyproject.toml").read_text("utf-8") + config, "utf-8"
+    )
+
+
+def equivalents() -> dict[str, str]:
+    if not EQUIVALENT.is_file():
+        return {}
+    found: dict[str, str] = {}
+    for line in EQUIVALENT.read_text("utf-8").splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            name, _, reason = line.partition(" ")
+            found[name] = reason.strip()
+    return found
+
+
+def _tokens(line: str) -> list[tuple[int, str]] | None:
+    try:
+        found = tokenize.generate_tokens(io.StringIO(line.strip() + "\n").readline)
+        return [(t.type, t.string) for t in found if t.type not in IGNORED_TOKENS]
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        return None
+
+
+IGNORED_TOKENS = {tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER, tokenize.COMMENT}
+
+
+def is_wording(diff: str) -> bool:
+    """True when the mutant only changes prose: one string literal with a space in it (an
+    error message, an evidence sentence) replaced by another string or None. Tests assert
+    outcomes, not wording, so these are reported apart and left out of the score."""
+    minus = [ln[1:] for ln in diff.splitlines() if ln.startswith("-") and not ln.startswith("---")]
+    plus = [ln[1:] for ln in diff.splitlines() if ln.startswith("+") and not ln.startswith("+++")]
+    if len(minus) != 1 or len(plus) != 1:
+        return False
+    old, new = _tokens(minus[0]), _tokens(plus[0])
+    if old is None or new is None or len(old) != len(new):
+        return False
+    changed = [(a, b) for a, b in zip(old, new, strict=True) if a != b]
+    if len(changed) != 1:
+        return False
+    (kind, text), (_, replacement) = changed[0]
+    prose = kind == tokenize.STRING and " " in text
+    return prose and (replacement == "None" or replacement[-1:] in "\"'")
+
+
+def run_module(module: str, tests: list[str]) -> dict[str, str]:
+    work = OUT / slug(module)
+    prepare(work, module, tests)
+    mutmut = [sys.executable, "-m", "mutmut"]
+    children = os.environ.get("MUTATE_MAX_CHILDREN", "1")
+    env = {**os.environ, "PYTHONPATH": ""}
+    log = (work / "mutmut.log").open("w", encoding="utf-8")
+    print(f"mutate: {module} (tests: {' '.join(tests)}) ...", flush=True)
+    subprocess.run(
+        [*mutmut, "run", "--max-children", children], cwd=work, env=env, stdout=log, stderr=log
+    )
+    listed = subprocess.run(
+        [*mutmut, "results", "--all", "true"],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    statuses: dict[str, str] = {}
+    for line in listed.stdout.splitlines():
+        name, sep, status = line.strip().rpartition(": ")
+        if sep and name:
+            statuses[name] = status.strip()
+    for name, status in statuses.items():
+        if status not in KILLED | TIMEOUT:
+            shown = subprocess.run(
+                [*mutmut, "show", name], cwd=work, env=env, capture_output=True, text=True
+            )
+            if is_wording(shown.stdout):
+                statuses[name] = f"wording ({status})"
+    return statuses
+
+
+def summarise(results: dict[str, dict[str, str]]) -> str:
+    known = equivalents()
+    rows = [
+        "| module | mutants | killed | survived | equivalent | wording | not run | score |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    survivors: list[str] = []
+    for module, statuses in results.items():
+        caught = KILLED | TIMEOUT
+        equivalent = [n for n, s in statuses.items() if n in known and s not in caught]
+        wording = [n for n, s in statuses.items() if s.startswith("wording") and n not in known]
+        unrun = [n for n, s in statuses.items() if s in NOT_CHECKED and n not in known]
+        killed = [n for n, s in statuses.items() if s in caught]
+        apart = set(equivalent) | set(wording) | set(unrun) | set(killed)
+        survived = [n for n in statuses if n not in apart]
+        scored = len(killed) + len(survived)
+        score = f"{100 * len(killed) / scored:.0f} %" if scored else "n/a"
+        rows.append(
+            f"| {module} | {len(statuses)} | {len(killed)} | {len(survived)} | "
+            f"{len(equivalent)} | {len(wording)} | {len(unrun)} | {score} |"
+        )
+        survivors += [f"- {n} ({statuses[n]})" for n in sorted(survived)]
+    text = "\n".join(rows) + "\n"
+    text += (
+        "\nscore = killed / (killed + survived); equivalent mutants (listed with the reason in "
+        "docs/mutation-equivalent.txt), wording-only mutants (one prose string changed) and "
+        "mutants mutmut did not run are left out. A mutant no test covers is survived.\n"
+    )
+    if survivors:
+        text += "\nSurviving mutants (`mutmut show NAME` in .mutate/<module>/):\n\n"
+        text += "\n".join(survivors) + "\n"
+    return text
+
+
+def main(argv: list[str]) -> int:
+    pairs = [parse(a) for a in (argv or list(DEFAULT))]
+    OUT.mkdir(exist_ok=True)
+    results_path = OUT / "results.json"
+    # Modules run earlier keep their results, so a run over a few modules adds to the table.
+    results: dict[str, dict[str, str]] = (
+        json.loads(results_path.read_text("utf-8")) if results_path.is_file() else {}
+    )
+    for module, tests in pairs:
+        results[module] = run_module(module, tests)
+        results_path.write_text(json.dumps(results, indent=1, sort_keys=True), "utf-8")
+        (OUT / "summary.md").write_text(summarise(results), "utf-8")
+    print(summarise(results))
+    print(f"mutate: results in {results_path} and {OUT / 'summary.md'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
