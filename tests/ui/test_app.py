@@ -4,6 +4,7 @@ refusal under a running loop, batch accept, and the running marker the report re
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -78,7 +79,10 @@ def test_a_decision_with_the_token_writes_and_is_recorded(tmp_path: Path) -> Non
 def test_a_decision_while_a_loop_holds_the_lock_is_refused(tmp_path: Path) -> None:
     root, _, baseline = changed_snapshot_repo(tmp_path)
     before = baseline.read_bytes()
-    with FeatureLock(spec_dir(root) / ".argus-runs", "demo"):
+    with FeatureLock(spec_dir(root) / ".argus-runs", "demo") as lock:
+        # The lock names its holder; here the holder is said to be another (live) process,
+        # as a loop would be, since the page never counts its own process as a loop.
+        lock.path.write_text(f"{os.getppid()}\n")
         client = _client(root)
         page = client.get("/view/demo/list-a-light").text
         assert "A loop is running on this feature" in page

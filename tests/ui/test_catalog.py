@@ -72,3 +72,19 @@ def test_an_unreadable_render_is_said_not_compared(tmp_path: Path) -> None:
     page = TestClient(app, base_url="http://127.0.0.1:8765").get("/view/demo/list-a-light")
     assert page.status_code == 200 and "cannot compare" in page.text
     assert "Not compared: " in page.text
+
+
+def test_a_loop_is_seen_by_its_lock_and_never_this_servers_own_decision(tmp_path: Path) -> None:
+    import os
+
+    from argus.loop.lock import FeatureLock
+    from argus.ui.catalog import loop_holder
+
+    root = make_repo(tmp_path, [])
+    spec_dir = root / "argus" / "specs" / "demo"
+    assert loop_holder(spec_dir) is None
+    with FeatureLock(spec_dir / ".argus-runs", "demo"):
+        # Held in this very process, as the server holds it during a decision.
+        assert loop_holder(spec_dir) is None
+    (spec_dir / ".argus-runs" / "loop.lock").write_text(f"{os.getppid()}\n")
+    assert loop_holder(spec_dir) == os.getppid()  # another live process holds it

@@ -106,6 +106,8 @@ def loop_holder(spec_dir: Path) -> int | None:
     if not text.isdigit():
         return None
     pid = int(text)
+    if pid == os.getpid():
+        return None  # this server's own decision holds it for an instant, not a loop
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
