@@ -168,3 +168,18 @@ def test_a_duplicate_gate_in_a_gate_result_is_bad_input(
     path = _write(tmp_path, "g.json", text)
     done = run_argus("verdict", "check", "--gate", str(path), cwd=tmp_path)
     assert done.returncode == 2 and "duplicate key 'axe'" in done.stderr
+
+
+def test_a_lighthouse_report_lacking_a_category_never_passes(
+    tmp_path: Path, run_argus: RunArgus
+) -> None:
+    from tests.support.habits import copy_habits
+
+    root = copy_habits(tmp_path)
+    view = ["--feature", "habits", "--target", "list", "--state", "empty", "--appearance", "light"]
+    (root / "partial.json").write_text(json.dumps({"categories": {"seo": {"score": 1}}}))
+    done = run_argus("lighthouse", *view, "--from-report", "partial.json", cwd=root)
+    out = json.loads(done.stdout)
+    assert done.returncode == 1 and out["status"] == "error"
+    graded = {c["category"]: c["status"] for c in out["categories"]}
+    assert graded["seo"] == "pass" and graded["accessibility"] == "not_captured"

@@ -51,7 +51,7 @@ def run_lighthouse_command(args: argparse.Namespace) -> int:
     from argus.config import load_config
     from argus.io import read_json
     from argus.lighthouse.run import run_lighthouse
-    from argus.lighthouse.score import grade, next_action, overall
+    from argus.lighthouse.score import grade, next_action, overall_of_all
     from argus.sense.browser import discover_browser
 
     root = repo_root(args)
@@ -72,7 +72,7 @@ def run_lighthouse_command(args: argparse.Namespace) -> int:
                 view.url, browser=browser, out=written, timeout_s=settings.timeout
             )
     grades = grade(report, minimums)
-    status = overall(grades)
+    status = overall_of_all(grades)
     print(
         json.dumps(
             {

@@ -11,7 +11,7 @@ not a finite number in [0, 1] is an error; no Node.js or a Lighthouse crash is a
 from __future__ import annotations
 
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, register_gate
-from argus.lighthouse.score import grade, next_action, overall
+from argus.lighthouse.score import grade, next_action, overall_of_all
 
 STATUS = {"pass": GateStatus.PASS, "fail": GateStatus.FAIL, "error": GateStatus.ERROR}
 
@@ -41,16 +41,26 @@ def lighthouse_gate(inputs: GateInputs) -> GateOutcome:
         Finding(
             element="page",
             property=g.category,
-            value="invalid" if g.score is None else f"{g.score:g}",
+            value="missing"
+            if g.status == "not_captured"
+            else "invalid"
+            if g.score is None
+            else f"{g.score:g}",
             expected=f">= {g.minimum:g}",
             message=f"Lighthouse {g.category} "
-            + ("score is not a number in [0, 1]" if g.score is None else f"{g.score:g}")
+            + (
+                "is not in the report (not measured is not passed)"
+                if g.status == "not_captured"
+                else "score is not a number in [0, 1]"
+                if g.score is None
+                else f"{g.score:g}"
+            )
             + f" (minimum {g.minimum:g})",
         )
         for g in grades
-        if g.status in ("fail", "error")
+        if g.status in ("fail", "error", "not_captured")
     )
-    status = overall(grades)
+    status = overall_of_all(grades)
     summary = ", ".join(f"{g.category} {g.score if g.score is not None else '-'}" for g in grades)
     data = {"categories": [g.to_json() for g in grades], "next_action": next_action(grades)}
     if status == "not_captured":

@@ -76,6 +76,15 @@ def overall(grades: tuple[CategoryGrade, ...]) -> str:
     return "not_captured"
 
 
+def overall_of_all(grades: tuple[CategoryGrade, ...]) -> str:
+    """``overall`` for a report Argus asked every category of: a category it asked for and the
+    report lacks was not measured, so the report cannot pass (it is an error)."""
+    status = overall(grades)
+    if status == "pass" and any(g.status == "not_captured" for g in grades):
+        return "error"
+    return status
+
+
 def next_action(grades: tuple[CategoryGrade, ...]) -> str | None:
     """The first category that is not passing, in the order of ``CATEGORIES``."""
     for name in CATEGORIES:
