@@ -231,3 +231,19 @@ def test_lint_reports_a_whitelist_naming_an_unknown_appearance(tmp_path: Path) -
     write_json(pairs, {"pairs": [{**PAIRS["pairs"][0], "whitelist": ["drak"]}]})
     (issue,) = lint_spec(spec).errors
     assert "appearance 'drak'" in issue.message and "contrast-pairs.json" in issue.message
+
+
+@pytest.mark.parametrize(
+    ("minimum", "accepted"), [(1, True), (21, True), (0.99, False), (21.01, False)]
+)
+def test_a_minimum_is_a_contrast_ratio_from_1_to_21(
+    tmp_path: Path, minimum: float, accepted: bool
+) -> None:
+    path = tmp_path / "contrast-pairs.json"
+    path.write_text(json.dumps({"pairs": [{"fg": "a", "bg": "b", "min": minimum}]}), "utf-8")
+    if accepted:
+        (pair,) = load_pairs(path)
+        assert pair.minimum == minimum
+    else:
+        with pytest.raises(InputError):
+            load_pairs(path)

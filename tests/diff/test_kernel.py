@@ -138,3 +138,65 @@ def test_both_paths_draw_the_same_diff_image(monkeypatch: pytest.MonkeyPatch) ->
         pixelmatch(a, b, out, diff_color_alt=(0, 255, 0))
         images.append(out)
     assert np.array_equal(images[0], images[1])
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [(0, 4, 4), (4, 0, 4), (0, 0, 4)],
+    ids=["0xH", "Hx0", "0x0"],
+)
+def test_an_image_with_no_pixels_is_refused_not_a_zero_count(shape: tuple[int, ...]) -> None:
+    empty = np.zeros(shape, np.uint8)
+    with pytest.raises(InputError, match="empty"):
+        pixelmatch(empty, empty.copy())
+    with pytest.raises(InputError, match="empty"):
+        pixelmatch(page(), page(), empty)
+
+
+def test_a_read_only_output_is_refused_and_left_unchanged() -> None:
+    a = page()
+    b = a.copy()
+    b[40, 50, :3] = 0
+    output = np.full_like(a, 7)
+    output.flags.writeable = False
+    with pytest.raises(InputError, match="writable"):
+        pixelmatch(a, b, output)
+    assert (output == 7).all()
+
+
+def test_a_non_contiguous_output_is_refused_not_drawn_into_a_copy() -> None:
+    a = page()
+    b = a.copy()
+    b[40, 50, :3] = 0
+    backing = np.full((a.shape[0], a.shape[1] * 2, 4), 7, np.uint8)
+    view = backing[:, ::2]  # the right size, but every other pixel of a wider array
+    with pytest.raises(InputError, match="C-contiguous"):
+        pixelmatch(a, b, view)
+    assert (backing == 7).all()
+
+
+def test_a_writable_output_gets_the_diff_in_place() -> None:
+    a = page()
+    b = a.copy()
+    b[40, 50, :3] = 0
+    output = np.full_like(a, 7)
+    assert pixelmatch(a, b, output, diff_mask=True) == 1
+    assert output[40, 50].tolist() == [255, 0, 0, 255]
+    assert int((output != 7).any(axis=2).sum()) == 1
+
+
+@pytest.mark.parametrize(
+    ("value", "ok"),
+    [((0, 0, 0), True), ((255, 255, 255), True), ((-1, 0, 0), False), ((0, 0), False)],
+)
+def test_colour_options_are_three_bytes(value: tuple[int, ...], ok: bool) -> None:
+    if ok:
+        assert pixelmatch(page(), page(), diff_color=value) == 0
+    else:
+        with pytest.raises(InputError, match="diff_color"):
+            pixelmatch(page(), page(), diff_color=value)
+
+
+@pytest.mark.parametrize("value", [0.0, 1.0])
+def test_fraction_options_accept_their_bounds(value: float) -> None:
+    assert pixelmatch(page(), page(), threshold=value, alpha=value) == 0

@@ -38,7 +38,9 @@ def test_on_token_page_passes(tokens: Tokens) -> None:
         el("p", parent=1, text="Habits", margin_top="4px", **ON_TOKENS),
     )
     assert outcome.status is GateStatus.PASS, outcome.findings
-    assert outcome.data["checked"] > 10
+    assert (
+        outcome.data["checked"] == 36 and outcome.data["off_token"] == 0
+    )  # body 11, main 12, p 13
 
 
 def test_off_palette_text_colour_fails_with_the_nearest_token(tokens: Tokens) -> None:
@@ -207,3 +209,109 @@ def test_nothing_to_check_is_a_skip_not_a_pass(tokens: Tokens, elements: tuple) 
     assert outcome.status is GateStatus.SKIP
     assert outcome.summary.startswith("nothing to check")
     assert outcome.data["checked"] == 0
+
+
+def test_on_token_page_checks_an_exact_count(tokens: Tokens) -> None:
+    # body: background, 4 margins, 4 paddings, 2 gaps = 11; the main adds its drawn top border
+    # (12); the p adds its text colour and size (13): 36 values, each on the tokens.
+    outcome = check(
+        tokens,
+        el("main", background_color="rgb(255, 255, 255)", border_top_width="1px"),
+        el("p", parent=1, text="Habits", **ON_TOKENS),
+    )
+    assert outcome.status is GateStatus.PASS, outcome.findings
+    assert outcome.data == {"checked": 36, "off_token": 0, "by_property": {}}
+
+
+def test_findings_are_counted_per_property(tokens: Tokens) -> None:
+    outcome = check(
+        tokens,
+        el("p", text="x", color="rgb(200, 30, 200)", font_size="18px", margin_top="14px"),
+        el("p", text="y", color="rgb(200, 30, 200)", padding_left="12px"),
+    )
+    assert outcome.status is GateStatus.FAIL
+    assert outcome.data["off_token"] == 5 == len(outcome.findings)
+    assert outcome.data["by_property"] == {
+        "color": 2,
+        "font-size": 1,
+        "margin-top": 1,
+        "padding-left": 1,
+    }
+
+
+def test_findings_are_capped_but_all_counted(tokens: Tokens) -> None:
+    off = [el("div", padding_top="12px") for _ in range(105)]
+    outcome = check(tokens, *off, properties=["padding"])
+    assert outcome.data["off_token"] == 105 and len(outcome.findings) == 100
+
+
+def test_colours_fail_when_the_tokens_define_none_for_the_appearance(tokens: Tokens) -> None:
+    from dataclasses import replace
+
+    from argus.color import parse_color
+
+    none = replace(tokens, colors={})
+    outcome = check(none, el("p", text="x", **ON_TOKENS), properties=["color"])
+    assert outcome.status is GateStatus.FAIL
+    (finding,) = outcome.findings
+    assert (finding.property, finding.expected) == ("color", "(no colour tokens)")
+    dark_only = replace(
+        tokens,
+        appearances=("light", "dark"),
+        colors={"ink": {"dark": parse_color("rgb(22, 24, 29)")}},
+    )
+    light = check(dark_only, el("p", text="x", **ON_TOKENS), properties=["color"])
+    assert light.status is GateStatus.FAIL and light.data["off_token"] == 1
+    dark = check(dark_only, el("p", text="x", **ON_TOKENS), properties=["color"], appearance="dark")
+    assert dark.status is GateStatus.PASS
+
+
+def test_spacing_fails_when_the_tokens_define_no_scale(tokens: Tokens) -> None:
+    from dataclasses import replace
+
+    outcome = check(replace(tokens, spacing={}), el("div", margin_top="8px"), properties=["margin"])
+    (finding,) = outcome.findings
+    assert (finding.property, finding.expected) == ("margin-top", "(no spacing scale)")
+
+
+def test_a_root_element_with_equal_margins_is_not_auto_centred(tokens: Tokens) -> None:
+    doc = page(margin_left="300px", margin_right="300px")
+    doc["elements"][0]["box"] = {"x": 300, "y": 0, "width": 680, "height": 800}
+    outcome = check_token_compliance(parse_probe(doc), tokens, "light", properties=["margin"])
+    assert outcome.status is GateStatus.FAIL
+    assert outcome.data["by_property"] == {"margin-left": 1, "margin-right": 1}
+
+
+@pytest.mark.parametrize(("right", "status"), [(281, GateStatus.PASS), (282, GateStatus.FAIL)])
+def test_auto_margins_may_differ_by_one_pixel(
+    tokens: Tokens, right: int, status: GateStatus
+) -> None:
+    wrapper = el("section", box={"x": 0, "y": 0, "width": 1280, "height": 200})
+    box = {"x": 280, "y": 10, "width": 1280 - 280 - right, "height": 24}
+    child = el("div", parent=1, box=box, margin_left="280px", margin_right=f"{right}px")
+    outcome = check(tokens, wrapper, child, properties=["margin"])
+    assert outcome.status is status, outcome.findings
+
+
+@pytest.mark.parametrize(
+    ("margin", "status"), [("16.04px", GateStatus.PASS), ("16.07px", GateStatus.FAIL)]
+)
+def test_layout_rounding_tolerance(tokens: Tokens, margin: str, status: GateStatus) -> None:
+    assert check(tokens, el("div", margin_top=margin), properties=["margin"]).status is status
+
+
+@pytest.mark.parametrize(
+    ("box", "rendered"),
+    [
+        ({"width": 1, "height": 1}, False),
+        ({"width": 1, "height": 40}, False),  # the 1 px cut-off on one side is enough
+        ({"width": 200, "height": 1}, False),
+        ({"width": 2, "height": 2}, True),
+        ({"width": 200, "height": 2}, True),
+    ],
+)
+def test_the_visually_hidden_cut_off(tokens: Tokens, box: dict, rendered: bool) -> None:
+    tiny = el("p", text="x", font_size="13px", box={"x": 0, "y": 0, **box})
+    outcome = check(tokens, tiny, properties=["font-size"])
+    assert outcome.data["checked"] == (1 if rendered else 0)
+    assert outcome.status is (GateStatus.FAIL if rendered else GateStatus.SKIP)
