@@ -18,6 +18,15 @@ SHARED = REPO_ROOT.parent / "shared"
 RunArgus = Callable[..., subprocess.CompletedProcess[str]]
 
 
+@pytest.fixture(autouse=True)
+def _private_state_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Argus's per-user state (the registry of open contract runs) in a test's own directory,
+    never the real ~/.local/state."""
+    monkeypatch.setenv("ARGUS_STATE_HOME", str(tmp_path_factory.mktemp("argus-state")))
+
+
 @pytest.fixture
 def run_argus() -> RunArgus:
     """Run the real CLI in a subprocess: run_argus("lint", "x.json", cwd=tmp_path)."""

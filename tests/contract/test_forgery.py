@@ -313,3 +313,33 @@ def test_a_run_from_before_the_ledger_is_archived_or_aborted_never_trusted(repo:
     summarize(repo)
     assert run.abort(repo, "ship-it", "older Argus").phase == "aborted"
     assert run.start(repo, repo / "contract.json", "anthropic/the-builder", "").phase == "running"
+
+
+def test_deleting_the_run_s_files_frees_nothing(repo: Path) -> None:
+    import shutil
+
+    run.start(repo, write_contract(repo), "anthropic/the-builder", "")
+    shutil.rmtree(repo / ".argus")
+    decision = stop_decision(repo)
+    assert decision is not None and "files are gone" in decision["reason"]
+    done = subprocess.run(
+        [sys.executable, "-m", "argus", "contract", "abort", "ship-it", "--reason", "x"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2 and "a person's decision" in done.stderr, "no terminal here"
+    from argus.contract.registry import forget
+
+    assert forget(repo, "ship-it") and stop_decision(repo) is None
+
+
+def test_a_closed_run_is_not_remembered(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from argus.contract.registry import remembered
+
+    run.start(repo, write_contract(repo), "anthropic/the-builder", "")
+    assert [e["phase"] for e in remembered(repo)] == ["running"]
+    summarize(repo)
+    run.abort(repo, "ship-it", "done with it")
+    assert remembered(repo) == []

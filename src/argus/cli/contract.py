@@ -173,6 +173,12 @@ def run_contract(args: argparse.Namespace) -> int:
             f"argus contract {action} is a person's decision: run it in a terminal (an agent "
             "finishes the stages instead)"
         )
+    if action == "abort" and not _has_state(root, args.id):
+        from argus.contract.registry import forget
+
+        if forget(root, args.id):
+            print(f"contract {args.id}: its files were gone; the open run is forgotten")
+            return 0
     changed = {
         "advance": lambda: run.advance(root, args.id, args.phase),
         "pause": lambda: run.pause(root, args.id, args.reason),
@@ -182,6 +188,12 @@ def run_contract(args: argparse.Namespace) -> int:
     }[action]()
     print(f"contract {changed.contract_id}: {changed.phase}")
     return 0
+
+
+def _has_state(root: Path, contract_id: str) -> bool:
+    from argus.contract.state import state_dir
+
+    return (state_dir(root, contract_id) / "state.json").is_file()
 
 
 def _validate(path: Path) -> int:

@@ -25,6 +25,7 @@ from typing import Any
 from argus.contract import ledger
 from argus.contract.model import load_contract
 from argus.contract.proof import unproven
+from argus.contract.registry import remembered
 from argus.contract.state import ACTIVE, load_state, state_dir
 from argus.contract.summary import SECTIONS, current_summary
 from argus.contract.worktree import worktree_digest
@@ -97,6 +98,35 @@ def _reason_for(root: Path, contract_id: str) -> str | None:
     )
 
 
+def vanished(starts: list[Path]) -> list[str]:
+    """Runs remembered as open (outside the repository) whose files are gone or replaced."""
+    out = []
+    seen: set[Path] = set()
+    for start in starts:
+        try:
+            here = start.resolve()
+        except (OSError, RuntimeError):
+            continue
+        for directory in (here, *here.parents):
+            if directory in seen:
+                continue
+            seen.add(directory)
+            for entry in remembered(directory):
+                run_id = str(entry.get("contract_id", ""))
+                state = directory / CONTRACTS / run_id / "state.json"
+                try:
+                    current = json.loads(state.read_bytes()).get("run_id")
+                except (OSError, ValueError, RecursionError, AttributeError):
+                    current = None
+                if current != entry.get("run_id"):
+                    out.append(
+                        f"contract run '{run_id}' ({entry.get('run_id')}, {entry.get('phase')}) "
+                        f"was open in {directory} and its files are gone or replaced; a person "
+                        "aborts it or restores .argus/contracts"
+                    )
+    return out
+
+
 def _runs(root: Path) -> list[str]:
     return sorted(p.parent.name for p in (root / CONTRACTS).glob("*/state.json"))
 
@@ -110,6 +140,8 @@ def decide(starts: list[Path], problem: str | None) -> dict[str, str] | None:
     """Block while any run under the roots of ``starts`` is open (or ``problem`` says the
     event could not be read), one reason a line; None to allow."""
     reasons = [problem] if problem else []
+    for missing in vanished(starts):
+        reasons.append(missing)
     for root in candidate_roots(starts):
         for run_id in _runs(root):
             try:

@@ -172,6 +172,7 @@ def save_state(root: Path, state: RunState, *, repair: bool = False) -> Path:
     ``repair`` (a person's abort): a ledger that cannot be read is kept aside, not appended to.
     """
     from argus.contract import ledger
+    from argus.contract.registry import remember
 
     directory = state_dir(root, state.contract_id)
     try:
@@ -185,6 +186,7 @@ def save_state(root: Path, state: RunState, *, repair: bool = False) -> Path:
         ledger.record(directory, state)
     path = directory / "state.json"
     atomic_write_json(path, state.to_json())
+    remember(root, state.contract_id, state.run_id, state.phase)
     return path
 
 
