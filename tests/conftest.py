@@ -45,3 +45,11 @@ def run_argus() -> RunArgus:
         )
 
     return run
+
+
+@pytest.fixture(autouse=True)
+def _hash_checked_implementers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Loop tests run their implementers hash-checked only by default (their fake implementers
+    write where a sandbox would refuse them); tests/loop/test_forgery.py and test_sandbox.py
+    run the sandboxed path explicitly (argus.loop.sandbox)."""
+    monkeypatch.setenv("ARGUS_SANDBOX", "off")

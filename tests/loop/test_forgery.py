@@ -1,5 +1,7 @@
 """Forgery routes a hostile implementer could take (issue 12, docs/security.md): each one is
 played as an attack and must end in a refused or restored run, never DONE with the forgery kept.
+The implementer's attacks run twice: hash-checked only, and sandboxed (Landlock, where the
+kernel has it): the checks must hold in both cases.
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from argus.loop.landlock_exec import abi_version
 from argus.loop.modes import Mode
 from argus.loop.run import LoopOptions, RunOutcome, run_loop
 from argus.loop.signoff import load_records
@@ -29,9 +34,27 @@ from tests.loop.fakeapp import (
     set_defects,
 )
 
+HASHED, SANDBOXED = "hash-checked only", "sandboxed: landlock"
 SPEC_DIR = Path("argus") / "specs" / FEATURE
 RUNS = SPEC_DIR / ".argus-runs"
 GATE = {"name": "bad-id", "kind": "gate", "target": "a11y_ids", "fixable": True}
+
+
+@pytest.fixture(params=[HASHED, SANDBOXED])
+def protection(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run the test hash-checked only, then sandboxed (skipped only where the kernel has no
+    Landlock)."""
+    if request.param == SANDBOXED:
+        if abi_version() == 0:
+            pytest.skip("this kernel offers no Landlock (or it is disabled): no sandbox to test")
+        monkeypatch.delenv("ARGUS_SANDBOX", raising=False)
+    return str(request.param)
+
+
+def _protections(root: Path) -> set[str]:
+    """The protection each implementer call of view a recorded."""
+    found = (root / RUNS / "list-a-light").glob("iteration-*/implementer.json")
+    return {json.loads(p.read_text()).get("protection") for p in found}
 
 
 def _drive(root: Path, *flags: str) -> subprocess.CompletedProcess[str]:
@@ -66,25 +89,29 @@ def _originals(root: Path) -> dict[str, bytes]:
 # -- route 1: kill the parent, then resume ----------------------------------------------------
 
 
-def test_kill_the_parent_after_an_edit_is_caught_on_resume(tmp_path: Path) -> None:
+def test_kill_the_parent_after_an_edit_is_caught_on_resume(tmp_path: Path, protection: str) -> None:
     root = make_repo(tmp_path, [dict(GATE)])
     originals = _originals(root)
     killed = _drive(root, "--hostile", "--kill-parent")
     assert killed.returncode == -signal.SIGKILL, killed.stderr
-    assert (root / SPEC_DIR / "spec.md").read_bytes() != originals["spec.md"]
+    edited = (root / SPEC_DIR / "spec.md").read_bytes() != originals["spec.md"]
+    assert edited is (protection == HASHED)  # the sandbox refused the edit itself
     resumed = _drive(root)  # the same run, resumed with an honest implementer
     assert resumed.returncode in (0, 1, 2), resumed.stderr
     assert _originals(root) == originals  # put back, not kept
-    outcome = _outcome(root, 2)
-    assert outcome["kind"] == "integrity"
-    assert "argus/specs/demo/spec.json" in outcome["integrity"]["modified"]
-    assert outcome["integrity"]["restored"] is True
+    if protection == HASHED:
+        outcome = _outcome(root, 2)
+        assert outcome["kind"] == "integrity"
+        assert "argus/specs/demo/spec.json" in outcome["integrity"]["modified"]
+        assert outcome["integrity"]["restored"] is True
 
 
 # -- route 2: a forged sign-off record --------------------------------------------------------
 
 
-def test_a_signoff_forged_before_killing_the_parent_is_not_kept(tmp_path: Path) -> None:
+def test_a_signoff_forged_before_killing_the_parent_is_not_kept(
+    tmp_path: Path, protection: str
+) -> None:
     root = make_repo(tmp_path, [dict(GATE)])
     killed = _drive(root, "--hostile", "--forge-signoff")
     assert killed.returncode == -signal.SIGKILL, killed.stderr
@@ -129,9 +156,16 @@ def test_a_spotcheck_approved_in_the_file_only_still_waits(tmp_path: Path) -> No
 # -- route 3: a poisoned backup copy ----------------------------------------------------------
 
 
-def test_a_restore_that_fails_stops_the_view_blocked(tmp_path: Path) -> None:
+def test_a_restore_that_fails_stops_the_view_blocked(tmp_path: Path, protection: str) -> None:
     root = make_repo(tmp_path, [dict(GATE)])
+    original = (root / SPEC_DIR / "spec.md").read_bytes()
     outcome = _run(root, implementer=implementer_command("--poison-copy", script=HOSTILE))
+    assert _protections(root) == {protection}
+    if protection == SANDBOXED:  # neither the copy nor the spec could be written
+        assert (root / SPEC_DIR / "spec.md").read_bytes() == original
+        assert outcome.status is Status.DONE
+        assert "Permission denied" in (root / "scratch" / "refused.txt").read_text()
+        return
     assert outcome.status is Status.BLOCKED
     second = _outcome(root, 2)
     assert second["kind"] == "integrity"
@@ -157,14 +191,17 @@ def _wait_gone(pid: int) -> None:
     raise AssertionError(f"process {pid} still running")
 
 
-def test_a_detached_child_of_the_implementer_does_not_outlive_it(tmp_path: Path) -> None:
+def test_a_detached_child_of_the_implementer_does_not_outlive_it(
+    tmp_path: Path, protection: str
+) -> None:
     root = make_repo(tmp_path, [dict(GATE)])
     original = (root / SPEC_DIR / "spec.md").read_bytes()
     outcome = _run(root, implementer=implementer_command("--detached-edit", script=HOSTILE))
-    _wait_gone(int((root / "detached.pid").read_text()))
+    _wait_gone(int((root / "scratch" / "detached.pid").read_text()))
     assert (root / SPEC_DIR / "spec.md").read_bytes() == original
-    assert not (root / "detached-edited.txt").exists()  # ended with the implementer's group
+    assert not (root / "scratch" / "detached-edited.txt").exists()  # ended with its group
     assert outcome.status is Status.DONE
+    assert _protections(root) == {protection}
 
 
 class _LateEdit(FakeServices):
@@ -234,12 +271,12 @@ def test_a_symlinked_runs_directory_is_refused(tmp_path: Path) -> None:
 # -- route 6: the lock --------------------------------------------------------------------------
 
 
-def test_approve_cannot_take_the_lock_from_a_running_loop(tmp_path: Path) -> None:
+def test_approve_cannot_take_the_lock_from_a_running_loop(tmp_path: Path, protection: str) -> None:
     root = make_repo(tmp_path, [])
     assert _run(root).status is Status.DONE  # view a signed off, spot-check pending
     set_defects(root, [dict(GATE)])
     _run(root, implementer=implementer_command("--steal-lock", script=HOSTILE))
-    assert (root / "approve-rc.txt").read_text() == "2"
+    assert (root / "scratch" / "approve-rc.txt").read_text() == "2"
     records = load_records(root / RUNS / "signoff.json")
     assert [r["human_spotcheck"]["status"] for r in records] == ["pending", "pending"]
 

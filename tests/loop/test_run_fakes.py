@@ -81,7 +81,7 @@ def test_no_edit_on_the_first_iteration_or_on_a_confirm(tmp_path: Path) -> None:
     root = make_repo(tmp_path, [])
     outcome = _run(root, implementer=implementer_command())
     assert outcome.status is Status.DONE
-    assert not (root / "prompts-seen.txt").exists()  # the implementer never ran
+    assert (root / "prompts-seen.txt").read_text() == ""  # the implementer never ran
     assert [o["kind"] for o in _outcomes(root)] == ["judged", "confirmed"]
 
 
@@ -102,7 +102,8 @@ def test_prompt_names_only_the_failing_items_with_evidence(tmp_path: Path) -> No
     root = make_repo(tmp_path, [dim("spacing", "layout_spacing")])
     _run(root, implementer=implementer_command())
     prompt = (root / "prompts-seen.txt").read_text()
-    assert "`layout_spacing`: fake evidence for layout_spacing (failing)" in prompt
+    assert "`layout_spacing`:" in prompt  # its evidence fenced on the lines after it
+    assert "\nfake evidence for layout_spacing (failing)\n" in prompt
     assert "JUDGE NOTES" not in prompt  # nothing else from the judge
     assert "fake evidence for typography" not in prompt  # no passing dimension
     assert "screenshot" not in prompt.lower()
@@ -202,7 +203,7 @@ def test_report_only_writes_nothing_outside_the_run_directory(tmp_path: Path) ->
     changed = {p for p in set(before) | set(after) if before.get(p) != after.get(p)}
     assert changed, "report-only wrote nothing at all"
     assert all(p.startswith(runs) for p in changed), sorted(changed)
-    assert not (root / "prompts-seen.txt").exists()  # no implementer
+    assert (root / "prompts-seen.txt").read_text() == ""  # no implementer
     assert len(_outcomes(root, "report-only/list-a-light")) == 1  # exactly one iteration
 
 
@@ -414,7 +415,7 @@ def test_a_stale_baseline_stops_the_view_for_a_person_not_the_budget(tmp_path: P
     assert (outcome.status, view.end) == (Status.NEEDS_CONTEXT, "stale_baseline")
     assert "may be stale" in view.detail
     assert len(_outcomes(root)) == 1  # no edit was asked to match the baseline
-    assert not (root / "prompts-seen.txt").exists()
+    assert (root / "prompts-seen.txt").read_text() == ""
 
 
 def test_a_snapshot_diff_that_is_not_stale_goes_to_the_implementer(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from argus.loop.layout import RunLayout
 from argus.loop.modes import Mode
 from argus.loop.outcome import IterationOutcome
 from argus.loop.progress import Progress
+from argus.loop.sandbox import Sandbox
 from argus.loop.services import LoopServices
 from argus.loop.state import LoopSettings
 from argus.loop.status import Status
@@ -59,6 +60,7 @@ class LoopContext:
     guard: Guard  # the protected set's manifests in the run store (argus.loop.guard)
     spec_md: str = ""
     tokens_text: str = ""
+    sandbox: Sandbox = field(default_factory=lambda: Sandbox(0, "not detected"))
     # An edit the resume check caught, per view slug: (iteration, what it changed).
     resumed_edits: dict[str, tuple[int, Verified]] = field(default_factory=dict)
 

@@ -13,14 +13,18 @@ import os
 import re
 import shlex
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from argus.errors import ConfigError
+from argus.loop.landlock_exec import FAILED as SANDBOX_FAILED
+from argus.loop.sandbox import HASH_CHECKED
 from argus.loop.status import Status, parse_status
-from argus.proc import read_tail, run_in_group
+from argus.proc import one_line, read_tail, run_in_group
+
+SANDBOX_FAILED_MARK = "argus-sandbox-failed"
 
 PLACEHOLDERS = ("prompt_file", "feature", "target", "state", "appearance", "workdir", "model")
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -40,6 +44,7 @@ class ImplementerResult:
     duration_s: float
     log_path: Path
     error: str  # one line when it could not start, crashed or timed out
+    protection: str = HASH_CHECKED  # argus.loop.sandbox: what kept its writes in bounds
 
     @property
     def outcome(self) -> str:
@@ -64,6 +69,7 @@ class ImplementerResult:
             "duration_s": round(self.duration_s, 3),
             "log": self.log_path.name,
             "error": self.error,
+            "protection": self.protection,
         }
 
 
@@ -95,11 +101,16 @@ def run_implementer(
     cwd: Path,
     timeout: float,
     log_path: Path,
+    sandbox: Sequence[str] = (),
+    protection: str = HASH_CHECKED,
+    extra_env: Mapping[str, str] | None = None,
 ) -> ImplementerResult:
-    """Run the implementer once; its stdout and stderr go to ``log_path``."""
+    """Run the implementer once; its stdout and stderr go to ``log_path``. ``sandbox``: the
+    argv prefix that applies the sandbox first (argus.loop.sandbox), ``protection`` its name."""
     argv = expand_command(template, values)
     env = dict(os.environ)
     env.update({f"ARGUS_{name.upper()}": value for name, value in values.items()})
+    env.update(extra_env or {})
     started_at = time.monotonic()
     try:
         # Its own session and process group, so a timeout stops everything it spawned, not just
@@ -107,7 +118,12 @@ def run_implementer(
         # left running (in its group, or detached with setsid) is killed before Argus checks
         # the protected files, so nothing edits them behind the check.
         run = run_in_group(
-            argv, cwd=cwd, timeout=timeout, log_path=log_path, env=env, end_escapees=True
+            [*sandbox, *argv],
+            cwd=cwd,
+            timeout=timeout,
+            log_path=log_path,
+            env=env,
+            end_escapees=True,
         )
     except OSError as exc:
         return ImplementerResult(
@@ -121,8 +137,22 @@ def run_implementer(
             error=f"could not start {argv[0]!r}: {exc.strerror or exc}",
         )
     code, timed_out = run.exit_code, run.timed_out
-    status = parse_status(read_tail(log_path, _STATUS_TAIL_BYTES))
+    tail = read_tail(log_path, _STATUS_TAIL_BYTES)
+    status = parse_status(tail)
     error = ""
+    if sandbox and code == SANDBOX_FAILED and SANDBOX_FAILED_MARK in tail:
+        # The sandbox could not be applied: the implementer never ran (hash checks still hold).
+        return ImplementerResult(
+            argv=tuple(argv),
+            exit_code=None,
+            timed_out=False,
+            started=False,
+            status=None,
+            duration_s=run.seconds,
+            log_path=log_path,
+            error="the sandbox could not be applied: " + one_line(tail),
+            protection=HASH_CHECKED,
+        )
     if timed_out:
         error = f"timed out after {timeout:g}s and was stopped"
     elif code != 0:
@@ -138,4 +168,5 @@ def run_implementer(
         duration_s=run.seconds,
         log_path=log_path,
         error=error,
+        protection=protection,
     )

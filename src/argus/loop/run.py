@@ -46,6 +46,8 @@ from argus.loop.modes import Mode
 from argus.loop.progress import Progress, SilentProgress
 from argus.loop.resume import check_resume
 from argus.loop.runrecord import FINISHED, PAUSED, RUNNING, RunRecord, load_run, save_run
+from argus.loop.sandbox import Sandbox
+from argus.loop.sandbox import detect as detect_sandbox
 from argus.loop.services import LoopServices
 from argus.loop.signoff import now_iso
 from argus.loop.state import LoopSettings
@@ -254,6 +256,8 @@ def _run_locked(setup: _Setup, services_factory: ServicesFactory, progress: Prog
         else:
             guard.record("run_started")
             resumed_edits = {}
+        sandbox = detect_sandbox() if setup.implementer is not None else Sandbox(0, "no edits")
+        record = save_run(layout.run_file, replace(record, protection=sandbox.protection))
         killpoint("run_started")
         services = stack.enter_context(services_factory(spec, setup.config, setup.rubric, layout))
         ctx = LoopContext(
@@ -270,6 +274,7 @@ def _run_locked(setup: _Setup, services_factory: ServicesFactory, progress: Prog
             rubric=setup.rubric,
             config_sha256=config_sha256,
             guard=guard,
+            sandbox=sandbox,
             spec_md=_read_text(spec.spec_dir / "spec.md"),
             tokens_text=_read_text(spec.tokens_path),
             resumed_edits=resumed_edits,

@@ -32,6 +32,7 @@ class RunRecord:
     final_status: str | None = None
     store: str = ""  # the run store's path, relative to the runs directory's feature root
     config_sha256: str | None = None  # the effective config it started with (config_guard)
+    protection: str | None = None  # how implementer calls are kept in bounds (loop.sandbox)
     views: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     updated_at: str = ""
@@ -60,6 +61,7 @@ class RunRecord:
             "final_status": self.final_status,
             "store": self.store,
             "config_sha256": self.config_sha256,
+            "protection": self.protection,
             "views": {slug: dict(v) for slug, v in self.views.items()},
             "notes": list(self.notes),
         }
@@ -77,6 +79,7 @@ class RunRecord:
             final_status=data.get("final_status"),
             store=str(data.get("store", "")),
             config_sha256=data.get("config_sha256"),
+            protection=data.get("protection"),
             views=dict(data.get("views", {})),
             notes=tuple(data.get("notes", ())),
             updated_at=str(data.get("updated_at", "")),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import replace
@@ -46,6 +47,7 @@ from argus.loop.outcome import (
 )
 from argus.loop.prompt import Finding, PromptContext, build_prompt
 from argus.loop.records import record_paths
+from argus.loop.sandbox import write_rules
 from argus.loop.services import JudgeInputs
 from argus.loop.signoff import now_iso
 from argus.loop.state import LoopState, init_state, save_state
@@ -54,6 +56,7 @@ from argus.spec.model import View
 from argus.verdict import normalize_gate_result
 
 RENDER = "render.png"
+SANDBOX_RULES = "sandbox.json"  # the Landlock rules of the iteration's implementer call
 
 
 def converge_view(ctx: LoopContext, view: View) -> ViewResult:
@@ -381,6 +384,17 @@ def _implement(
     )
     prompt_file = directory / "prompt.md"
     atomic_write_text(prompt_file, build_prompt(context, findings))
+    wrapper: list[str] = []
+    scratch: dict[str, str] = {}
+    if ctx.sandbox.active:
+        # A private temporary folder: under the sandbox the system one may be a folder that
+        # holds the repository, where nothing new can be created.
+        scratch = dict.fromkeys(("TMPDIR", "TMP", "TEMP"), tempfile.mkdtemp(prefix="argus-edit-"))
+        denied = [ctx.root / p for p in before_paths]
+        denied += [ctx.spec.spec_dir, ctx.layout.feature_runs, ctx.root / ".argus"]
+        rules_file = directory / SANDBOX_RULES
+        atomic_write_json(rules_file, write_rules(ctx.sandbox.abi, denied))
+        wrapper = ctx.sandbox.wrapper(rules_file)
     # The manifest goes to the run store before the implementer starts, so a resumed loop can
     # still catch an edit made by an implementer that was running when the loop was killed.
     records = hash_set(ctx.root, record_paths(ctx.root, ctx.layout.feature_runs, editing=directory))
@@ -401,7 +415,12 @@ def _implement(
         cwd=ctx.root,
         timeout=ctx.implementer.timeout,
         log_path=directory / "implementer.log",
+        sandbox=wrapper,
+        protection=ctx.sandbox.protection,
+        extra_env=scratch,
     )
+    if scratch:
+        shutil.rmtree(scratch["TMPDIR"], ignore_errors=True)
     changes = compare(before, _guarded(ctx, directory))
     verified = Verified(changes) if changes.clean else ctx.guard.restore(before, changes)
     ctx.guard.record("after_edit")

@@ -57,6 +57,8 @@ def _timeline_row(row: IterationRow, mode: str) -> tuple[str, ...]:
     implementer = esc(row.implementer) if row.implementer else DASH
     if row.implementer_error:
         implementer += f'<br><span class="subtle">{esc(row.implementer_error)}</span>'
+    if row.protection:
+        implementer += f'<br><span class="subtle">{esc(row.protection)}</span>'
     if mode == "report-only" and row.next_action == "stop_budget":
         action = "stop: report-only runs one iteration"
     else:

@@ -97,6 +97,9 @@ class IterationRow:
     error: str = ""
     red_gate_rows: tuple[GateRow, ...] = ()  # what the red gates found, when known
     counted_pass: bool = False  # the loop counted it towards the pass streak
+    # What kept the implementer's writes in bounds: "sandboxed: landlock" or "hash-checked
+    # only" (argus.loop.sandbox); "" when no implementer ran or an older run did not say.
+    protection: str = ""
 
 
 @dataclass(frozen=True)

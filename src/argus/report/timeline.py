@@ -69,6 +69,11 @@ def implementer_text(implementer: Mapping[str, Any] | None) -> tuple[str, str]:
     return text, error if isinstance(error, str) else ""
 
 
+def _protection(implementer: Mapping[str, Any] | None) -> str:
+    value = (implementer or {}).get("protection")
+    return value if isinstance(value, str) else ""
+
+
 def _passed(src: IterationSources) -> bool:
     for holder in (src.outcome, src.decision_event):
         if holder is not None and isinstance(holder.get("passed"), bool):
@@ -133,4 +138,5 @@ def iteration_row(
         error=error if isinstance(error, str) and error else src.sensor_error,
         red_gate_rows=red_rows,
         counted_pass=_passed(src),
+        protection=_protection(src.implementer),
     )
