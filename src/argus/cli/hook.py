@@ -29,9 +29,13 @@ def register(subparsers: Any) -> None:
 
 
 def _stdin() -> bytes:
+    """Standard input as bytes (decoding is the hook's, so bad UTF-8 blocks, never crashes)."""
     try:
-        return sys.stdin.buffer.read()
-    except Exception:
+        buffer = getattr(sys.stdin, "buffer", None)
+        if buffer is not None:
+            return bytes(buffer.read())
+        return str(sys.stdin.read()).encode("utf-8", "surrogateescape")
+    except Exception:  # unreadable input is the hook's problem to report: it blocks
         return b"\xff"
 
 
