@@ -14,8 +14,10 @@ Written:
   reason`` a line) / wording (only a prose string changed) / not run, and the score =
   killed / (killed + survived).
 
-Usage: ``python scripts/mutate.py [module=tests ...]`` (paths relative to the repository);
-without arguments the deciding modules below. ``MUTATE_MAX_CHILDREN`` sets mutmut's workers.
+Usage: ``python scripts/mutate.py [--collect] [module=tests ...]`` (paths relative to the
+repository); without arguments the deciding modules below. ``--collect`` re-reads the outcomes
+of earlier runs from .mutate/ (after editing docs/mutation-equivalent.txt, say) without
+running. ``MUTATE_MAX_CHILDREN`` sets mutmut's workers (default 1: the machine is shared).
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ DEFAULT = (
     "src/argus/contrast.py=tests/color",
     "src/argus/verdict.py=tests/verdict",
     "src/argus/loop/state.py=tests/loop/test_state.py,tests/loop/test_state_atomic.py",
-    "src/argus/diff/kernel.py=tests/diff",
+    "src/argus/diff/kernel.py=tests/diff/test_kernel.py,tests/diff/test_conformance.py",
     "src/argus/gates/token_compliance.py=tests/gates/test_token_compliance.py",
     "src/argus/judge/metric/hierarchy.py=tests/judge/test_metric.py",
 )
@@ -131,17 +133,20 @@ def is_wording(diff: str) -> bool:
     return prose and (replacement == "None" or replacement[-1:] in "\"'")
 
 
-def run_module(module: str, tests: list[str]) -> dict[str, str]:
+def run_module(module: str, tests: list[str], *, collect_only: bool = False) -> dict[str, str]:
     work = OUT / slug(module)
-    prepare(work, module, tests)
     mutmut = [sys.executable, "-m", "mutmut"]
-    children = os.environ.get("MUTATE_MAX_CHILDREN", "1")
     env = {**os.environ, "PYTHONPATH": ""}
-    log = (work / "mutmut.log").open("w", encoding="utf-8")
-    print(f"mutate: {module} (tests: {' '.join(tests)}) ...", flush=True)
-    subprocess.run(
-        [*mutmut, "run", "--max-children", children], cwd=work, env=env, stdout=log, stderr=log
-    )
+    if not collect_only:
+        prepare(work, module, tests)
+        children = os.environ.get("MUTATE_MAX_CHILDREN", "1")
+        log = (work / "mutmut.log").open("w", encoding="utf-8")
+        print(f"mutate: {module} (tests: {' '.join(tests)}) ...", flush=True)
+        subprocess.run(
+            [*mutmut, "run", "--max-children", children], cwd=work, env=env, stdout=log, stderr=log
+        )
+    elif not work.is_dir():
+        raise SystemExit(f"mutate: {module}: no earlier run in {work}")
     listed = subprocess.run(
         [*mutmut, "results", "--all", "true"],
         cwd=work,
@@ -199,6 +204,8 @@ def summarise(results: dict[str, dict[str, str]]) -> str:
 
 
 def main(argv: list[str]) -> int:
+    collect_only = "--collect" in argv  # re-read earlier runs' outcomes, mutate nothing
+    argv = [a for a in argv if a != "--collect"]
     pairs = [parse(a) for a in (argv or list(DEFAULT))]
     OUT.mkdir(exist_ok=True)
     results_path = OUT / "results.json"
@@ -207,7 +214,10 @@ def main(argv: list[str]) -> int:
         json.loads(results_path.read_text("utf-8")) if results_path.is_file() else {}
     )
     for module, tests in pairs:
-        results[module] = run_module(module, tests)
+        statuses = run_module(module, tests, collect_only=collect_only)
+        if results_path.is_file():  # another make mutate may have added modules meanwhile
+            results = json.loads(results_path.read_text("utf-8"))
+        results[module] = statuses
         results_path.write_text(json.dumps(results, indent=1, sort_keys=True), "utf-8")
         (OUT / "summary.md").write_text(summarise(results), "utf-8")
     print(summarise(results))

@@ -384,3 +384,56 @@ def test_the_streak_boundary_and_the_freeze_boundary() -> None:
     assert twice.decision().concerns == ("frozen: typography",)
     again = run(twice, [FAIL_TYPE])
     assert again.newly_frozen == () and again.attempts == {"typography": 3}
+
+
+def test_settings_come_from_the_rubric() -> None:
+    assert LoopSettings.from_rubric(RUBRIC) == LoopSettings(
+        RUBRIC.consecutive_passes_required,
+        RUBRIC.max_attempts_per_dimension,
+        RUBRIC.max_iterations_default,
+    )
+    assert LoopSettings.from_rubric(RUBRIC, 5) == LoopSettings(
+        RUBRIC.consecutive_passes_required, RUBRIC.max_attempts_per_dimension, 5
+    )
+
+
+def test_the_decision_in_full() -> None:
+    state = run(fresh(LoopSettings(3, 2, 12)), [FAIL_TYPE, {**FAIL_TYPE, **FAIL_SPACING}])
+    assert state.decision().to_json() == {
+        "next_action": "fix_dimensions",
+        "should_signoff": False,
+        "budget_exhausted": False,
+        "fix_dimensions": ["layout_spacing"],
+        "red_gates": [],
+        "frozen": ["typography"],
+        "newly_frozen": ["typography"],
+        "unverified": [],
+        "concerns": ["frozen: typography"],
+        "consecutive_passes": 0,
+        "required_passes": 3,
+        "iteration": 2,
+        "max_iterations": 12,
+    }
+
+
+def test_each_step_clears_what_the_last_one_reported() -> None:
+    # A converged verdict that freezes a dimension, then an unchanged confirm: the confirm
+    # freezes nothing new and names no red gates.
+    frozen = run(fresh(LoopSettings(3, 1, 12)), [FAIL_TYPE])
+    assert frozen.newly_frozen == ("typography",) and frozen.last_outcome == "pass"
+    confirmed = frozen.unchanged()
+    assert confirmed.last_outcome == "unchanged" and confirmed.newly_frozen == ()
+    assert confirmed.red_gates == () and confirmed.to_json()["red_gates"] == []
+    assert confirmed.consecutive_passes == 2 and confirmed.iteration == 2
+    gated = frozen.gate_fail(["axe"])
+    assert gated.newly_frozen == () and gated.red_gates == ("axe",)
+
+
+def test_after_a_red_gate_no_dimension_is_asked_for() -> None:
+    state = run(fresh(), [{**FAIL_TYPE, "accessibility": None}])
+    assert state.decision().fix_dimensions == ("typography",)
+    assert state.decision().unverified == ()  # a failing verdict reports no unverified
+    gated = run(state, [["axe"]])
+    decision = gated.decision()
+    assert decision.next_action == "fix_gates"
+    assert decision.fix_dimensions == ()
