@@ -100,30 +100,30 @@ def _reason_for(root: Path, contract_id: str) -> str | None:
 
 def vanished(starts: list[Path]) -> list[str]:
     """Runs remembered as open (outside the repository) whose files are gone or replaced."""
-    out = []
-    seen: set[Path] = set()
+    places: set[Path] = set()
     for start in starts:
         try:
             here = start.resolve()
         except (OSError, RuntimeError):
             continue
-        for directory in (here, *here.parents):
-            if directory in seen:
-                continue
-            seen.add(directory)
-            for entry in remembered(directory):
-                run_id = str(entry.get("contract_id", ""))
-                state = directory / CONTRACTS / run_id / "state.json"
-                try:
-                    current = json.loads(state.read_bytes()).get("run_id")
-                except (OSError, ValueError, RecursionError, AttributeError):
-                    current = None
-                if current != entry.get("run_id"):
-                    out.append(
-                        f"contract run '{run_id}' ({entry.get('run_id')}, {entry.get('phase')}) "
-                        f"was open in {directory} and its files are gone or replaced; a person "
-                        "aborts it or restores .argus/contracts"
-                    )
+        places.update((here, *here.parents))
+    out = []
+    for entry in remembered():
+        directory = Path(entry["root"])
+        if directory not in places:
+            continue
+        run_id = str(entry.get("contract_id", ""))
+        state = directory / CONTRACTS / run_id / "state.json"
+        try:
+            current = json.loads(state.read_bytes()).get("run_id")
+        except (OSError, ValueError, RecursionError, AttributeError):
+            current = None
+        if current != entry.get("run_id"):
+            out.append(
+                f"contract run '{run_id}' ({entry.get('run_id')}, {entry.get('phase')}) was open "
+                f"in {directory} and its files are gone or replaced; a person aborts it or "
+                "restores .argus/contracts"
+            )
     return out
 
 

@@ -48,17 +48,18 @@ def remember(root: Path, contract_id: str, run_id: str, phase: str) -> None:
             atomic_write_json(path, {**record, "run_id": run_id, "phase": phase})
 
 
-def remembered(root: Path) -> list[dict[str, Any]]:
-    """The entries of open runs under ``root``."""
+def remembered(root: Path | None = None) -> list[dict[str, Any]]:
+    """The entries of open runs (under ``root`` when given)."""
     directory = registry_dir()
     if not directory.is_dir():
         return []
-    wanted = str(root.resolve())
+    wanted = str(root.resolve()) if root is not None else None
     found = []
     for path in sorted(directory.glob("*.json")):
         with contextlib.suppress(OSError, ValueError, RecursionError):
             data = json.loads(path.read_bytes()[:65536])
-            if isinstance(data, dict) and data.get("root") == wanted:
+            fits = isinstance(data, dict) and isinstance(data.get("root"), str)
+            if fits and (wanted is None or data["root"] == wanted):
                 found.append(data)
     return found
 
