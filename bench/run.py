@@ -60,6 +60,7 @@ AREAS = (
     Area("gates", "bench.gates_bench", False, True, "all gates vs sensing time"),
     Area("loop", "bench.loop_bench", False, True, "loop overhead per iteration"),
     Area("scaling", "bench.scaling_bench", False, False, "diff and sense time by size"),
+    Area("huge", "bench.huge_page_bench", False, True, "1k/5k/20k-row pages sensed and gated"),
 )
 AREA_NAMES = tuple(area.name for area in AREAS)
 
@@ -151,6 +152,8 @@ def _medians(name: str, report: dict[str, Any]) -> dict[str, Any]:
         return {"per_view": report["per_view_ms_median"], "probe": report["probe"]}
     if name == "scaling":
         return {part: report[part].get("sizes", {}) for part in ("diff", "sense")}
+    if name == "huge":
+        return {rows: size["total_s"] for rows, size in report["sizes"].items()}
     for key in ("medians_ms", "summary"):
         if key in report:
             return dict(report[key])

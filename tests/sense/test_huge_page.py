@@ -84,3 +84,42 @@ def test_a_sampled_axe_result_says_so() -> None:
     assert outcome.status is GateStatus.PASS
     assert outcome.data["sampled"] == {"kept": 9, "total": 99}
     assert "9 of 99 elements" in outcome.summary
+
+
+@pytest.mark.browser
+def test_axe_puts_a_sampled_page_back_as_it_was(tmp_path: Path) -> None:
+    """The sampled-out rows leave the document while axe runs and come back, same nodes, same
+    order, same listeners."""
+    from playwright.sync_api import sync_playwright
+
+    from argus.sense.axe import load_request, read_results, run_request, world_request
+    from argus.sense.browser import discover_browser, launch_args
+    from argus.sense.probe import ProbeBudget
+
+    page_file = tmp_path / "orders.html"
+    page_file.write_text(PAGE)
+    fingerprint = (
+        "() => [document.getElementsByTagName('*').length,"
+        " Array.from(document.querySelectorAll('tr')).map((r) => r.dataset.testid).join(),"
+        " window.__kept === document.querySelector('[data-testid=row-2500]')]"
+    )
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=discover_browser(), args=launch_args())
+        page = browser.new_page()
+        page.goto(page_file.as_uri())
+        page.evaluate("() => { window.__kept = document.querySelector('[data-testid=row-2500]'); }")
+        before = page.evaluate(fingerprint)
+        session = page.context.new_cdp_session(page)
+        tree = session.send("Page.getFrameTree")
+        world = session.send(
+            "Page.createIsolatedWorld", world_request(tree["frameTree"]["frame"]["id"])
+        )
+        context = int(world["executionContextId"])
+        session.send("Runtime.evaluate", load_request(context))
+        config = AxeConfig()
+        answer = session.send("Runtime.evaluate", run_request(context, config, ProbeBudget()))
+        results = read_results(answer, config)
+        after = page.evaluate(fingerprint)
+        browser.close()
+    assert results["sampled"]["total"] > 15_000
+    assert after == before and before[2] is True

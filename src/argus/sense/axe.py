@@ -29,8 +29,9 @@ WORLD = "argus-axe"
 # the same elements), within the configured include/exclude selectors.
 RUN_JS = """async (options, scope, budget, makeSampler) => {
   // A huge page: what the probe's sampler drops is taken out of the document while axe runs
-  // (each subtree swapped for a placeholder comment and put back after), because axe's own
-  // exclude list costs elements x exclusions. The render and probe were taken before.
+  // (each run of dropped siblings moved out behind a placeholder comment and put back after,
+  // the same nodes in the same places), because axe's own exclude list costs elements x
+  // exclusions. The render and the probe were taken before.
   let parked = [], sampled = null;
   if (budget) {
     // The probe's order: each element's children are judged together, then visited in turn.
@@ -44,10 +45,22 @@ RUN_JS = """async (options, scope, budget, makeSampler) => {
       for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
     }
     sampled = sampler.stats();
-    parked = sampler.droppedRoots.map((node) => {
+    // Consecutive dropped siblings (most of a long list) leave as one range: a few DOM
+    // mutations instead of one per row.
+    const runs = [];
+    for (const node of sampler.droppedRoots) {
+      const run = runs[runs.length - 1];
+      if (run && run[1].nextElementSibling === node) run[1] = node;
+      else runs.push([node, node]);
+    }
+    parked = runs.map(([first, last]) => {
+      const range = document.createRange();
+      range.setStartBefore(first);
+      range.setEndAfter(last);
       const mark = document.createComment("argus-axe-sampled-out");
-      node.replaceWith(mark);
-      return [mark, node];
+      const fragment = range.extractContents();
+      range.insertNode(mark);
+      return [mark, fragment];
     });
   }
   let results;
@@ -58,7 +71,7 @@ RUN_JS = """async (options, scope, budget, makeSampler) => {
       : document;
     results = await axe.run(context, options);
   } finally {
-    for (const [mark, node] of parked) mark.replaceWith(node);
+    for (const [mark, fragment] of parked) mark.replaceWith(fragment);
   }
   const reduce = (items) => items.map((item) => ({
     id: item.id,

@@ -107,8 +107,9 @@ async def aria_snapshot(page: Page, timeout_s: float = 30.0) -> str | None:
 
 
 async def warm_probe(page: Page) -> None:
-    """One throw-away ARIA pass: the first on a page pays for injecting Playwright's script."""
-    await page.locator("html").aria_snapshot()
+    """One throw-away ARIA pass: the first on a page pays for injecting Playwright's script.
+    Over ``head`` (nothing to snapshot), so a huge page does not pay for a whole-page pass."""
+    await page.locator("head").aria_snapshot()
 
 
 def assemble_probe(
@@ -132,6 +133,8 @@ def assemble_probe(
         # Said in the file the gates read: the dump is a sample, and how it was taken.
         probe["sampling"] = sampling
     if aria is None:
-        probe["aria_snapshot_missing"] = "the ARIA snapshot ran out of its time budget"
+        probe["aria_snapshot_missing"] = (
+            "not taken: the page is over the element budget, or the snapshot ran out of time"
+        )
     result: dict[str, Any] = truncate_probe(probe)
     return result
