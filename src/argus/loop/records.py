@@ -12,7 +12,8 @@ What counts as a record, per runs directory (the feature's and its ``report-only
 ``.protected/`` (checked by digest when used), reports, and what ``argus sense|gates|judge``
 write at the top of a view directory when a person or the implementer runs them by hand.
 In the iteration being edited, the files the loop itself writes during the call
-(``implementer.log``, ``implementer.json``, ``protected-before.json``) are left out.
+(``implementer.log``, ``implementer.json``) are left out. The digests themselves are kept in the
+run store (argus.loop.guard), not in the working tree.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ NOT_VIEW_DIRS = frozenset({"candidates", ".protected", "report-only"})
 REPORT_ONLY_DIR = "report-only"
 ITERATION_PREFIX = "iteration-"
 # Written by the loop while the implementer runs, in that iteration's directory.
-WRITTEN_DURING_EDIT = frozenset({"implementer.log", "implementer.json", "protected-before.json"})
+WRITTEN_DURING_EDIT = frozenset({"implementer.log", "implementer.json"})
 
 
 def _files_under(directory: Path) -> list[Path]:
