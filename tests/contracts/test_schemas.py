@@ -220,7 +220,7 @@ INVALID_CASES = [
         "gate-result",
         "gates.snapshot",
         "fail",
-        "$.gates.snapshot: 'fail' is not one of ['pass', 'diff', 'skip', 'error']",
+        "$.gates.snapshot: 'fail' is not one of ['pass', 'diff', 'skip', 'error', 'new']",
     ),
     (
         "gate-result",

@@ -81,7 +81,7 @@ def test_an_adapter_probe_without_elements_skips_the_element_gates(make: MakeInp
 def test_an_adapter_render_is_still_compared_with_its_baseline(make: MakeInputs) -> None:
     inputs = make("fake", ADAPTER_PROBE)
     first = run_gates(inputs, ["snapshot"], record=False).outcome("snapshot")
-    assert first.status is GateStatus.SKIP and first.data["action"] == "written", first.data
+    assert first.status is GateStatus.NEW and first.data["action"] == "written", first.data
     assert run_gates(inputs, ["snapshot"], record=False).outcome("snapshot").status is (
         GateStatus.PASS
     )
