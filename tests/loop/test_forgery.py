@@ -106,6 +106,18 @@ def test_kill_the_parent_after_an_edit_is_caught_on_resume(tmp_path: Path, prote
         assert outcome["integrity"]["restored"] is True
 
 
+def test_a_protected_file_changed_between_edits_refuses_the_resume(tmp_path: Path) -> None:
+    root = make_repo(tmp_path, [], states=("a", "b"))
+    first = _run(root, mode=Mode.INTERACTIVE)
+    assert first.status is Status.NEEDS_CONTEXT and first.paused
+    (root / SPEC_DIR / "spec.md").write_text("- edited while the run was paused\n")
+    again = _run(root, mode=Mode.INTERACTIVE)
+    assert again.status is Status.BLOCKED
+    assert "refused to resume" in again.notes[0] and "spec.md" in again.notes[0]
+    fresh = _run(root, mode=Mode.INTERACTIVE, new_run=True)  # the way out it names
+    assert fresh.status is Status.NEEDS_CONTEXT and fresh.run_id != first.run_id
+
+
 # -- route 2: a forged sign-off record --------------------------------------------------------
 
 
