@@ -66,7 +66,8 @@ def _no_constant(name: str) -> Any:
 
 def loads_json(text: str | bytes) -> Any:
     """Parse JSON text strictly (see the module's docstring); ``json.JSONDecodeError`` on any
-    problem, ``RecursionError`` when nested too deeply (callers map both to one line)."""
+    problem, ``UnicodeDecodeError`` for bytes that are not UTF-8, ``RecursionError`` when
+    nested too deeply (all ValueErrors but the last; callers map them to one line)."""
     if isinstance(text, bytes | bytearray):
         text = bytes(text).decode("utf-8-sig")
     return json.loads(
