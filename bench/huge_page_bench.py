@@ -10,7 +10,6 @@ sampled past ``[sense] max_elements``, docs/sense.md "Huge pages") and how many 
 
 from __future__ import annotations
 
-import argparse
 import functools
 import http.server
 import json
@@ -21,6 +20,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from bench.area_cli import area_main
 
 ROWS = (1_000, 5_000, 20_000)
 TARGET_S = 15.0
@@ -133,16 +134,7 @@ def run(quick: bool = False) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="1k and 5k rows only")
-    parser.add_argument("--out", type=Path, help="also write the JSON report here")
-    args = parser.parse_args(argv)
-    text = json.dumps(run(quick=args.quick), indent=2)
-    print(text)
-    if args.out:
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(text + "\n")
-    return 0
+    return area_main(run, __doc__.splitlines()[0], "1k and 5k rows only", argv)
 
 
 if __name__ == "__main__":
