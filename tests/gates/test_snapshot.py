@@ -187,6 +187,7 @@ def test_a_baseline_that_breaks_the_tokens_is_called_stale(habits_inputs: MakeIn
     assert stale["baseline_color"] == "#c81ec8"
     assert outcome.findings[0].property == "stale_baseline"
     assert "--update-snapshots changed" in outcome.findings[0].message
+    assert outcome.data["stale_baseline_accept"][1].endswith("--appearance light --baseline")
 
 
 def test_a_render_that_breaks_the_tokens_is_a_plain_regression(habits_inputs: MakeInputs) -> None:

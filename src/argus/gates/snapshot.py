@@ -230,24 +230,33 @@ def _stale_baseline(
     if not found:
         return outcome
     view = inputs.view
+    where = (
+        f"--feature {view.feature} --target {view.target} --state {view.state} "
+        f"--appearance {view.appearance}"
+    )
+    accept = [
+        f"argus gates {where} --sense --update-snapshots changed",
+        f"argus approve {where} --baseline",
+    ]
+    first = found[0]
     advice = (
-        f"the baseline {baseline.name} may be stale: where the render changed, the baseline "
-        f"shows {to_hex(found[0].color)}, no token of the palette (nearest "
-        f"{found[0].nearest}, ΔE {found[0].delta_e:.1f}), and the render only token colours; "
-        "do not put that back. If the render is right, a person accepts it: argus gates "
-        f"--feature {view.feature} --target {view.target} --state {view.state} --appearance "
-        f"{view.appearance} --sense --update-snapshots changed, or argus approve --feature "
-        f"{view.feature} --target {view.target} --state {view.state} --appearance "
-        f"{view.appearance} --baseline"
+        f"baseline may be stale: it shows {to_hex(first.color)} (no token; nearest "
+        f"{first.nearest}, ΔE {first.delta_e:.1f}) where the render keeps the tokens; do not "
+        "put it back. If the render is right, a person accepts it (argus gates "
+        "--update-snapshots changed, or argus approve --baseline)"
     )
     finding = Finding(
         element="baseline",
         property="stale_baseline",
-        value=to_hex(found[0].color),
-        expected=f"a token colour (nearest {found[0].nearest})",
+        value=to_hex(first.color),
+        expected=f"a token colour (nearest {first.nearest})",
         message=advice,
     )
-    data = {**outcome.data, "stale_baseline": [f.to_json() for f in found]}
+    data = {
+        **outcome.data,
+        "stale_baseline": [f.to_json() for f in found],
+        "stale_baseline_accept": accept,
+    }
     return replace(
         outcome,
         summary=f"{outcome.summary}; the baseline may be stale (it breaks the tokens)",

@@ -102,7 +102,11 @@ def converge_view(ctx: LoopContext, view: View) -> ViewResult:
                 Status.NEEDS_CONTEXT,
                 state.iteration,
                 state.decision().concerns,
-                last.stale_baseline,
+                f"{last.stale_baseline}. To accept the render: argus gates "
+                f"--feature {view.feature} --target {view.target} --state {view.state} "
+                f"--appearance {view.appearance} --sense --update-snapshots changed, or argus "
+                f"approve --feature {view.feature} --target {view.target} --state {view.state} "
+                f"--appearance {view.appearance} --baseline",
                 last=last,
             )
         stalled = _stagnation(ctx, view, state, last)
