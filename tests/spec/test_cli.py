@@ -291,3 +291,30 @@ def test_init_never_overwrites_a_config(tmp_path: Path, run_argus: RunArgus) -> 
     assert (tmp_path / "argus.toml").read_text() == 'base_url = "http://127.0.0.1:9"\n'
     plain = run_argus("init", "checkout", cwd=tmp_path)
     assert plain.returncode == 0 and "wrote argus.toml" not in plain.stdout
+
+
+def test_init_at_a_terminal_asks_for_the_start_command_and_url(tmp_path: Path) -> None:
+    import os
+    import pty
+    import subprocess
+
+    from argus.config import load_config
+
+    (tmp_path / ".git").mkdir()
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "argus", "init", "checkout"],
+        cwd=tmp_path,
+        stdin=follower,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    os.close(follower)
+    os.write(leader, b"npm run dev\nhttp://127.0.0.1:4173\n")
+    out, err = process.communicate(timeout=120)
+    os.close(leader)
+    assert process.returncode == 0, err.decode()
+    assert b"wrote argus.toml" in out
+    config = load_config(tmp_path)
+    assert config.base_url == "http://127.0.0.1:4173"
+    assert config.web_server is not None and config.web_server.command == "npm run dev"
