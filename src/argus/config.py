@@ -38,6 +38,7 @@ ALL_GATES = (
     "token_compliance",
     "source_tokens",
     "snapshot",
+    "focus_visible",
     "build",
     "lint",
     "type_check",

@@ -12,6 +12,7 @@ from argus.gates import (  # noqa: F401  (imported to register the gates)
     axe,
     commands,
     console,
+    focus_visible,
     lighthouse,
     rendered_contrast,
     snapshot,

@@ -29,6 +29,7 @@ class WebCapture:
     settled: bool
     attempts: int
     focus_order: list[dict[str, str] | None] | None = None  # None: not asked for
+    focus_visible: dict[str, Any] | None = None  # the focus walk (None: the gate is off)
 
 
 def write_sensed_files(plan: ViewPlan, out_dir: Path, capture: WebCapture) -> None:
@@ -48,6 +49,10 @@ def write_sensed_files(plan: ViewPlan, out_dir: Path, capture: WebCapture) -> No
         atomic_write_json(out_dir / files.AXE, truncate_probe(capture.axe))
     else:
         (out_dir / files.AXE).unlink(missing_ok=True)
+    if capture.focus_visible is not None:
+        atomic_write_json(out_dir / files.FOCUS, capture.focus_visible)
+    else:
+        (out_dir / files.FOCUS).unlink(missing_ok=True)
 
 
 def web_meta(

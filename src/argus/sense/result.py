@@ -13,6 +13,7 @@ PROBE = "probe.json"
 CONSOLE = "console.json"
 AXE = "axe.json"
 META = "meta.json"
+FOCUS = "focus.json"  # the focus walk (argus.sense.focus_visible)
 
 
 @dataclass(frozen=True)

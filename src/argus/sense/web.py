@@ -25,6 +25,7 @@ from argus.errors import InputError, SensorError
 from argus.io import atomic_write_json, read_bytes, read_json
 from argus.sense import result as files
 from argus.sense.axe import LoadedAxe, load_axe, run_axe
+from argus.sense.focus_visible import focus_visibility
 from argus.sense.fonts import FontProbe
 from argus.sense.output import Probed, WebCapture, web_meta, write_sensed_files
 from argus.sense.page_state import FONTS_READY_JS, FREEZE_CSS, NetworkMonitor
@@ -397,6 +398,10 @@ async def _sense(
             focus = None
             if probe and plan.focus_stops:
                 focus = await clock.phase("focus_order", focus_walk(page, plan.focus_stops))
+            # Then each focus stop's visible change, for the focus_visible gate.
+            visibility = None
+            if probe and "focus_visible" in plan.gates:
+                visibility = await clock.phase("focus_visible", focus_visibility(page, png))
             capture = WebCapture(
                 url=url,
                 png=png,
@@ -406,6 +411,7 @@ async def _sense(
                 settled=settled,
                 attempts=attempts,
                 focus_order=focus,
+                focus_visible=visibility,
             )
             # File writing (JSON encoding, fsync) runs off the event loop, so other views and
             # the fonts lookup keep going.
