@@ -90,7 +90,8 @@ def _partial_packet(make_packet: PacketFactory, tmp_path: Path) -> Any:
     axe = tmp_path / "axe-results.json"
     axe.write_text(json.dumps({"violations": [], "incomplete": [], "passes": 3}))
     holding = {"aria_snapshot": '- heading "Habits" [level=1]', "counts": []}
-    return make_packet(reference="human", extra={"axe": axe}, contract={"expectations": holding})
+    contract = {"expectations": holding, "expectations_cover_prose": False}
+    return make_packet(reference="human", extra={"axe": axe}, contract=contract)
 
 
 @pytest.mark.parametrize(("model_score", "final"), [(0.5, 0.5), (1, 1), (None, None)])

@@ -314,7 +314,10 @@ def test_accessibility_without_axe_is_unverified_not_passed(
     assert audited.score == 1, audited.evidence
 
 
-_PROSE = {"component_contracts": [{"state": "populated", "expects": "a header and a card"}]}
+_PROSE = {
+    "component_contracts": [{"state": "populated", "expects": "a header and a card"}],
+    "expectations_cover_prose": False,
+}
 _HOLDING = {
     "aria_snapshot": '- heading "Habits" [level=1]',
     "counts": [{"role": "button", "name": "/^Add/", "equals": 1}],
@@ -334,6 +337,16 @@ def test_functional_with_prose_beyond_the_expectations_is_a_partial_measurement(
     assert "spec.md acceptance criteria" in result.numbers["unmeasured"]
     assert "1 component contract" in result.numbers["unmeasured"]
     assert "not measured here" in result.evidence
+
+
+def test_functional_prose_declared_covered_by_the_expectations_is_measured(
+    make_packet: PacketFactory,
+) -> None:
+    probe = {**good_page(), "aria_snapshot": '- heading "Habits" [level=1]\n- button "Add habit"'}
+    contract = {**_PROSE, "expectations": _HOLDING, "expectations_cover_prose": True}
+    result = measure(make_packet(probe=probe, contract=contract), "functional_correctness")
+    assert result.score == 1 and result.numbers["covered_by_declaration"] is True
+    assert result.numbers["partial"] is True  # a composite judge still asks its model
 
 
 def test_functional_with_prose_still_fails_a_failing_expectation(

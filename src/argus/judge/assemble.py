@@ -61,6 +61,8 @@ def view_contract(spec: Spec, view: View) -> dict[str, Any]:
         "masks": list(target.snapshot.masks),
         # Elements whose text the spec allows to be cut short.
         "allow_truncation": list(target.allow_truncation),
+        # The author's declaration that the expectations check the prose criteria.
+        "expectations_cover_prose": target.expectations_cover_prose,
         # Words the spelling check accepts beyond its dictionary: the spec's own words.
         "words": spec_words(spec, expectation),
     }

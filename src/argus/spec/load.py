@@ -105,6 +105,7 @@ def _target(raw: dict[str, Any], spec_dir: Path, root: Path) -> Target:
         full_page=raw.get("full_page", False),
         primary_action=raw.get("primary_action"),
         allow_truncation=tuple(raw.get("allow_truncation", [])),
+        expectations_cover_prose=bool(raw.get("expectations_cover_prose", False)),
         snapshot=SnapshotSettings(
             masks=tuple(snapshot.get("masks", [])),
             max_diff_pixels=snapshot.get("max_diff_pixels"),

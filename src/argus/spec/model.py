@@ -129,6 +129,8 @@ class Target:
     steps: Mapping[str, tuple[Step, ...]] = field(default_factory=dict)
     # Elements whose text may be cut short (selectors as for snapshot masks).
     allow_truncation: tuple[str, ...] = ()
+    # The author declares the expectations check what the prose criteria say about function.
+    expectations_cover_prose: bool = False
 
     def fixture_for(self, state: str) -> str:
         return self.fixtures.get(state, state)

@@ -221,6 +221,14 @@ def functional_correctness(ctx: MetricContext) -> Measured:
         rest = f" The {' and '.join(prose)} are prose: not measured here."
     if not failed:
         summary = "; ".join(label for label, _ in results)
+        if prose and ctx.contract.get("expectations_cover_prose") is True:
+            numbers["covered_by_declaration"] = True
+            return Measured(
+                1,
+                f"All expectations hold: {summary}. The spec declares they cover its "
+                f"{' and '.join(prose)}.",
+                numbers,
+            )
         if prose:
             # What was measured holds, but the criteria also say what nothing measured: a pass
             # here would claim the unmeasured part. Abstain; a model judge takes the prose.
