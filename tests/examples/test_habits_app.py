@@ -97,10 +97,26 @@ REQUIRED = {
 }
 
 
+# Regressions a person comparing the render with the approved reference sees (issue 14):
+# each class has a variant, refused by this gate (None: the judge alone) and dimension.
+REGRESSIONS = {
+    "card_nudged": ("snapshot", "visual_fidelity"),  # a card 2 px lower
+    "surface_swapped": ("snapshot", "visual_fidelity"),  # a neighbouring palette token
+    "title_weight_dropped": (None, "typography"),  # weight off the type roles
+    "name_truncated": (None, "typography"),  # an ellipsis the spec does not allow
+    "danger_title": (None, "token_compliance"),  # a colour outside its role
+    "streak_copy": (None, "functional_correctness"),  # copy the fixture does not imply
+    "typo_streak": (None, "functional_correctness"),  # a word in no dictionary
+    "focus_ring_removed": ("focus_visible", "accessibility"),  # WCAG 2.4.7
+}
+
+
 def test_defects_cover_what_the_gates_and_judge_need() -> None:
     defects = {d.name: d for d in load_defects()}
     for name, gate in REQUIRED.items():
         assert defects[name].gate == gate
+    for name, (gate, dimension) in REGRESSIONS.items():
+        assert (defects[name].gate, defects[name].dimension) == (gate, dimension), name
     dimensions = {d.dimension for d in defects.values()}
     assert dimensions <= {
         "visual_fidelity", "token_compliance", "layout_spacing", "typography", "hierarchy",
