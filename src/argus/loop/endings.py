@@ -120,7 +120,7 @@ def sign_off(
         late = ctx.guard.verify()
         if not late.clean:
             why = (
-                unrestored_detail(late, "before the sign-off")
+                unrestored_detail(late.unrestored, "before the sign-off")
                 if late.unrestored
                 else f"protected files changed before the sign-off ({late.changes.summary()}); "
                 "Argus put them back. Rerun argus loop with --new-run"

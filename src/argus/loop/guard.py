@@ -20,7 +20,7 @@ only when its files still have those digests.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -168,10 +168,10 @@ class Guard:
         return found
 
 
-def unrestored_detail(verified: Verified, when: str) -> str:
+def unrestored_detail(paths: Sequence[str], when: str) -> str:
     """The one-line reason a view stops when protected files could not be put back."""
     return (
         f"protected files changed {when} and could not be restored "
-        f"({', '.join(verified.unrestored)}): their backup copies are missing or no longer "
+        f"({', '.join(paths)}): their backup copies are missing or no longer "
         "match their digest; put them back by hand (git checkout) and rerun with --new-run"
     )

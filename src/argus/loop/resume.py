@@ -64,7 +64,9 @@ def _killed_edit(guard: Guard, layout: RunLayout, manifest: Manifest) -> ResumeC
         return ResumeCheck()
     verified = guard.restore(before, changes)
     if verified.unrestored:
-        return ResumeCheck(problem=unrestored_detail(verified, "while the loop was stopped"))
+        return ResumeCheck(
+            problem=unrestored_detail(verified.unrestored, "while the loop was stopped")
+        )
     return ResumeCheck(edits={slug: (n, verified)})
 
 

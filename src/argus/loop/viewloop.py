@@ -167,9 +167,7 @@ def _no_effect(outcome: IterationOutcome, previous: IterationOutcome) -> bool:
 def _unrestored(view: View, state: LoopState, last: IterationOutcome) -> ViewResult:
     """Protected files that cannot be put back: nothing after this can be trusted."""
     unrestored = tuple(str(p) for p in (last.integrity or {}).get("unrestored", ()))
-    detail = unrestored_detail(
-        Verified(compare({}, {}), unrestored), f"in iteration {last.iteration}"
-    )
+    detail = unrestored_detail(unrestored, f"in iteration {last.iteration}")
     return ViewResult(
         view,
         INTEGRITY_UNRESTORED,
