@@ -730,3 +730,102 @@ def test_hierarchy_without_a_primary_action_scores_the_headings(
     del no_controls["elements"][3:]
     result = _hierarchy(make_packet, no_controls, primary_action=None)
     assert result.score == 1 and result.numbers["controls"] == 0
+
+
+def test_hierarchy_a_larger_h2_fails_h1_largest(make_packet: PacketFactory) -> None:
+    probe = good_page()
+    probe["elements"][2].update(heading_level=2, role="heading")
+    probe["elements"][2]["style"]["font-size"] = "32px"
+    result = _hierarchy(make_packet, probe)
+    assert result.score == 0.5 and result.numbers["failed_checks"] == ["h1_largest"]
+    assert ";" not in result.evidence  # one failure, one note
+
+
+def test_hierarchy_a_control_without_a_background_colour_has_no_fill(
+    make_packet: PacketFactory,
+) -> None:
+    probe = good_page()
+    del probe["elements"][4]["style"]["background-color"]
+    probe["elements"][4]["box"] = {"x": 0, "y": 0, "width": 320, "height": 200}
+    result = _hierarchy(make_packet, probe)
+    assert result.score == 1 and result.numbers["heaviest_other_weight"] == 0
+
+
+def test_hierarchy_a_translucent_fill_is_weighed_as_shown_over_the_canvas(
+    make_packet: PacketFactory,
+) -> None:
+    from argus.color import composite, contrast_ratio, parse_color
+
+    probe = good_page()
+    probe["elements"][0]["style"]["background-color"] = CLEAR  # the body shows the canvas
+    probe["elements"][3]["style"]["background-color"] = "rgba(52, 71, 196, 0.5)"
+    result = _hierarchy(make_packet, probe)
+    white = parse_color("rgb(255, 255, 255)")
+    shown = composite(parse_color("rgba(52, 71, 196, 0.5)"), white)
+    assert result.numbers["primary_fill_contrast"] == round(contrast_ratio(shown, white), 2)
+    assert result.score == 1, result.evidence
+    # A dark canvas (the sensor names it on the root element) is what the fill shows over.
+    probe["elements"][0]["canvas"] = "rgb(18, 18, 18)"
+    dark = parse_color("rgb(18, 18, 18)")
+    shown = composite(parse_color("rgba(52, 71, 196, 0.5)"), dark)
+    result = _hierarchy(make_packet, probe)
+    assert result.numbers["primary_fill_contrast"] == round(contrast_ratio(shown, dark), 2)
+
+
+def _sentence(evidence: object) -> None:
+    assert isinstance(evidence, str) and len(evidence) > 20, evidence
+    assert not evidence[0].islower() and evidence.endswith(".") and ".." not in evidence, evidence
+
+
+def test_hierarchy_evidence_is_one_sentence_per_finding(make_packet: PacketFactory) -> None:
+    good = _hierarchy(make_packet, good_page())
+    _sentence(good.evidence)
+    assert "disabled" not in good.evidence
+    probe = good_page()
+    probe["elements"][3].update(disabled=True)
+    disabled = _hierarchy(make_packet, probe)
+    _sentence(disabled.evidence)
+    assert "disabled" in disabled.evidence
+    unfilled = good_page()
+    unfilled["elements"][3]["style"]["background-color"] = CLEAR
+    result = _hierarchy(make_packet, unfilled)
+    _sentence(result.evidence)
+    assert ";" not in result.evidence
+    two = good_page()
+    two["elements"][2]["style"]["font-size"] = "40px"
+    two["elements"][2].update(heading_level=3, role="heading")
+    result = _hierarchy(make_packet, two)
+    _sentence(result.evidence)
+    assert result.evidence.count(";") == 1  # two failures, two notes
+
+
+def test_hierarchy_a_twin_of_the_primary_competes_but_does_not_outweigh_it(
+    make_packet: PacketFactory,
+) -> None:
+    probe = good_page()
+    twin = json.loads(json.dumps(probe["elements"][3]))
+    twin.update(index=5, testid="habits.twin", box={"x": 200, "y": 160, "width": 100, "height": 40})
+    probe["elements"].append(twin)
+    result = _hierarchy(make_packet, probe)
+    # Equal weight is not more weight: only primary_alone fails.
+    assert result.numbers["failed_checks"] == ["primary_alone"] and result.score == 0.5
+    assert result.numbers["heaviest_other_weight"] == result.numbers["primary_weight"]
+
+
+def test_hierarchy_a_page_with_one_control_and_one_text(make_packet: PacketFactory) -> None:
+    probe = good_page()
+    del probe["elements"][4]
+    del probe["elements"][2]
+    probe["elements"][2]["index"] = 2
+    probe["elements"][2]["text"] = ""  # the primary action labelled by aria only
+    result = _hierarchy(make_packet, probe)
+    assert result.score == 1, result.evidence
+    assert result.numbers["heaviest_other_weight"] == 0
+    assert result.numbers["largest_other_px"] == 0
+    assert result.numbers["controls"] == 1
+
+
+def test_hierarchy_abstaining_still_reports_the_numbers(make_packet: PacketFactory) -> None:
+    result = _hierarchy(make_packet, good_page(), primary_action=None)
+    assert result.score is None
+    assert result.numbers["controls"] == 2 and result.numbers["h1_count"] == 1
