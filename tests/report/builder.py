@@ -292,6 +292,10 @@ def build_run(root: Path, *, render_size: tuple[int, int] = (320, 200)) -> Built
             render_colour=(60, 60, 200),
         )
         writer.event("run_finished", {"status": "BLOCKED"}, None, None)
+        # The person's spot-check of the populated sign-off, as argus approve records it.
+        spotcheck = {"action": "spotcheck", "status": "approved", "wrong_dimension": None}
+        spotcheck.update(note="", signoff_run=run_id, by="tester", via="cli")
+        writer.event("human_decision", spotcheck, "populated", None)
         store.finish_run(run_id, "BLOCKED")
     for slug, n in ((POPULATED, 2), (EMPTY, 2)):
         (spec_dir / ".argus-runs" / slug / "run-id.txt").write_text(run_id + "\n")

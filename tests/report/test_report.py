@@ -287,3 +287,13 @@ def test_an_invalid_spec_still_gets_a_report(tmp_path: Path) -> None:
     assert any("spec not used" in note for note in report.notes)
     # Without the spec, references are found at their default place.
     assert _view(report, POPULATED).pictures[1].data_uri is not None
+
+
+def test_a_spotcheck_the_run_store_does_not_hold_reads_pending(tmp_path: Path) -> None:
+    built = build_run(tmp_path)
+    signoff = built.root / "argus" / "specs" / FEATURE / ".argus-runs" / "signoff.json"
+    data = json.loads(signoff.read_text())
+    data["records"][0]["human_spotcheck"] = {"status": "wrong", "wrong_dimension": "hierarchy"}
+    signoff.write_text(json.dumps(data))  # not what the person decided (approved)
+    populated = _view(_collect(built), POPULATED)
+    assert populated.signoff is not None and populated.signoff.spotcheck.status == "pending"

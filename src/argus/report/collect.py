@@ -18,7 +18,7 @@ from argus.loop.references import candidate_path
 from argus.report.model import RunReport, SignoffSummary
 from argus.report.rundir import read_object, view_dir
 from argus.report.select import FoundRun
-from argus.report.signoffs import read_signoffs, signoff_for
+from argus.report.signoffs import checked_spotcheck, read_signoffs, signoff_for
 from argus.report.view import ViewInputs, collect_view
 from argus.spec import Spec, View, load_spec
 from argus.spec.paths import SPECS_DIR
@@ -129,7 +129,10 @@ def collect_report(root: Path, found: FoundRun, *, pictures: bool = True) -> Run
     run_file = read_object(layout.run_file, notes)
     record = run_file if run_file is not None and run_file.get("run_id") == run.run_id else None
     record_views = record.get("views") if record is not None else None
-    signoffs: tuple[SignoffSummary, ...] = read_signoffs(layout.signoff_file, notes)
+    signoffs: tuple[SignoffSummary, ...] = tuple(
+        checked_spotcheck(s, found.events, run.run_id)
+        for s in read_signoffs(layout.signoff_file, notes)
+    )
     config = _load_config(root, notes) if pictures else None
     views = []
     for view in _views(run.feature, spec, found.events, record):

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from argus.errors import ArgusError
 from argus.loop.signoff import load_records
 from argus.report.model import SignoffSummary, SpotCheck
+from argus.store import Event
 
 
 def _text(value: Any) -> str:
@@ -37,6 +39,30 @@ def summarize(record: Mapping[str, Any]) -> SignoffSummary:
             note=_text(check.get("note")),
         ),
     )
+
+
+def checked_spotcheck(
+    summary: SignoffSummary, events: Sequence[Event], run_id: str
+) -> SignoffSummary:
+    """A spot-check of this run's sign-off is shown only when the run store holds that decision
+    (as the loop reads it, argus.loop.spotchecks); one written into signoff.json by anything
+    else reads as pending."""
+    if summary.run_id != run_id or summary.spotcheck.status == "pending":
+        return summary
+    decisions = [
+        e.payload
+        for e in events
+        if e.kind == "human_decision"
+        and (e.target, e.state, e.appearance) == (summary.target, summary.state, summary.appearance)
+        and e.payload.get("action") == "spotcheck"
+        and e.payload.get("signoff_run") == run_id
+    ]
+    latest = decisions[-1] if decisions else {}
+    same = (
+        latest.get("status") == summary.spotcheck.status
+        and (latest.get("wrong_dimension") or "") == summary.spotcheck.wrong_dimension
+    )
+    return summary if same else replace(summary, spotcheck=SpotCheck(status="pending"))
 
 
 def read_signoffs(path: Path, notes: list[str]) -> tuple[SignoffSummary, ...]:
