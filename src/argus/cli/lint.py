@@ -6,10 +6,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from argus.errors import InputError
-from argus.spec import LintReport, find_repo_root, find_specs, lint_spec
-from argus.spec.paths import SPECS_DIR
+from argus.spec.paths import SPECS_DIR, find_repo_root, find_specs
+
+if TYPE_CHECKING:
+    from argus.spec.lint import LintReport
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -69,6 +72,8 @@ def _print_text(report: LintReport) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from argus.spec.lint import lint_spec  # the validator loads only when a spec is linted
+
     reports: list[LintReport] = []
     unreadable: list[tuple[Path, str]] = []
     for path in _spec_paths(args.specs):

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Any
 
 from argus.cli._args import add_root_argument, add_view_arguments, feature_spec, repo_root
-from argus.contracts import Rubric, load_rubric
+from argus.cli._rubric import PLAIN_NAME as _NAME
+from argus.cli._rubric import resolve_rubric
 from argus.errors import InputError
 from argus.io import read_json
 from argus.loop.lock import FeatureLock
@@ -27,10 +27,8 @@ from argus.loop.state import (
     state_path,
 )
 from argus.sense.views import check_view
-from argus.spec import View, find_repo_root
+from argus.spec import View
 from argus.verdict import normalize_gate_result, normalize_verdict
-
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 _NEXT = {
     "implement": "run the implementer on the spec",
@@ -161,18 +159,3 @@ def _print(state: LoopState, path: Path, *, as_json: bool) -> None:
         if names:
             print(f"  {label}: {', '.join(names)}")
     print(f"next: {decision.next_action} ({_NEXT[decision.next_action]})")
-
-
-def resolve_rubric(explicit: Path | None, start: Path, feature: object) -> Rubric:
-    """--rubric, else the feature's own argus/specs/FEATURE/rubric.json, else Argus's default."""
-    if explicit is not None:
-        return load_rubric(explicit)
-    if isinstance(feature, str) and _NAME.match(feature):
-        try:
-            root = find_repo_root(start)
-        except InputError:
-            return load_rubric(None)
-        candidate = root / "argus" / "specs" / feature / "rubric.json"
-        if candidate.is_file():
-            return load_rubric(candidate)
-    return load_rubric(None)

@@ -6,18 +6,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from argus.cli.state import resolve_rubric
 from argus.errors import InputError
 from argus.io import read_json
-from argus.verdict import (
-    Correction,
-    NormalizedGateResult,
-    NormalizedVerdict,
-    normalize_gate_result,
-    normalize_verdict,
-)
+
+if TYPE_CHECKING:
+    from argus.verdict import Correction, NormalizedGateResult, NormalizedVerdict
 
 
 def register(subparsers: Any) -> None:
@@ -50,6 +45,11 @@ def register(subparsers: Any) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    # Loaded here, not at import: `--help` needs neither the rubric nor the JSON Schema
+    # validator, and the rubric is found without `argus state`'s loop and sensing modules.
+    from argus.cli._rubric import resolve_rubric
+    from argus.verdict import normalize_gate_result, normalize_verdict
+
     if (args.verdict is None) == (args.gate is None):
         raise InputError("argus verdict check needs VERDICT.json or --gate GATE.json (one)")
     if args.gate is not None:

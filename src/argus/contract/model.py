@@ -16,8 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from argus.contract.source import read_contract
-from argus.contracts import validate
 from argus.errors import InputError
 
 GRADED = frozenset({"stage-verifier", "loop-grader", "judgment"})
@@ -195,6 +193,11 @@ def check_grader(
 
 
 def load_contract(path: Path) -> Contract:
+    # Imported here: the Stop hook imports this module on every event but loads a contract
+    # only when a run is open; YAML and JSON Schema stay out of its start-up.
+    from argus.contract.source import read_contract
+    from argus.contracts import validate
+
     raw_bytes, data = read_contract(path)
     validate("contract", data, source=path)
     stages = tuple(_stage(s, path) for s in data["stages"])

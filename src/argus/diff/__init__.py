@@ -5,23 +5,62 @@ compare(a, b, ...) -> DiffResult                          + ratio, density, regi
 compare_files(a_png, b_png, ...) -> DiffResult            decode included
 is_unchanged(prev_png, curr_png) -> UnchangedResult       the loop's suppression check
 compare_to_baseline(render, baseline, ...) -> SnapshotOutcome
+
+The kernel and the PNG codec load with the package; the snapshot gate's part (masks,
+baselines, tolerance, the spec's path helpers) loads on first use (PEP 562), so ``argus diff``
+never imports the spec package and its JSON Schema validator.
 """
 
+import importlib as _importlib
+import typing as _typing
+
+# Eager: `compare` is both a function and the submodule it lives in; importing the submodule
+# sets the package attribute to the module, so the function must be bound here, after it.
 from argus.diff.compare import DiffResult, compare, compare_files
 from argus.diff.kernel import pixelmatch
-from argus.diff.masks import MASK_RGBA, Box, MaskResolution, paint_masks, resolve_masks
 from argus.diff.png import decode_png, encode_png, load_png, load_png_pair, save_png
 from argus.diff.regions import Region
-from argus.diff.snapshot import (
-    UPDATE_MODES,
-    SnapshotOutcome,
-    UpdateMode,
-    compare_to_baseline,
-    diff_image_path,
-)
-from argus.diff.tolerance import Tolerance
-from argus.diff.unchanged import UnchangedResult, is_unchanged
-from argus.spec.paths import baseline_path
+
+if _typing.TYPE_CHECKING:
+    from argus.diff.masks import MASK_RGBA, Box, MaskResolution, paint_masks, resolve_masks
+    from argus.diff.snapshot import (
+        UPDATE_MODES,
+        SnapshotOutcome,
+        UpdateMode,
+        compare_to_baseline,
+        diff_image_path,
+    )
+    from argus.diff.tolerance import Tolerance
+    from argus.diff.unchanged import UnchangedResult, is_unchanged
+    from argus.spec.paths import baseline_path
+
+# Each name loaded on first use and the module it comes from.
+_SOURCES = {
+    "MASK_RGBA": "argus.diff.masks",
+    "Box": "argus.diff.masks",
+    "MaskResolution": "argus.diff.masks",
+    "paint_masks": "argus.diff.masks",
+    "resolve_masks": "argus.diff.masks",
+    "UPDATE_MODES": "argus.diff.snapshot",
+    "SnapshotOutcome": "argus.diff.snapshot",
+    "UpdateMode": "argus.diff.snapshot",
+    "compare_to_baseline": "argus.diff.snapshot",
+    "diff_image_path": "argus.diff.snapshot",
+    "Tolerance": "argus.diff.tolerance",
+    "UnchangedResult": "argus.diff.unchanged",
+    "is_unchanged": "argus.diff.unchanged",
+    "baseline_path": "argus.spec.paths",
+}
+
+
+def __getattr__(name: str) -> _typing.Any:
+    source = _SOURCES.get(name)
+    if source is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(_importlib.import_module(source), name)
+    globals()[name] = value  # later lookups are plain attribute reads
+    return value
+
 
 __all__ = [
     "MASK_RGBA",

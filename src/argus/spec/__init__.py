@@ -4,30 +4,71 @@ spec = load_spec(Path("argus/specs/habits/spec.json"))
 for view in spec.views():
     target = spec.target(view.target)
     target.fixture_for(view.state), target.reference_for(view.state, view.appearance)
+
+Every name loads on first use (PEP 562): a command that needs only ``argus.spec.paths`` (the
+repository root, where baselines live) does not pay for the model, the lint and the JSON
+Schema validator they import.
 """
 
-from __future__ import annotations
+import importlib as _importlib
+import typing as _typing
 
-from argus.spec.checks import Issue
-from argus.spec.files import png_problem
-from argus.spec.fixtures import fixture_count
-from argus.spec.lint import LintReport, WorklistItem, lint_spec
-from argus.spec.load import load_spec
-from argus.spec.model import (
-    DEFAULT_VIEWPORT,
-    Canonical,
-    CountExpectation,
-    Expectation,
-    FixtureCount,
-    Reference,
-    SnapshotSettings,
-    Spec,
-    Target,
-    View,
-    Viewport,
-    view_slug,
-)
-from argus.spec.paths import find_repo_root, find_specs
+if _typing.TYPE_CHECKING:
+    from argus.spec.checks import Issue
+    from argus.spec.files import png_problem
+    from argus.spec.fixtures import fixture_count
+    from argus.spec.lint import LintReport, WorklistItem, lint_spec
+    from argus.spec.load import load_spec
+    from argus.spec.model import (
+        DEFAULT_VIEWPORT,
+        Canonical,
+        CountExpectation,
+        Expectation,
+        FixtureCount,
+        Reference,
+        SnapshotSettings,
+        Spec,
+        Target,
+        View,
+        Viewport,
+        view_slug,
+    )
+    from argus.spec.paths import find_repo_root, find_specs
+
+# Each public name and the module it comes from.
+_SOURCES = {
+    "Issue": "argus.spec.checks",
+    "png_problem": "argus.spec.files",
+    "fixture_count": "argus.spec.fixtures",
+    "LintReport": "argus.spec.lint",
+    "WorklistItem": "argus.spec.lint",
+    "lint_spec": "argus.spec.lint",
+    "load_spec": "argus.spec.load",
+    "DEFAULT_VIEWPORT": "argus.spec.model",
+    "Canonical": "argus.spec.model",
+    "CountExpectation": "argus.spec.model",
+    "Expectation": "argus.spec.model",
+    "FixtureCount": "argus.spec.model",
+    "Reference": "argus.spec.model",
+    "SnapshotSettings": "argus.spec.model",
+    "Spec": "argus.spec.model",
+    "Target": "argus.spec.model",
+    "View": "argus.spec.model",
+    "Viewport": "argus.spec.model",
+    "view_slug": "argus.spec.model",
+    "find_repo_root": "argus.spec.paths",
+    "find_specs": "argus.spec.paths",
+}
+
+
+def __getattr__(name: str) -> _typing.Any:
+    source = _SOURCES.get(name)
+    if source is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(_importlib.import_module(source), name)
+    globals()[name] = value  # later lookups are plain attribute reads
+    return value
+
 
 __all__ = [
     "DEFAULT_VIEWPORT",

@@ -1,0 +1,101 @@
+"""Commands that agents and hooks run many times import only what they need (issue 17, part 2).
+
+Each case runs the real command as a process with ``python -X importtime`` and reads the
+modules it imported from that report; a heavy module on a light command's path fails the
+test. Nothing here is timed: the check is which modules were loaded, not how long it took.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from argus.diff import save_png
+
+# Heavy modules none of these commands needs: the browser driver, the JSON Schema validator
+# and its reference resolver, pydantic (argus.config's models), YAML, the spec's model and
+# lint, sensing and the loop.
+BROWSER_AND_SCHEMAS = frozenset(
+    {
+        "playwright",
+        "jsonschema",
+        "referencing",
+        "pydantic",
+        "yaml",
+        "argus.config",
+        "argus.spec.model",
+        "argus.spec.lint",
+        "argus.sense",
+        "argus.loop",
+    }
+)
+IMAGES = frozenset({"numpy", "PIL"})
+
+
+def imported(*args: str, cwd: Path, stdin: bytes = b"") -> tuple[int, set[str]]:
+    """The exit code of ``argus ARGS`` and every module it imported (top-level names and the
+    argus modules in full)."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "argus", *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        check=False,
+    )
+    modules: set[str] = set()
+    for line in done.stderr.decode("utf-8", "replace").splitlines():
+        if not line.startswith("import time:") or line.rstrip().endswith("imported package"):
+            continue
+        name = line.rsplit("|", 1)[1].strip()
+        modules.add(name)
+        modules.add(name.split(".", 1)[0])
+    assert "argus.cli" in modules, done.stderr[-2000:]  # the report was read
+    return done.returncode, modules
+
+
+def heavy(modules: set[str], forbidden: frozenset[str]) -> set[str]:
+    """The modules at or below a forbidden name."""
+    return {m for m in modules if any(m == f or m.startswith(f"{f}.") for f in forbidden)}
+
+
+def test_version_imports_no_subcommand(tmp_path: Path) -> None:
+    code, modules = imported("--version", cwd=tmp_path)
+    assert code == 0
+    assert heavy(modules, BROWSER_AND_SCHEMAS | IMAGES) == set()
+    assert {m for m in modules if m.startswith("argus.cli.")} == set()
+
+
+def test_hook_stop_with_no_open_run_imports_nothing_heavy(tmp_path: Path) -> None:
+    event = {"session_id": "s", "cwd": str(tmp_path), "hook_event_name": "Stop"}
+    code, modules = imported("hook", "stop", cwd=tmp_path, stdin=json.dumps(event).encode("utf-8"))
+    assert code == 0
+    assert "argus.contract.hook" in modules  # the hook really ran
+    assert heavy(modules, BROWSER_AND_SCHEMAS | IMAGES) == set()
+
+
+def test_diff_imports_the_kernel_but_no_browser_or_schema(tmp_path: Path) -> None:
+    a = np.full((40, 60, 4), 255, dtype=np.uint8)
+    b = a.copy()
+    b[10:12, 10:14, :3] = 0
+    save_png(tmp_path / "a.png", a)
+    save_png(tmp_path / "b.png", b)
+    code, modules = imported("diff", "a.png", "b.png", cwd=tmp_path)
+    assert code == 1  # 8 pixels differ: the comparison really ran
+    assert "argus.diff.kernel" in modules
+    assert heavy(modules, BROWSER_AND_SCHEMAS) == set()
+    # The snapshot gate's half of argus.diff stays unloaded.
+    assert {"argus.diff.snapshot", "argus.diff.masks"} & modules == set()
+
+
+@pytest.mark.parametrize("command", [("verdict", "check"), ("lint",)])
+def test_help_of_a_light_command_imports_nothing_heavy(
+    tmp_path: Path, command: tuple[str, ...]
+) -> None:
+    code, modules = imported(*command, "--help", cwd=tmp_path)
+    assert code == 0
+    assert heavy(modules, BROWSER_AND_SCHEMAS | IMAGES) == set()
