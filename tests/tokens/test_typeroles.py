@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 
 from argus.errors import InputError
@@ -104,3 +107,21 @@ def test_colour_roles_in_both_shapes(write_tokens: WriteTokens) -> None:
 def test_bad_colour_roles_are_input_errors(write_tokens: WriteTokens, doc: dict) -> None:
     with pytest.raises(InputError, match="color_roles"):
         load_tokens(write_tokens(doc))
+
+
+def test_tokens_show_lists_the_roles(run_argus: Any) -> None:
+    from tests.support.habits import HABITS_DIR
+
+    result = run_argus(
+        "tokens", "show", str(HABITS_DIR / "argus/specs/habits/tokens.json"), "--json"
+    )
+    assert result.returncode == 0, result.stderr
+    model = json.loads(result.stdout)
+    assert model["typography"]["title"] == {
+        "size": 28,
+        "kind": "heading",
+        "weight": 700,
+        "line_height": 32,
+        "letter_spacing": None,
+    }
+    assert model["color_roles"] == {"danger": {"only": ["role=alert"], "appearances": []}}

@@ -61,6 +61,20 @@ def tokens_as_json(tokens: Tokens, appearance: str | None = None) -> dict[str, A
         "type": dict(tokens.type_scale),
         "radii": dict(tokens.radii),
         "fonts": dict(tokens.font_families),
+        "typography": {
+            name: {
+                "size": r.size,
+                "kind": r.kind,
+                "weight": r.weight,
+                "line_height": r.line_height,
+                "letter_spacing": r.letter_spacing,
+            }
+            for name, r in tokens.type_roles.items()
+        },
+        "color_roles": {
+            name: {"only": list(r.only), "appearances": list(r.appearances)}
+            for name, r in tokens.color_roles.items()
+        },
     }
 
 
@@ -81,6 +95,18 @@ def render_text(tokens: Tokens, model: dict[str, Any]) -> str:
         lines.extend(f"  {n:<{width}}{v:g}px" for n, v in model[section].items())
     lines.append(f"fonts ({len(model['fonts'])})")
     lines.extend(f"  {n:<{width}}{v}" for n, v in model["fonts"].items())
+    if tokens.type_roles:
+        lines.append(f"type roles ({len(tokens.type_roles)})")
+        lines.extend(f"  {r.describe()}" for r in tokens.type_roles.values())
+    if tokens.color_roles:
+        lines.append(f"colour roles ({len(tokens.color_roles)})")
+        for name, role in tokens.color_roles.items():
+            parts = []
+            if role.only:
+                parts.append(f"only {', '.join(role.only)}")
+            if role.appearances:
+                parts.append(f"appearances {', '.join(role.appearances)}")
+            lines.append(f"  {name:<{width}}{'; '.join(parts)}")
     return "\n".join(lines)
 
 
