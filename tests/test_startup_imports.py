@@ -90,6 +90,9 @@ def test_diff_imports_the_kernel_but_no_browser_or_schema(tmp_path: Path) -> Non
     assert heavy(modules, BROWSER_AND_SCHEMAS) == set()
     # The snapshot gate's half of argus.diff stays unloaded.
     assert {"argus.diff.snapshot", "argus.diff.masks"} & modules == set()
+    # Pillow's PNG reader only: not the BMP, GIF, JPEG and PPM readers `Image.open` loads.
+    assert "PIL.PngImagePlugin" in modules
+    assert {"PIL.JpegImagePlugin", "PIL.GifImagePlugin", "PIL.BmpImagePlugin"} & modules == set()
 
 
 @pytest.mark.parametrize("command", [("verdict", "check"), ("lint",)])
@@ -99,3 +102,16 @@ def test_help_of_a_light_command_imports_nothing_heavy(
     code, modules = imported(*command, "--help", cwd=tmp_path)
     assert code == 0
     assert heavy(modules, BROWSER_AND_SCHEMAS | IMAGES) == set()
+
+
+def test_config_models_are_built_on_first_use_not_at_import() -> None:
+    code = (
+        "import argus.config as c; "
+        "models = [c.ProjectConfig, c.GatesConfig, c.BrowserConfig]; "
+        "before = [m.__pydantic_complete__ for m in models]; "
+        "c.ProjectConfig.model_validate({}); "
+        "print(before, c.ProjectConfig.__pydantic_complete__)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["[False,", "False,", "False]", "True"]

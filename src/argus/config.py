@@ -69,7 +69,10 @@ COLOR_PROPERTIES = (
 
 
 class _Section(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # defer_build: a model's validator is built when it first validates, not at import; most
+    # commands importing this module never load a config, and one that does builds only the
+    # sections it meets (measured in docs/bench.md, "Start-up").
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class ViewportConfig(_Section):
