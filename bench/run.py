@@ -61,6 +61,13 @@ AREAS = (
     Area("loop", "bench.loop_bench", False, True, "loop overhead per iteration"),
     Area("scaling", "bench.scaling_bench", False, False, "diff and sense time by size"),
     Area("huge", "bench.huge_page_bench", False, True, "1k/5k/20k-row pages sensed and gated"),
+    Area(
+        "startup",
+        "bench.startup_bench",
+        True,
+        False,
+        "CPU time of `argus --version`, `hook stop` and `diff` as processes vs odiff",
+    ),
 )
 AREA_NAMES = tuple(area.name for area in AREAS)
 

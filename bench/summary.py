@@ -165,6 +165,28 @@ def loop_comparisons(report: Report) -> list[Comparison]:
     ]  # fmt: skip
 
 
+def startup_comparisons(report: Report) -> list[Comparison]:
+    """CPU time of each process; the absolute targets are ratios to their budget."""
+    med = report["medians_ms"]
+    budgets = report["budgets_ms"]
+    return [
+        Comparison(
+            "startup", "`argus --version` as a process, CPU time", "`argus --version`",
+            med["version"], f"budget {budgets['version']:g} ms", budgets["version"], 1.0, 17,
+        ),
+        Comparison(
+            "startup", "`argus hook stop`, no open run, as a process, CPU time",
+            "`argus hook stop`", med["hook_stop"], f"budget {budgets['hook_stop']:g} ms",
+            budgets["hook_stop"], 1.0, 17,
+        ),
+        Comparison(
+            "startup", "sparse 1440x900, `argus diff` file to count as a process, CPU time",
+            "`argus diff` (process)", med["diff"], "odiff binary (process)", med["odiff"],
+            report["diff_target"], 17,
+        ),
+    ]  # fmt: skip
+
+
 EXTRACTORS: dict[str, Callable[[Report], list[Comparison]]] = {
     "diff": diff_comparisons,
     "view": view_comparisons,
@@ -172,6 +194,7 @@ EXTRACTORS: dict[str, Callable[[Report], list[Comparison]]] = {
     "sense": sense_comparisons,
     "gates": gates_comparisons,
     "loop": loop_comparisons,
+    "startup": startup_comparisons,
 }
 
 

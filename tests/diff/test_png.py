@@ -53,6 +53,20 @@ def test_pair_decodes_both(tmp_path: Path) -> None:
     assert np.array_equal(got_a, a) and np.array_equal(got_b, b)
 
 
+@pytest.mark.parametrize(("bad", "named"), [("b", "b.png"), ("a", "a.png"), ("both", "a.png")])
+def test_pair_with_a_bad_file_names_it(tmp_path: Path, bad: str, named: str) -> None:
+    """The second file decodes on another thread; its error still reaches the caller, and
+    when both are bad the first file is the one named."""
+    save_png(tmp_path / "a.png", page())
+    save_png(tmp_path / "b.png", page())
+    for name in ("a", "b"):
+        if bad in (name, "both"):
+            (tmp_path / f"{name}.png").write_bytes(b"not a png")
+    with pytest.raises(InputError) as caught:
+        load_png_pair(tmp_path / "a.png", tmp_path / "b.png")
+    assert str(caught.value).startswith(str(tmp_path / named))
+
+
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"nope\.png: PNG image not found"):
         load_png(tmp_path / "nope.png")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import io
 import struct
-from concurrent.futures import ThreadPoolExecutor
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -111,9 +111,6 @@ def _grey16_to_rgba(im: Image.Image) -> U8:
     return arr
 
 
-_pool: ThreadPoolExecutor | None = None
-
-
 def _to_rgba_array(im: Image.Image) -> U8:
     if im.mode in _GREY16_MODES:
         return _grey16_to_rgba(im)
@@ -189,13 +186,27 @@ def load_png(path: Path) -> U8:
 
 
 def load_png_pair(first: Path, second: Path) -> tuple[U8, U8]:
-    """Decode two PNG files in parallel."""
-    global _pool
-    if _pool is None:
-        _pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="argus-png")
-    later = _pool.submit(load_png, second)
-    a = load_png(first)
-    return a, later.result()
+    """Decode two PNG files in parallel: the second on a thread of its own (a bare thread,
+    not a pool: concurrent.futures' imports cost ``argus diff`` more than the thread does).
+    An error in the first file is the one raised when both are bad."""
+    decoded: list[U8] = []
+    failed: list[BaseException] = []
+
+    def decode_second() -> None:
+        try:
+            decoded.append(load_png(second))
+        except BaseException as exc:  # handed to the caller's thread below
+            failed.append(exc)
+
+    worker = threading.Thread(target=decode_second, name="argus-png", daemon=True)
+    worker.start()
+    try:
+        a = load_png(first)
+    finally:
+        worker.join()
+    if failed:
+        raise failed[0]
+    return a, decoded[0]
 
 
 def encode_png(img: U8, compress_level: int = 6) -> bytes:
