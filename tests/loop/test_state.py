@@ -437,3 +437,62 @@ def test_after_a_red_gate_no_dimension_is_asked_for() -> None:
     decision = gated.decision()
     assert decision.next_action == "fix_gates"
     assert decision.fix_dimensions == ()
+
+
+def test_a_lying_verdict_is_recorded_with_its_corrections(tmp_path: Path) -> None:
+    state = run(fresh(), [])
+    state = state.record(judged(state, FAIL_TYPE, all_pass=True))
+    assert state.last_verdict is not None
+    (correction,) = state.last_verdict.corrections
+    assert correction.startswith("all_pass")
+    path, _ = _saved(tmp_path, state)
+    loaded = load_state(path).last_verdict
+    assert loaded is not None and loaded.corrections == (correction,)
+    assert loaded.failed_dimensions == ("typography",) and loaded.outcome == "fail"
+
+
+def test_an_inconclusive_verdict_clears_newly_frozen(tmp_path: Path) -> None:
+    frozen = run(fresh(LoopSettings(3, 1, 12)), [FAIL_TYPE])
+    assert frozen.newly_frozen == ("typography",)
+    after = frozen.record(judged(frozen, status="inconclusive", error="bad JSON twice"))
+    assert after.newly_frozen == () and after.to_json()["newly_frozen"] == []
+    path, _ = _saved(tmp_path, after)
+    loaded = load_state(path)
+    assert loaded.last_verdict is not None and loaded.last_verdict.outcome == "inconclusive"
+    assert loaded.decision().next_action == "retry_judge"
+
+
+def test_an_unchanged_confirm_asks_for_another_confirm() -> None:
+    state = run(fresh(LoopSettings(3, 3, 12)), [{}, "unchanged"])
+    assert state.last_outcome == "unchanged"
+    assert state.decision().next_action == "confirm"
+
+
+def test_saved_state_is_stamped_in_utc(tmp_path: Path) -> None:
+    _, data = _saved(tmp_path)
+    assert data["updated_at"].endswith("+00:00")
+
+
+def test_the_smallest_settings_load(tmp_path: Path) -> None:
+    path, _ = _saved(tmp_path, fresh(LoopSettings(1, 1, 1)))
+    loaded = load_state(path)
+    assert loaded.settings == LoopSettings(1, 1, 1)
+    assert loaded.last_verdict is None and loaded.updated_at is not None
+
+
+def test_optional_lists_default_to_empty(tmp_path: Path) -> None:
+    path, data = _saved(tmp_path, run(fresh(), [FAIL_TYPE]))
+    del data["newly_frozen"]
+    del data["red_gates"]
+    del data["last_verdict"]["unverified_dimensions"]
+    del data["last_verdict"]["corrections"]
+    path.write_text(json.dumps(data), "utf-8")
+    loaded = load_state(path)
+    assert loaded.newly_frozen == () and loaded.red_gates == ()
+    assert loaded.last_verdict is not None
+    assert loaded.last_verdict.failed_dimensions == ("typography",)
+    assert loaded.last_verdict.unverified_dimensions == () and loaded.last_verdict.corrections == ()
+    del data["last_verdict"]["failed_dimensions"]
+    path.write_text(json.dumps(data), "utf-8")
+    last = load_state(path).last_verdict
+    assert last is not None and last.failed_dimensions == ()
