@@ -250,3 +250,25 @@ def test_measurements_and_usage_pass_through() -> None:
     out = normalize_verdict(raw, RUBRIC).to_json()
     assert out["dimensions"]["layout_spacing"]["measurements"] == {"off_grid_gaps": 0}
     assert out["usage"] == {"input_tokens": None, "cost_usd": None}
+
+
+def test_corrections_record_what_was_reported_and_what_the_scores_give() -> None:
+    raw = verdict({"typography": 0}, all_pass=True, failed_dimensions=["layout_spacing"])
+    normalized = normalize_verdict(raw, RUBRIC)
+    assert [str(c) for c in normalized.corrections] == [
+        "all_pass: reported true, derived false",
+        'failed_dimensions: reported ["layout_spacing"], derived ["typography"]',
+    ]
+    data = normalized.to_json()
+    assert data["corrections"] == [str(c) for c in normalized.corrections]
+    assert data["all_pass"] is False and data["failed_dimensions"] == ["typography"]
+
+
+def test_dimensions_are_found_by_name_and_unverified_ones_are_listed() -> None:
+    normalized = normalize_verdict(verdict({"typography": 0, "accessibility": None}), RUBRIC)
+    assert normalized.dimension("typography").score == 0
+    assert normalized.dimension("accessibility").score is None
+    assert normalized.dimension("hierarchy").score == 1
+    with pytest.raises(KeyError):
+        normalized.dimension("no_such_dimension")
+    assert normalized.to_json()["unverified_dimensions"] == ["accessibility"]
