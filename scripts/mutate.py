@@ -185,7 +185,7 @@ def summarise(results: dict[str, dict[str, str]]) -> str:
         apart = set(equivalent) | set(wording) | set(unrun) | set(killed)
         survived = [n for n in statuses if n not in apart]
         scored = len(killed) + len(survived)
-        score = f"{100 * len(killed) / scored:.0f} %" if scored else "n/a"
+        score = f"{100 * len(killed) / scored:.1f} %" if scored else "n/a"
         rows.append(
             f"| {module} | {len(statuses)} | {len(killed)} | {len(survived)} | "
             f"{len(equivalent)} | {len(wording)} | {len(unrun)} | {score} |"

@@ -247,3 +247,46 @@ def test_a_minimum_is_a_contrast_ratio_from_1_to_21(
     else:
         with pytest.raises(InputError):
             load_pairs(path)
+
+
+def test_the_report_names_each_row_and_both_files(tmp_path: Path) -> None:
+    tokens, pairs = setup(
+        tmp_path,
+        {
+            "_comment": "ignored",
+            "pairs": [
+                {"fg": "text", "bg": "surface", "min": 4.5, "note": "body", "$x": 1},
+                {"fg": "almost", "bg": "surface", "whitelist": ["dark"]},
+            ],
+        },
+    )
+    report = check_pairs(tokens, pairs, appearances=("light",))
+    data = report.as_json()
+    assert data["tokens"] == str(tokens.source) and data["pairs_file"] == str(pairs)
+    assert (data["passed"], data["failures"]) == (False, 1)
+    first, second = data["pairs"]
+    assert {k: first[k] for k in ("fg", "bg", "appearance", "min", "note", "status")} == {
+        "fg": "text",
+        "bg": "surface",
+        "appearance": "light",
+        "min": 4.5,
+        "note": "body",
+        "status": "pass",
+    }
+    assert (second["fg"], second["status"], second["whitelisted"]) == ("almost", "fail", False)
+
+
+@pytest.mark.parametrize(
+    ("doc", "where"),
+    [
+        ({"pairs": [{"fg": "a", "bg": "b", "min": "x"}]}, "pairs[0].min"),
+        ({"pairs": [{"fg": "a", "bg": "b"}, {"fg": "a"}]}, "pairs[1].bg"),
+        ({"pairs": [{"fg": "a", "bg": "b", "min": 1}], "extra": {"a": 1}}, "extra"),
+    ],
+)
+def test_bad_pairs_name_where_in_the_file(tmp_path: Path, doc: Any, where: str) -> None:
+    path = tmp_path / "contrast-pairs.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        load_pairs(path)
+    assert str(err.value).startswith(f"{path}: {where}")
