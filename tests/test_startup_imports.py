@@ -8,6 +8,7 @@ test. Nothing here is timed: the check is which modules were loaded, not how lon
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -40,9 +41,13 @@ IMAGES = frozenset({"numpy", "PIL"})
 def imported(*args: str, cwd: Path, stdin: bytes = b"") -> tuple[int, set[str]]:
     """The exit code of ``argus ARGS`` and every module it imported (top-level names and the
     argus modules in full)."""
+    # Without CLAUDE_PROJECT_DIR: the hook would also look there, and an open run in the
+    # developer's own project would (rightly) load its contract.
+    env = {k: v for k, v in os.environ.items() if k != "CLAUDE_PROJECT_DIR"}
     done = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "argus", *args],
         cwd=cwd,
+        env=env,
         input=stdin,
         capture_output=True,
         check=False,
