@@ -106,3 +106,49 @@ def test_invalid_gate_results(label: str, raw: Any, needle: str) -> None:
     message = str(info.value)
     assert message.startswith("g.json: invalid gate result") and needle in message
     assert "\n" not in message
+
+
+def test_claims_are_corrected_exactly_and_never_kept() -> None:
+    raw = gate_result(
+        {"axe": "fail", "a11y_ids": {**IDS_MISSING, "status": "pass"}},
+        all_green=True,
+        iteration=2,
+    )
+    result = normalize_gate_result(raw)
+    assert [str(c) for c in result.corrections] == [
+        "all_green: reported true, derived false",
+        "gates.a11y_ids.status: reported pass, derived fail",
+    ]
+    assert result.other == {"iteration": 2}  # the derived keys are never carried as claimed
+    assert result.to_json()["all_green"] is False
+
+
+def test_a_claim_that_matches_is_no_correction() -> None:
+    ids = {"expected": 3, "present": 3, "missing": [], "status": "fail"}
+    result = normalize_gate_result(gate_result({"a11y_ids": ids}, all_green=False))
+    assert result.corrections == () and result.all_green is False
+    errored = normalize_gate_result(gate_result({"a11y_ids": {**IDS_OK, "status": "error"}}))
+    assert errored.gates[0].status == "error" and errored.all_green is False
+
+
+@pytest.mark.parametrize(
+    "ids",
+    [
+        {"expected": 3, "missing": []},
+        {"present": 3, "missing": []},
+        {"expected": 3, "present": 3},
+        {"expected": 3, "present": 3, "missing": "x"},
+        {"expected": "3", "present": 3, "missing": []},
+    ],
+)
+def test_an_ids_block_without_its_three_facts_is_refused(ids: dict[str, Any]) -> None:
+    with pytest.raises(InputError):
+        normalize_gate_result(gate_result({"a11y_ids": ids}))
+
+
+@pytest.mark.parametrize("key", ["feature", "target"])
+def test_feature_and_target_are_required(key: str) -> None:
+    raw = gate_result({"axe": "pass"})
+    del raw[key]
+    with pytest.raises(InputError):
+        normalize_gate_result(raw)

@@ -272,3 +272,11 @@ def test_dimensions_are_found_by_name_and_unverified_ones_are_listed() -> None:
     with pytest.raises(KeyError):
         normalized.dimension("no_such_dimension")
     assert normalized.to_json()["unverified_dimensions"] == ["accessibility"]
+
+
+def test_unverified_dimensions_are_checked_without_failed_dimensions() -> None:
+    raw = verdict({"accessibility": None}, unverified_dimensions=[])
+    normalized = normalize_verdict(raw, RUBRIC)
+    assert [str(c) for c in normalized.corrections] == [
+        'unverified_dimensions: reported [], derived ["accessibility"]'
+    ]
