@@ -290,3 +290,38 @@ def test_bad_pairs_name_where_in_the_file(tmp_path: Path, doc: Any, where: str) 
     with pytest.raises(InputError) as err:
         load_pairs(path)
     assert str(err.value).startswith(f"{path}: {where}")
+
+
+def test_a_row_in_json_has_every_field(tmp_path: Path) -> None:
+    tokens, pairs = setup(tmp_path, {"pairs": [{"fg": "grey", "bg": "surface", "min": 4.5}]})
+    (row,) = check_pairs(tokens, pairs, appearances=("light",)).as_json()["pairs"]
+    assert row == {
+        "fg": "grey",
+        "bg": "surface",
+        "appearance": "light",
+        "ratio": pytest.approx(contrast_ratio(parse_color("#767676"), parse_color("#fff"))),
+        "min": 4.5,
+        "passed": True,
+        "whitelisted": False,
+        "surface": "white",
+        "note": "",
+        "status": "pass",
+    }
+
+
+def test_a_ratio_exactly_at_the_minimum_passes(tmp_path: Path) -> None:
+    tokens, pairs = setup(tmp_path, {"pairs": [{"fg": "grey", "bg": "surface", "min": 1}]})
+    (row,) = check_pairs(tokens, pairs, appearances=("light",)).rows
+    pairs.write_text(json.dumps({"pairs": [{"fg": "grey", "bg": "surface", "min": row.ratio}]}))
+    (exact,) = check_pairs(tokens, pairs, appearances=("light",)).rows
+    assert exact.minimum == exact.ratio and exact.passed
+
+
+def test_a_translucent_surface_sits_on_white(tmp_path: Path) -> None:
+    doc = {"pairs": [{"fg": "grey", "bg": "ink50", "surface": "rgba(255, 255, 255, 0.5)"}]}
+    tokens, pairs = setup(tmp_path, doc)
+    (row,) = check_pairs(tokens, pairs, appearances=("light",)).rows
+    grey_on_mid = contrast_ratio(
+        parse_color("#767676"), composite(parse_color("rgba(0, 0, 0, 0.5)"), parse_color("#fff"))
+    )
+    assert row.ratio == pytest.approx(grey_on_mid)
