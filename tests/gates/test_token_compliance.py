@@ -315,3 +315,68 @@ def test_the_visually_hidden_cut_off(tokens: Tokens, box: dict, rendered: bool) 
     outcome = check(tokens, tiny, properties=["font-size"])
     assert outcome.data["checked"] == (1 if rendered else 0)
     assert outcome.status is (GateStatus.FAIL if rendered else GateStatus.SKIP)
+
+
+def test_the_outcome_names_the_gate_and_counts_in_its_summary(tokens: Tokens) -> None:
+    failed = check(tokens, el("div", padding_top="12px"), el("div", margin_top="14px"))
+    assert failed.name == "token_compliance" and failed.summary.startswith("2 off-token")
+    passed = check(tokens, el("div", padding_top="16px"))
+    assert passed.name == "token_compliance" and passed.summary.startswith("0 off-token")
+    doc = page()
+    doc["elements"][0]["visible"] = False
+    skipped = check_token_compliance(parse_probe(doc), tokens, "light")
+    assert skipped.name == "token_compliance" and skipped.findings == ()
+
+
+def test_the_default_colour_tolerance_is_delta_e_1(tokens: Tokens) -> None:
+    near = el("p", text="x", color="rgb(27, 29, 34)")  # ΔE2000 1.57 from text-primary
+    assert check(tokens, near).status is GateStatus.FAIL
+    assert check(tokens, near, delta_e=2.0).status is GateStatus.PASS
+
+
+def test_an_element_skipped_does_not_stop_the_check(tokens: Tokens) -> None:
+    hidden = el("p", text="x", font_size="13px", visible=False)
+    allowed = el("div", id="chart", background_color="rgb(255, 0, 0)")
+    off = el("div", padding_top="12px")
+    outcome = check(tokens, hidden, allowed, off, allow=["12px-not", "#chart"])
+    assert outcome.status is GateStatus.FAIL and outcome.data["by_property"] == {"padding-top": 1}
+
+
+def test_every_allow_entry_counts(tokens: Tokens) -> None:
+    chart = el("div", id="chart", background_color="rgb(255, 0, 0)", padding_top="12px")
+    assert check(tokens, chart, allow=["12px", "#chart"]).status is GateStatus.PASS
+    assert check(tokens, chart, allow=["12px"]).status is GateStatus.FAIL
+
+
+@pytest.mark.parametrize(
+    "entry", ["section", "#chart", "chart", "habits.chart", '[data-testid="habits.chart"]']
+)
+def test_an_element_is_allowed_by_tag_id_or_test_id(tokens: Tokens, entry: str) -> None:
+    chart = el("section", id="Chart", testid="Habits.Chart", background_color="rgb(255, 0, 0)")
+    assert check(tokens, chart).status is GateStatus.FAIL
+    assert check(tokens, chart, allow=[entry]).status is GateStatus.PASS
+
+
+def test_radii_are_read_on_the_radius_scale(tokens: Tokens) -> None:
+    on_radius = el("div", border_radius="12px")  # radius lg; not a spacing step
+    assert check(tokens, on_radius, properties=["border-radius"]).status is GateStatus.PASS
+    elliptic = el("div", border_radius="4px / 8px")
+    assert check(tokens, elliptic, properties=["border-radius"]).status is GateStatus.PASS
+    off = check(tokens, el("div", border_radius="6px"), properties=["border-radius"])
+    (finding,) = off.findings
+    assert finding.value == "6px" and finding.expected in ("sm 4px", "md 8px")
+
+
+def test_a_text_without_a_computed_colour_is_bad_input(tokens: Tokens) -> None:
+    doc = page(el("p", text="x"))
+    del doc["elements"][1]["style"]["color"]
+    with pytest.raises(InputError):
+        check_token_compliance(parse_probe(doc), tokens, "light", properties=["color"])
+
+
+def test_one_sided_margin_is_not_auto_centring(tokens: Tokens) -> None:
+    doc = page(el("div", margin_left="280px"))
+    del doc["elements"][1]["style"]["margin-right"]
+    outcome = check_token_compliance(parse_probe(doc), tokens, "light", properties=["margin"])
+    assert outcome.status is GateStatus.FAIL
+    assert outcome.data["by_property"] == {"margin-left": 1}
