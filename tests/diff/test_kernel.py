@@ -200,3 +200,35 @@ def test_colour_options_are_three_bytes(value: tuple[int, ...], ok: bool) -> Non
 @pytest.mark.parametrize("value", [0.0, 1.0])
 def test_fraction_options_accept_their_bounds(value: float) -> None:
     assert pixelmatch(page(), page(), threshold=value, alpha=value) == 0
+
+
+def test_mismatched_lists_the_counted_pixels_only() -> None:
+    a = page()
+    b = a.copy()
+    b[40, 50, :3] = 0
+    b[41, 50, :3] = 0
+    found = kernel.match(a, b, threshold=0.1, include_aa=True, checkerboard=True)
+    width = a.shape[1]
+    assert found.mismatched().tolist() == [40 * width + 50, 41 * width + 50]
+    assert found.mismatch == 2
+
+
+def test_with_anti_aliasing_included_the_diff_is_still_drawn() -> None:
+    a = page()
+    b = a.copy()
+    b[40, 50, :3] = 0
+    output = np.zeros_like(a)
+    assert pixelmatch(a, b, output, include_aa=True) == 1
+    assert output[40, 50].tolist() == [255, 0, 0, 255]
+
+
+@pytest.mark.parametrize("rows", [1, 40], ids=["per pixel", "per run"])
+def test_a_slightly_lighter_pixel_is_not_drawn_as_darker(rows: int) -> None:
+    a = np.full((48, 64, 4), 200, np.uint8)
+    a[..., 3] = 255
+    b = a.copy()
+    b[:rows, :, :3] = 201  # one level lighter: a YIQ delta under 1, over a zero threshold
+    output = np.zeros_like(a)
+    count = pixelmatch(a, b, output, threshold=0.0, include_aa=True, diff_color_alt=(0, 0, 255))
+    assert count == rows * 64
+    assert output[0, 0].tolist() == [255, 0, 0, 255]
