@@ -152,3 +152,8 @@ def test_feature_and_target_are_required(key: str) -> None:
     del raw[key]
     with pytest.raises(InputError):
         normalize_gate_result(raw)
+
+
+def test_a_claimed_skip_with_every_id_present_stays_a_skip() -> None:
+    result = normalize_gate_result(gate_result({"a11y_ids": {**IDS_OK, "status": "skip"}}))
+    assert result.gates[0].status == "skip" and result.all_green is False

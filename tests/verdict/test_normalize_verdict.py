@@ -280,3 +280,50 @@ def test_unverified_dimensions_are_checked_without_failed_dimensions() -> None:
     assert [str(c) for c in normalized.corrections] == [
         'unverified_dimensions: reported [], derived ["accessibility"]'
     ]
+
+
+def test_the_view_is_read_from_the_verdict() -> None:
+    normalized = normalize_verdict(verdict(view=("list", "empty", "dark")), RUBRIC)
+    assert (normalized.target, normalized.state, normalized.appearance) == (
+        "list",
+        "empty",
+        "dark",
+    )
+    for key in ("target", "state", "appearance"):
+        with pytest.raises(InputError):
+            normalize_verdict({**verdict(), key: ""}, RUBRIC)
+    no_target = verdict()
+    del no_target["target"]
+    with pytest.raises(InputError):
+        normalize_verdict(no_target, RUBRIC)
+
+
+@pytest.mark.parametrize("iteration", [True, 0, -1, 1.5, "1"])
+def test_an_iteration_must_be_a_whole_number_from_1(iteration: Any) -> None:
+    with pytest.raises(InputError):
+        normalize_verdict(verdict(iteration=iteration), RUBRIC)
+
+
+def test_derived_and_view_keys_are_never_kept_as_claims() -> None:
+    raw = verdict(all_pass=True, status="scored", failed_dimensions=[], backend="metric")
+    normalized = normalize_verdict(raw, RUBRIC)
+    assert normalized.other["backend"] == "metric"
+    kept = set(normalized.other)
+    assert not kept & {"all_pass", "status", "failed_dimensions", "feature", "iteration"}
+
+
+def test_a_dimensions_extra_keeps_only_what_is_not_scored() -> None:
+    raw = verdict({"typography": None})
+    raw["dimensions"]["typography"]["measurements"] = {"off_scale": 0}
+    normalized = normalize_verdict(raw, RUBRIC)
+    dim = normalized.dimension("typography")
+    assert dim.extra == {"measurements": {"off_scale": 0}}
+    assert dim.threshold == RUBRIC.dimensions["typography"].threshold
+
+
+def test_scores_are_written_plainly() -> None:
+    normalized = normalize_verdict(verdict({"typography": 0.5, "hierarchy": 0}), RUBRIC)
+    dims = normalized.to_json()["dimensions"]
+    assert dims["typography"]["score"] == 0.5
+    assert isinstance(dims["hierarchy"]["score"], int) and dims["hierarchy"]["score"] == 0
+    assert isinstance(dims["layout_spacing"]["score"], int)
