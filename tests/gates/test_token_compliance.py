@@ -380,3 +380,38 @@ def test_one_sided_margin_is_not_auto_centring(tokens: Tokens) -> None:
     outcome = check_token_compliance(parse_probe(doc), tokens, "light", properties=["margin"])
     assert outcome.status is GateStatus.FAIL
     assert outcome.data["by_property"] == {"margin-left": 1}
+
+
+@pytest.mark.parametrize(
+    ("box", "status"),
+    [
+        ({**CENTRED, "x": 281, "width": 719}, GateStatus.PASS),  # 1 px off on the left
+        ({**CENTRED, "x": 280, "width": 719}, GateStatus.PASS),  # 1 px off on the right
+        ({**CENTRED, "x": 282, "width": 716}, GateStatus.FAIL),  # 2 px off
+    ],
+)
+def test_centring_allows_one_pixel_of_rounding(
+    tokens: Tokens, box: dict, status: GateStatus
+) -> None:
+    wrapper = el("section", box={"x": 0, "y": 0, "width": 1280, "height": 200})
+    child = el("div", parent=1, box=box, margin_left="280px", margin_right="280px")
+    assert check(tokens, wrapper, child, properties=["margin"]).status is status
+
+
+def test_the_parents_right_border_narrows_the_centring_box(tokens: Tokens) -> None:
+    wrapper = el(
+        "section", box={"x": 0, "y": 0, "width": 1280, "height": 200}, border_right_width="8px"
+    )
+    child = el(
+        "div",
+        parent=1,
+        box={"x": 280, "y": 10, "width": 712, "height": 24},
+        margin_left="280px",
+        margin_right="280px",
+    )
+    assert check(tokens, wrapper, child, properties=["margin"]).status is GateStatus.PASS
+
+
+def test_a_radius_pair_without_spaces_is_read_part_by_part(tokens: Tokens) -> None:
+    bad = check(tokens, el("div", border_radius="4px/6px"), properties=["border-radius"])
+    assert bad.status is GateStatus.FAIL
