@@ -310,6 +310,7 @@ def test_derived_and_view_keys_are_never_kept_as_claims() -> None:
     assert normalized.other["backend"] == "metric"
     kept = set(normalized.other)
     assert not kept & {"all_pass", "status", "failed_dimensions", "feature", "iteration"}
+    assert "dimensions" not in kept
 
 
 def test_a_dimensions_extra_keeps_only_what_is_not_scored() -> None:
@@ -327,3 +328,12 @@ def test_scores_are_written_plainly() -> None:
     assert dims["typography"]["score"] == 0.5
     assert isinstance(dims["hierarchy"]["score"], int) and dims["hierarchy"]["score"] == 0
     assert isinstance(dims["layout_spacing"]["score"], int)
+
+
+def test_an_inconclusive_verdict_keeps_each_dimensions_threshold() -> None:
+    raw = verdict(status="inconclusive", error="bad JSON twice")
+    del raw["dimensions"]
+    normalized = normalize_verdict(raw, RUBRIC)
+    assert normalized.outcome == "inconclusive"
+    for name, rule in RUBRIC.dimensions.items():
+        assert normalized.dimension(name).threshold == rule.threshold
