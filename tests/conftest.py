@@ -27,6 +27,14 @@ def _private_state_home(
     monkeypatch.setenv("ARGUS_STATE_HOME", str(tmp_path_factory.mktemp("argus-state")))
 
 
+@pytest.fixture(autouse=True)
+def _not_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests behave the same on a laptop and in CI: the CI variable (which makes a missing
+    snapshot baseline a failure, as in Playwright) is cleared, and the tests of CI mode set it
+    themselves."""
+    monkeypatch.delenv("CI", raising=False)
+
+
 @pytest.fixture
 def run_argus() -> RunArgus:
     """Run the real CLI in a subprocess: run_argus("lint", "x.json", cwd=tmp_path)."""
