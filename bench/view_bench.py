@@ -149,9 +149,12 @@ class PlaywrightTest:
                 "timezoneId": options["timezone_id"],
                 "serviceWorkers": options["service_workers"],
             },
-            # Argus's snapshot defaults: pixelmatch threshold 0.1, no differing pixel allowed.
+            # Argus's snapshot defaults: no differing pixel allowed; the threshold is Playwright's
+            # 0.1 unless the project sets one (Argus otherwise measures one from the palette).
             "assertion": {
-                "threshold": config.gates.snapshot.threshold,
+                "threshold": 0.1
+                if config.gates.snapshot.threshold is None
+                else config.gates.snapshot.threshold,
                 "maxDiffPixels": config.gates.snapshot.max_diff_pixels,
                 "animations": "disabled",
                 "caret": "hide",
