@@ -226,8 +226,11 @@ def test_gated(page, argus_snapshot):
             "title=test_views.py%3A%3Atest_gated page-default-light::*",
         ]
     )
-    # The snapshot itself was recorded: only the gates are red.
-    assert (project.path / "__snapshots__/test_views").is_dir()
+    # A page with red gates never becomes the baseline (it would ask for the defect back).
+    result.stdout.fnmatch_lines(
+        ["*baseline not written or updated while the page's gates are red*"]
+    )
+    assert not list(project.path.glob("__snapshots__/**/*.png"))
     assert junit_errors(junit.read_bytes()) == []
 
 

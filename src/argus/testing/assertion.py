@@ -23,6 +23,8 @@ from playwright.sync_api import Locator, Page
 
 from argus.config import ProjectConfig
 from argus.diff import SnapshotOutcome, Tolerance, compare_to_baseline
+from argus.diff.snapshot import COMPARE_IF_PRESENT
+from argus.diff.snapshot import UpdateMode as DiffUpdateMode
 from argus.gates.base import GateOutcome, GateStatus
 from argus.gates.inputs import gate_inputs
 from argus.gates.runner import run_gates
@@ -178,10 +180,17 @@ def check_view(
         atomic_write_bytes(render_path, (sensed / "render.png").read_bytes())
         inputs = gate_inputs(target_view.spec, target_view.view, sensed, config=target_view.config)
         gates = run_gates(inputs, names, record=False).outcomes
-    outcome = compare_to_baseline(
-        render_path, where.baseline, settings.tolerance, (), settings.mode
-    )
+    # A page with red gates is compared but never becomes (or replaces) a baseline: a defect
+    # kept as the baseline would later ask for the defect back.
+    red = any(g.status in (GateStatus.FAIL, GateStatus.ERROR) for g in gates)
+    mode: DiffUpdateMode = COMPARE_IF_PRESENT if red else settings.mode
+    outcome = compare_to_baseline(render_path, where.baseline, settings.tolerance, (), mode)
     result = _result(name, outcome, render_path, settings, gates, target_view)
+    if red and settings.mode != "none":
+        note = (
+            f"baseline not written or updated while the page's gates are red ({outcome.baseline})"
+        )
+        result = replace(result, message=f"{result.message}\n{note}")
     return replace(result, duration_ms=round((time.perf_counter() - started) * 1000, 1))
 
 
