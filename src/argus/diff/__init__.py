@@ -11,8 +11,9 @@ baselines, tolerance, the spec's path helpers) loads on first use (PEP 562), so 
 never imports the spec package and its JSON Schema validator.
 """
 
-import importlib as _importlib
 import typing as _typing
+
+from argus._lazy import lazy_attributes as _lazy_attributes
 
 # Eager: `compare` is both a function and the submodule it lives in; importing the submodule
 # sets the package attribute to the module, so the function must be bound here, after it.
@@ -53,13 +54,7 @@ _SOURCES = {
 }
 
 
-def __getattr__(name: str) -> _typing.Any:
-    source = _SOURCES.get(name)
-    if source is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(_importlib.import_module(source), name)
-    globals()[name] = value  # later lookups are plain attribute reads
-    return value
+__getattr__ = _lazy_attributes(__name__, _SOURCES, globals())
 
 
 __all__ = [

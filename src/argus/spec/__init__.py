@@ -10,8 +10,9 @@ repository root, where baselines live) does not pay for the model, the lint and 
 Schema validator they import.
 """
 
-import importlib as _importlib
 import typing as _typing
+
+from argus._lazy import lazy_attributes as _lazy_attributes
 
 if _typing.TYPE_CHECKING:
     from argus.spec.checks import Issue
@@ -61,13 +62,7 @@ _SOURCES = {
 }
 
 
-def __getattr__(name: str) -> _typing.Any:
-    source = _SOURCES.get(name)
-    if source is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(_importlib.import_module(source), name)
-    globals()[name] = value  # later lookups are plain attribute reads
-    return value
+__getattr__ = _lazy_attributes(__name__, _SOURCES, globals())
 
 
 __all__ = [
