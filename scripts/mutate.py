@@ -44,6 +44,42 @@ DEFAULT = (
     "src/argus/diff/kernel.py=tests/diff/test_kernel.py,tests/diff/test_conformance.py",
     "src/argus/gates/token_compliance.py=tests/gates/test_token_compliance.py",
     "src/argus/judge/metric/hierarchy.py=tests/judge/test_metric.py",
+    # gates: contrast family
+    "src/argus/gates/rendered_contrast.py=tests/gates/test_rendered_contrast.py",
+    "src/argus/gates/text_shadow.py=tests/gates/test_rendered_contrast.py",
+    "src/argus/gates/token_contrast.py=tests/gates/test_declared_gates.py",
+    "src/argus/gates/render_pixels.py=tests/gates",
+    # gates: page evidence
+    "src/argus/gates/a11y_ids.py=tests/gates/test_declared_gates.py",
+    "src/argus/gates/console.py=tests/gates/test_console.py",
+    "src/argus/gates/axe.py=tests/gates/test_axe.py",
+    "src/argus/gates/focus_visible.py=tests/gates/test_focus_visible.py",
+    "src/argus/gates/probe.py=tests/gates",
+    "src/argus/gates/inputs.py=tests/gates",
+    # gates: snapshot family
+    "src/argus/gates/snapshot.py=tests/gates/test_snapshot.py",
+    "src/argus/gates/stale_baseline.py=tests/gates",
+    "src/argus/gates/baseline_browser.py=tests/gates/test_baseline_browser.py",
+    "src/argus/diff/snapshot.py=tests/diff",
+    # gates: commands, source and the runner
+    "src/argus/gates/commands.py=tests/gates/test_commands.py",
+    "src/argus/gates/source_scan.py=tests/gates/test_source_tokens.py",
+    "src/argus/gates/source_tokens.py=tests/gates/test_source_tokens.py",
+    "src/argus/gates/lighthouse.py=tests/gates,tests/lighthouse",
+    "src/argus/gates/runner.py=tests/gates",
+    "src/argus/gates/base.py=tests/gates",
+    # metric judge dimensions
+    "src/argus/judge/metric/__init__.py=tests/judge",
+    "src/argus/judge/metric/accessibility.py=tests/judge",
+    "src/argus/judge/metric/context.py=tests/judge",
+    "src/argus/judge/metric/design.py=tests/judge",
+    "src/argus/judge/metric/functional.py=tests/judge",
+    "src/argus/judge/metric/visual.py=tests/judge",
+    # sign-off, referee, contract completion, Stop hook
+    "src/argus/loop/signoff.py=tests/loop/test_signoff.py",
+    "src/argus/referee/verdict.py=tests/referee",
+    "src/argus/contract/run.py=tests/contract",
+    "src/argus/contract/hook.py=tests/contract",
 )
 
 COPIED = ("src", "tests", "examples")
