@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from argus import __version__
+from argus._blas import one_thread_while_numpy_loads
 from argus.errors import ArgusError
 
 # Subcommands, in the order `argus --help` lists them; each is the module argus.cli.NAME
@@ -91,6 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Agents and hooks probe this often: answer before any subcommand module is imported.
         print(f"argus {__version__}")
         return 0
+    one_thread_while_numpy_loads()
     parser = build_parser(only=_invoked_command(argv))
     args = parser.parse_args(argv)
     func = getattr(args, "func", None)
