@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 from argus.gates.base import GateStatus
-from argus.gates.baseline_browser import browser_drift, record_browser, sidecar
+from argus.gates.baseline_browser import browser_drift, record_browser, render_browser, sidecar
 from argus.gates.snapshot import snapshot_gate
 from tests.gates.test_snapshot import MakeInputs, baseline, snapshot_inputs
 
@@ -51,3 +51,37 @@ def test_snapshot_gate_says_when_the_baseline_came_from_another_browser(
     assert "chromium 150.0.0" in outcome.summary
     record_browser(path, meta("150.0.0"))
     assert "browser_drift" not in snapshot_gate(inputs).data
+
+
+def test_the_record_sits_beside_its_baseline_under_the_documented_name() -> None:
+    # docs/sense.md: __snapshots__/NAME.png.browser.json (read back by other tools and people)
+    png = Path("__snapshots__") / "view.png"
+    assert sidecar(png) == Path("__snapshots__") / "view.png.browser.json"
+
+
+def test_a_render_names_its_browser_only_with_a_text_name_and_a_text_version() -> None:
+    assert render_browser(meta("150.0.1")) == "chromium 150.0.1"
+    assert render_browser({"browser": "chromium 150"}) == ""  # not an object
+    assert render_browser({"browser": {"name": "chromium", "version": 150}}) == ""
+    assert render_browser({"browser": {"name": None, "version": "150.0.1"}}) == ""
+    assert render_browser({"browser": {"name": "chromium", "version": ""}}) == ""
+    assert render_browser({"browser": {"version": "150.0.1"}}) == ""
+
+
+def test_writing_a_baseline_without_a_browser_when_none_was_recorded_is_fine(
+    tmp_path: Path,
+) -> None:
+    png = tmp_path / "v.png"
+    record_browser(png, {})  # no record to remove: not an error
+    assert not sidecar(png).exists()
+
+
+def test_a_record_of_the_wrong_shape_is_said_like_an_unreadable_one(tmp_path: Path) -> None:
+    png = tmp_path / "v.png"
+    for forged in ([], ["chromium 1"], {"browser": 150}, {"browser": ""}, {}):
+        sidecar(png).write_text(json.dumps(forged))
+        assert browser_drift(png, meta("1")) is not None, forged
+        assert browser_drift(png, {}) is not None, forged  # unknown whatever the render says
+    # and a well-formed record of the same build says nothing
+    sidecar(png).write_text(json.dumps({"browser": "chromium 1"}))
+    assert browser_drift(png, meta("1")) is None

@@ -51,8 +51,10 @@ def browser_drift(baseline: Path, meta: Mapping[str, Any]) -> str | None:
     except InputError:
         return f"{path.name} is unreadable: the baseline's browser build is unknown"
     was = recorded.get("browser") if isinstance(recorded, dict) else None
+    if not isinstance(was, str) or not was:  # a forged or partial record is not "same build"
+        return f"{path.name} names no browser: the baseline's browser build is unknown"
     now = render_browser(meta)
-    if not isinstance(was, str) or not now or was == now:
+    if not now or was == now:
         return None
     return (
         f"baseline rendered with {was}, this render with {now}: pixels may differ by browser "
