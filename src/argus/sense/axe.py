@@ -21,8 +21,8 @@ from playwright.async_api import CDPSession
 from playwright.async_api import Error as PlaywrightError
 
 from argus.config import AxeConfig
-from argus.errors import SensorError
 from argus.sense.probe import ProbeBudget, sampler_script
+from argus.sense.world import isolated_world_request, raise_on_exception
 
 WORLD = "argus-axe"
 # axe checks the page, or what the probe's sampler keeps of a huge one (the same sample.js, so
@@ -160,7 +160,7 @@ async def run_axe(
 # The CDP requests and the answer's reading, shared with the sync capture of the pytest plugin.
 def world_request(frame_id: str) -> dict[str, Any]:
     """Page.createIsolatedWorld parameters for axe's world in ``frame_id``."""
-    return {"frameId": frame_id, "worldName": WORLD}
+    return isolated_world_request(frame_id, WORLD)
 
 
 def load_request(context_id: int) -> dict[str, Any]:
@@ -212,11 +212,3 @@ def read_results(answer: dict[str, Any], config: AxeConfig) -> dict[str, Any]:
         results.pop("sampled", None)
     results["options"] = _options(config)
     return results
-
-
-def raise_on_exception(answer: dict[str, Any], doing: str) -> None:
-    details = answer.get("exceptionDetails")
-    if details:
-        thrown = details.get("exception", {}).get("description") or details.get("text", "")
-        first = str(thrown).strip().splitlines()[0] if str(thrown).strip() else "an error"
-        raise SensorError(f"{doing} failed in the page: {first}")

@@ -12,11 +12,12 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from playwright.async_api import Page
+from playwright.async_api import CDPSession, Page
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from argus.sense.truncate import truncate_probe
 from argus.sense.views import ViewPlan
+from argus.sense.world import isolated_world_request, main_frame_id, returned_string
 
 PROBE_VERSION = 1
 STYLE_PROPERTIES = (
@@ -85,17 +86,43 @@ class ProbeBudget:
         }
 
 
-async def dump_elements(
-    page: Page, budget: ProbeBudget
-) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any] | None]:
+PROBE_WORLD = "argus-probe"
+
+
+def probe_request(context_id: int, budget: ProbeBudget) -> dict[str, Any]:
+    """Runtime.evaluate parameters that run the probe in the isolated world ``context_id``."""
+    args = {"properties": list(STYLE_PROPERTIES), "budget": budget.to_js()}
+    return {
+        "expression": f"({probe_script()})({json.dumps(args)})",
+        "contextId": context_id,
+        "returnByValue": True,
+    }
+
+
+Dumped = tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any] | None]
+
+
+def read_probe(answer: dict[str, Any]) -> Dumped:
     """The element list, the text's font representatives for ``FontProbe.used``, and what was
     sampled (None when the page was within the budget and dumped whole)."""
-    args = {"properties": list(STYLE_PROPERTIES), "budget": budget.to_js()}
-    dumped = json.loads(await page.evaluate(probe_script(), args))
+    dumped = json.loads(returned_string(answer, "the element probe"))
     elements: list[dict[str, Any]] = dumped["elements"]
     picks: dict[str, Any] = dumped["fonts"]
     sampling: dict[str, Any] | None = dumped.get("sampling")
     return elements, picks, sampling
+
+
+async def dump_elements(session: CDPSession, budget: ProbeBudget) -> Dumped:
+    """The probe's dump of the current document, read in an isolated world (argus.sense.world):
+    the page's own scripts cannot change what it reports."""
+    tree = await session.send("Page.getFrameTree")
+    world = await session.send(
+        "Page.createIsolatedWorld", isolated_world_request(main_frame_id(tree), PROBE_WORLD)
+    )
+    answer = await session.send(
+        "Runtime.evaluate", probe_request(int(world["executionContextId"]), budget)
+    )
+    return read_probe(answer)
 
 
 async def aria_snapshot(page: Page, timeout_s: float = 30.0) -> str | None:

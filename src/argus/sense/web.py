@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeVar
 
+from playwright.async_api import CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page
 
 from argus.config import ProjectConfig
 from argus.errors import InputError, SensorError
@@ -111,14 +111,18 @@ class Clock:
         self.timings["total"] = round((time.perf_counter() - self._start) * 1000, 1)
 
 
-async def _probe(page: Page, budget: ProbeBudget) -> tuple[Probed, dict[str, Any]]:
+async def _probe(
+    page: Page, session: CDPSession, budget: ProbeBudget
+) -> tuple[Probed, dict[str, Any]]:
     """The element dump and ARIA snapshot, and the fonts lookup's representatives.
 
     A page over the element budget gets no ARIA snapshot (Playwright's takes minutes there);
     probe.json says it is missing and the judge's template check abstains."""
     huge = await page.evaluate(COUNT_ELEMENTS_JS) > budget.max_elements
     aria = _none() if huge else aria_snapshot(page, budget.aria_timeout_s)
-    (elements, picks, sampling), snapshot = await asyncio.gather(dump_elements(page, budget), aria)
+    (elements, picks, sampling), snapshot = await asyncio.gather(
+        dump_elements(session, budget), aria
+    )
     return (elements, snapshot, sampling), picks
 
 
@@ -162,18 +166,18 @@ async def _nothing() -> None:
 async def stable_capture(
     page: Page,
     full_page: bool,
-    probe: bool = False,
+    probe_with: CDPSession | None = None,
     warmed: Awaitable[None] | None = None,
     budget: ProbeBudget | None = None,
     expected: Collection[bytes] = (),
 ) -> tuple[bytes, tuple[Probed, dict[str, Any]] | None, bool, int]:
     """Screenshots until two consecutive ones are byte-identical, at most MAX_ATTEMPTS.
 
-    The probe (when ``probe``) runs alongside each confirming screenshot: when the
-    screenshots before and after it are identical the page was at rest while it ran, so it
-    describes the render. It only reads the page. ``warmed`` (the probe's cold start, which
-    only reads the page too) may still be running during the first screenshot; it is awaited
-    before the probe runs.
+    The probe (through ``probe_with``, a CDP session of ``page``) runs alongside each
+    confirming screenshot: when the screenshots before and after it are identical the page was
+    at rest while it ran, so it describes the render. It only reads the page. ``warmed`` (the
+    probe's cold start, which only reads the page too) may still be running during the first
+    screenshot; it is awaited before the probe runs.
 
     With ``expected`` images (the view's baseline, its previous render) the first shot is
     taken beside the probe and, when it is byte-identical to one of them, ends the capture
@@ -190,8 +194,10 @@ async def stable_capture(
     if expected:
         if warmed is not None:
             await warmed
-        if probe:
-            previous, probed = await asyncio.gather(shot(), _probe(page, budget or ProbeBudget()))
+        if probe_with is not None:
+            previous, probed = await asyncio.gather(
+                shot(), _probe(page, probe_with, budget or ProbeBudget())
+            )
         else:
             previous = await shot()
         if previous in expected:
@@ -201,8 +207,10 @@ async def stable_capture(
         if warmed is not None:
             await warmed
     for attempt in range(2, MAX_ATTEMPTS + 1):
-        if probe:
-            current, probed = await asyncio.gather(shot(), _probe(page, budget or ProbeBudget()))
+        if probe_with is not None:
+            current, probed = await asyncio.gather(
+                shot(), _probe(page, probe_with, budget or ProbeBudget())
+            )
         else:
             current = await shot()
         if current == previous:
@@ -377,7 +385,7 @@ async def _sense(
                 stable_capture(
                     page,
                     plan.full_page,
-                    probe,
+                    warm.session if probe else None,
                     warming,
                     probe_budget(plan, config),
                     await asyncio.to_thread(expected_images, plan, out_dir),

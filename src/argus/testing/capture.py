@@ -12,7 +12,6 @@ console.json (the messages the page logged so far, from Playwright's own record)
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,18 +26,13 @@ from argus.config import ProjectConfig
 from argus.errors import SensorError
 from argus.io import atomic_write_json
 from argus.sense import result as files
-from argus.sense.axe import (
-    load_request,
-    raise_on_exception,
-    read_results,
-    run_request,
-    world_request,
-)
+from argus.sense.axe import load_request, read_results, run_request, world_request
 from argus.sense.output import Probed, WebCapture, web_meta, write_sensed_files
 from argus.sense.page_state import FONTS_READY_JS, FREEZE_CSS, TWO_FRAMES_JS
-from argus.sense.probe import STYLE_PROPERTIES, ProbeBudget, probe_script
+from argus.sense.probe import PROBE_WORLD, ProbeBudget, probe_request, read_probe
 from argus.sense.views import ViewPlan
 from argus.sense.web import MAX_ATTEMPTS, ConsoleLog
+from argus.sense.world import isolated_world_request, main_frame_id, raise_on_exception
 from argus.spec.model import View, Viewport
 
 REMOVE_JS = "(node) => node.remove()"
@@ -100,13 +94,23 @@ def _until_identical(page: Page, full_page: bool, mask: list[Locator], probe: bo
 
 def _probe(page: Page, budget: ProbeBudget | None = None) -> Probed:
     budget = budget or ProbeBudget()
-    args = {"properties": list(STYLE_PROPERTIES), "budget": budget.to_js()}
-    dumped = json.loads(page.evaluate(probe_script(), args))
+    session = page.context.new_cdp_session(page)
+    try:  # in an isolated world, as the sensor reads it (argus.sense.world)
+        tree = session.send("Page.getFrameTree")
+        world = session.send(
+            "Page.createIsolatedWorld", isolated_world_request(main_frame_id(tree), PROBE_WORLD)
+        )
+        answer = session.send(
+            "Runtime.evaluate", probe_request(int(world["executionContextId"]), budget)
+        )
+    finally:
+        session.detach()
+    elements, _fonts, sampling = read_probe(answer)
     try:
         aria: str | None = page.locator("body").aria_snapshot(timeout=budget.aria_timeout_s * 1000)
     except PlaywrightTimeoutError:
         aria = None  # a huge page: probe.json says the snapshot is missing
-    return dumped["elements"], aria, dumped.get("sampling")
+    return elements, aria, sampling
 
 
 def console_record(page: Page) -> dict[str, Any]:

@@ -1,0 +1,42 @@
+"""Scripts Argus runs in the page, in isolated worlds of its main frame.
+
+An isolated world shares the page's DOM but not its JavaScript globals: a page that replaces
+``getComputedStyle``, ``getBoundingClientRect``, ``JSON.stringify`` or an array method changes
+nothing Argus's scripts call. Created over CDP (Playwright has no public API for it); one world
+per script and document, as a navigation drops the worlds of the document before.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from argus.errors import SensorError
+
+
+def isolated_world_request(frame_id: str, name: str) -> dict[str, Any]:
+    """Page.createIsolatedWorld parameters for the world ``name`` in ``frame_id``."""
+    return {"frameId": frame_id, "worldName": name}
+
+
+def main_frame_id(tree: dict[str, Any]) -> str:
+    """The main frame's id in a Page.getFrameTree answer."""
+    return str(tree["frameTree"]["frame"]["id"])
+
+
+def raise_on_exception(answer: dict[str, Any], doing: str) -> None:
+    """A Runtime.evaluate answer that threw becomes one line: what failed and the first line
+    of what was thrown."""
+    details = answer.get("exceptionDetails")
+    if details:
+        thrown = details.get("exception", {}).get("description") or details.get("text", "")
+        first = str(thrown).strip().splitlines()[0] if str(thrown).strip() else "an error"
+        raise SensorError(f"{doing} failed in the page: {first}")
+
+
+def returned_string(answer: dict[str, Any], doing: str) -> str:
+    """The string a Runtime.evaluate (returnByValue) answered; anything else is an error."""
+    raise_on_exception(answer, doing)
+    value = answer.get("result", {}).get("value")
+    if not isinstance(value, str):
+        raise SensorError(f"{doing} returned no text from the page")
+    return value
