@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -11,8 +12,10 @@ import pytest
 from argus.errors import InputError
 from argus.loop.signoff import (
     SignoffRecord,
+    append_raw,
     append_record,
     load_records,
+    now_iso,
     pending_records,
     set_spotcheck,
 )
@@ -78,3 +81,50 @@ def test_a_malformed_file_is_one_line_error(tmp_path: Path) -> None:
     path.write_text('{"version": 1, "records": [{"feature": "x"}]}')
     with pytest.raises(InputError, match=r"signoff\.json"):
         load_records(path)
+
+
+def test_pending_records_of_one_target(tmp_path: Path) -> None:
+    path = tmp_path / "signoff.json"
+    append_record(path, _record())
+    append_record(path, _record(state="empty"))
+    other = {**_record(run_id="run-2").to_json(), "target": "detail"}
+    assert append_raw(path, other)
+    records = load_records(path)
+    assert len(pending_records(records)) == 3
+    assert [r["state"] for r in pending_records(records, target="list")] == ["populated", "empty"]
+    assert [r["target"] for r in pending_records(records, target="detail")] == ["detail"]
+    assert pending_records(records, target="missing") == []
+    set_spotcheck(path, _View("list", "empty", "light"))
+    assert [r["state"] for r in pending_records(load_records(path), "list")] == ["populated"]
+
+
+def test_spotcheck_keeps_the_note_and_a_utc_time(tmp_path: Path) -> None:
+    path = tmp_path / "signoff.json"
+    append_record(path, _record())
+    before = datetime.now(UTC).replace(microsecond=0)
+    checked = set_spotcheck(path, _View("list", "populated", "light"), note="looked right")
+    spotcheck = load_records(path)[0]["human_spotcheck"]
+    assert spotcheck == checked["human_spotcheck"]
+    assert spotcheck["note"] == "looked right"
+    when = datetime.fromisoformat(spotcheck["checked_at"])
+    assert when.utcoffset() == timedelta(0)  # an explicit UTC offset, never a naive local time
+    assert before <= when <= datetime.now(UTC)
+    assert "note" not in set_spotcheck(path, _View("list", "populated", "light"))["human_spotcheck"]
+
+
+def test_now_iso_carries_the_utc_offset() -> None:
+    assert datetime.fromisoformat(now_iso()).utcoffset() == timedelta(0)
+
+
+def test_refusals_name_the_file_and_the_view(tmp_path: Path) -> None:
+    path = tmp_path / "signoff.json"
+    with pytest.raises(InputError) as refused:
+        set_spotcheck(path, _View("list", "empty", "dark"))
+    assert str(path) in str(refused.value)
+    assert "list-empty-dark" in str(refused.value)
+    # a record the schema refuses is never written, and the refusal names the file
+    bad = {**_record().to_json(), "iterations": "three"}
+    with pytest.raises(InputError) as invalid:
+        append_raw(path, bad)
+    assert str(invalid.value).startswith(f"{path}: ")
+    assert not path.exists()
