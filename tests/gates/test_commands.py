@@ -6,8 +6,10 @@ from pathlib import Path
 import pytest
 
 from argus.errors import InputError
+from argus.gates import commands
 from argus.gates.base import GateStatus
 from argus.gates.commands import run_command_gate
+from argus.proc import GroupRun
 
 PY = sys.executable
 
@@ -60,3 +62,91 @@ def test_gate_without_a_command_skips(habits_inputs) -> None:
     outcome = get_gate("lint")(habits_inputs())
     assert outcome.status is GateStatus.SKIP
     assert "[gates.commands.lint]" in outcome.summary
+
+
+def _fake_run(monkeypatch: pytest.MonkeyPatch, result: GroupRun) -> dict[str, object]:
+    """run_in_group replaced by one that returns ``result`` and keeps the call's arguments."""
+    calls: dict[str, object] = {}
+
+    def fake(command: str, **kwargs: object) -> GroupRun:
+        calls.update(kwargs, command=command)
+        return result
+
+    monkeypatch.setattr(commands, "run_in_group", fake)
+    return calls
+
+
+def test_the_outcome_in_full_for_a_passing_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls = _fake_run(monkeypatch, GroupRun(0, False, 1.23456))
+    log = tmp_path / "run" / "lint.log"
+    outcome = run_command_gate("lint", "make lint", timeout=7, cwd=tmp_path, log_path=log)
+    assert outcome.name == "lint"
+    assert outcome.status is GateStatus.PASS
+    assert outcome.findings == ()
+    assert outcome.data == {
+        "command": "make lint",
+        "exit_code": 0,
+        "timed_out": False,
+        "seconds": 1.235,
+        "log": str(log),
+    }
+    # The command runs in the root, with the gate's timeout, and is killed at once on timeout.
+    assert calls == {
+        "command": "make lint",
+        "cwd": tmp_path,
+        "timeout": 7,
+        "log_path": log,
+        "grace": 0,
+    }
+
+
+def test_the_outcome_in_full_for_a_failing_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _fake_run(monkeypatch, GroupRun(2, False, 0.5))
+    log = tmp_path / "run" / "flows.log"
+    outcome = run_command_gate("flows", "npm test", timeout=9, cwd=tmp_path, log_path=log)
+    assert outcome.name == "flows"
+    assert outcome.status is GateStatus.FAIL
+    assert outcome.data["exit_code"] == 2
+    assert outcome.data["seconds"] == 0.5
+    [finding] = outcome.findings
+    assert (finding.element, finding.property, finding.value, finding.expected) == (
+        "flows",
+        "exit_code",
+        "2",
+        "0",
+    )
+    assert str(log) in finding.message  # the finding points at the log
+
+
+def test_the_outcome_in_full_for_a_timed_out_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _fake_run(monkeypatch, GroupRun(None, True, 2.5))
+    log = tmp_path / "run" / "type_check.log"
+    outcome = run_command_gate("type_check", "mypy", timeout=2.5, cwd=tmp_path, log_path=log)
+    assert outcome.name == "type_check"
+    assert outcome.status is GateStatus.FAIL
+    assert outcome.data["exit_code"] is None
+    assert outcome.data["timed_out"] is True
+    [finding] = outcome.findings
+    assert (finding.element, finding.property, finding.value) == ("type_check", "timeout", "2.5s")
+    assert finding.expected  # what it should have done is said
+    assert str(log) in finding.message
+
+
+def test_a_timed_out_command_gets_no_sigterm_grace(tmp_path: Path) -> None:
+    # The command would note a SIGTERM in its log; killed at once (SIGKILL) it never sees one.
+    script = (
+        "import signal, sys, time\n"
+        "signal.signal(signal.SIGTERM, lambda *a: print('got-term', flush=True))\n"
+        "print('ready', flush=True)\n"
+        "time.sleep(30)\n"
+    )
+    (tmp_path / "slow.py").write_text(script)
+    outcome = run(tmp_path, f"{PY} slow.py", timeout=1)
+    assert outcome.data["timed_out"] is True
+    assert "got-term" not in (tmp_path / "run" / "build.log").read_text()
