@@ -45,3 +45,29 @@ def test_the_probe_reports_the_render_not_the_pages_script(
     assert heading["visible"] is True
     assert heading["box"]["width"] > 0 and heading["box"]["height"] > 0
     assert heading["text_rects"]
+
+
+# The real order is first -> second; the page says a third element always holds the focus.
+FOCUS_LIAR = """<!doctype html><html><head><script>
+  Object.defineProperty(Document.prototype, "activeElement", {
+    get: () => document.getElementById("claimed"),
+  });
+</script></head><body>
+<input id="first" autofocus aria-label="First"><button id="second">Second</button>
+<button id="claimed">Claimed</button></body></html>"""
+
+
+def test_the_focus_walk_reads_the_real_focus(
+    tmp_path: Path, warm_sensor: Sensor, serve: Callable[[Path], str]
+) -> None:
+    repo = make_web_repo(tmp_path, {"focus.html": FOCUS_LIAR}, {"focus": "/focus.html"})
+    spec_path = repo / "argus/specs/demo/spec.json"
+    raw = json.loads(spec_path.read_text())
+    raw["targets"][0]["expectations"] = {"default": {"focus_order": ["first", "second"]}}
+    spec_path.write_text(json.dumps(raw))
+    out = tmp_path / "out"
+    view = View("demo", "focus", "default", "light")
+    result = warm_sensor.sense(load_spec(spec_path), view, out, base_url=serve(repo))
+    assert result.ok
+    probe = json.loads((out / "probe.json").read_text())
+    assert [stop["id"] for stop in probe["focus_order"]] == ["first", "second"]

@@ -17,7 +17,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
 from argus.sense.truncate import truncate_probe
 from argus.sense.views import ViewPlan
-from argus.sense.world import isolated_world_request, main_frame_id, returned_string
+from argus.sense.world import isolated_world, returned_string
 
 PROBE_VERSION = 1
 STYLE_PROPERTIES = (
@@ -115,14 +115,8 @@ def read_probe(answer: dict[str, Any]) -> Dumped:
 async def dump_elements(session: CDPSession, budget: ProbeBudget) -> Dumped:
     """The probe's dump of the current document, read in an isolated world (argus.sense.world):
     the page's own scripts cannot change what it reports."""
-    tree = await session.send("Page.getFrameTree")
-    world = await session.send(
-        "Page.createIsolatedWorld", isolated_world_request(main_frame_id(tree), PROBE_WORLD)
-    )
-    answer = await session.send(
-        "Runtime.evaluate", probe_request(int(world["executionContextId"]), budget)
-    )
-    return read_probe(answer)
+    context_id = await isolated_world(session, PROBE_WORLD)
+    return read_probe(await session.send("Runtime.evaluate", probe_request(context_id, budget)))
 
 
 async def aria_snapshot(page: Page, timeout_s: float = 30.0) -> str | None:

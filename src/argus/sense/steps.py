@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+from playwright.async_api import CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Locator as PlaywrightLocator
-from playwright.async_api import Page
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from argus.errors import SensorError
+from argus.sense.world import evaluate_in, isolated_world
 from argus.spec.steps import Locator, Step
 
 
@@ -105,6 +106,8 @@ def _first_line(exc: PlaywrightError) -> str:
     return lines[0] if lines else type(exc).__name__
 
 
+FOCUS_WORLD = "argus-focus"
+
 # The element holding the keyboard focus, by the ids the spec uses (None: nothing has it).
 FOCUSED_JS = """() => {
   const el = document.activeElement;
@@ -114,11 +117,16 @@ FOCUSED_JS = """() => {
 }"""
 
 
-async def focus_walk(page: Page, stops: int) -> list[dict[str, str] | None]:
+async def focus_walk(page: Page, session: CDPSession, stops: int) -> list[dict[str, str] | None]:
     """The focused element, then the one Tab reaches, ``stops`` entries in all. Runs after the
-    capture: it moves the focus, so nothing of the render may come after it."""
-    order: list[dict[str, str] | None] = [await page.evaluate(FOCUSED_JS)]
+    capture: it moves the focus, so nothing of the render may come after it. The focus is read
+    in an isolated world (argus.sense.world): the page cannot fake ``document.activeElement``."""
+    world = await isolated_world(session, FOCUS_WORLD)
+    reading = f"({FOCUSED_JS})()"
+    order: list[dict[str, str] | None] = [
+        await evaluate_in(session, world, reading, "reading the focus")
+    ]
     for _ in range(stops - 1):
         await page.keyboard.press("Tab")
-        order.append(await page.evaluate(FOCUSED_JS))
+        order.append(await evaluate_in(session, world, reading, "reading the focus"))
     return order

@@ -405,7 +405,8 @@ async def _sense(
             # Last, as it moves the focus: the keyboard's path the state's expectation names.
             focus = None
             if probe and plan.focus_stops:
-                focus = await clock.phase("focus_order", focus_walk(page, plan.focus_stops))
+                walk = focus_walk(page, warm.session, plan.focus_stops)
+                focus = await clock.phase("focus_order", walk)
             # Then each focus stop's visible change, for the focus_visible gate.
             visibility = None
             if probe and "focus_visible" in plan.gates:

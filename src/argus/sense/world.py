@@ -8,9 +8,12 @@ per script and document, as a navigation drops the worlds of the document before
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from argus.errors import SensorError
+
+if TYPE_CHECKING:
+    from playwright.async_api import CDPSession
 
 
 def isolated_world_request(frame_id: str, name: str) -> dict[str, Any]:
@@ -40,3 +43,23 @@ def returned_string(answer: dict[str, Any], doing: str) -> str:
     if not isinstance(value, str):
         raise SensorError(f"{doing} returned no text from the page")
     return value
+
+
+async def isolated_world(session: CDPSession, name: str) -> int:
+    """A new isolated world ``name`` in the current document of the main frame: its
+    execution context id."""
+    tree = await session.send("Page.getFrameTree")
+    world = await session.send(
+        "Page.createIsolatedWorld", isolated_world_request(main_frame_id(tree), name)
+    )
+    return int(world["executionContextId"])
+
+
+async def evaluate_in(session: CDPSession, context_id: int, expression: str, doing: str) -> Any:
+    """The value of ``expression`` evaluated in the world ``context_id``."""
+    answer = await session.send(
+        "Runtime.evaluate",
+        {"expression": expression, "contextId": context_id, "returnByValue": True},
+    )
+    raise_on_exception(answer, doing)
+    return answer.get("result", {}).get("value")
