@@ -25,6 +25,7 @@ from typing import Any
 from argus.design.fit import fit_base_unit, fit_ratio, order_shadows
 from argus.errors import SensorError
 from argus.io import loads_json
+from argus.sense.world import isolated_world
 
 MAX_VALUES = 20000
 MAX_SHADOWS = 12
@@ -178,18 +179,10 @@ async def _measure(
                     f"{url}: could not load the page ({exc.message.splitlines()[0]})"
                 ) from exc
             cdp = await context.new_cdp_session(page)
-            tree = await cdp.send("Page.getFrameTree")
-            world = await cdp.send(
-                "Page.createIsolatedWorld",
-                {"frameId": tree["frameTree"]["frame"]["id"], "worldName": "argus-design"},
-            )
+            world = await isolated_world(cdp, "argus-design")
             answer = await cdp.send(
                 "Runtime.evaluate",
-                {
-                    "expression": extract_script(),
-                    "contextId": world["executionContextId"],
-                    "returnByValue": True,
-                },
+                {"expression": extract_script(), "contextId": world, "returnByValue": True},
             )
         finally:
             await chromium.close()

@@ -22,7 +22,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from argus.config import AxeConfig
 from argus.sense.probe import ProbeBudget, sampler_script
-from argus.sense.world import isolated_world_request, raise_on_exception
+from argus.sense.world import isolated_world, isolated_world_request, raise_on_exception
 
 WORLD = "argus-axe"
 # axe checks the page, or what the probe's sampler keeps of a huge one (the same sample.js, so
@@ -127,11 +127,7 @@ class LoadedAxe:
 
 async def load_axe(session: CDPSession) -> LoadedAxe:
     """Define axe in a fresh isolated world of the main frame (it does not run yet)."""
-    tree = await session.send("Page.getFrameTree")
-    world = await session.send(
-        "Page.createIsolatedWorld", world_request(tree["frameTree"]["frame"]["id"])
-    )
-    context_id = int(world["executionContextId"])
+    context_id = await isolated_world(session, WORLD)
     raise_on_exception(
         await session.send("Runtime.evaluate", load_request(context_id)), "loading axe-core"
     )
