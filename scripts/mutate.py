@@ -50,7 +50,7 @@ DEFAULT = (
     "src/argus/gates/token_contrast.py=tests/gates/test_declared_gates.py",
     "src/argus/gates/render_pixels.py=tests/gates",
     # gates: page evidence
-    "src/argus/gates/a11y_ids.py=tests/gates/test_declared_gates.py",
+    "src/argus/gates/a11y_ids.py=tests/gates/test_a11y_ids.py,tests/gates/test_declared_gates.py",
     "src/argus/gates/console.py=tests/gates/test_console.py",
     "src/argus/gates/axe.py=tests/gates/test_axe.py",
     "src/argus/gates/focus_visible.py=tests/gates/test_focus_visible.py",

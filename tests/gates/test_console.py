@@ -1,9 +1,11 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
+from argus.console_policy import ConsolePolicy
 from argus.errors import InputError
 from argus.gates.base import GateStatus
 from argus.gates.console import check_console
@@ -78,3 +80,44 @@ def test_the_implicit_favicon_request_is_not_a_console_error(console: dict, stat
     assert outcome.status is status
     if status is GateStatus.PASS:
         assert outcome.data["console_errors"] == 0 and outcome.data["ignored_favicon"] == 1
+
+
+def test_findings_name_the_page_with_each_count_and_its_allowance() -> None:
+    console = {
+        "messages": [{"level": "error", "text": "a"}] * 3,
+        "page_errors": [{"text": "x"}, {"text": "y"}],
+    }
+    outcome = check_console(console, 2)
+    assert outcome.name == "console"
+    assert [(f.element, f.property, f.value, f.expected) for f in outcome.findings] == [
+        ("page", "page_errors", "2", "0"),
+        ("page", "console_errors", "3", "<= 2"),
+    ]
+    assert all(f.message for f in outcome.findings)
+    assert outcome.data == {
+        "page_errors": 2,
+        "console_errors": 3,
+        "console_warnings": 0,
+        "ignored_favicon": 0,
+        "ignored_by_pattern": 0,
+        "max_console_errors": 2,
+    }
+
+
+def test_a_clean_console_is_named_and_summarised_with_its_counts() -> None:
+    outcome = check_console({"messages": [], "page_errors": []}, 4)
+    assert (outcome.name, outcome.status, outcome.findings) == ("console", GateStatus.PASS, ())
+    assert outcome.data["max_console_errors"] == 4
+    assert [int(n) for n in re.findall(r"\d+", outcome.summary)] == [0, 0, 4]
+
+
+def test_the_summary_counts_everything_the_policy_ignored() -> None:
+    favicon = resource_error("http://127.0.0.1:8765/favicon.ico:0:0")["messages"][0]
+    widget = {"level": "error", "text": "widget.js exploded", "location": "cdn/widget.js:1:1"}
+    console = {"messages": [favicon, favicon, widget, {"level": "error", "text": "a"}]}
+    console["page_errors"] = []
+    outcome = check_console(console, 1, ConsolePolicy.from_patterns(["widget"]))
+    assert outcome.status is GateStatus.PASS
+    assert (outcome.data["ignored_favicon"], outcome.data["ignored_by_pattern"]) == (2, 1)
+    # page errors, console errors, the allowance, then everything ignored (2 + 1)
+    assert [int(n) for n in re.findall(r"\d+", outcome.summary)] == [0, 1, 1, 3]

@@ -33,9 +33,9 @@ def check_a11y_ids(probe: Mapping[str, Any], contract: Sequence[str]) -> GateOut
         for contract_id in missing
     )
     data = report.as_gate_result()
-    summary = f"{data['present']}/{data['expected']} contract id(s) present" + (
-        f"; missing {', '.join(missing)}" if missing else ""
-    )
+    summary = f"{data['present']}/{data['expected']} contract id(s) present"
+    if missing:
+        summary += f"; missing {', '.join(missing)}"
     status = GateStatus.FAIL if missing else GateStatus.PASS
     return GateOutcome("a11y_ids", status, summary, findings, data)
 
