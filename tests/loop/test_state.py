@@ -197,6 +197,17 @@ def test_unverified_converges_and_is_reported_as_a_concern() -> None:
     assert decision.concerns == ("unverified: accessibility",)
 
 
+def test_after_red_gates_the_last_verdicts_unverified_dimensions_are_not_reported() -> None:
+    # The render the verdict judged is gone: what it left unverified says nothing of this one.
+    judged_once = run(fresh(), [{"accessibility": None}])
+    assert judged_once.decision().unverified == ("accessibility",)  # a pass on this render
+    state = judged_once.gate_fail(["axe"])
+    decision = state.decision()
+    assert decision.next_action == "fix_gates"
+    assert decision.unverified == ()
+    assert decision.concerns == ()
+
+
 def test_verdict_for_another_iteration_is_refused() -> None:
     state = run(fresh(), [{}])
     stale = normalize_verdict(verdict(iteration=1), RUBRIC)

@@ -246,7 +246,9 @@ class LoopState:
         fix = (
             tuple(d for d in failing if d not in self.frozen) if self.last_outcome == "fail" else ()
         )
-        unverified = last.unverified_dimensions if last and self.last_outcome != "fail" else ()
+        # Only a verdict on the current render speaks for it: after a fail or red gates, none.
+        confirmed = self.last_outcome in ("pass", "unchanged")
+        unverified = last.unverified_dimensions if last and confirmed else ()
         concerns = tuple(f"frozen: {name}" for name in self.frozen if name in failing) + tuple(
             f"unverified: {name}" for name in unverified
         )
