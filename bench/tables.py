@@ -134,6 +134,8 @@ def readme_table(results: Mapping[str, Any]) -> str:
     ]
     for r in results["comparisons"]:
         target = "-" if r["target"] is None else f"≤ {r['target']:g} ({r['status']})"
+        if r.get("missed_because"):
+            target = f"≤ {r['target']:g} (missed: {r['missed_because']})"
         lines.append(
             f"| {r['area']} | {r['measure']} | {r['baseline']} | {r['ratio']:.2f} | {target} |"
         )

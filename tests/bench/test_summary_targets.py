@@ -1,0 +1,85 @@
+"""The issue-17 rows of the side-by-side table: start-up CPU medians against odiff and fixed
+budgets, the huge pages against their time budget, the view rows against Playwright."""
+
+from __future__ import annotations
+
+import pytest
+from bench.summary import comparisons
+
+REPORT = {
+    "medians_ms": {
+        "python": 9.0,
+        "version": 18.0,
+        "hook_stop": 120.0,
+        "diff": 150.0,
+        "odiff": 25.0,
+    },
+    "budgets_ms": {"version": 60.0, "hook_stop": 100.0},
+    "diff_target": 3.0,
+}
+
+
+def test_each_command_is_compared_with_its_target() -> None:
+    rows = {row.subject: row for row in comparisons("startup", REPORT)}
+    assert set(rows) == {"`argus --version`", "`argus hook stop`", "`argus diff` (process)"}
+    assert rows["`argus --version`"].ratio == pytest.approx(0.3)
+    assert rows["`argus --version`"].status == "met"
+    assert rows["`argus hook stop`"].ratio == pytest.approx(1.2)
+    assert rows["`argus hook stop`"].status == "missed"
+    assert rows["`argus diff` (process)"].ratio == pytest.approx(6.0)
+    assert rows["`argus diff` (process)"].status == "missed"
+    assert {row.issue for row in rows.values()} == {17}
+
+
+def test_a_report_without_a_median_is_a_key_error() -> None:
+    broken = {**REPORT, "medians_ms": {"version": 18.0}}
+    with pytest.raises(KeyError):
+        comparisons("startup", broken)
+
+
+HUGE = {
+    "target_s": 15,
+    "sizes": {
+        "1000": {"total_s": 2.5, "gates_in_error": []},
+        "20000": {"total_s": 12.0, "gates_in_error": []},
+        "5000": {"total_s": 4.0, "gates_in_error": ["axe"]},
+    },
+}
+
+
+def test_huge_rows_grow_by_size_and_only_the_largest_has_the_target() -> None:
+    rows = comparisons("huge", HUGE)
+    assert [row.measure for row in rows] == [
+        "1,000-row page, sensed and gated",
+        "5,000-row page, sensed and gated",
+        "20,000-row page, sensed and gated",
+    ]
+    assert [row.target for row in rows] == [None, None, 1.0]
+    assert rows[2].ratio == pytest.approx(0.8)
+    assert rows[2].status == "met" and rows[2].issue == 17
+    assert rows[1].status == "no target"  # its gate error belongs to no target
+
+
+def test_the_largest_page_misses_when_a_gate_is_in_error_whatever_its_time() -> None:
+    erring = {**HUGE, "sizes": {"20000": {"total_s": 3.0, "gates_in_error": ["axe", "probe"]}}}
+    (row,) = comparisons("huge", erring)
+    assert row.ratio == pytest.approx(0.2)
+    assert row.status == "missed"
+    assert row.to_json()["missed_because"] == "gates in error: axe, probe"
+
+
+def test_the_view_rows_carry_the_issue_17_targets() -> None:
+    medians = {
+        "argus_sense_gates": 200.0,
+        "playwright_assert": 160.0,
+        "argus_capture": 100.0,
+        "playwright_screenshot": 95.0,
+        "argus_whole_run": 3000.0,
+        "playwright_whole_run": 2800.0,
+    }
+    rows = {row.measure: row for row in comparisons("view", {"medians_ms": medians})}
+    per_view = rows["one view, per assertion (warm)"]
+    capture = rows["capture alone (warm)"]
+    assert (per_view.target, per_view.status, per_view.issue) == (1.0, "missed", 17)
+    assert (capture.target, capture.status, capture.issue) == (1.1, "met", 17)
+    assert rows["one view, whole run (start-up included)"].target is None
