@@ -10,17 +10,21 @@
   24x24 CSS px needs a 24 px circle around it clear of the other targets.
 
 1 when every check passes, 0 when any fails: an unlabelled button or a missing id is not
-half-accessible. Without axe's results (the sensor ran no axe audit) a page whose other checks
-pass is only partly measured, so the dimension abstains (unverified) rather than pass.
+half-accessible. Without axe's results (the sensor ran no axe audit, or axe stopped at its
+timeout) or with text whose contrast could not be measured (over an image, outside the render),
+a page whose other checks pass is only partly measured, so the dimension abstains (unverified)
+rather than pass.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from argus.gates.a11y_ids import check_a11y_ids
 from argus.gates.axe import check_axe
+from argus.gates.base import GateStatus
 from argus.gates.rendered_contrast import check_rendered_contrast
 from argus.judge.content import clip
 from argus.judge.metric.context import Measured, MetricContext, Node
@@ -64,6 +68,54 @@ def _inline_link(ctx: MetricContext, node: Node) -> bool:
     return node.role == "link" and parent is not None and ctx.probe.elements[parent].has_text
 
 
+@dataclass(frozen=True)
+class _Audit:
+    """axe's part of the dimension: its numbers, what ran, a failure, what it left unmeasured."""
+
+    numbers: dict[str, Any] | None
+    ran: str
+    failure: str | None = None
+    unmeasured: str | None = None
+
+
+def _axe_audit(ctx: MetricContext) -> _Audit:
+    """axe.json read under the axe gate's settings. No audit, or one that did not finish, is
+    not a clean audit: the dimension cannot pass on it."""
+    axe = ctx.optional_json("axe")
+    if axe is None:
+        return _Audit(
+            None,
+            "axe not run by the sensor",
+            unmeasured="no axe audit of the page (enable the axe gate so the sensor runs it)",
+        )
+    settings = ctx.config.gates.axe
+    floor = settings.impact_floor
+    outcome = check_axe(
+        axe,
+        tags=settings.tags,
+        impact_floor=floor,
+        disable_rules=settings.disable_rules,
+        best_practice_rules=settings.best_practice_rules,
+    )
+    if outcome.status is GateStatus.ERROR:
+        # axe stopped before it finished: what it found so far is no audit of the page.
+        return _Audit(
+            {"timed_out": True, "impact_floor": floor},
+            "axe did not finish",
+            unmeasured=f"no finished axe audit ({outcome.summary})",
+        )
+    violations = dict(outcome.data.get("violations", {}))
+    failure = None
+    if violations:
+        rules = ", ".join(f"{rule} ×{count}" for rule, count in sorted(violations.items()))
+        failure = f"axe {floor}+ violations: {rules}"
+    return _Audit(
+        {"violations": violations, "impact_floor": floor},
+        f"axe: {sum(violations.values())} {floor}+ violation node(s)",
+        failure,
+    )
+
+
 def accessibility(ctx: MetricContext) -> Measured:
     numbers: dict[str, Any] = {}
     failures: list[str] = []
@@ -95,31 +147,19 @@ def accessibility(ctx: MetricContext) -> Measured:
             f"WCAG 2.5.8 asks for ({', '.join(small[:3])})"
         )
 
-    axe = ctx.optional_json("axe")
-    if axe is None:
-        numbers["axe"] = None
-        ran.append("axe not run by the sensor")
-    else:
-        settings = ctx.config.gates.axe
-        outcome = check_axe(
-            axe,
-            tags=settings.tags,
-            impact_floor=settings.impact_floor,
-            disable_rules=settings.disable_rules,
-            best_practice_rules=settings.best_practice_rules,
-        )
-        violations = dict(outcome.data.get("violations", {}))
-        numbers["axe"] = {"violations": violations, "impact_floor": settings.impact_floor}
-        ran.append(f"axe: {sum(violations.values())} {settings.impact_floor}+ violation node(s)")
-        if violations:
-            rules = ", ".join(f"{rule} ×{count}" for rule, count in sorted(violations.items()))
-            failures.append(f"axe {settings.impact_floor}+ violations: {rules}")
+    audit = _axe_audit(ctx)
+    numbers["axe"] = audit.numbers
+    ran.append(audit.ran)
+    failures += [audit.failure] if audit.failure else []
+    unmeasured = [audit.unmeasured] if audit.unmeasured else []
 
     contrast = check_rendered_contrast(ctx.probe, ctx.packet.require("render"))
     low = int(contrast.data.get("failed", 0))
+    unknown = int(contrast.data.get("not_measurable", 0))
     numbers["contrast"] = {
         "checked": contrast.data.get("checked"),
         "below_aa": low,
+        "not_measurable": unknown,
         "worst_ratio": contrast.data.get("worst_ratio"),
     }
     ran.append(f"text contrast worst {contrast.data.get('worst_ratio')}:1")
@@ -129,12 +169,20 @@ def accessibility(ctx: MetricContext) -> Measured:
             f"(worst {contrast.data.get('worst_ratio')}:1)"
         )
 
+    if unknown:
+        unmeasured.append(
+            f"the contrast of {unknown} text element(s) (over an image, not rendered)"
+        )
+
     if failures:
         return Measured(0, "; ".join(failures) + ".", numbers)
-    if axe is None:
+    if unmeasured:
         return Measured.abstain(
-            "Measured only in part: " + "; ".join(ran) + ". Without an axe audit of the page "
-            "(enable the axe gate so the sensor runs it) accessibility is not passed.",
+            "Measured only in part: "
+            + "; ".join(ran)
+            + ". Not measured: "
+            + "; ".join(unmeasured)
+            + ". Accessibility is not passed on what was not measured.",
             **numbers,
         )
     return Measured(1, "Accessible: " + "; ".join(ran) + ".", numbers)
