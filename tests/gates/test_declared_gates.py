@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from argus.color import contrast_ratio
 from argus.errors import InputError
 from argus.gates.a11y_ids import check_a11y_ids
 from argus.gates.base import GateStatus
@@ -36,6 +37,44 @@ def test_a_pair_below_its_minimum_fails_naming_pair_and_appearance(
     assert outcome.status is GateStatus.FAIL
     assert {f.property for f in outcome.findings} == {"contrast (light)", "contrast (dark)"}
     assert outcome.findings[0].element == "border on surface"
+
+
+def test_a_failing_pair_reports_its_measured_ratio_and_minimum(
+    tmp_path: Path, tokens: Tokens
+) -> None:
+    path = pairs_file(tmp_path, [{"fg": "border", "bg": "surface", "min": 4.5}])
+    outcome = check_token_contrast(tokens, path)
+    assert outcome.name == "token_contrast"
+    assert outcome.summary == "2 of 2 declared pair(s) below their minimum"
+    expected = {
+        a: f"{contrast_ratio(tokens.color('border', a), tokens.color('surface', a)):.2f}:1"
+        for a in ("light", "dark")
+    }
+    assert [(f.property, f.value, f.expected) for f in outcome.findings] == [
+        (f"contrast ({a})", expected[a], ">= 4.5:1") for a in ("light", "dark")
+    ]
+    # Each finding says which pair fell short in which appearance.
+    for finding, appearance in zip(outcome.findings, ("light", "dark"), strict=True):
+        assert "border/surface" in finding.message and appearance in finding.message
+
+
+def test_a_passing_pair_reports_no_whitelist(tmp_path: Path, tokens: Tokens) -> None:
+    path = pairs_file(tmp_path, [{"fg": "text-primary", "bg": "surface", "min": 4.5}])
+    outcome = check_token_contrast(tokens, path)
+    assert outcome.summary == "0 of 2 declared pair(s) below their minimum"
+    assert outcome.findings == ()
+
+
+def test_a_pair_whitelisted_in_one_appearance_fails_in_the_other(
+    tmp_path: Path, tokens: Tokens
+) -> None:
+    path = pairs_file(
+        tmp_path, [{"fg": "border", "bg": "surface", "min": 4.5, "whitelist": ["light"]}]
+    )
+    outcome = check_token_contrast(tokens, path)
+    assert outcome.status is GateStatus.FAIL
+    assert outcome.summary == "1 of 2 declared pair(s) below their minimum, 1 whitelisted"
+    assert [f.property for f in outcome.findings] == ["contrast (dark)"]
 
 
 def test_whitelisted_appearance_does_not_fail(tmp_path: Path, tokens: Tokens) -> None:
