@@ -46,7 +46,7 @@ DEFAULT = (
     "src/argus/judge/metric/hierarchy.py=tests/judge/test_metric.py",
     # gates: contrast family
     "src/argus/gates/rendered_contrast.py=tests/gates/test_rendered_contrast.py",
-    "src/argus/gates/text_shadow.py=tests/gates/test_rendered_contrast.py",
+    "src/argus/gates/text_shadow.py=tests/gates/test_text_shadow.py,tests/gates/test_rendered_contrast.py",
     "src/argus/gates/token_contrast.py=tests/gates/test_declared_gates.py",
     "src/argus/gates/render_pixels.py=tests/gates",
     # gates: page evidence
