@@ -18,12 +18,15 @@ histories would otherwise skip or repeat views.
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from argus.errors import InputError
+from argus.io import read_json
 from argus.spec.model import View
 
 _SHARD = re.compile(r"(\d{1,6})/(\d{1,6})")
@@ -54,27 +57,34 @@ def view_key(view: View) -> str:
     return f"{view.feature}/{view.slug}"
 
 
-def _hash(view: View) -> str:
-    return hashlib.sha256(view_key(view).encode()).hexdigest()
+def _hash(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
 
 
 def assign_shards(
     views: Sequence[View], total: int, durations: Mapping[str, float] | None = None
 ) -> dict[str, int]:
     """The 1-based shard of every view, by view_key."""
-    ordered = sorted(views, key=_hash)
-    known = {view_key(v): d for v in ordered if (d := (durations or {}).get(view_key(v)))}
+    return assign_keys([view_key(v) for v in views], total, durations)
+
+
+def assign_keys(
+    keys: Sequence[str], total: int, durations: Mapping[str, float] | None = None
+) -> dict[str, int]:
+    """The 1-based shard of every key (a view's key, a test's node id): the split above."""
+    ordered = sorted(dict.fromkeys(keys), key=_hash)
+    known = {k: d for k in ordered if (d := (durations or {}).get(k))}
     if not known:
-        return {view_key(v): i % total + 1 for i, v in enumerate(ordered)}
+        return {k: i % total + 1 for i, k in enumerate(ordered)}
     default = statistics.median(known.values())
-    weight = {view_key(v): known.get(view_key(v), default) for v in ordered}
+    weight = {k: known.get(k, default) for k in ordered}
     # Longest first; the sort is stable, so equal weights keep the hash order.
     loads = [0.0] * total
     placed: dict[str, int] = {}
-    for view in sorted(ordered, key=lambda v: -weight[view_key(v)]):
+    for key in sorted(ordered, key=lambda k: -weight[k]):
         slot = min(range(total), key=lambda s: (loads[s], s))
-        loads[slot] += weight[view_key(view)]
-        placed[view_key(view)] = slot + 1
+        loads[slot] += weight[key]
+        placed[key] = slot + 1
     return placed
 
 
@@ -86,3 +96,19 @@ def shard_views(
         return list(views)
     placed = assign_shards(views, shard.total, durations)
     return [v for v in views if placed[view_key(v)] == shard.index]
+
+
+def load_durations(path: Path) -> dict[str, float]:
+    """``{"durations_ms": {key: ms}}`` (a view's ``feature/slug``, a test's node id): finite,
+    non-negative numbers only."""
+    raw = read_json(path, what="durations file")
+    table = raw.get("durations_ms") if isinstance(raw, dict) else None
+    if not isinstance(table, dict):
+        raise InputError(f"{path}: durations file needs a 'durations_ms' object of key -> ms")
+    durations: dict[str, float] = {}
+    for key, value in table.items():
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+        if not ok or not math.isfinite(value) or value < 0:
+            raise InputError(f"{path}: duration of {key!r} must be a finite number >= 0")
+        durations[str(key)] = float(value)
+    return durations

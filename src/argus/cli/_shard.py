@@ -10,15 +10,14 @@ write_shard_results(args, root, "gates", spec, views, entries)
 from __future__ import annotations
 
 import argparse
-import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from argus.errors import InputError
-from argus.io import atomic_write_json, read_json
+from argus.io import atomic_write_json
 from argus.results import RESULTS_SCHEMA, ViewEntry, results_path
-from argus.shard import Shard, parse_shard, shard_views, view_key
+from argus.shard import Shard, load_durations, parse_shard, shard_views, view_key
 from argus.spec import Spec, View
 
 
@@ -44,21 +43,6 @@ def add_shard_arguments(parser: argparse.ArgumentParser) -> None:
         help="write this run's per-view results here for argus merge (default with --shard: "
         ".argus/results/COMMAND-FEATURE-shard-I-of-N.json)",
     )
-
-
-def load_durations(path: Path) -> dict[str, float]:
-    """``{"durations_ms": {"feature/slug": ms}}``: finite, non-negative numbers only."""
-    raw = read_json(path, what="durations file")
-    table = raw.get("durations_ms") if isinstance(raw, dict) else None
-    if not isinstance(table, dict):
-        raise InputError(f"{path}: durations file needs a 'durations_ms' object of view -> ms")
-    durations: dict[str, float] = {}
-    for key, value in table.items():
-        ok = isinstance(value, int | float) and not isinstance(value, bool)
-        if not ok or not math.isfinite(value) or value < 0:
-            raise InputError(f"{path}: duration of {key!r} must be a finite number >= 0")
-        durations[str(key)] = float(value)
-    return durations
 
 
 def selected_views(spec: Spec, args: argparse.Namespace) -> list[View]:

@@ -8,8 +8,10 @@
 Options: ``--update-snapshots[=missing|changed|all|none]`` (a bare flag is ``changed``, as in
 Playwright), ``--argus-report PATH`` (``.json`` or ``.html``), ``--argus-output DIR`` (renders,
 diffs, sensed files; default ``.argus/pytest`` under the rootdir) and ``--argus-reporter``
-(``junit=PATH``, ``github``, ``json=PATH``; repeatable). Baselines live beside the test file in
-``__snapshots__/{test file stem}/{name}-{browser}-{platform}.png``.
+(``junit=PATH``, ``github``, ``json=PATH``; repeatable), ``--argus-shard I/N`` with
+``--argus-durations FILE`` (this machine's share of the tests, argus.testing.sharding).
+Baselines live beside the test file in ``__snapshots__/{test file stem}/{name}-{browser}-
+{platform}.png``.
 
 Under pytest-xdist every worker captures and compares on its own (baselines are written
 atomically, each test has its own output directory); results travel to the controller in the
@@ -49,6 +51,7 @@ from argus.testing.assertion import (
     tolerance_for,
 )
 from argus.testing.report import write_report
+from argus.testing.sharding import ShardSelector, shard_option
 
 MODES = ("missing", "changed", "all", "none")
 PROPERTY = "argus"
@@ -84,6 +87,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=[],
         help="CI output: junit=PATH, github or json=PATH (repeatable)",
     )
+    group.addoption(
+        "--argus-shard",
+        dest="argus_shard",
+        default=None,
+        metavar="I/N",
+        help="run only shard I of N of the collected tests (split as argus --shard splits views)",
+    )
+    group.addoption(
+        "--argus-durations",
+        dest="argus_durations",
+        default=None,
+        metavar="FILE",
+        help="with --argus-shard: balance by these test times, then record this run's into it",
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -92,6 +109,10 @@ def pytest_configure(config: pytest.Config) -> None:
     except ArgusError as err:
         raise pytest.UsageError(str(err)) from err
     config.pluginmanager.register(Collector(config), "argus-collector")
+    shard, durations_file, durations = shard_option(config)
+    if shard is not None:
+        selector = ShardSelector(config, shard, durations_file, durations)
+        config.pluginmanager.register(selector, "argus-shard")
 
 
 def update_mode(config: pytest.Config) -> tuple[UpdateMode, bool]:

@@ -1,0 +1,86 @@
+"""``--argus-shard i/n`` splits a pytest run's tests across machines as ``argus --shard``
+splits views; ``--argus-durations`` balances by recorded times and records the run's."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+TESTS = "\n".join(f"def test_{name}():\n    pass\n" for name in "abcdefg")
+
+
+def _run(suite: pytest.Pytester, *args: str) -> pytest.RunResult:
+    # In process (fast); pytest-playwright's plugin cannot load twice in one process.
+    return suite.runpytest("-p", "no:playwright", "-p", "no:cacheprovider", *args)
+
+
+def _ran(result: pytest.RunResult) -> set[str]:
+    return {m.group(1) for m in re.finditer(r"::test_(\w+) PASSED", result.stdout.str())}
+
+
+@pytest.fixture
+def suite(pytester: pytest.Pytester) -> pytest.Pytester:
+    pytester.makepyfile(test_many=TESTS)
+    return pytester
+
+
+def test_three_shards_run_every_test_once_and_evenly(suite: pytest.Pytester) -> None:
+    shards = []
+    for index in (1, 2, 3):
+        result = _run(suite, "-v", f"--argus-shard={index}/3")
+        result.assert_outcomes(passed=len(_ran(result)), deselected=7 - len(_ran(result)))
+        result.stdout.fnmatch_lines([f"argus shard {index}/3: {len(_ran(result))} of 7 tests"])
+        shards.append(_ran(result))
+    assert set().union(*shards) == set("abcdefg")
+    assert sum(len(s) for s in shards) == 7
+    assert sorted(len(s) for s in shards) == [2, 2, 3]
+    # Every machine computes the same split on its own.
+    assert _ran(_run(suite, "-v", "--argus-shard=2/3")) == shards[1]
+
+
+def test_recorded_durations_balance_the_shards_and_are_kept_up_to_date(
+    suite: pytest.Pytester,
+) -> None:
+    slow = "test_many.py::test_c"
+    table = {f"test_many.py::test_{n}": 10.0 for n in "abcdefg"} | {slow: 5000.0}
+    kept = {"other.py::test_elsewhere": 7.0}
+    # Each CI machine starts from the same file (a cache, an artefact) and writes its own copy.
+    copies = [suite.path / "one.json", suite.path / "two.json"]
+    for copy in copies:
+        copy.write_text(json.dumps({"durations_ms": table | kept}))
+    first = _run(suite, "-v", "--argus-shard=1/2", f"--argus-durations={copies[0]}")
+    second = _run(suite, "-v", "--argus-shard=2/2", f"--argus-durations={copies[1]}")
+    # The long test fills one shard alone; the six short ones go to the other.
+    assert sorted([_ran(first), _ran(second)], key=len) == [{"c"}, set("abdefg")]
+    alone = copies[0] if _ran(first) == {"c"} else copies[1]
+    written = json.loads(alone.read_text())["durations_ms"]
+    assert set(written) == set(table) | set(kept)
+    assert written["other.py::test_elsewhere"] == 7.0  # another suite's time is kept
+    assert written["test_many.py::test_a"] == 10.0  # another shard's test: as it was
+    assert written[slow] < 5000.0  # replaced by this run's measured time
+
+
+def test_without_the_option_nothing_is_deselected(suite: pytest.Pytester) -> None:
+    _run(
+        suite,
+    ).assert_outcomes(passed=7)
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--argus-shard=0/3"], "--argus-shard"),
+        (["--argus-shard=4/3"], "--argus-shard"),
+        (["--argus-shard=two"], "--argus-shard"),
+        (["--argus-durations=d.json"], "--argus-durations only makes sense with --argus-shard"),
+        (["--argus-shard=1/2", "--argus-durations=bad.json"], "bad.json"),
+    ],
+)
+def test_bad_input_is_a_usage_error(suite: pytest.Pytester, args: list[str], needle: str) -> None:
+    (suite.path / "bad.json").write_text('{"durations_ms": {"x": -1}}')
+    result = _run(suite, *args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert needle in result.stderr.str()
+    assert (suite.path / "bad.json").read_text() == '{"durations_ms": {"x": -1}}'
