@@ -65,7 +65,7 @@ DEFAULT = (
     "src/argus/gates/commands.py=tests/gates/test_commands.py",
     "src/argus/gates/source_scan.py=tests/gates/test_source_tokens.py",
     "src/argus/gates/source_tokens.py=tests/gates/test_source_tokens.py",
-    "src/argus/gates/lighthouse.py=tests/gates,tests/lighthouse",
+    "src/argus/gates/lighthouse.py=tests/gates/test_lighthouse_gate.py",
     "src/argus/gates/runner.py=tests/gates",
     "src/argus/gates/base.py=tests/gates",
     # metric judge dimensions

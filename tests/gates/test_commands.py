@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -150,3 +151,31 @@ def test_a_timed_out_command_gets_no_sigterm_grace(tmp_path: Path) -> None:
     outcome = run(tmp_path, f"{PY} slow.py", timeout=1)
     assert outcome.data["timed_out"] is True
     assert "got-term" not in (tmp_path / "run" / "build.log").read_text()
+
+
+def test_a_configured_gate_runs_its_command_in_the_root_with_its_timeout(
+    habits_inputs, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from argus.config import CommandGateConfig
+    from argus.gates.base import get_gate
+
+    inputs = habits_inputs()
+    gates = inputs.config.gates.model_copy(
+        update={"commands": {"build": CommandGateConfig(command="make app", timeout=12.5)}}
+    )
+    inputs = dataclasses.replace(inputs, config=inputs.config.model_copy(update={"gates": gates}))
+    calls = _fake_run(monkeypatch, GroupRun(4, False, 0.1))
+    outcome = get_gate("build")(inputs)
+    assert (outcome.name, outcome.status, outcome.data["exit_code"]) == (
+        "build",
+        GateStatus.FAIL,
+        4,
+    )
+    assert calls == {
+        "command": "make app",
+        "cwd": inputs.root,
+        "timeout": 12.5,
+        "log_path": inputs.run_dir / "build.log",
+        "grace": 0,
+    }
+    assert get_gate("lint")(inputs).status is GateStatus.SKIP  # only build is configured

@@ -2,14 +2,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections.abc import Callable
+from types import SimpleNamespace
 
 import pytest
 
 from argus.contracts import validate
 from argus.errors import InputError
-from argus.gates import base
-from argus.gates.base import GateInputs, GateOutcome, GateStatus
+from argus.gates import base, runner
+from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus
 from argus.gates.runner import configured_gates, run_gates
 from argus.store import RunStore
 from tests.gates.probes import el, page
@@ -150,3 +152,158 @@ def test_the_result_names_the_render_and_probe_it_checked(habits_inputs: MakeInp
     inputs.sensed.render.write_bytes(b"\x89PNG\r\n\x1a\nnot really")
     named = run_gates(inputs, FLOOR, record=False).result["inputs"]
     assert named["render_sha256"] == hashlib.sha256(inputs.sensed.render.read_bytes()).hexdigest()
+
+
+def _forced(name: str, status: GateStatus, data: dict | None = None, summary: str = "s"):
+    def gate(inputs: GateInputs) -> GateOutcome:
+        return GateOutcome(name, status, summary, (), data or {})
+
+    return gate
+
+
+def test_a_gate_named_twice_runs_once_in_the_order_given(
+    habits_inputs: MakeInputs, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran: list[str] = []
+
+    def counting(inputs: GateInputs) -> GateOutcome:
+        ran.append("console")
+        return GateOutcome("console", GateStatus.PASS, "")
+
+    monkeypatch.setitem(base._REGISTRY, "console", counting)
+    run = run_gates(clean(habits_inputs), ["console", "axe", "console"], record=False)
+    assert ran == ["console"]
+    assert [o.name for o in run.outcomes] == ["console", "axe"]
+    assert list(run.result["gates"]) == ["console", "axe"]
+    assert run.outcome("axe").status is GateStatus.PASS
+    with pytest.raises(KeyError):
+        run.outcome("snapshot")
+
+
+def test_only_the_snapshot_gate_runs_on_the_worker_thread(
+    habits_inputs: MakeInputs, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    threads: dict[str, str] = {}
+    for name in ("snapshot", "console"):
+
+        def gate(inputs: GateInputs, name: str = name) -> GateOutcome:
+            threads[name] = threading.current_thread().name
+            return GateOutcome(name, GateStatus.PASS, "")
+
+        monkeypatch.setitem(base._REGISTRY, name, gate)
+    run = run_gates(clean(habits_inputs), ["snapshot", "console"], record=False)
+    assert threads["snapshot"].startswith("argus-gate")
+    assert threads["console"] == threading.main_thread().name
+    assert [o.name for o in run.outcomes] == ["snapshot", "console"]
+
+
+def test_the_duration_of_each_gate_in_milliseconds(
+    habits_inputs: MakeInputs, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = iter([10.0, 10.25, 20.0, 20.00012345])
+    monkeypatch.setattr(runner, "time", SimpleNamespace(perf_counter=lambda: next(clock)))
+    run = run_gates(clean(habits_inputs), ["console", "axe"], record=False)
+    assert run.durations == {"console": 0.25, "axe": pytest.approx(0.00012345)}
+    assert run.result["details"]["console"]["duration_ms"] == 250.0
+    assert run.result["details"]["axe"]["duration_ms"] == 0.1
+
+
+@pytest.mark.parametrize(
+    ("raised", "summary"),
+    [
+        (InputError("  bad file\nmore"), "bad file"),
+        (RuntimeError(""), "RuntimeError:"),
+        (InputError(""), "no reason given"),
+        (InputError("\n\n"), "no reason given"),
+        (InputError("x" * 300), "x" * 300),
+        (InputError("x" * 301), "x" * 299 + "…"),
+    ],
+)
+def test_the_error_summary_is_one_line_of_at_most_300_characters(
+    habits_inputs: MakeInputs, monkeypatch: pytest.MonkeyPatch, raised: Exception, summary: str
+) -> None:
+    def broken(inputs: GateInputs) -> GateOutcome:
+        raise raised
+
+    monkeypatch.setitem(base._REGISTRY, "console", broken)
+    run = run_gates(clean(habits_inputs), ["console"], record=False)
+    outcome = run.outcome("console")
+    assert outcome.status is GateStatus.ERROR
+    assert outcome.summary == summary
+    assert run.result["gates"]["console"] == "error"
+
+
+def test_a_gate_reporting_under_another_name_keeps_everything_under_its_own(
+    habits_inputs: MakeInputs, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    finding = Finding("#a", "color", "red")
+
+    def misnamed(inputs: GateInputs) -> GateOutcome:
+        return GateOutcome("other", GateStatus.FAIL, "told", (finding,), {"n": 3})
+
+    monkeypatch.setitem(base._REGISTRY, "axe", misnamed)
+    run = run_gates(clean(habits_inputs), ["axe"], record=False)
+    outcome = run.outcome("axe")
+    assert (outcome.status, outcome.summary, outcome.findings, dict(outcome.data)) == (
+        GateStatus.FAIL,
+        "told",
+        (finding,),
+        {"n": 3},
+    )
+    assert run.result["details"]["axe"]["data"] == {"n": 3}
+
+
+def test_the_iteration_is_written_only_when_given(habits_inputs: MakeInputs) -> None:
+    inputs = clean(habits_inputs)
+    assert "iteration" not in run_gates(inputs, ["console"], record=False).result
+    assert run_gates(inputs, ["console"], record=False, iteration=3).result["iteration"] == 3
+    created = run_gates(inputs, ["console"], record=False).result["created_at"]
+    assert created.endswith("Z") and created[:4].isdigit()
+
+
+@pytest.mark.parametrize(
+    ("name", "status", "data", "entry"),
+    [
+        ("a11y_ids", GateStatus.ERROR, {"expected": 2, "present": 1, "missing": ["x"]}, "error"),
+        ("a11y_ids", GateStatus.SKIP, {"expected": 2, "present": 1, "missing": ["x"]}, "skip"),
+        ("a11y_ids", GateStatus.PASS, {"expected": 2, "present": 2}, "pass"),
+        ("a11y_ids", GateStatus.FAIL, {"present": 1, "missing": ["x"]}, "fail"),
+        ("a11y_ids", GateStatus.FAIL, {"expected": 2, "missing": ["x"]}, "fail"),
+        ("console", GateStatus.PASS, {"expected": 2, "present": 2, "missing": []}, "pass"),
+        (
+            "a11y_ids",
+            GateStatus.FAIL,
+            {"expected": 2, "present": 1, "missing": ("x",), "other": 1},
+            {"expected": 2, "present": 1, "missing": ["x"], "status": "fail"},
+        ),
+    ],
+)
+def test_the_a11y_ids_block_only_for_a_judged_a11y_ids_gate_with_its_counts(
+    habits_inputs: MakeInputs,
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    status: GateStatus,
+    data: dict,
+    entry: object,
+) -> None:
+    monkeypatch.setitem(base._REGISTRY, name, _forced(name, status, data))
+    run = run_gates(clean(habits_inputs), [name], record=False)
+    assert run.result["gates"][name] == entry
+
+
+def test_not_recording_leaves_the_run_store_alone(habits_inputs: MakeInputs) -> None:
+    inputs = clean(habits_inputs)
+    run_gates(inputs, ["console"], record=False)
+    with RunStore.open(inputs.root) as store:
+        assert store.events(kind="gate_result") == []
+
+
+def test_the_recorded_event_carries_the_run_id(habits_inputs: MakeInputs) -> None:
+    inputs = clean(habits_inputs)
+    with RunStore.open(inputs.root) as store:
+        run_id = store.start_run("habits", "headless")
+    run_gates(inputs, ["console"], run_id=run_id)
+    with RunStore.open(inputs.root) as store:
+        (event,) = store.events(kind="gate_result")
+    assert event.run_id == run_id
+    assert event.iteration is None

@@ -1,17 +1,25 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from argus.errors import ConfigError
+from argus.errors import ConfigError, InputError
 from argus.gates.base import GateInputs, GateStatus
-from argus.gates.source_scan import scan_source
+from argus.gates.source_scan import _scan_cached, scan_source
 from argus.gates.source_tokens import check_source_tokens, select_files, source_tokens_gate
-from argus.tokens import Tokens
+from argus.tokens import Tokens, load_tokens
+
+
+@pytest.fixture(autouse=True)
+def _fresh_scans() -> None:
+    # Scans are cached by text: each test scans afresh, so what it asserts is computed by the
+    # code under test now, not remembered from an earlier test (or an earlier mutant).
+    _scan_cached.cache_clear()
 
 
 def literals(text: str, language: str) -> list[tuple[int, str]]:
@@ -182,3 +190,168 @@ def test_gate_skips_when_unconfigured_and_errors_when_globs_match_nothing(
     outcome = source_tokens_gate(configured(paths=["*.css", "!app.css"]))
     assert outcome.status is GateStatus.FAIL
     assert [f.element for f in outcome.findings] == ["extra.css:1"]
+
+
+def test_every_hit_is_counted_but_at_most_100_are_listed(tmp_path: Path, tokens: Tokens) -> None:
+    lines = [f".c{i} {{ color: #{i:06x}; }}" for i in range(60)]
+    lines += [f".s{i} {{ margin: {i + 1}px; }}" for i in range(50)]
+    write(tmp_path, {"many.css": "\n".join(lines)})
+    outcome = check_source_tokens(tmp_path, [Path("many.css")], tokens, "light")
+    assert outcome.name == "source_tokens"
+    assert outcome.status is GateStatus.FAIL
+    assert len(outcome.findings) == 100
+    assert outcome.data == {
+        "files": ["many.css"],
+        "hard_coded_colors": 60,
+        "hard_coded_spacing": 50,
+    }
+    assert outcome.findings[0].element == "many.css:1"
+    assert outcome.findings[99].element == "many.css:100"
+
+
+def test_a_clean_file_passes_with_zero_counts(tmp_path: Path) -> None:
+    write(tmp_path, {"a.css": ".a { color: var(--c); }", "notes.txt": "color: #fff;"})
+    outcome = check_source_tokens(tmp_path, [Path("a.css"), Path("notes.txt")])
+    assert outcome.status is GateStatus.PASS
+    assert outcome.findings == ()
+    assert outcome.data == {
+        "files": ["a.css", "notes.txt"],
+        "hard_coded_colors": 0,
+        "hard_coded_spacing": 0,
+    }
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "appearance", "found"),
+    [
+        # (property, literal, suggestion)
+        ("a.css", ".a { padding: 1.5rem; }", "light", ("spacing:padding", "1.5rem", "token lg")),
+        ("a.css", ".a { margin: -8px; }", "light", ("spacing:margin", "-8px", "token sm")),
+        ("a.css", ".a { gap: 0.25rem; }", "light", ("spacing:gap", "0.25rem", "token xs")),
+        (
+            "a.css",
+            ".a { color: #a3aab7; }",
+            "dark",
+            ("color:color", "#a3aab7", "token text-secondary"),
+        ),
+        (
+            "a.css",
+            ".a { color: #a3aab7; }",
+            "light",
+            ("color:color", "#a3aab7", "token border"),
+        ),
+        ("a.css", ".a { color: #3447c5; }", "light", ("color:color", "#3447c5", "token primary")),
+        ("a.css", ".a { color: #8c9eff; }", "dark", ("color:color", "#8c9eff", "token primary")),
+        ("a.js", 'const a = "#b3261e";', "light", ("color", "#b3261e", "token danger")),
+        (
+            "a.swift",
+            "VStack(spacing: 23) {}",
+            "light",
+            ("spacing:spacing", "spacing: 23", "token lg"),
+        ),
+        (
+            "a.swift",
+            "Color(red: 1, green: 0, blue: 0)",
+            "light",
+            ("color:color", "Color(red", "a design token"),
+        ),
+    ],
+)
+def test_each_finding_names_its_file_line_property_and_nearest_token(
+    tmp_path: Path,
+    tokens: Tokens,
+    name: str,
+    text: str,
+    appearance: str,
+    found: tuple[str, str, str],
+) -> None:
+    write(tmp_path, {name: "\n" + text})
+    (finding,) = check_source_tokens(tmp_path, [Path(name)], tokens, appearance).findings
+    assert finding.element == f"{name}:2"
+    assert (finding.property, finding.value, finding.expected) == found
+    assert finding.value in finding.message
+
+
+def test_without_tokens_or_a_scale_the_suggestion_is_any_token(tmp_path: Path) -> None:
+    write(tmp_path, {"a.css": ".a { color: #123456; margin: 3px; }"})
+    found = check_source_tokens(tmp_path, [Path("a.css")]).findings
+    assert [f.expected for f in found] == ["a design token", "a design token"]
+    # Tokens whose palette has no colour for the appearance and no spacing scale.
+    (tmp_path / "tokens.json").write_text(json.dumps({"colors": {"ink": {"dark": "#111111"}}}))
+    few = load_tokens(tmp_path / "tokens.json")
+    found = check_source_tokens(tmp_path, [Path("a.css")], few, "light").findings
+    assert [f.expected for f in found] == ["a design token", "a design token"]
+    assert check_source_tokens(tmp_path, [Path("a.css")], few, "dark").findings[0].expected == (
+        "token ink"
+    )
+
+
+def test_patterns_must_stay_inside_the_repository(tmp_path: Path) -> None:
+    write(tmp_path, {"a.css": ""})
+    for bad in ("", "/etc/*.css", "src/../../x.css"):
+        with pytest.raises(ConfigError):
+            select_files(tmp_path, [bad])
+    assert select_files(tmp_path, ["*.css"]) == [Path("a.css")]
+
+
+def test_changed_files_are_relative_to_a_root_inside_the_repository(tmp_path: Path) -> None:
+    write(tmp_path, {"app/a.css": "", "app/b.css": "", "other.css": ""})
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "-c", "user.email=a@b", "-c", "user.name=t", "add", ".")
+    git(tmp_path, "-c", "user.email=a@b", "-c", "user.name=t", "commit", "-qm", "base")
+    write(tmp_path, {"app/a.css": "x", "other.css": "x", "app/new.css": "", "top.css": ""})
+    assert select_files(tmp_path / "app", [], "HEAD") == [Path("a.css"), Path("new.css")]
+    assert select_files(tmp_path, [], "HEAD") == [
+        Path("app/a.css"),
+        Path("app/new.css"),
+        Path("other.css"),
+        Path("top.css"),
+    ]
+
+
+@pytest.mark.parametrize("error", [OSError("no git"), subprocess.TimeoutExpired("git", 30)])
+def test_git_that_cannot_run_is_bad_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: Exception
+) -> None:
+    def fail(*args: object, **kwargs: object) -> None:
+        raise error
+
+    monkeypatch.setattr(subprocess, "run", fail)
+    with pytest.raises(InputError, match="cannot run git"):
+        select_files(tmp_path, [], "HEAD")
+
+
+def test_git_runs_in_the_root_with_a_timeout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[dict[str, object]] = []
+
+    def fake(argv: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+        seen.append({"argv": argv, **kwargs})
+        return subprocess.CompletedProcess(argv, 0, "a.css\n\n", "")
+
+    monkeypatch.setattr(subprocess, "run", fake)
+    write(tmp_path, {"a.css": ""})
+    assert select_files(tmp_path, [], "main") == [Path("a.css")]
+    assert [s["argv"] for s in seen] == [
+        ["git", "diff", "--name-only", "--relative", "--diff-filter=d", "main", "--"],
+        ["git", "ls-files", "--others", "--exclude-standard"],
+    ]
+    assert all(s["cwd"] == tmp_path.resolve() and s["timeout"] == 30 for s in seen)
+
+
+def test_a_git_base_with_nothing_changed_passes(
+    habits_inputs: Callable[..., GateInputs], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inputs = habits_inputs()
+    gates = inputs.config.gates
+    section = gates.source_tokens.model_copy(update={"paths": [], "git_base": "HEAD"})
+    config = inputs.config.model_copy(
+        update={"gates": gates.model_copy(update={"source_tokens": section})}
+    )
+    monkeypatch.setattr(
+        subprocess, "run", lambda argv, **kw: subprocess.CompletedProcess(argv, 0, "", "")
+    )
+    outcome = source_tokens_gate(dataclasses.replace(inputs, config=config))
+    assert outcome.status is GateStatus.PASS
+    assert outcome.data["files"] == []
