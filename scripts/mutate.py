@@ -72,7 +72,7 @@ DEFAULT = (
     "src/argus/judge/metric/__init__.py=tests/judge",
     "src/argus/judge/metric/accessibility.py=tests/judge",
     "src/argus/judge/metric/context.py=tests/judge",
-    "src/argus/judge/metric/design.py=tests/judge",
+    "src/argus/judge/metric/design.py=tests/judge/test_metric_design.py,tests/judge/test_metric.py",
     "src/argus/judge/metric/functional.py=tests/judge",
     "src/argus/judge/metric/visual.py=tests/judge",
     # sign-off, referee, contract completion, Stop hook

@@ -116,8 +116,11 @@ def check_token_compliance(
     properties: Sequence[str] = DEFAULT_PROPERTIES,
     allow: Sequence[str] = (),
     delta_e: float = 1.0,
+    max_findings: int | None = MAX_FINDINGS,
 ) -> GateOutcome:
-    """Every checked computed value of every visible element must be on the design tokens."""
+    """Every checked computed value of every visible element must be on the design tokens.
+    ``max_findings``: how many findings the outcome lists (None: every one; the counts in
+    ``data`` always cover every one)."""
     tokens.require_appearance(appearance)
     props = expand_properties(properties)
     allowance = Allowance.parse(allow)
@@ -147,7 +150,7 @@ def check_token_compliance(
         summary = "nothing to check: no visible element carries a checked property"
         return GateOutcome("token_compliance", GateStatus.SKIP, summary, (), data)
     status = GateStatus.FAIL if findings else GateStatus.PASS
-    return GateOutcome("token_compliance", status, summary, tuple(findings[:MAX_FINDINGS]), data)
+    return GateOutcome("token_compliance", status, summary, tuple(findings[:max_findings]), data)
 
 
 def _rendered(element: Element) -> bool:

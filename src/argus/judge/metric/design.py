@@ -49,6 +49,7 @@ def _offences(ctx: MetricContext, properties: Sequence[str]) -> tuple[list[Findi
         properties=properties,
         allow=settings.allow,
         delta_e=settings.delta_e,
+        max_findings=None,  # every offence is weighed, not only those a gate report lists
     )
     return list(outcome.findings), int(outcome.data.get("checked", 0))
 
@@ -76,13 +77,8 @@ def _near_colour(ctx: MetricContext) -> Callable[[Finding], bool]:
     def near(finding: Finding) -> bool:
         if finding.property not in COLOR_PROPS:
             return near_radius(finding)
-        try:
-            colour = parse_color(finding.value)
-        except InputError as exc:
-            raise InputError(
-                f"{ctx.packet.require('probe')}: {finding.element} {finding.property}: {exc}"
-            ) from exc
-        nearest = ctx.tokens.nearest_color(colour, ctx.appearance)
+        # The gate parsed this value to find it off the palette: it is a colour.
+        nearest = ctx.tokens.nearest_color(parse_color(finding.value), ctx.appearance)
         return nearest is not None and nearest[1] <= NEAR_DELTA_E
 
     return near
@@ -273,11 +269,9 @@ def layout_spacing(ctx: MetricContext) -> Measured:
             f"{len(misaligned)} stacked sibling pair(s) almost but not quite aligned, e.g. "
             f"{ctx.probe.selector(a)} and {ctx.probe.selector(b)} at x {a.box.x:g} and {b.box.x:g}"
         )
-    # Edges a few px out of line are a near miss by definition.
-    score = min(
-        _score(findings, _near_length(ctx.tokens.nearest_spacing, NEAR_PX)),
-        0.5 if misaligned else 1,
-    )
+    # Edges a few px out of line are a near miss by definition (0.5), and any value off the
+    # scale already scores 0.5 at best, so the values decide when there are any.
+    score = _score(findings, _near_length(ctx.tokens.nearest_spacing, NEAR_PX)) if findings else 0.5
     return Measured(score, "; ".join(parts) + ".", numbers)
 
 

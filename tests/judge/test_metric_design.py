@@ -1,0 +1,645 @@
+"""The metric judge's design dimensions (token_compliance, layout_spacing, typography) on
+hand-written probes and tokens: exact numbers, scores and boundaries (no browser, no gates run).
+
+The packet here is the bare Packet a MetricContext reads (probe, tokens, contract), written
+straight to disk, so each test measures one dimension in a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import json
+from itertools import count
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from argus.config import ProjectConfig
+from argus.judge.metric import design
+from argus.judge.metric.context import Measured, MetricContext
+from argus.judge.packet import Packet, PacketFile
+from tests.support.habits import HABITS_DIR
+
+HABITS_TOKENS = HABITS_DIR / "argus" / "specs" / "habits" / "tokens.json"
+INK = "rgb(22, 24, 29)"  # text-primary (light)
+PAGE = "rgb(245, 246, 248)"  # background (light)
+SURFACE = "rgb(255, 255, 255)"
+BORDER = "rgb(226, 229, 234)"
+DANGER = "rgb(179, 38, 30)"  # kept for role=alert by the example's colour roles
+CLEAR = "rgba(0, 0, 0, 0)"
+_numbers = count()
+
+
+def el(
+    index: int,
+    parent: int | None = 0,
+    tag: str = "div",
+    *,
+    text: str = "",
+    role: str = "generic",
+    box: tuple[float, float, float, float] = (10, 10, 100, 20),
+    visible: bool = True,
+    testid: str = "",
+    truncated: str = "",
+    **style: str,
+) -> dict[str, Any]:
+    css = {"color": INK, "background-color": CLEAR, "font-size": "16px", "font-family": "Inter"}
+    css.update({k.replace("_", "-"): v for k, v in style.items()})
+    raw: dict[str, Any] = {
+        "index": index,
+        "parent": parent,
+        "tag": tag,
+        "role": role,
+        "name": "",
+        "id": "",
+        "testid": testid,
+        "text": text,
+        "heading_level": None,
+        "visible": visible,
+        "interactive": False,
+        "box": dict(zip(("x", "y", "width", "height"), box, strict=True)),
+        "style": css,
+    }
+    if truncated:
+        raw["truncated"] = truncated
+    return raw
+
+
+def body(**style: str) -> dict[str, Any]:
+    return el(0, None, "body", box=(0, 0, 320, 400), background_color=PAGE, **style)
+
+
+def ctx(
+    tmp_path: Path,
+    *elements: dict[str, Any],
+    tokens: dict[str, Any] | None = None,
+    contract: dict[str, Any] | None = None,
+    appearance: str = "light",
+    **settings: Any,
+) -> MetricContext:
+    """A context over ``body()`` and ``elements``; ``settings`` go to [gates.token_compliance]."""
+    directory = tmp_path / f"packet-{next(_numbers)}"
+    directory.mkdir()
+    probe = {
+        "version": 1,
+        "viewport": {"width": 320, "height": 400},
+        "elements": [body(), *elements] if not elements or elements[0]["index"] else elements,
+    }
+    written = {
+        "probe": probe,
+        "tokens": tokens if tokens is not None else json.loads(HABITS_TOKENS.read_text("utf-8")),
+        "contract": contract or {},
+    }
+    files = {}
+    for role, data in written.items():
+        path = directory / f"{role}.json"
+        path.write_text(json.dumps(data), "utf-8")
+        files[role] = PacketFile(role, path, "0" * 64)
+    packet = Packet(directory, "habits", "list", "populated", appearance, 1, None, files)
+    config = ProjectConfig.model_validate(
+        {"root": tmp_path, "gates": {"token_compliance": settings}}
+    )
+    return MetricContext(packet, config)
+
+
+def text(index: int, words: str = "Read 20 pages", parent: int = 0, **style: str) -> dict[str, Any]:
+    return el(index, parent, "p", text=words, role="paragraph", **style)
+
+
+# --- token_compliance -----------------------------------------------------------------
+
+
+def test_token_compliance_counts_every_checked_value(tmp_path: Path) -> None:
+    result = design.token_compliance(
+        ctx(
+            tmp_path,
+            text(1),  # color, background-color
+            el(
+                2,
+                background_color=SURFACE,
+                border_radius="8px",
+                border_top_width="1px",
+                border_top_color=BORDER,
+                border_left_width="0px",
+                border_left_color=DANGER,  # no border there: not shown, not checked
+            ),
+            text(3, color=DANGER, visible=False),  # hidden: neither checked nor misplaced
+        )
+    )
+    assert result.score == 1, result.evidence
+    # body bg 1 + p 2 + div bg, radius, top border 3
+    assert dict(result.numbers) == {"checked": 6, "off_token": 0, "colour_roles": 1, "off_role": 0}
+
+
+def test_token_compliance_checks_radii_only_when_the_tokens_have_a_scale(tmp_path: Path) -> None:
+    tokens = json.loads(HABITS_TOKENS.read_text("utf-8"))
+    del tokens["radii"]
+    result = design.token_compliance(
+        ctx(tmp_path, el(1, background_color=SURFACE, border_radius="13px"), tokens=tokens)
+    )
+    assert result.score == 1 and result.numbers["checked"] == 2
+
+
+@pytest.mark.parametrize(
+    ("radius", "score"),
+    [
+        ("8px", 1),
+        ("7px", 0.5),
+        ("6px", 0.5),  # exactly NEAR_PX from a step
+        ("18px", 0),
+        ("6px 7px", 0.5),
+        ("6px 18px", 0),  # every part must be near
+        ("6px / 7px", 0.5),
+        ("6px 50%", 0),  # a part that is no length is not a near miss
+    ],
+)
+def test_token_compliance_radius_near_misses(tmp_path: Path, radius: str, score: float) -> None:
+    result = design.token_compliance(
+        ctx(tmp_path, el(1, background_color=SURFACE, border_radius=radius))
+    )
+    assert result.score == score, result.evidence
+    assert result.numbers["off_token"] == (0 if score == 1 else 1)
+
+
+@pytest.mark.parametrize(
+    ("colours", "score"),
+    [
+        ((INK, INK), 1),
+        (("rgb(30, 30, 40)", INK), 0.5),  # ΔE about 4 from text-primary
+        (("rgb(30, 30, 40)", "rgb(200, 30, 200)"), 0),  # one near, one far: 0
+        (("rgb(200, 30, 200)", "rgb(30, 30, 40)"), 0),
+    ],
+)
+def test_token_compliance_every_offence_must_be_near_for_half(
+    tmp_path: Path, colours: tuple[str, str], score: float
+) -> None:
+    result = design.token_compliance(
+        ctx(tmp_path, text(1, color=colours[0]), text(2, color=colours[1]))
+    )
+    assert result.score == score, result.evidence
+    assert result.numbers["off_token"] == sum(c != INK for c in colours)
+
+
+def test_token_compliance_without_colour_tokens_nothing_is_near(tmp_path: Path) -> None:
+    tokens = {"colors": {}, "spacing": {"md": 16}, "type": {"body": 16}}
+    result = design.token_compliance(ctx(tmp_path, text(1), tokens=tokens))
+    assert result.score == 0
+    assert result.numbers["off_token"] == 2 and result.numbers["colour_roles"] == 0
+
+
+def test_token_compliance_uses_the_gate_settings(tmp_path: Path) -> None:
+    near = text(1, color="rgb(30, 30, 40)", testid="summary")
+    assert design.token_compliance(ctx(tmp_path, near)).score == 0.5
+    wide = design.token_compliance(ctx(tmp_path, near, delta_e=6.0))
+    assert wide.score == 1 and wide.numbers["off_token"] == 0
+    allowed = design.token_compliance(ctx(tmp_path, near, allow=["summary"]))
+    assert allowed.score == 1 and allowed.numbers["checked"] == 1  # the body only
+
+
+def test_token_compliance_misplaced_colours_score_0_with_both_counts(tmp_path: Path) -> None:
+    misplaced = [text(i, color=DANGER, box=(10, 30 * i, 100, 20)) for i in range(1, 6)]
+    result = design.token_compliance(ctx(tmp_path, *misplaced))
+    assert result.score == 0
+    assert result.numbers["off_role"] == 5 and result.numbers["off_token"] == 0
+    assert "and 2 more" in result.evidence  # three listed, the rest counted
+    also_off = design.token_compliance(
+        ctx(tmp_path, text(1, color=DANGER), text(2, color="rgb(30, 30, 40)"))
+    )
+    assert also_off.score == 0
+    assert also_off.numbers["off_role"] == 1 and also_off.numbers["off_token"] == 1
+
+
+def test_token_compliance_lists_three_offences_and_counts_the_rest(tmp_path: Path) -> None:
+    off = [text(i, color="rgb(30, 30, 40)", testid=f"t{i}") for i in range(1, 6)]
+    result = design.token_compliance(ctx(tmp_path, *off))
+    assert result.score == 0.5 and result.numbers["off_token"] == 5
+    assert all(f'"t{i}"' in result.evidence for i in (1, 2, 3))
+    assert '"t4"' not in result.evidence and "2 more" in result.evidence
+
+
+# --- colour roles -----------------------------------------------------------------------
+
+
+def _tokens(**extra: Any) -> dict[str, Any]:
+    tokens = json.loads(HABITS_TOKENS.read_text("utf-8"))
+    tokens.update(extra)
+    return tokens
+
+
+def test_a_role_colour_inside_an_allowed_ancestor_is_in_place(tmp_path: Path) -> None:
+    tokens = _tokens(color_roles={"danger": {"only": ["[data-testid=errors]", "role=alert"]}})
+    inside = ctx(tmp_path, el(1, testid="errors"), text(2, parent=1, color=DANGER), tokens=tokens)
+    assert design.colour_role_findings(inside) == []
+    in_alert = ctx(tmp_path, el(1, role="alert"), text(2, parent=1, color=DANGER), tokens=tokens)
+    assert design.colour_role_findings(in_alert) == []
+    outside = ctx(tmp_path, el(1, testid="list"), text(2, parent=1, color=DANGER), tokens=tokens)
+    assert len(design.colour_role_findings(outside)) == 1
+
+
+@pytest.mark.parametrize("side", ["top", "right", "bottom", "left"])
+def test_a_role_colour_on_a_shown_border_is_misplaced(tmp_path: Path, side: str) -> None:
+    drawn = el(1, **{f"border-{side}-width": "1px", f"border-{side}-color": DANGER})
+    assert len(design.colour_role_findings(ctx(tmp_path, drawn))) == 1
+    none = el(1, **{f"border-{side}-width": "0px", f"border-{side}-color": DANGER})
+    assert design.colour_role_findings(ctx(tmp_path, none)) == []
+
+
+def test_a_role_colour_is_only_seen_where_it_is_shown(tmp_path: Path) -> None:
+    no_text = el(1, color=DANGER)  # no text: its colour paints nothing
+    hidden = text(2, color=DANGER, box=(10, 10, 1, 1))
+    invisible = text(3, color=DANGER, visible=False)
+    assert design.colour_role_findings(ctx(tmp_path, no_text, hidden, invisible)) == []
+    filled = el(1, background_color=DANGER)
+    assert len(design.colour_role_findings(ctx(tmp_path, filled))) == 1
+
+
+def test_an_unreadable_colour_is_passed_over_not_the_rest(tmp_path: Path) -> None:
+    odd = el(1, background_color="url(x.png)")
+    assert len(design.colour_role_findings(ctx(tmp_path, odd, text(2, color=DANGER)))) == 1
+
+
+def test_a_transparent_colour_is_never_a_misplaced_token(tmp_path: Path) -> None:
+    tokens = {
+        "colors": {"ink": "#16181d", "page": "#f5f6f8", "veil-dark": "rgba(0, 0, 0, 0)"},
+        "spacing": {"md": 16},
+        "type": {"body": 16},
+    }
+    assert design.colour_role_findings(ctx(tmp_path, text(1), tokens=tokens)) == []
+    # the same token opaque is a dark-only colour in a light view
+    tokens["colors"]["veil-dark"] = "#2b3039"
+    assert (
+        len(design.colour_role_findings(ctx(tmp_path, text(1, color="#2b3039"), tokens=tokens)))
+        == 1
+    )
+
+
+def test_a_colour_shared_with_an_unrestricted_token_is_in_place(tmp_path: Path) -> None:
+    colors = _tokens()["colors"]
+    colors["brand-red"] = "#b3261e"  # the danger red again, for any use
+    tokens = _tokens(colors=colors)
+    assert design.colour_role_findings(ctx(tmp_path, text(1, color=DANGER), tokens=tokens)) == []
+
+
+def test_a_colour_of_two_restricted_tokens_is_in_place_if_either_allows_it(
+    tmp_path: Path,
+) -> None:
+    colors = _tokens()["colors"]
+    colors["alarm"] = "#b3261e"
+    roles = {"danger": {"only": ["role=alert"]}, "alarm": {"only": ["[data-testid=warn]"]}}
+    tokens = _tokens(colors=colors, color_roles=roles)
+    warn = ctx(tmp_path, el(1, testid="warn"), text(2, parent=1, color=DANGER), tokens=tokens)
+    assert design.colour_role_findings(warn) == []
+    alert = ctx(tmp_path, el(1, role="alert"), text(2, parent=1, color=DANGER), tokens=tokens)
+    assert design.colour_role_findings(alert) == []
+    elsewhere = ctx(tmp_path, el(1), text(2, parent=1, color=DANGER), tokens=tokens)
+    assert len(design.colour_role_findings(elsewhere)) == 1
+
+
+def test_colour_roles_match_within_the_configured_delta_e(tmp_path: Path) -> None:
+    close = text(1, color="rgb(183, 42, 34)")  # a few ΔE from the danger red
+    assert design.colour_role_findings(ctx(tmp_path, close)) == []
+    assert len(design.colour_role_findings(ctx(tmp_path, close, delta_e=5.0))) == 1
+    # as a whole: a near miss of the palette (0.5) until it is read as the danger token (0)
+    assert design.token_compliance(ctx(tmp_path, close)).score == 0.5
+    assert design.token_compliance(ctx(tmp_path, close, delta_e=5.0)).score == 0
+
+
+def _appearance_tokens(role: dict[str, Any] | None, night: Any = "#2b3039") -> dict[str, Any]:
+    tokens: dict[str, Any] = {
+        "colors": {"ink": "#16181d", "page": "#f5f6f8", "night": night},
+        "spacing": {"md": 16},
+        "type": {"body": 16},
+    }
+    if role is not None:
+        tokens["color_roles"] = {"night": role}
+    return tokens
+
+
+@pytest.mark.parametrize(
+    ("role", "night", "misplaced"),
+    [
+        ({"appearances": ["dark"]}, "#2b3039", 1),  # a dark token in a light view
+        ({"appearances": ["light"]}, "#2b3039", 0),
+        ({"appearances": ["light", "dark"]}, "#2b3039", 0),
+        (None, "#2b3039", 0),  # no role, no appearance in the name: anywhere
+        (None, {"light": "#2b3039", "dark": "#ffffff"}, 0),  # split by appearance: its value
+    ],
+)
+def test_colour_role_appearances(
+    tmp_path: Path, role: dict[str, Any] | None, night: Any, misplaced: int
+) -> None:
+    tokens = _appearance_tokens(role, night)
+    if isinstance(night, dict):
+        tokens["colors"] = {k: {"light": v, "dark": v} for k, v in tokens["colors"].items()}
+        tokens["colors"]["night"] = night
+    shown = ctx(tmp_path, el(1, background_color="#2b3039"), tokens=tokens)
+    assert len(design.colour_role_findings(shown)) == misplaced
+
+
+def test_a_token_named_dark_is_dark_only_when_the_file_has_a_dark_appearance(
+    tmp_path: Path,
+) -> None:
+    colors: dict[str, Any] = {
+        "ink": {"light": "#16181d"},
+        "page": {"light": "#f5f6f8"},
+        "panel-dark": "#2b3039",
+    }
+    tokens = {"colors": colors, "spacing": {"md": 16}, "type": {"body": 16}}
+    panel = el(1, background_color="#2b3039")
+    assert design.colour_role_findings(ctx(tmp_path, panel, tokens=tokens)) == []
+    colors["ink"]["dark"] = "#f1f3f6"
+    colors["page"]["dark"] = "#0e1014"
+    assert len(design.colour_role_findings(ctx(tmp_path, panel, tokens=tokens))) == 1
+    assert design.colour_role_findings(ctx(tmp_path, panel, tokens=tokens, appearance="dark")) == []
+
+
+def test_a_role_with_only_appearances_allows_every_place(tmp_path: Path) -> None:
+    tokens = _appearance_tokens({"appearances": ["light"]})
+    nested = ctx(
+        tmp_path, el(1, testid="x"), el(2, parent=1, background_color="#2b3039"), tokens=tokens
+    )
+    assert design.colour_role_findings(nested) == []
+
+
+# --- layout_spacing ---------------------------------------------------------------------
+
+
+def test_layout_spacing_reports_exact_numbers(tmp_path: Path) -> None:
+    result = design.layout_spacing(
+        ctx(
+            tmp_path,
+            text(1, box=(10, 10, 100, 20), margin_top="16px", padding_left="8px"),
+            text(2, box=(10, 40, 100, 20), margin_top="14px"),
+            text(3, box=(12, 70, 100, 20), row_gap="24px"),
+        )
+    )
+    assert dict(result.numbers) == {
+        "checked": 4,
+        "off_scale": 1,
+        "stacked_pairs": 2,
+        "misaligned_pairs": 1,
+    }
+    assert result.score == 0.5
+
+
+@pytest.mark.parametrize(
+    ("lower_y", "stacked"), [(40.6, False), (41.4, False), (41.5, True), (42, True), (60, True)]
+)
+def test_layout_spacing_a_pair_is_stacked_from_half_a_pixel_of_overlap(
+    tmp_path: Path, lower_y: float, stacked: bool
+) -> None:
+    upper = text(1, box=(10, 10, 100, 32))  # bottom edge at 42
+    lower = text(2, box=(12, lower_y, 100, 20))
+    result = design.layout_spacing(ctx(tmp_path, upper, lower))
+    assert result.numbers["stacked_pairs"] == int(stacked)
+    assert result.score == (0.5 if stacked else 1)
+
+
+@pytest.mark.parametrize(
+    ("dx", "misaligned"),
+    [(0, False), (0.5, False), (0.6, True), (1, True), (2, True), (3, True), (3.5, False)],
+)
+def test_layout_spacing_almost_aligned_edges(tmp_path: Path, dx: float, misaligned: bool) -> None:
+    upper = text(1, box=(10, 10, 100, 20))
+    lower = text(2, box=(10 + dx, 40, 100, 20))
+    result = design.layout_spacing(ctx(tmp_path, upper, lower))
+    assert result.numbers["misaligned_pairs"] == int(misaligned)
+    assert result.score == (0.5 if misaligned else 1)
+
+
+def test_layout_spacing_pairs_only_shown_siblings(tmp_path: Path) -> None:
+    result = design.layout_spacing(
+        ctx(
+            tmp_path,
+            el(1, box=(0, 0, 320, 100)),
+            text(2, parent=1, box=(10, 10, 100, 20)),
+            text(3, parent=0, box=(12, 120, 100, 20)),  # another parent: no pair with 2
+            text(4, parent=1, box=(12, 40, 100, 20), visible=False),
+            text(5, parent=1, box=(12, 60, 1, 1)),
+        )
+    )
+    assert result.numbers["stacked_pairs"] == 1  # 1 over 3, both the body's
+    assert result.numbers["misaligned_pairs"] == 0 and result.score == 1
+
+
+@pytest.mark.parametrize(
+    ("margin", "aligned", "score"),
+    [
+        ("14px", True, 0.5),
+        ("-14px", True, 0.5),  # a negative margin pulls by a step of the same scale
+        ("14px", False, 0.5),
+        ("20px", True, 0),
+        ("20px", False, 0),
+    ],
+)
+def test_layout_spacing_scores(tmp_path: Path, margin: str, aligned: bool, score: float) -> None:
+    upper = text(1, box=(10, 10, 100, 20), margin_top=margin)
+    lower = text(2, box=(10 if aligned else 12, 40, 100, 20))
+    result = design.layout_spacing(ctx(tmp_path, upper, lower))
+    assert result.score == score, result.evidence
+    assert result.numbers["off_scale"] == 1
+
+
+# --- typography -------------------------------------------------------------------------
+
+
+def test_typography_reports_exact_numbers(tmp_path: Path) -> None:
+    result = design.typography(
+        ctx(
+            tmp_path,
+            el(
+                1,
+                0,
+                "h1",
+                text="Habits",
+                role="heading",
+                font_size="28px",
+                font_weight="700",
+                line_height="32px",
+            ),
+            text(2, font_weight="400", line_height="24px"),
+            text(3, font_family="", box=(10, 40, 100, 20)),  # no family: not judged on one
+            text(4, font_family="Comic Sans MS", visible=False),
+        )
+    )
+    assert result.score == 1, result.evidence
+    assert dict(result.numbers) == {
+        "checked": 3,
+        "off_scale": 0,
+        "families_checked": 2,
+        "off_family": 0,
+        "type_roles": 6,
+        "off_role": 0,
+        "truncated": 0,
+    }
+
+
+@pytest.mark.parametrize(
+    ("family", "off"),
+    [
+        ("Inter", 0),
+        ('"Inter", sans-serif', 0),
+        ("'Inter', sans-serif", 0),
+        ("INTER", 0),
+        (" Inter ,Arial", 0),
+        ("DejaVu Sans, Inter", 1),  # only a stack's first family is the token's family
+        ("Arial, Inter", 1),
+        ("Comic Sans MS", 1),
+    ],
+)
+def test_typography_families(tmp_path: Path, family: str, off: int) -> None:
+    result = design.typography(ctx(tmp_path, text(1, font_family=family)))
+    assert result.numbers["off_family"] == off and result.numbers["families_checked"] == 1
+    assert result.score == 1 - off
+
+
+def test_typography_without_token_families_checks_none(tmp_path: Path) -> None:
+    tokens = _tokens()
+    del tokens["fonts"]
+    result = design.typography(ctx(tmp_path, text(1, font_family="Comic Sans MS"), tokens=tokens))
+    assert result.score == 1
+    assert result.numbers["families_checked"] == 0 and result.numbers["off_family"] == 0
+
+
+@pytest.mark.parametrize(
+    ("style", "score", "off_scale"),
+    [
+        ({"font-size": "17px"}, 0.5, 1),
+        ({"font-size": "15px"}, 0.5, 1),  # exactly NEAR_TYPE_PX from two steps
+        ({"font-size": "18px"}, 0, 1),
+        ({"font-size": "17px", "font-family": "Arial"}, 0, 1),
+        ({"font-size": "17px", "font-weight": "300"}, 0.5, 1),  # off the scale, not charged twice
+    ],
+)
+def test_typography_scores(
+    tmp_path: Path, style: dict[str, str], score: float, off_scale: int
+) -> None:
+    result = design.typography(
+        ctx(tmp_path, text(1, **{k.replace("-", "_"): v for k, v in style.items()}))
+    )
+    assert result.score == score, result.evidence
+    assert result.numbers["off_scale"] == off_scale and result.numbers["off_role"] == 0
+
+
+def test_typography_an_off_scale_text_does_not_stop_the_role_check(tmp_path: Path) -> None:
+    result = design.typography(
+        ctx(
+            tmp_path,
+            text(1, font_size="17px"),
+            text(2, font_weight="300"),
+            text(3, font_weight="300"),
+        )
+    )
+    assert result.numbers["off_scale"] == 1 and result.numbers["off_role"] == 2
+    assert result.score == 0
+
+
+def test_typography_text_without_a_size_is_not_held_to_a_role(tmp_path: Path) -> None:
+    sizeless = text(1, font_weight="300")
+    del sizeless["style"]["font-size"]
+    result = design.typography(ctx(tmp_path, sizeless, text(2, font_weight="300")))
+    assert result.numbers["off_role"] == 1
+
+
+def test_typography_a_weight_that_is_no_number_matches_any(tmp_path: Path) -> None:
+    result = design.typography(ctx(tmp_path, text(1, font_weight="bold", line_height="24px")))
+    assert result.numbers["off_role"] == 0 and result.score == 1
+
+
+def _role_tokens(**roles: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "colors": {"ink": "#16181d", "page": "#f5f6f8"},
+        "spacing": {"md": 16},
+        "type": {"body": 16, "title": 28},
+        "fonts": {"sans": "Inter"},
+        "typography": roles,
+    }
+
+
+@pytest.mark.parametrize(
+    ("spacing", "role_spacing", "off"),
+    [
+        ("normal", 0, 0),  # "normal" is 0
+        ("0px", 0, 0),
+        ("0.5px", 0, 1),
+        ("normal", 0.5, 1),
+        ("0.5px", 0.5, 0),
+    ],
+)
+def test_typography_letter_spacing_is_part_of_a_role(
+    tmp_path: Path, spacing: str, role_spacing: float, off: int
+) -> None:
+    tokens = _role_tokens(body={"size": 16, "weight": 400, "letter_spacing": role_spacing})
+    result = design.typography(
+        ctx(tmp_path, text(1, font_weight="400", letter_spacing=spacing), tokens=tokens)
+    )
+    assert result.numbers["off_role"] == off, result.evidence
+    assert result.score == 1 - off
+
+
+NUMERIC_ROLES = {
+    "body": {"size": 16, "weight": 400},
+    "figure": {"size": 16, "weight": 600, "role": "numeric"},
+    "title": {"size": 28, "weight": 700, "role": "heading"},
+}
+
+
+@pytest.mark.parametrize(
+    ("words", "role", "weight", "size", "off"),
+    [
+        ("42", "paragraph", "400", "16px", 1),  # a number set as body text
+        ("1,234.50 €", "paragraph", "400", "16px", 1),
+        ("42", "paragraph", "600", "16px", 0),
+        ("Read", "paragraph", "400", "16px", 0),
+        ("Read", "paragraph", "600", "16px", 0),  # body text in a numeric role is not charged
+        ("Read", "paragraph", "700", "28px", 0),  # nor body text in a heading role
+        ("Habits", "heading", "400", "16px", 1),  # a heading set as body text
+        ("Habits", "heading", "700", "28px", 0),
+    ],
+)
+def test_typography_text_kinds(
+    tmp_path: Path, words: str, role: str, weight: str, size: str, off: int
+) -> None:
+    node = el(1, text=words, role=role, font_weight=weight, font_size=size)
+    result = design.typography(ctx(tmp_path, node, tokens=_role_tokens(**NUMERIC_ROLES)))
+    assert result.numbers["off_role"] == off, result.evidence
+    assert result.score == 1 - off
+
+
+def test_typography_lists_three_role_offences_and_names_the_element(tmp_path: Path) -> None:
+    off = [text(i, testid=f"t{i}", font_weight="300") for i in range(1, 6)]
+    result = design.typography(ctx(tmp_path, *off))
+    assert result.numbers["off_role"] == 5 and result.score == 0
+    assert all(f'"t{i}"' in result.evidence for i in (1, 2, 3))
+    assert '"t4"' not in result.evidence
+
+
+def test_typography_truncation(tmp_path: Path) -> None:
+    probe = [
+        el(1, testid="list", box=(0, 0, 320, 200)),
+        text(2, parent=1),
+        text(3, parent=1, truncated="ellipsis"),
+        text(4, truncated="clip"),
+        text(5, truncated="line-clamp", visible=False),
+    ]
+    cut = design.typography(ctx(tmp_path, *probe))
+    assert cut.numbers["truncated"] == 2 and cut.score == 0
+    allowed = design.typography(
+        ctx(tmp_path, *probe, contract={"allow_truncation": ["[data-testid=list]"]})
+    )
+    assert allowed.numbers["truncated"] == 1 and allowed.score == 0
+    both = design.typography(ctx(tmp_path, *probe, contract={"allow_truncation": ["list", "p"]}))
+    assert both.numbers["truncated"] == 0 and both.score == 1
+
+
+def test_measured_abstain_keeps_its_numbers() -> None:
+    measured = Measured.abstain("no reference", pixels=3)
+    assert measured.score is None and dict(measured.numbers) == {"pixels": 3}
+
+
+def test_token_compliance_judges_every_offence_past_the_gate_report_cap(tmp_path: Path) -> None:
+    # The gate lists at most 100 findings; the judge must still weigh and count all of them.
+    near = [text(i, color="rgb(30, 30, 40)") for i in range(1, 102)]
+    result = design.token_compliance(ctx(tmp_path, *near, text(102, color="rgb(200, 30, 200)")))
+    assert result.numbers["off_token"] == 102
+    assert result.score == 0, result.evidence
