@@ -4,18 +4,41 @@ how many pixels around it change when it holds the focus (WCAG 2.4.7 Focus Visib
 Runs after the capture (it moves the focus, so nothing of the render may come after it). The
 focus is first let go, then Tab is pressed until the focus leaves the page, comes back to an
 element already seen, or MAX_STOPS elements were visited. For each stop the area of its box
-grown by PAD CSS px (an outline drawn outside, with an offset) is screenshotted and compared,
-byte for byte, with the same area of the captured render, where nothing had the focus. An
-element outside the viewport (or on a scrolled page) is recorded as not compared.
+grown by PAD CSS px (an outline drawn outside, with an offset) is compared, byte for byte, with
+the same area of the captured render, where nothing had the focus. An element outside the
+viewport (or on a scrolled page) is recorded as not compared.
+
+Each stop's focused pixels come from one of two measurements (``method`` in focus.json):
+
+- ``forced``: after the Tab walk, :focus, :focus-visible and :focus-within are forced on
+  groups of stops at once (CDP ``CSS.forcePseudoState``), one screenshot per group. A stop's
+  count is taken from it only when it is at least one pixel and the forced state is provably
+  what real focus gave: the walk kept, at real focus, the computed styles and boxes of the
+  stop, its ancestors and descendants, and they are the same when forced; no other element in
+  its clip changed; no other stop of the group paints into its clip (outline and shadows
+  measured; changed pseudo-elements or descendants count as painting anywhere); and the page
+  did not change its DOM during the whole walk (a focus handler at work).
+- ``focused``: every other stop (no change when forced: a focus style drawn by a script or
+  absent; anything the checks above could not prove; CDP refused) is focused for real again,
+  by the same Tab presses, and its area screenshotted, as every stop used to be.
+
+A stop that changes nothing is therefore always measured with real focus, so a missing
+indicator is never decided by the forced state.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
+from collections.abc import Sequence
+from contextlib import suppress
+from importlib import resources
 from typing import Any
 
 import numpy as np
 from playwright._impl._api_structures import Clip
-from playwright.async_api import Page
+from playwright.async_api import CDPSession, Page
+from playwright.async_api import Error as PlaywrightError
 
 from argus.diff.arrays import U8
 from argus.diff.png import decode_png
@@ -24,6 +47,8 @@ MAX_STOPS = 40
 PAD = 8  # CSS px around the box: outlines and their offsets are drawn outside it
 FOCUS_FILE = "focus.json"
 FOCUS_VERSION = 1
+FORCED = ["focus", "focus-visible", "focus-within"]
+WORLD = "argus-focus"
 
 _BLUR_JS = "() => { const el = document.activeElement; if (el && el.blur) el.blur(); }"
 _FOCUSED_JS = """() => {
@@ -37,38 +62,289 @@ _FOCUSED_JS = """() => {
 }"""
 
 
-async def focus_visibility(page: Page, render_png: bytes) -> dict[str, Any]:
-    """Walk the focus with Tab and measure each stop's visible change (see the module doc)."""
+async def focus_visibility(
+    page: Page, render_png: bytes, session: CDPSession | None = None
+) -> dict[str, Any]:
+    """Walk the focus with Tab and measure each stop's visible change (see the module doc).
+
+    With ``session`` (a CDP session on ``page``) stops are first measured in forced groups;
+    without one, or when the browser refuses, every stop is focused and screenshotted. The
+    walk asks for the document's DOM node ids on ``session``, which drops the ids handed out
+    before: nothing else may use node ids on it meanwhile."""
     render = decode_png(render_png, "render.png")
+    stops: list[dict[str, Any]] | None = None
+    if session is not None:
+        try:
+            stops = await _batched(page, session, render)
+        except PlaywrightError:
+            if page.is_closed():
+                raise
+            # CDP refused (an older or remote browser): every stop is measured for real.
+    if stops is None:
+        stops = await _focused_walk(page, render)
+    return {"version": FOCUS_VERSION, "pad": PAD, "stops": stops}
+
+
+def _key(found: dict[str, Any]) -> tuple[Any, ...]:
+    return (found["tag"], found["id"], found["testid"], found["x"], found["y"])
+
+
+def _stop(found: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": found["id"],
+        "testid": found["testid"],
+        "tag": found["tag"],
+        "box": {k: round(float(found[k]), 2) for k in ("x", "y", "width", "height")},
+    }
+
+
+async def _shot(page: Page, clip: Clip) -> U8:
+    return decode_png(await page.screenshot(clip=clip, animations="disabled", caret="hide"), "clip")
+
+
+async def _focused_walk(page: Page, render: U8) -> list[dict[str, Any]]:
+    """Every stop focused for real and its area screenshotted."""
     await page.evaluate(_BLUR_JS)
     stops: list[dict[str, Any]] = []
     seen: set[tuple[Any, ...]] = set()
     for _ in range(MAX_STOPS):
         await page.keyboard.press("Tab")
         found = await page.evaluate(_FOCUSED_JS)
-        if not isinstance(found, dict):
+        if not isinstance(found, dict) or _key(found) in seen:
             break
-        key = (found["tag"], found["id"], found["testid"], found["x"], found["y"])
-        if key in seen:
-            break
-        seen.add(key)
-        stop: dict[str, Any] = {
-            "id": found["id"],
-            "testid": found["testid"],
-            "tag": found["tag"],
-            "box": {k: round(float(found[k]), 2) for k in ("x", "y", "width", "height")},
-        }
+        seen.add(_key(found))
+        stop = _stop(found)
         clip = _clip(found)
         if clip is None:
             stop["changed_pixels"] = None  # not compared: off the viewport or scrolled
         else:
-            shot = decode_png(
-                await page.screenshot(clip=clip, animations="disabled", caret="hide"), "clip"
-            )
-            stop["changed_pixels"] = _changed(render, shot, clip)
+            stop["changed_pixels"] = _changed(render, await _shot(page, clip), clip)
+            stop["method"] = "focused"
         stops.append(stop)
     await page.evaluate(_BLUR_JS)
-    return {"version": FOCUS_VERSION, "pad": PAD, "stops": stops}
+    return stops
+
+
+class _World:
+    """The walk's helper (focus_world.js) in an isolated world of the page's main frame."""
+
+    def __init__(self, session: CDPSession, context_id: int) -> None:
+        self.session = session
+        self.context_id = context_id
+
+    @classmethod
+    async def open(cls, session: CDPSession) -> _World:
+        tree = await session.send("Page.getFrameTree")
+        world = await session.send(
+            "Page.createIsolatedWorld",
+            {"frameId": tree["frameTree"]["frame"]["id"], "worldName": WORLD},
+        )
+        return cls(session, int(world["executionContextId"]))
+
+    async def define(self) -> None:
+        source = resources.files("argus.sense").joinpath("focus_world.js").read_text("utf-8")
+        await self.call(source)
+
+    async def call(self, expression: str, by_value: bool = True) -> Any:
+        answer = await self.session.send(
+            "Runtime.evaluate",
+            {
+                "expression": expression,
+                "contextId": self.context_id,
+                "returnByValue": by_value,
+                "objectGroup": WORLD,
+            },
+        )
+        if "exceptionDetails" in answer:
+            raise PlaywrightError(f"focus walk: {answer['exceptionDetails'].get('text', '')}")
+        return answer["result"].get("value") if by_value else answer["result"]
+
+
+async def _batched(page: Page, session: CDPSession, render: U8) -> list[dict[str, Any]] | None:
+    """The walk with forced groups first; None when the stops cannot be walked again alike."""
+    world = await _World.open(session)
+    await page.evaluate(_BLUR_JS)
+    await world.define()
+    found_stops: list[dict[str, Any]] = []
+    seen: set[tuple[Any, ...]] = set()
+    for _ in range(MAX_STOPS):
+        await page.keyboard.press("Tab")
+        found = await world.call("__argusFocus.read()")
+        if not isinstance(found, dict) or _key(found) in seen:
+            break
+        seen.add(_key(found))
+        found_stops.append(found)
+    await page.evaluate(_BLUR_JS)
+    clips = [_clip(found) for found in found_stops]
+    changed: dict[int, int] = {}
+    if any(clips) and not await world.call("__argusFocus.mutated()"):
+        try:
+            changed = await _forced(page, world, clips, render)
+        finally:
+            # DOM and CSS stay enabled: the sensor's fonts lookup uses them on this session.
+            await _quietly(session, "Runtime.releaseObjectGroup", {"objectGroup": WORLD})
+    stops = [_stop(found) for found in found_stops]
+    for i, clip in enumerate(clips):
+        if clip is None:
+            stops[i]["changed_pixels"] = None  # not compared: off the viewport or scrolled
+        elif i in changed:
+            stops[i]["changed_pixels"] = changed[i]
+            stops[i]["method"] = "forced"
+    again = [i for i, clip in enumerate(clips) if clip is not None and i not in changed]
+    if again and not await _refocus(page, found_stops, again, render, stops):
+        return None
+    return stops
+
+
+async def _quietly(session: CDPSession, method: str, params: dict[str, Any] | None = None) -> None:
+    with suppress(PlaywrightError):
+        await session.send(method, params)
+
+
+async def _forced(
+    page: Page, world: _World, clips: Sequence[Clip | None], render: U8
+) -> dict[int, int]:
+    """Changed pixels of the stops whose forced focus is provably what real focus showed."""
+    session = world.session
+    await world.call(f"__argusFocus.neighbours({json.dumps(clips)})")
+    await session.send("DOM.enable")
+    await session.send("CSS.enable")
+    await session.send("DOM.getDocument", {"depth": 0})
+    elements = await world.call("__argusFocus.elements()", by_value=False)
+    listed = await session.send(
+        "Runtime.getProperties", {"objectId": elements["objectId"], "ownProperties": True}
+    )
+    objects = {
+        int(p["name"]): p["value"]["objectId"]
+        for p in listed["result"]
+        if p["name"].isdigit() and "objectId" in p.get("value", {})
+    }
+    wanted = [i for i, clip in enumerate(clips) if clip is not None and i in objects]
+    answers = await asyncio.gather(
+        *(session.send("DOM.requestNode", {"objectId": objects[i]}) for i in wanted)
+    )
+    nodes = {i: int(a["nodeId"]) for i, a in zip(wanted, answers, strict=True)}
+
+    async def force(group: Sequence[int], classes: list[str]) -> None:
+        await asyncio.gather(
+            *(
+                session.send(
+                    "CSS.forcePseudoState", {"nodeId": nodes[i], "forcedPseudoClasses": classes}
+                )
+                for i in group
+            )
+        )
+
+    changed: dict[int, int] = {}
+    for group in _groups({i: c for i, c in enumerate(clips) if c is not None and i in nodes}):
+        await force(group, FORCED)
+        try:
+            checks = await world.call(f"__argusFocus.check({json.dumps(group)})")
+            union = _union([clips[i] for i in group])
+            shot = await _shot(page, union)
+        finally:
+            await force(group, [])
+        for i, check in zip(group, checks, strict=True):
+            clip = clips[i]
+            assert clip is not None
+            others = [checks[k]["reach"] for k, j in enumerate(group) if j != i]
+            if not check["same"] or any(r is None or _overlap(r, clip) for r in others):
+                continue
+            count = _changed(render, _crop(shot, union, clip), clip)
+            if count > 0:
+                changed[i] = count
+    return changed
+
+
+async def _refocus(
+    page: Page,
+    found_stops: Sequence[dict[str, Any]],
+    again: Sequence[int],
+    render: U8,
+    stops: list[dict[str, Any]],
+) -> bool:
+    """Tab through the same stops again, screenshotting those in ``again`` while focused.
+    False when the walk does not reach the same elements in the same order.
+
+    Where Tab starts depends on where the focus last was (a blurred element stays the
+    starting point), so the walk first tabs round until it reaches the first stop again."""
+    await page.evaluate(_BLUR_JS)
+    todo = set(again)
+    try:
+        for _ in range(len(found_stops) + 2):
+            await page.keyboard.press("Tab")
+            found = await page.evaluate(_FOCUSED_JS)
+            if isinstance(found, dict) and _key(found) == _key(found_stops[0]):
+                break
+        else:
+            return False
+        for i, expected in enumerate(found_stops):
+            if i > 0:
+                await page.keyboard.press("Tab")
+                found = await page.evaluate(_FOCUSED_JS)
+            if not isinstance(found, dict) or _key(found) != _key(expected):
+                return False
+            if i in todo:
+                clip = _clip(found)
+                if clip is None:
+                    return False
+                stops[i]["changed_pixels"] = _changed(render, await _shot(page, clip), clip)
+                stops[i]["method"] = "focused"
+        # On to where the first walk ended (the focus left the page, or came back round).
+        await page.keyboard.press("Tab")
+        return True
+    finally:
+        await page.evaluate(_BLUR_JS)
+
+
+def _grown(clip: Clip, by: float) -> Clip:
+    return Clip(
+        x=clip["x"] - by,
+        y=clip["y"] - by,
+        width=clip["width"] + 2 * by,
+        height=clip["height"] + 2 * by,
+    )
+
+
+def _overlap(a: Any, b: Any) -> bool:
+    return bool(
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+def _groups(clips: dict[int, Clip]) -> list[list[int]]:
+    """Stops in walk order, each in the first group where its clip, grown by PAD, meets no
+    member's clip: focus rings of one group stay apart."""
+    groups: list[list[int]] = []
+    for i, clip in clips.items():
+        grown = _grown(clip, PAD)
+        for group in groups:
+            if not any(_overlap(grown, clips[j]) for j in group):
+                group.append(i)
+                break
+        else:
+            groups.append([i])
+    return groups
+
+
+def _union(clips: Sequence[Clip | None]) -> Clip:
+    boxes = [c for c in clips if c is not None]
+    x0, y0 = min(c["x"] for c in boxes), min(c["y"] for c in boxes)
+    x1 = max(c["x"] + c["width"] for c in boxes)
+    y1 = max(c["y"] + c["height"] for c in boxes)
+    return Clip(x=x0, y=y0, width=x1 - x0, height=y1 - y0)
+
+
+def _crop(shot: U8, union: Clip, clip: Clip) -> U8:
+    """The part of a screenshot of ``union`` that shows ``clip`` (whole CSS px, scale 1)."""
+    scale = shot.shape[1] / union["width"] if union["width"] else 1.0
+    x0 = round((clip["x"] - union["x"]) * scale)
+    y0 = round((clip["y"] - union["y"]) * scale)
+    w, h = round(clip["width"] * scale), round(clip["height"] * scale)
+    return shot[y0 : y0 + h, x0 : x0 + w]
 
 
 def _clip(found: dict[str, Any]) -> Clip | None:

@@ -410,7 +410,13 @@ async def _sense(
             # Then each focus stop's visible change, for the focus_visible gate.
             visibility = None
             if probe and "focus_visible" in plan.gates:
-                visibility = await clock.phase("focus_visible", focus_visibility(page, png))
+                if looking_up_fonts is not None:
+                    # The walk asks for DOM node ids on the session the fonts lookup uses,
+                    # which drops those handed out before: the lookup finishes first.
+                    await asyncio.wait([looking_up_fonts])
+                visibility = await clock.phase(
+                    "focus_visible", focus_visibility(page, png, warm.session)
+                )
             capture = WebCapture(
                 url=url,
                 png=png,

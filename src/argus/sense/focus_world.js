@@ -1,0 +1,126 @@
+// The focus walk's helper, defined in an isolated world of the page (its own globals, the same
+// DOM), so the page can neither see nor replace it. argus.sense.focus_visible drives it:
+//   read()             after each Tab press: the focused element and its box; keeps the
+//                      element and the style signature of its surroundings;
+//   mutated()          whether the page changed its DOM since the walk began (a focus handler
+//                      at work, or a page that never holds still);
+//   elements()         the kept elements (for CDP's CSS.forcePseudoState);
+//   neighbours(clips)  with nothing focused: the styles of every other element in each stop's
+//                      clip, to compare with while focus is forced on a group;
+//   check(indices)     with :focus and :focus-visible forced on those stops: for each, whether
+//                      its own signature equals the one real focus gave and its neighbours
+//                      are unchanged (same), and how far its own painting reaches (reach).
+globalThis.__argusFocus = (() => {
+  const MAX_DESCENDANTS = 64;
+  // The computed properties that decide how an element paints (its box is compared apart).
+  const PAINT = [
+    "display", "visibility", "opacity", "position", "z-index", "overflow-x", "overflow-y",
+    "transform", "translate", "scale", "rotate", "filter", "backdrop-filter", "clip-path",
+    "mask-image", "mix-blend-mode", "isolation", "content", "color", "background-color",
+    "background-image", "background-position", "background-size", "background-clip",
+    "border-top-color", "border-right-color", "border-bottom-color", "border-left-color",
+    "border-top-style", "border-right-style", "border-bottom-style", "border-left-style",
+    "border-top-width", "border-right-width", "border-bottom-width", "border-left-width",
+    "border-top-left-radius", "border-top-right-radius", "border-bottom-right-radius",
+    "border-bottom-left-radius", "border-image-source", "outline-color", "outline-style",
+    "outline-width", "outline-offset", "box-shadow", "text-shadow", "text-decoration-line",
+    "text-decoration-color", "text-decoration-style", "text-decoration-thickness",
+    "text-underline-offset", "font-family", "font-size", "font-style", "font-weight",
+    "letter-spacing", "text-transform", "-webkit-text-stroke-width",
+    "-webkit-text-stroke-color", "-webkit-text-fill-color", "caret-color", "accent-color",
+    "appearance", "cursor",
+  ];
+  const props = (cs) => {
+    let text = "";
+    for (const p of PAINT) text += cs.getPropertyValue(p) + ";";
+    return text;
+  };
+  // A pseudo-element paints only with content; without, its other properties do not matter.
+  const pseudo = (el, which) => {
+    const cs = getComputedStyle(el, which);
+    return cs.content === "none" || cs.content === "normal" ? "-" : props(cs);
+  };
+  const style = (el) =>
+    props(getComputedStyle(el)) + "|" + pseudo(el, "::before") + "|" + pseudo(el, "::after");
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.x + "," + r.y + "," + r.width + "," + r.height;
+  };
+  // The element, its ancestors and its descendants: their computed styles (pseudo-elements
+  // included) and boxes. null when the subtree is too big to compare (measured for real).
+  const signature = (el) => {
+    const descendants = el.getElementsByTagName("*");
+    if (descendants.length > MAX_DESCENDANTS) return null;
+    const parts = [];
+    for (let e = el; e; e = e.parentElement) parts.push(style(e), box(e));
+    for (const d of descendants) parts.push(style(d), box(d));
+    return parts.join("\n");
+  };
+  const related = (stop, other) => other === stop || other.contains(stop) || stop.contains(other);
+  const inClip = (el, c) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && r.right > c.x && r.bottom > c.y &&
+      r.x < c.x + c.width && r.y < c.y + c.height;
+  };
+  const neighbourhood = (stop, clip, all) => {
+    const parts = [];
+    for (const el of all) if (!related(stop, el) && inClip(el, clip)) parts.push(style(el), box(el));
+    return parts.join("\n");
+  };
+  // What focus may draw away from the element's box: its pseudo-elements and descendants.
+  const own = (el) => {
+    const parts = [pseudo(el, "::before"), pseudo(el, "::after")];
+    for (const d of el.getElementsByTagName("*")) parts.push(style(d), box(d));
+    return parts.join("\n");
+  };
+  // How far an element's own painting reaches (CSS px): its border box grown by its outline and
+  // box shadows. null (unbounded) when focus changed its pseudo-elements or descendants, which
+  // may be drawn anywhere.
+  const length = (text) => parseFloat(text) || 0;
+  const reach = (el, before) => {
+    if (own(el) !== before) return null;
+    const cs = getComputedStyle(el);
+    let ink = cs.outlineStyle === "none" ? 0 :
+      length(cs.outlineWidth) + Math.max(0, length(cs.outlineOffset));
+    if (cs.boxShadow && cs.boxShadow !== "none") {
+      for (const shadow of cs.boxShadow.split(/,(?![^(]*\))/)) {
+        const numbers = (shadow.replace(/rgba?\([^)]*\)/g, "").match(/-?[\d.]+px/g) || []).map(length);
+        ink = Math.max(ink, numbers.reduce((sum, n) => sum + Math.abs(n), 0));
+      }
+    }
+    const r = el.getBoundingClientRect();
+    return { x: r.x - ink, y: r.y - ink, width: r.width + 2 * ink, height: r.height + 2 * ink };
+  };
+  const state = { stops: [], mutations: 0, clips: [], near: [], own: [] };
+  const observer = new MutationObserver((records) => { state.mutations += records.length; });
+  observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+  return {
+    mutated() { return state.mutations + observer.takeRecords().length > 0; },
+    read() {
+      const el = document.activeElement;
+      if (!el || el === document.body || el === document.documentElement) return null;
+      const r = el.getBoundingClientRect();
+      state.stops.push({ el, signature: signature(el) });
+      return { id: el.id || "", testid: el.getAttribute("data-testid") || "",
+               tag: el.tagName.toLowerCase(), x: r.x, y: r.y, width: r.width, height: r.height,
+               scrolled: window.scrollX !== 0 || window.scrollY !== 0,
+               vw: window.innerWidth, vh: window.innerHeight };
+    },
+    elements() { return state.stops.map((s) => s.el); },
+    neighbours(clips) {
+      const all = Array.from(document.getElementsByTagName("*"));
+      state.clips = clips;
+      state.near = clips.map((c, i) => (c ? neighbourhood(state.stops[i].el, c, all) : null));
+      state.own = clips.map((c, i) => (c ? own(state.stops[i].el) : null));
+    },
+    check(indices) {
+      const all = Array.from(document.getElementsByTagName("*"));
+      return indices.map((i) => {
+        const stop = state.stops[i];
+        const same = stop.signature !== null && signature(stop.el) === stop.signature &&
+          neighbourhood(stop.el, state.clips[i], all) === state.near[i];
+        return { same, reach: reach(stop.el, state.own[i]) };
+      });
+    },
+  };
+})()

@@ -1,0 +1,136 @@
+"""The focus walk in a real Chromium: the forced-group measurement gives the same verdict per
+stop as focusing every stop for real, and hands to real focus what it cannot prove."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from typing import Any
+
+import pytest
+from playwright.async_api import async_playwright
+
+from argus.sense import discover_browser, launch_args
+from argus.sense.focus_visible import focus_visibility
+from argus.sense.page_state import FREEZE_CSS
+
+pytestmark = pytest.mark.browser
+
+STYLE = """<style>
+body { margin: 0; font: 16px sans-serif; background: rgb(255, 255, 255); }
+button { display: block; position: absolute; width: 80px; height: 32px; border: 0;
+         background: rgb(220, 220, 220); }
+button:focus { outline: none; }
+.ring:focus-visible { outline: 3px solid rgb(0, 0, 200); outline-offset: 2px; }
+.ghost:focus-visible { outline: 3px solid rgb(255, 255, 255); outline-offset: 2px; }
+.row { position: absolute; left: 0; width: 300px; height: 60px; }
+.row:focus-within { background: rgb(255, 240, 200); }
+.hint { display: none; position: absolute; width: 90px; height: 40px;
+        background: rgb(250, 0, 0); }
+.tip:focus + .hint { display: block; }
+.js-on { box-shadow: 0 0 0 3px rgb(0, 150, 0); }
+</style>"""
+
+PAGES = {
+    # A CSS ring, no indicator at all, an indicator drawn by a focus handler (DOM changed by
+    # the page while focused: every stop is then measured for real).
+    "handler": """
+<button id="ring" class="ring" style="left:20px;top:20px">ring</button>
+<button id="none" style="left:200px;top:20px">none</button>
+<button id="js" style="left:380px;top:20px"
+  onfocus="this.classList.add('js-on')" onblur="this.classList.remove('js-on')">js</button>
+""",
+    # An outline in the background colour changes no pixel: invisible, it must still fail.
+    "ghost": """
+<button id="ring" class="ring" style="left:20px;top:20px">ring</button>
+<button id="ghost" class="ghost" style="left:20px;top:200px">ghost</button>
+""",
+    # Adjacent controls: their rings would overlap each other's areas, so they are never in
+    # one group; the control without a ring still shows none.
+    "adjacent": """
+<button id="a" class="ring" style="left:20px;top:20px">a</button>
+<button id="b" style="left:100px;top:20px">b</button>
+<button id="c" class="ring" style="left:180px;top:20px">c</button>
+<button id="d" class="ring" style="left:20px;top:300px">d</button>
+""",
+    # Focusing tip shows a hint over plain, which has no indicator of its own; the row
+    # around inrow is coloured while it holds the focus (:focus-within).
+    "around": """
+<button id="tip" class="tip ring" style="left:20px;top:20px">tip</button>
+<div class="hint" style="left:290px;top:16px"></div>
+<button id="plain" style="left:300px;top:20px">plain</button>
+<div class="row" style="top:200px">
+  <button id="inrow" style="left:20px;top:14px">in row</button></div>
+""",
+}
+
+# What a person sees when each stop holds the keyboard focus.
+VISIBLE = {
+    "handler": {"ring": True, "none": False, "js": True},
+    "ghost": {"ring": True, "ghost": False},
+    "adjacent": {"a": True, "b": False, "c": True, "d": True},
+    "around": {"tip": True, "plain": False, "inrow": True},
+}
+
+
+@functools.cache
+def walk_both(html: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The walk with a CDP session (forced groups first) and without (every stop focused)."""
+
+    async def run() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(
+                executable_path=discover_browser(), args=launch_args(), headless=True
+            )
+            walks = []
+            for batched in (True, False):
+                context = await browser.new_context(
+                    viewport={"width": 640, "height": 480}, device_scale_factor=1
+                )
+                page = await context.new_page()
+                session = await context.new_cdp_session(page) if batched else None
+                await page.set_content(f"<!doctype html>{STYLE}<body>{html}</body>")
+                await page.add_style_tag(content=FREEZE_CSS)
+                render = await page.screenshot(animations="disabled", caret="hide")
+                walks.append(await focus_visibility(page, render, session))
+                await context.close()
+            await browser.close()
+            return walks[0], walks[1]
+
+    return asyncio.run(run())
+
+
+def visible(walk: dict[str, Any]) -> dict[str, bool]:
+    return {s["id"]: s["changed_pixels"] > 0 for s in walk["stops"]}
+
+
+def methods(walk: dict[str, Any]) -> dict[str, str]:
+    return {s["id"]: s["method"] for s in walk["stops"]}
+
+
+@pytest.mark.parametrize("name", list(PAGES))
+def test_forced_groups_give_the_verdict_real_focus_gives(name: str) -> None:
+    batched, focused = walk_both(PAGES[name])
+    assert visible(batched) == visible(focused) == VISIBLE[name]
+    assert set(methods(focused).values()) == {"focused"}
+
+
+def test_a_page_that_changes_its_dom_on_focus_is_measured_for_real() -> None:
+    batched, _ = walk_both(PAGES["handler"])
+    assert methods(batched) == {"ring": "focused", "none": "focused", "js": "focused"}
+
+
+def test_only_a_stop_that_shows_a_change_when_forced_is_measured_forced() -> None:
+    batched, _ = walk_both(PAGES["ghost"])
+    assert methods(batched) == {"ring": "forced", "ghost": "focused"}
+    batched, _ = walk_both(PAGES["adjacent"])
+    # b shows nothing: real focus; a, c and d each show their own ring in their groups.
+    assert methods(batched) == {"a": "forced", "b": "focused", "c": "forced", "d": "forced"}
+
+
+def test_a_change_drawn_beside_the_stop_is_not_credited_to_a_neighbour() -> None:
+    """Forced together, tip's hint would cover plain's area: plain's neighbourhood changed,
+    so real focus measures it, and it shows nothing."""
+    batched, _ = walk_both(PAGES["around"])
+    assert methods(batched)["plain"] == "focused"
+    assert methods(batched)["tip"] == "forced"
