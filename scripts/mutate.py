@@ -45,10 +45,10 @@ DEFAULT = (
     "src/argus/gates/token_compliance.py=tests/gates/test_token_compliance.py",
     "src/argus/judge/metric/hierarchy.py=tests/judge/test_metric.py",
     # gates: contrast family
-    "src/argus/gates/rendered_contrast.py=tests/gates/test_rendered_contrast.py",
+    "src/argus/gates/rendered_contrast.py=tests/gates/test_rendered_contrast.py,tests/gates/test_rendered_contrast_rules.py",
     "src/argus/gates/text_shadow.py=tests/gates/test_text_shadow.py,tests/gates/test_rendered_contrast.py",
     "src/argus/gates/token_contrast.py=tests/gates/test_declared_gates.py",
-    "src/argus/gates/render_pixels.py=tests/gates",
+    "src/argus/gates/render_pixels.py=tests/gates/test_render_pixels.py,tests/gates/test_rendered_contrast.py",
     # gates: page evidence
     "src/argus/gates/a11y_ids.py=tests/gates/test_a11y_ids.py,tests/gates/test_declared_gates.py",
     "src/argus/gates/console.py=tests/gates/test_console.py",

@@ -205,15 +205,6 @@ def _fade(color: RGBA, opacity: float) -> RGBA:
     return color if opacity >= 1.0 else RGBA(color.r, color.g, color.b, color.a * opacity)
 
 
-def text_elements(probe: Probe) -> list[Element]:
-    """Elements with their own visible text and a box bigger than the 1px 'sr-only' trick."""
-    return [
-        e
-        for e in probe.elements
-        if e.visible and e.has_text and e.box.width > 1 and e.box.height > 1
-    ]
-
-
 def text_items(probe: Probe, skipped: Skipped) -> list[TextItem]:
     """What WCAG 1.4.3 applies to, in document order; the rest is counted in ``skipped``."""
     items: list[TextItem] = []
