@@ -69,9 +69,9 @@ DEFAULT = (
     "src/argus/gates/runner.py=tests/gates",
     "src/argus/gates/base.py=tests/gates",
     # metric judge dimensions
-    "src/argus/judge/metric/__init__.py=tests/judge",
+    "src/argus/judge/metric/__init__.py=tests/judge/test_metric_context.py,tests/judge/test_metric.py",
     "src/argus/judge/metric/accessibility.py=tests/judge",
-    "src/argus/judge/metric/context.py=tests/judge",
+    "src/argus/judge/metric/context.py=tests/judge/test_metric_context.py,tests/judge/test_metric.py",
     "src/argus/judge/metric/design.py=tests/judge/test_metric_design.py,tests/judge/test_metric.py",
     "src/argus/judge/metric/functional.py=tests/judge",
     "src/argus/judge/metric/visual.py=tests/judge",

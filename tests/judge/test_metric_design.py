@@ -643,3 +643,54 @@ def test_token_compliance_judges_every_offence_past_the_gate_report_cap(tmp_path
     result = design.token_compliance(ctx(tmp_path, *near, text(102, color="rgb(200, 30, 200)")))
     assert result.numbers["off_token"] == 102
     assert result.score == 0, result.evidence
+
+
+def _sentence(evidence: object) -> None:
+    assert isinstance(evidence, str) and len(evidence) > 20, evidence
+    assert not evidence[0].islower() and evidence.endswith(".") and ".." not in evidence, evidence
+
+
+@pytest.mark.parametrize(
+    "elements",
+    [
+        [text(1, box=(10, 10, 100, 20)), text(2, box=(10, 40, 100, 20))],  # all good
+        [text(1, box=(10, 10, 100, 20), margin_top="14px"), text(2, box=(12, 40, 100, 20))],
+        [text(1, color=DANGER, font_size="17px", font_family="Arial", truncated="clip")],
+        [text(1, color="rgb(30, 30, 40)", font_weight="300")],
+    ],
+)
+def test_design_evidence_is_one_sentence(tmp_path: Path, elements: list[dict[str, Any]]) -> None:
+    for measure in (design.token_compliance, design.layout_spacing, design.typography):
+        _sentence(measure(ctx(tmp_path, *elements)).evidence)
+
+
+LONG = "x" * 100
+
+
+@pytest.mark.parametrize(
+    ("style", "measure"),
+    [
+        ({"color": DANGER}, design.token_compliance),  # a misplaced colour
+        ({"color": "rgb(30, 30, 40)"}, design.token_compliance),  # an off-token colour
+        ({"margin_top": "14px"}, design.layout_spacing),
+        ({"font_weight": "300"}, design.typography),  # no type role
+        ({"truncated": "clip"}, design.typography),
+        ({"font_family": "Arial"}, design.typography),
+        ({"box": (12, 40, 100, 20)}, design.layout_spacing),  # almost under the next one
+    ],
+)
+def test_design_evidence_clips_long_selectors(
+    tmp_path: Path, style: dict[str, Any], measure: Any
+) -> None:
+    above = text(2, testid="y" * 100, box=(10, 10, 100, 20))
+    result = measure(ctx(tmp_path, text(1, testid=LONG, **style), above))
+    assert result.score != 1
+    assert "x" * design.SELECTOR_CHARS not in result.evidence and "xxxx" in result.evidence
+    assert "y" * design.SELECTOR_CHARS not in result.evidence
+
+
+def test_typography_evidence_gives_the_style_that_matched_no_role(tmp_path: Path) -> None:
+    odd = text(1, font_weight="300", line_height="20px", letter_spacing="0.5px")
+    result = design.typography(ctx(tmp_path, odd))
+    assert result.numbers["off_role"] == 1
+    assert "16px weight 300 line height 20px letter spacing 0.5px" in result.evidence

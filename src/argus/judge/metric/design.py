@@ -267,7 +267,8 @@ def layout_spacing(ctx: MetricContext) -> Measured:
         a, b = misaligned[0]
         parts.append(
             f"{len(misaligned)} stacked sibling pair(s) almost but not quite aligned, e.g. "
-            f"{ctx.probe.selector(a)} and {ctx.probe.selector(b)} at x {a.box.x:g} and {b.box.x:g}"
+            f"{clip(ctx.probe.selector(a), SELECTOR_CHARS)} and "
+            f"{clip(ctx.probe.selector(b), SELECTOR_CHARS)} at x {a.box.x:g} and {b.box.x:g}"
         )
     # Edges a few px out of line are a near miss by definition (0.5), and any value off the
     # scale already scores 0.5 at best, so the values decide when there are any.
@@ -396,7 +397,7 @@ def typography(ctx: MetricContext) -> Measured:
     if off_family:
         parts.append(
             f"{len(off_family)} text element(s) set in a family the tokens do not name, e.g. "
-            f"{ctx.probe.selector(off_family[0])}"
+            f"{clip(ctx.probe.selector(off_family[0]), SELECTOR_CHARS)}"
         )
     if off_role:
         more = f" (and {len(off_role) - MAX_LISTED} more)" if len(off_role) > MAX_LISTED else ""
