@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from argus.config import ProjectConfig
+from argus.judge.content import clip
 from argus.judge.metric import MetricJudge
 from tests.judge.conftest import PacketFactory
 from tests.judge.test_metric import el, good_page, page
@@ -322,3 +323,34 @@ def test_text_whose_contrast_was_not_measured_is_not_passed(
     assert result.score is None, result.evidence
     failing = accessibility(make_packet, tmp_path, _unmeasurable_page(), ids=["nowhere"])
     assert failing.score == 0
+
+
+def test_a_target_small_in_one_direction_has_a_circle_too(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    # A 16 px target, and below it a 40x16 one: its box is 12 px from the first one's centre
+    # (the circle does not meet it), but their centres are 20 px apart, so their circles meet.
+    result = targets(
+        make_packet, tmp_path, control(1, 100, 100, 16, 16), control(2, 88, 120, 40, 16)
+    )
+    assert result.numbers["targets"]["undersized"] == 2
+
+
+def test_the_evidence_clips_long_selectors_to_60_characters(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    long = "row." + "x" * 80
+    result = targets(
+        make_packet,
+        tmp_path,
+        control(1, 100, 100, 16, 16, testid=long),
+        control(2, 118, 100, 16, 16, testid="right"),
+    )
+    assert result.numbers["targets"]["undersized"] == 2
+    where = f'[data-testid="{long}"]'
+    assert clip(where, 60) + "," in result.evidence
+    probe = good_page()
+    probe["elements"][4].update(name="", testid=long)
+    unnamed = accessibility(make_packet, tmp_path, probe)
+    assert unnamed.numbers["unnamed_controls"] == 1
+    assert f"({clip(where, 60)})" in unnamed.evidence

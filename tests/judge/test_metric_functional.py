@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 
 from argus.errors import InputError
+from argus.gates.probe import parse_probe
+from argus.judge.content import clip
 from tests.judge.conftest import PacketFactory
 from tests.judge.test_metric import el, good_page, measure, page
 
@@ -461,3 +463,57 @@ def test_a_failure_with_prose_keeps_its_score_and_says_what_was_left(
     )
     assert result.score == 0.5
     assert result.numbers["unmeasured"] == ["spec.md acceptance criteria", "1 component contract"]
+
+
+def test_a_text_may_run_across_shown_elements_in_document_order(
+    make_packet: PacketFactory,
+) -> None:
+    across = functional(make_packet, expectations={"texts": ["Habits 2 of 5 done today"]})
+    assert across.score == 1 and across.numbers["texts"]["missing"] == []
+    glued = functional(make_packet, expectations={"texts": ["Habits2 of 5"]})
+    assert glued.numbers["texts"]["missing"] == ["Habits2 of 5"]  # elements are words apart
+
+
+def test_the_evidence_names_the_missing_text_as_the_numbers_do(
+    make_packet: PacketFactory,
+) -> None:
+    long = "a" * 50 + " " + "b" * 60
+    result = functional(make_packet, expectations={"texts": [long]})
+    (missing,) = result.numbers["texts"]["missing"]
+    assert missing == clip(long, 80) and repr(missing) in result.evidence
+
+
+def test_the_evidence_clips_a_long_unknown_word_to_30_characters(
+    make_packet: PacketFactory,
+) -> None:
+    word = "qz" * 20
+    result = functional(make_packet, _text_page(f"today {word}"), expectations=None)
+    assert result.numbers["spelling"]["unknown"] == 1
+    assert repr(clip(word, 30)) in result.evidence
+
+
+def test_empty_expectation_lists_check_nothing(make_packet: PacketFactory) -> None:
+    spec = {"focus_order": [], "texts": [], "aria_snapshot": "", **counts(BUTTONS)}
+    result = functional(make_packet, expectations=spec)
+    assert result.score == 1 and result.numbers["checks"] == 1
+    assert "focus_order" not in result.numbers and "texts" not in result.numbers
+    assert "aria_template_matched" not in result.numbers
+
+
+def test_the_first_missing_node_is_found_as_the_match_is(make_packet: PacketFactory) -> None:
+    # The unnamed button stands in for "Add habit" when naming what is missing too: the
+    # first missing node is the link.
+    probe = {**good_page(), "aria_snapshot": '- heading "Habits" [level=1]\n- button'}
+    spec = {"aria_snapshot": '- button "Add habit"\n- link "Help"'}
+    result = functional(make_packet, probe, expectations=spec)
+    assert result.score == 0
+    assert 'link "Help"' in result.evidence and "Add habit" not in result.evidence
+
+
+def test_the_evidence_clips_where_a_word_is_to_60_characters(
+    make_packet: PacketFactory,
+) -> None:
+    probe = page(el(1, 0, "p", role="paragraph", text="Dnoe today", testid="row." + "x" * 80))
+    result = functional(make_packet, probe, expectations=None)
+    where = parse_probe(probe, "probe.json").selector(parse_probe(probe, "probe.json").elements[1])
+    assert len(where) > 60 and f"in {clip(where, 60)}" in result.evidence

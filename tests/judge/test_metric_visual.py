@@ -14,7 +14,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from argus.config import ProjectConfig
-from argus.judge.composition import DesignScores
+from argus.judge.composition import DesignScores, design_scores
 from argus.judge.metric import MetricJudge
 from argus.judge.metric.visual import PARTIAL, PASS, distance_to, pixel_numbers
 from argus.judge.packet import Packet
@@ -372,3 +372,51 @@ def test_the_probe_is_not_needed_for_the_human_path(
         extra={"render": images(drawn(*PAGE)), "reference": images(drawn(*PAGE))},
     )
     assert measure(packet, "visual_fidelity").score == 1
+
+
+SPOTS = [(230, 15), (290, 15), (20, 70), (90, 70), (20, 150), (90, 150)]
+
+
+def _extras(n: int) -> list[Rect]:
+    """``n`` small regions apart from each other and from the page's."""
+    return [((x, y, x + 15, y + 15), (200, 40, 40, 255)) for x, y in SPOTS[:n]]
+
+
+@pytest.mark.parametrize("extra", [3, 4, 5])
+def test_the_evidence_lists_three_changes_and_counts_the_rest(
+    packet_for: PacketFactory, images: Images, extra: int
+) -> None:
+    render, reference = drawn(*PAGE, *_extras(extra)), drawn(*PAGE)
+    changes = _pic(render).changes_from(_pic(reference))
+    assert len(changes) == extra
+    listing = "; ".join(c.describe() for c in changes[:3])
+    for source in ("human", "candidate"):
+        size = reference if source == "human" else drawn(*PAGE, size=(320, 210))
+        result = visual(packet_for, images(render), images(size), source)
+        assert result.score == 0
+        more = f" (and {extra - 3} more)" if extra > 3 else ""
+        assert listing + more + "." in result.evidence
+
+
+def test_positions_are_measured_against_the_pages_larger_side(
+    packet_for: PacketFactory, images: Images
+) -> None:
+    # The button 4 px lower: its shift is measured as a share of the 320 px width.
+    render = drawn(TITLE, ((200, 124, 280, 154), BUTTON[1]))
+    ours, theirs = _pic(render).layout.blocks, _pic(drawn(*PAGE)).layout.blocks
+    expected = design_scores(ours, theirs, (320, 200))
+    assert expected.position != design_scores(ours, theirs, (4, 200)).position
+    result = visual(packet_for, images(render), images(drawn(*PAGE)), "human")
+    assert result.numbers["position"] == round(expected.position, 3)
+    assert result.numbers["block_match"] == round(expected.block_match, 3)
+    assert result.numbers["colour"] == round(expected.colour, 3)
+
+
+@pytest.mark.parametrize("extra", [3, 4])
+def test_candidate_evidence_lists_three_regions_and_counts_the_rest(
+    packet_for: PacketFactory, images: Images, extra: int
+) -> None:
+    render = images(drawn(*PAGE, *_extras(extra)))
+    result = visual(packet_for, render, images(drawn(*PAGE)), "candidate")
+    assert result.score == 0 and len(result.numbers["regions"]) == extra
+    assert (f"(and {extra - 3} more)" in result.evidence) is (extra > 3)
