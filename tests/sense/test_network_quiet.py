@@ -111,6 +111,63 @@ def test_a_page_that_always_has_something_new_is_never_quiet() -> None:
     assert idle is False and page.evaluations > 1
 
 
+def _early(page: FakePage, during_shot: Callable[[], None] = lambda: None) -> tuple[bool, Any]:
+    """wait_idle with a 'screenshot' beside the quiet window: (idle, what ``early`` kept)."""
+
+    async def run() -> tuple[bool, Any]:
+        monitor = NetworkMonitor(page)  # type: ignore[arg-type]
+        shots = iter(range(100))
+
+        async def shot() -> str:
+            during_shot()
+            await asyncio.sleep(0.005)
+            return f"shot {next(shots)}"
+
+        idle = await monitor.wait_idle(2, quiet=0.05, beside=shot)
+        return idle, monitor.early
+
+    return asyncio.run(run())
+
+
+def test_a_shot_taken_in_a_quiet_window_is_kept() -> None:
+    assert _early(FakePage()) == (True, "shot 0")
+
+
+def test_a_shot_whose_window_a_request_broke_is_dropped() -> None:
+    page = FakePage()
+    fired: list[bool] = []
+
+    def poll_once() -> None:  # a request starts and ends while the first shot is taken
+        if not fired:
+            fired.append(True)
+            request = FakeRequest()
+            page.emit("request", request)
+            page.emit("requestfinished", request)
+
+    idle, early = _early(page, poll_once)
+    # The first window was broken: its shot is not kept; the next window's shot is.
+    assert idle and early == "shot 1" and page.evaluations == 2
+
+
+def test_a_request_during_the_last_shot_drops_it_but_the_network_was_quiet() -> None:
+    page = FakePage()
+
+    async def run() -> tuple[bool, Any]:
+        monitor = NetworkMonitor(page)  # type: ignore[arg-type]
+
+        async def slow_shot() -> str:
+            await asyncio.sleep(0.08)  # outlasts the window; a request starts meanwhile
+            request = FakeRequest()
+            page.emit("request", request)
+            page.emit("requestfinished", request)
+            return "shot"
+
+        idle = await monitor.wait_idle(2, quiet=0.05, beside=slow_shot)
+        return idle, monitor.early
+
+    assert asyncio.run(run()) == (True, None)
+
+
 # --- in a real browser ----------------------------------------------------------------------
 
 # The list arrives in two steps; the second request starts 20 ms after the first answered

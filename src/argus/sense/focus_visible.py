@@ -42,6 +42,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from argus.diff.arrays import U8
 from argus.diff.png import decode_png
+from argus.sense.world import isolated_world
 
 MAX_STOPS = 40
 PAD = 8  # CSS px around the box: outlines and their offsets are drawn outside it
@@ -134,12 +135,7 @@ class _World:
 
     @classmethod
     async def open(cls, session: CDPSession) -> _World:
-        tree = await session.send("Page.getFrameTree")
-        world = await session.send(
-            "Page.createIsolatedWorld",
-            {"frameId": tree["frameTree"]["frame"]["id"], "worldName": WORLD},
-        )
-        return cls(session, int(world["executionContextId"]))
+        return cls(session, await isolated_world(session, WORLD))
 
     async def define(self) -> None:
         source = resources.files("argus.sense").joinpath("focus_world.js").read_text("utf-8")

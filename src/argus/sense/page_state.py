@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
+from contextlib import suppress
+from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, Request
@@ -46,6 +49,7 @@ class NetworkMonitor:
         self._inflight: set[Request] = set()
         self._events = 0
         self._last = time.monotonic()
+        self.early: Any = None
         page.on("request", self._started)
         page.on("requestfinished", self._ended)
         page.on("requestfailed", self._ended)
@@ -65,8 +69,20 @@ class NetworkMonitor:
         self._events += 1
         self._last = time.monotonic()
 
-    async def wait_idle(self, timeout: float, quiet: float = NETWORK_QUIET_S) -> bool:
-        """True once quiet; False when ``timeout`` seconds pass first."""
+    async def wait_idle(
+        self,
+        timeout: float,
+        quiet: float = NETWORK_QUIET_S,
+        beside: Callable[[], Awaitable[Any]] | None = None,
+    ) -> bool:
+        """True once quiet; False when ``timeout`` seconds pass first.
+
+        ``beside`` (a screenshot) is started once the page drew its two frames with nothing in
+        flight, and runs during the rest of the quiet window instead of after it. Its result
+        is kept in ``early`` only when no request started or ended from before it began until
+        it finished and the window closed: then it saw the page as one taken after the window
+        would, at rest on the network. Otherwise ``early`` is None."""
+        self.early = None
         deadline = time.monotonic() + timeout
         while (left := deadline - time.monotonic()) > 0:
             if self._inflight:
@@ -81,9 +97,25 @@ class NetworkMonitor:
                 # The document changed under the evaluation (a client-side redirect): look again.
                 await asyncio.sleep(POLL_S)
                 continue
-            rest = quiet - (time.monotonic() - self._last)
-            if rest > 0 and self._events == seen:
-                await asyncio.sleep(min(rest, max(0.0, deadline - time.monotonic())))
-            if not self._inflight and self._events == seen:
-                return True
+            early = (
+                asyncio.ensure_future(beside())
+                if beside is not None and not self._inflight and self._events == seen
+                else None
+            )
+            try:
+                rest = quiet - (time.monotonic() - self._last)
+                if rest > 0 and self._events == seen:
+                    await asyncio.sleep(min(rest, max(0.0, deadline - time.monotonic())))
+                if not self._inflight and self._events == seen:
+                    if early is not None:
+                        taken = await early
+                        early = None
+                        if self._events == seen:
+                            self.early = taken
+                    return True
+            finally:
+                if early is not None:
+                    early.cancel()
+                    with suppress(asyncio.CancelledError, PlaywrightError):
+                        await early
         return False

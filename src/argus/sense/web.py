@@ -163,6 +163,17 @@ async def _nothing() -> None:
     return None
 
 
+def _shooter(page: Page, full_page: bool) -> Callable[[], Awaitable[bytes]]:
+    """The render's screenshot, as every shot of the capture takes it."""
+
+    async def shot() -> bytes:
+        return await page.screenshot(
+            type="png", animations="disabled", caret="hide", full_page=full_page, scale="css"
+        )
+
+    return shot
+
+
 async def stable_capture(
     page: Page,
     full_page: bool,
@@ -170,6 +181,7 @@ async def stable_capture(
     warmed: Awaitable[None] | None = None,
     budget: ProbeBudget | None = None,
     expected: Collection[bytes] = (),
+    first: bytes | None = None,
 ) -> tuple[bytes, tuple[Probed, dict[str, Any]] | None, bool, int]:
     """Screenshots until two consecutive ones are byte-identical, at most MAX_ATTEMPTS.
 
@@ -183,15 +195,20 @@ async def stable_capture(
     taken beside the probe and, when it is byte-identical to one of them, ends the capture
     there, as Playwright's toHaveScreenshot stops at a first match: an image equal to a render
     taken at rest proves the page reached that rest. Otherwise the two-shot rule goes on.
-    """
 
-    async def shot() -> bytes:
-        return await page.screenshot(
-            type="png", animations="disabled", caret="hide", full_page=full_page, scale="css"
-        )
+    ``first`` is a first screenshot already taken at rest (during the network's quiet
+    window); the capture goes on from it. Given only without the probe or without
+    ``expected`` (with both, the first shot belongs beside the probe)."""
 
+    shot = _shooter(page, full_page)
     probed: tuple[Probed, dict[str, Any]] | None = None
-    if expected:
+    if first is not None:
+        previous = first
+        if probe_with is None and previous in expected:
+            return previous, None, True, 1
+        if warmed is not None:
+            await warmed
+    elif expected:
         if warmed is not None:
             await warmed
         if probe_with is not None:
@@ -288,16 +305,18 @@ async def _at_rest(
     network: NetworkMonitor,
     timeout_s: float,
     frozen: Callable[[], None] = lambda: None,
+    beside: Callable[[], Awaitable[bytes]] | None = None,
 ) -> bool:
     """Fonts ready and the freeze stylesheet in, then a quiet network; False when it never is.
 
     The network is quiet only after the page drew two frames past its last request, and those
     come after the fonts and the stylesheet, so the render is at rest with both. ``frozen`` is
     called in between: what starts there shares the page's main thread with the quiet wait,
-    not with the two steps before it."""
+    not with the two steps before it. ``beside``: the first screenshot, taken during the
+    network's quiet window (``network.early``; see NetworkMonitor.wait_idle)."""
     await asyncio.gather(page.evaluate(FONTS_READY_JS), page.add_style_tag(content=FREEZE_CSS))
     frozen()
-    return await network.wait_idle(timeout_s)
+    return await network.wait_idle(timeout_s, beside=beside)
 
 
 async def _interact(
@@ -372,7 +391,11 @@ async def _sense(
             asyncio.ensure_future(load_axe(warm.session)) if probe and "axe" in plan.gates else None
         )
         try:
-            settling = _at_rest(page, network, config.browser.timeout, start_warming)
+            expected = await asyncio.to_thread(expected_images, plan, out_dir)
+            # The first screenshot can be taken while the network's quiet window runs, unless
+            # the state's steps come first or it belongs beside the probe (a baseline to match).
+            early = None if plan.steps or (probe and expected) else _shooter(page, plan.full_page)
+            settling = _at_rest(page, network, config.browser.timeout, start_warming, early)
             if not await clock.phase("settle", settling):
                 raise SensorError(
                     f"{plan.view.slug}: {url} kept loading for {config.browser.timeout:g}s "
@@ -388,7 +411,8 @@ async def _sense(
                     warm.session if probe else None,
                     warming,
                     probe_budget(plan, config),
-                    await asyncio.to_thread(expected_images, plan, out_dir),
+                    expected,
+                    None if plan.steps else network.early,
                 ),
             )
             probed, picks = sensed if sensed is not None else (None, None)
