@@ -57,10 +57,10 @@ DEFAULT = (
     "src/argus/gates/probe.py=tests/gates",
     "src/argus/gates/inputs.py=tests/gates",
     # gates: snapshot family
-    "src/argus/gates/snapshot.py=tests/gates/test_snapshot.py",
-    "src/argus/gates/stale_baseline.py=tests/gates",
+    "src/argus/gates/snapshot.py=tests/gates/test_snapshot.py,tests/gates/test_baseline_browser.py,tests/gates/test_adapter_gates.py",
+    "src/argus/gates/stale_baseline.py=tests/gates/test_stale_baseline.py,tests/gates/test_snapshot.py",
     "src/argus/gates/baseline_browser.py=tests/gates/test_baseline_browser.py",
-    "src/argus/diff/snapshot.py=tests/diff",
+    "src/argus/diff/snapshot.py=tests/diff/test_snapshot.py,tests/diff/test_snapshot_bytes.py",
     # gates: commands, source and the runner
     "src/argus/gates/commands.py=tests/gates/test_commands.py",
     "src/argus/gates/source_scan.py=tests/gates/test_source_tokens.py",
