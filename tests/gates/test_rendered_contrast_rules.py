@@ -26,6 +26,7 @@ from argus.gates.rendered_contrast import (
 from tests.gates.probes import el, page
 
 WHITE = RGBA(255.0, 255.0, 255.0)
+BLACK = RGBA(0.0, 0.0, 0.0)
 GREY = "rgb(153, 153, 153)"  # 2.85:1 on white: fails 4.5:1 and 3:1
 LARGE_GREY = "rgb(148, 148, 148)"  # 3.03:1 on white: passes 3:1 only
 DARK = "rgb(22, 24, 29)"
@@ -386,6 +387,10 @@ def test_offset_shadows_on_every_side_outline_the_glyphs() -> None:
         "rgb(0, 0, 0) -1px 1px 0px, rgb(0, 0, 0) -1px -1px 0px",  # the other side
         "rgb(0, 0, 0) 1px 1px 0px, rgb(0, 0, 0) -1px 1px 0px",  # below
         "rgb(0, 0, 0) 1px -1px 0px, rgb(0, 0, 0) -1px -1px 0px",  # above
+        "rgb(0, 0, 0) 0px -1px 0px, rgb(0, 0, 0) 1px 1px 0px",  # nothing to the left
+        "rgb(0, 0, 0) -1px -1px 0px, rgb(0, 0, 0) 0px 1px 0px",  # nothing to the right
+        "rgb(0, 0, 0) -1px 0px 0px, rgb(0, 0, 0) 1px 1px 0px",  # nothing above
+        "rgb(0, 0, 0) -1px -1px 0px, rgb(0, 0, 0) 1px 0px 0px",  # nothing below
     ],
 )
 def test_shadows_on_some_sides_only_are_no_outline(shadow: str) -> None:
@@ -493,6 +498,7 @@ def test_only_the_unmeasurable_is_an_error_and_reports_no_ratio(tmp_path: Path) 
     assert outcome.data["worst_ratio"] is None
     (finding,) = outcome.findings
     assert (finding.value, finding.expected) == ("not measurable", ">= 4.5:1")
+    assert (finding.element, finding.property) == ("#over", "contrast")
 
 
 def test_the_worst_ratio_is_the_lowest_measured(tmp_path: Path) -> None:
@@ -698,3 +704,79 @@ def test_nothing_measured_summarises_every_exemption() -> None:
     outcome = run(doc)
     assert outcome.status is GateStatus.SKIP and outcome.findings == ()
     assert summary_numbers(outcome.summary) == [1, 2, 1, 1]
+
+
+def test_the_defaults_are_level_aa_and_a_fresh_tally() -> None:
+    from argus.gates.rendered_contrast import measure
+
+    doc = page(el("p", text="x", color=GREY), el("p", text="y", color=GREY, opacity="0"))
+    probe = parse_probe(doc)
+    results, invisible = measure(probe, lambda: None)
+    assert [r.required for r in results] == [4.5] and invisible == 1
+    assert requirement(probe.elements[1]).minimum == 4.5
+
+
+def test_layering_without_a_colour_reads_the_elements_own() -> None:
+    from argus.gates.rendered_contrast import layering
+
+    probe = parse_probe(page(el("p", text="x", color="rgba(0, 0, 0, 0.5)", opacity="0.5")))
+    layers = layering(probe, probe.elements[1], WHITE)
+    assert layers.text == composite(RGBA(0.0, 0.0, 0.0, 0.25), WHITE)
+    assert layers.background == WHITE
+    assert (layers.text_alpha, layers.group_opacity) == (0.25, 0.5)
+    assert not layers.over_image and not layers.canvas_unknown
+
+
+def test_text_that_cannot_be_measured_keeps_its_colour_and_no_background(tmp_path: Path) -> None:
+    from argus.gates.rendered_contrast import measure
+
+    doc = page(
+        el("p", id="a", text="x", color="rgba(0, 0, 0, 0.5)", background_image="url(a)"),
+        el("p", id="b", text="y", color="rgb(0, 0, 0)", background_image="url(a)"),
+    )
+    doc["elements"][2]["box"] = {"x": 100, "y": 5000, "width": 50, "height": 20}
+    probe = parse_probe(doc)
+    shown = RGBA(0.0, 0.0, 0.0, 0.5)
+    unrendered, _ = measure(probe, lambda: None)
+    assert [(r.ratio, r.method, r.text, r.background) for r in unrendered] == [
+        (None, "render", shown, None),
+        (None, "render", BLACK, None),
+    ]
+    render = render_file(tmp_path, (255, 255, 255))
+    rendered, _ = measure(probe, lambda: RenderImage.load(render, probe.viewport_width))
+    assert rendered[0].ratio == pytest.approx(contrast_ratio(shown, WHITE))
+    assert (rendered[0].background, rendered[1].background) == (WHITE, None)
+    assert (rendered[1].ratio, rendered[1].method, rendered[1].text) == (None, "render", BLACK)
+
+
+def test_a_shadow_as_good_as_the_background_leaves_the_background_as_the_surround() -> None:
+    from argus.gates.rendered_contrast import measure
+
+    doc = shadowed(DARK, "rgb(255, 255, 255) 1px 1px 0px")
+    (result,), _ = measure(parse_probe(doc), lambda: None)
+    assert (result.surround, result.background) == ("background", WHITE)
+
+
+def test_a_halo_is_named_as_the_surround_in_the_finding() -> None:
+    doc = shadowed("rgb(51, 51, 51)", "rgb(119, 119, 119) 0px 0px 4px")
+    (finding,) = run(doc).findings
+    assert "text-shadow halo" in finding.message
+    side = run(shadowed("rgb(51, 51, 51)", "rgb(119, 119, 119) 1px 1px 0px"))
+    assert "text-shadow #777777" in side.findings[0].message
+
+
+@pytest.mark.parametrize(
+    ("backdrop", "named", "more"),
+    [
+        (["img"], ["img"], False),
+        (["a", "b", "c"], ["a", "b", "c"], False),
+        (["a", "b", "c", "d"], ["a", "b", "c"], True),
+    ],
+)
+def test_an_unmeasurable_finding_names_up_to_three_backdrops(
+    backdrop: list[str], named: list[str], more: bool
+) -> None:
+    doc = page(el("h1", id="t", text="x", color=DARK))
+    doc["elements"][1]["backdrop"] = backdrop
+    (finding,) = run(doc).findings
+    assert f"({', '.join(named)}{', …' if more else ''})" in finding.message
