@@ -78,8 +78,11 @@ DEFAULT = (
     # sign-off, referee, contract completion, Stop hook
     "src/argus/loop/signoff.py=tests/loop/test_signoff.py",
     "src/argus/referee/verdict.py=tests/referee",
-    "src/argus/contract/run.py=tests/contract",
-    "src/argus/contract/hook.py=tests/contract",
+    # completion: the deciding part of `argus contract complete` (run.py only opens and locks)
+    "src/argus/contract/completion.py=tests/contract/test_completion.py,"
+    "tests/contract/test_run.py,tests/contract/test_forgery.py",
+    "src/argus/contract/hook.py=tests/contract/test_hook.py,"
+    "tests/contract/test_run.py,tests/contract/test_forgery.py",  # not the slow CLI end to end
 )
 
 COPIED = ("src", "tests", "examples")

@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import TypeVar
 
 from argus.contract import ledger
+from argus.contract.completion import NotReady as NotReady  # raised by complete
+from argus.contract.completion import close, drop_stale
 from argus.contract.grader import ask_grader
 from argus.contract.model import (
     Contract,
@@ -26,7 +28,6 @@ from argus.contract.model import (
     check_independence,
     load_contract,
 )
-from argus.contract.proof import unproven
 from argus.contract.state import (
     ACTIVE,
     TERMINAL,
@@ -42,20 +43,12 @@ from argus.contract.state import (
 )
 from argus.contract.summary import require_summary, write_summary
 from argus.contract.worktree import worktree_digest
-from argus.errors import ArgusError, InputError
-from argus.io import atomic_write_text
+from argus.errors import InputError
 from argus.judge.content import clip
 from argus.proc import read_tail, run_in_group
 
 TAIL_LINES = 40
-SUMMARY = "summary.md"
 T = TypeVar("T")
-
-
-class NotReady(ArgusError):
-    """A determinate "not yet": required stages have not passed (exit 1, not bad input)."""
-
-    exit_code = 1
 
 
 @dataclass(frozen=True)
@@ -213,20 +206,6 @@ def summary_write(root: Path, contract_id: str, body: str) -> Path:
     return _locked(root, contract_id, work)
 
 
-def _drop_stale(contract: Contract, state: RunState, current: str | None) -> list[str]:
-    """Reset passes earned on another working tree; the stages that were reset."""
-    stale = state.stale(current)
-    for stage_id in stale:
-        record = state.stages[stage_id]
-        record.status = "pending"
-        record.last = {**record.last, "stale": "the working tree changed after this pass"}
-        record.evidence_sha256 = record.worktree = None
-    if stale:
-        state.refresh_fingerprint(contract)
-        state.history.append({"at": now(), "stale": stale})
-    return stale
-
-
 def _ready(contract: Contract, state: RunState, stage: Stage) -> None:
     if state.phase != "verifying":
         advance_hint = f" (argus contract advance {contract.id} verifying)"
@@ -266,7 +245,7 @@ def _grade(root: Path, contract_id: str, stage_id: str) -> StageOutcome:
     if stage.type != "mechanical":
         how = "stage-input / stage-complete" if stage.type == "executor" else "judge"
         raise InputError(f"stage '{stage_id}' is a {stage.type} stage: argus contract {how}")
-    _drop_stale(contract, state, worktree_digest(root))
+    drop_stale(contract, state, worktree_digest(root))
     _ready(contract, state, stage)
     mine = state.stages[stage.id]
     budget = contract.budget
@@ -349,7 +328,7 @@ def _judge(root: Path, contract_id: str, stage_id: str, expect: str | None) -> S
     if not stage.graded or stage.grader is None:
         raise InputError(f"stage '{stage_id}' is a {stage.type} stage; judge grades a reviewer's")
     before = worktree_digest(root)
-    _drop_stale(contract, state, before)
+    drop_stale(contract, state, before)
     _ready(contract, state, stage)
     # Independence is checked again at every dispatch: a program may have appeared since.
     argv = check_grader(contract, stage, root, state.executor_model, _implementer(root))
@@ -396,48 +375,6 @@ def _implementer(root: Path) -> str:
 
 
 def complete(root: Path, contract_id: str) -> Path:
-    """Close the run once every required stage passed; the closure summary's path."""
-    return _locked(root, contract_id, lambda: _complete(root, contract_id))
-
-
-def _complete(root: Path, contract_id: str) -> Path:
-    contract, state = open_run(root, contract_id)
-    if state.phase != "verifying":
-        raise InputError(f"contract '{contract_id}' is {state.phase}; it completes from verifying")
-    current = worktree_digest(root)
-    stale = _drop_stale(contract, state, current)
-    if stale:
-        save_state(root, state)
-        raise NotReady(
-            f"contract '{contract_id}': the working tree changed after {', '.join(stale)} "
-            "passed; grade them again"
-        )
-    entries = ledger.check(state_dir(root, contract_id), state)
-    missing = unproven(contract, state.executor_model, entries, current)
-    if missing:
-        raise NotReady(f"contract '{contract_id}' cannot complete: {'; '.join(missing)}")
-    written = require_summary(root, state, "complete")
-    state.move("completed", "every required stage passed")
-    lines = [
-        f"# {contract.name}",
-        "",
-        f"- contract: {contract.id} (sha256 {contract.digest})",
-        f"- run: {state.run_id}",
-        f"- fingerprint: {state.fingerprint}",
-        f"- completed: {now()}",
-        "",
-        "| stage | type | status | attempts | evidence sha256 | working tree |",
-        "| --- | --- | --- | --- | --- | --- |",
-    ]
-    for stage in contract.stages:
-        s = state.stages[stage.id]
-        lines.append(
-            f"| {stage.id} | {stage.type} | {s.status} | {s.attempts} | "
-            f"{s.evidence_sha256 or ''} | {s.worktree or ''} |"
-        )
-    lines += ["", f"## The executor's closure summary ({written.name})", ""]
-    lines += written.read_text("utf-8").splitlines()
-    path = state_dir(root, contract.id) / SUMMARY
-    atomic_write_text(path, "\n".join(lines) + "\n")
-    save_state(root, state)
-    return path
+    """Close the run once every required stage passed; the closure summary's path
+    (argus.contract.completion decides)."""
+    return _locked(root, contract_id, lambda: close(root, *open_run(root, contract_id)))

@@ -1,0 +1,264 @@
+"""The Stop and SessionStart hooks decided directly (argus.contract.hook): which runs hold the
+session, which next command each names, and every unreadable event blocking."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from argus.contract import run
+from argus.contract.hook import (
+    MAX_EVENT_BYTES,
+    candidate_roots,
+    decide,
+    read_event,
+    run_stop_hook,
+    session_start,
+    stop_decision,
+    vanished,
+)
+from argus.contract.registry import remember
+from tests.contract.conftest import summarize, write_contract
+from tests.contract.test_newer import newer_contract
+
+GO = json.dumps({"verdict": "GO", "evidence": "done.txt reads 'done'", "findings": []})
+CONTRACTS = Path(".argus") / "contracts"
+
+
+def reason(root: Path) -> str:
+    decision = stop_decision(root)
+    assert decision is not None and decision["decision"] == "block"
+    assert set(decision) == {"decision", "reason"}
+    return decision["reason"]
+
+
+def started(repo: Path) -> Path:
+    run.start(repo, write_contract(repo), "anthropic/the-builder", "")
+    return repo
+
+
+def test_candidate_roots_are_every_directory_above_with_runs_each_once(tmp_path: Path) -> None:
+    top, inner = tmp_path / "top", tmp_path / "top" / "a" / "b"
+    for directory in (top, inner):
+        (directory / CONTRACTS).mkdir(parents=True)
+    (tmp_path / "top" / "a" / ".argus").mkdir()  # no contracts directory: not a root
+    deep = inner / "c" / "d"
+    deep.mkdir(parents=True)
+    assert candidate_roots([deep, inner, top, tmp_path / "missing"]) == [inner, top]
+    assert candidate_roots([top / "a"]) == [top]
+    assert candidate_roots([tmp_path]) == []
+
+
+def test_a_running_run_names_the_advance_and_the_first_stage(repo: Path) -> None:
+    started(repo)
+    text = reason(repo)
+    assert (
+        "`argus contract advance ship-it verifying`, then `argus contract grade ship-it check`"
+        in text
+    )
+    assert "check, review" in text and "earlier working tree" not in text
+    run.advance(repo, "ship-it", "verifying")
+    text = reason(repo)
+    assert "advance" not in text and "`argus contract grade ship-it check`" in text
+
+
+def test_a_verifying_run_names_the_judge_then_the_summary_then_complete(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started(repo)
+    run.advance(repo, "ship-it", "verifying")
+    (repo / "done.txt").write_text("done")
+    assert run.grade(repo, "ship-it", "check").status == "passed"
+    text = reason(repo)
+    assert "`argus contract judge ship-it review`" in text and "check" not in text.split(":")[1]
+    monkeypatch.setenv("GRADER_ANSWER", GO)
+    assert run.judge(repo, "ship-it", "review").status == "passed"
+    text = reason(repo)
+    assert "closure-summary-missing" in text and "summary write ship-it" in text
+    summarize(repo)
+    text = reason(repo)
+    assert "closure-summary-missing" not in text and "`argus contract complete ship-it`" in text
+    run.complete(repo, "ship-it")
+    assert stop_decision(repo) is None
+
+
+def test_an_executor_stage_names_stage_input(repo: Path) -> None:
+    run.start(repo, newer_contract(repo), "anthropic/the-builder", "")
+    run.advance(repo, "answer", "verifying")
+    assert "`argus contract stage-input answer produce`" in reason(repo)
+
+
+def test_a_paused_or_aborted_run_lets_go_a_blocked_one_holds(repo: Path) -> None:
+    started(repo)
+    summarize(repo)
+    run.block(repo, "ship-it", "waiting on a key")
+    assert "is blocked (waiting on a key)" in reason(repo)
+    run.pause(repo, "ship-it", "lunch")
+    assert stop_decision(repo) is None
+    run.resume(repo, "ship-it")
+    assert stop_decision(repo) is not None
+    summarize(repo)
+    run.abort(repo, "ship-it", "replanned")
+    assert stop_decision(repo) is None
+
+
+def test_an_edited_contract_holds_the_session(repo: Path) -> None:
+    started(repo)
+    path = repo / "contract.json"
+    path.write_text(path.read_text().replace("Ship the feature", "Ship something else"))
+    assert "was edited after its run started" in reason(repo)
+
+
+def test_a_run_that_cannot_be_read_blocks_naming_it(repo: Path) -> None:
+    started(repo)
+    (repo / CONTRACTS / "ship-it" / "state.json").write_text("{")
+    lines = reason(repo).splitlines()
+    assert lines[-1].startswith(f"contract run ship-it in {repo.resolve()} cannot be read")
+
+
+def test_several_runs_one_reason_a_line(repo: Path) -> None:
+    started(repo)
+    other = json.loads((repo / "contract.json").read_text())
+    other["id"] = "second"
+    (repo / "second.json").write_text(json.dumps(other))
+    run.start(repo, repo / "second.json", "anthropic/the-builder", "")
+    lines = reason(repo).splitlines()
+    assert [line.split("'")[1] for line in lines] == ["second", "ship-it"]
+
+
+def test_decide_allows_only_with_no_problem_and_no_open_run(repo: Path) -> None:
+    assert decide([repo], problem=None) is None
+    assert decide([repo], problem="the event is odd") == {
+        "decision": "block",
+        "reason": "the event is odd",
+    }
+    started(repo)
+    blocked = decide([repo], problem="the event is odd")
+    assert blocked is not None
+    first, second = blocked["reason"].split("\n")
+    assert first == "the event is odd" and "'ship-it'" in second
+
+
+def test_a_remembered_run_whose_files_vanished_holds(repo: Path) -> None:
+    started(repo)
+    assert vanished([repo]) == []
+    shutil.rmtree(repo / ".argus")
+    gone = vanished([repo / "sub"])
+    assert len(gone) == 1 and "'ship-it'" in gone[0] and str(repo.resolve()) in gone[0]
+    assert vanished([repo.parent / "elsewhere"]) == []
+    assert reason(repo) == gone[0]
+    # replaced by a run with another id: still vanished
+    started(repo)
+    assert vanished([repo]) == []
+    remember(repo, "ship-it", "run-other", "running")
+    assert len(vanished([repo])) == 1
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [b"\xff\xfe", b"[1, 2]", b"{", b'"text"', b"1" * 5000],
+)
+def test_an_unreadable_event_is_a_problem(raw: bytes) -> None:
+    payload, problem = read_event(raw)
+    assert payload == {} and problem
+
+
+def test_the_event_size_limit_is_exact() -> None:
+    at_limit = b"{}" + b" " * (MAX_EVENT_BYTES - 2)
+    assert read_event(at_limit) == ({}, None)
+    payload, problem = read_event(at_limit + b" ")
+    assert payload == {} and problem and str(MAX_EVENT_BYTES) in problem
+    assert read_event(b"") == ({}, None)
+    assert read_event(b"  \n") == ({}, None)
+    assert read_event(b'{"cwd": "/x"}') == ({"cwd": "/x"}, None)
+
+
+def test_the_stop_hook_finds_runs_from_the_event_the_project_or_its_own_cwd(
+    repo: Path, tmp_path: Path
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    assert run_stop_hook(b"{}", None, elsewhere) == ""
+    started(repo)
+    event = json.dumps({"cwd": str(repo)}).encode()
+    for raw, project, cwd in (
+        (event, None, elsewhere),
+        (b"{}", str(repo), elsewhere),
+        (b"{}", None, repo / CONTRACTS),
+    ):
+        out = json.loads(run_stop_hook(raw, project, cwd))
+        assert out["decision"] == "block" and "'ship-it'" in out["reason"]
+    assert run_stop_hook(b"{}", str(repo) + "\0", elsewhere) == ""  # a NUL: not a place
+
+
+@pytest.mark.parametrize("cwd", ["", 7, None, "a\u0000b"])
+def test_a_bad_cwd_blocks_even_with_no_run(tmp_path: Path, cwd: object) -> None:
+    out = json.loads(run_stop_hook(json.dumps({"cwd": cwd}).encode(), None, tmp_path))
+    assert out["decision"] == "block"
+    assert len(out["reason"].splitlines()) == 2  # the problem, then what to do about it
+
+
+def test_an_unreadable_event_blocks_and_still_lists_the_runs(repo: Path) -> None:
+    started(repo)
+    out = json.loads(run_stop_hook(b"\xff", str(repo), repo))
+    lines = out["reason"].splitlines()
+    assert len(lines) == 3 and "'ship-it'" in lines[1]
+
+
+def test_a_failing_hook_blocks(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_: object) -> None:
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr("argus.contract.hook.decide", broken)
+    out = json.loads(run_stop_hook(b"{}", None, repo))
+    assert out["decision"] == "block" and "disk on fire" in out["reason"]
+    assert len(out["reason"]) <= 500
+
+    def interrupted(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("argus.contract.hook.decide", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run_stop_hook(b"{}", None, repo)
+
+
+def test_session_start_briefs_each_open_run(repo: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    assert session_start(b"{}", None, repo) == ""
+    started(repo)
+
+    def context(raw: bytes = b"{}", project: str | None = None, cwd: Path = repo) -> list[str]:
+        out = json.loads(session_start(raw, project, cwd))
+        assert out["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+        lines: list[str] = out["hookSpecificOutput"]["additionalContext"].splitlines()
+        return lines[1:]
+
+    assert len(context()) == 1 and "advance ship-it verifying" in context()[0]
+    event = json.dumps({"cwd": str(repo)}).encode()
+    assert context(event, None, elsewhere) == context()
+    assert context(b"{}", str(repo), elsewhere) == context()
+    assert session_start(b"{}", str(repo) + "\0", elsewhere) == ""
+    summarize(repo)
+    run.block(repo, "ship-it", "waiting on a key")
+    assert context() == [
+        "- contract 'ship-it' is blocked (waiting on a key); a person decides what next"
+    ]
+    run.pause(repo, "ship-it", "")
+    (paused,) = context()
+    assert "'ship-it' is paused" in paused and "no reason given" in paused
+    run.resume(repo, "ship-it")
+    summarize(repo)
+    run.abort(repo, "ship-it", "replanned")
+    assert session_start(b"{}", None, repo) == ""
+
+
+def test_session_start_names_a_run_it_cannot_read(repo: Path) -> None:
+    started(repo)
+    (repo / CONTRACTS / "ship-it" / "state.json").write_text("{")
+    out = json.loads(session_start(b"{}", None, repo))
+    (line,) = out["hookSpecificOutput"]["additionalContext"].splitlines()[1:]
+    assert line.startswith(f"- contract run ship-it in {repo.resolve()} cannot be read")
