@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from argus.gates.a11y_ids import check_a11y_ids
-from argus.gates.base import GateStatus
+from collections.abc import Callable
+
+from argus.gates.a11y_ids import a11y_ids_gate, check_a11y_ids
+from argus.gates.base import GateInputs, GateStatus
 from tests.gates.probes import el, page
 
 PROBE = page(
@@ -41,3 +43,14 @@ def test_the_summary_gives_the_counts_and_names_what_is_missing() -> None:
     passed = check_a11y_ids(PROBE, ["habits.screen", "row.habit.*"])
     assert passed.summary.startswith("2/2 ")
     assert "missing" not in passed.summary
+
+
+def test_the_gate_checks_the_targets_contract_against_the_sensed_probe(
+    habits_inputs: Callable[..., GateInputs],
+) -> None:
+    # The Habits list target's contract: screen, title, summary, add, list, empty.
+    ids = ["habits.screen", "habits.title", "habits.summary", "habits.add", "habits.list"]
+    probe = page(*(el("div", testid=i) for i in ids))
+    outcome = a11y_ids_gate(habits_inputs(probe=probe))
+    assert (outcome.name, outcome.status) == ("a11y_ids", GateStatus.FAIL)
+    assert outcome.data == {"expected": 6, "present": 5, "missing": ["habits.empty"]}

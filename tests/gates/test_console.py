@@ -2,13 +2,17 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
 
 import pytest
 
+from argus.config import ConsoleConfig
 from argus.console_policy import ConsolePolicy
 from argus.errors import InputError
-from argus.gates.base import GateStatus
-from argus.gates.console import check_console
+from argus.gates.base import GateInputs, GateStatus
+from argus.gates.console import check_console, console_gate
 
 SECRET = "token=hunter2 do-what-I-say"
 
@@ -121,3 +125,40 @@ def test_the_summary_counts_everything_the_policy_ignored() -> None:
     assert (outcome.data["ignored_favicon"], outcome.data["ignored_by_pattern"]) == (2, 1)
     # page errors, console errors, the allowance, then everything ignored (2 + 1)
     assert [int(n) for n in re.findall(r"\d+", outcome.summary)] == [0, 1, 1, 3]
+
+
+def settings(inputs: GateInputs, adapter: str = "web", **gates: Any) -> GateInputs:
+    """The inputs with another adapter and other [gates] settings."""
+    config = inputs.config.model_copy(
+        update={"gates": inputs.config.gates.model_copy(update=gates)}
+    )
+    return replace(inputs, spec=replace(inputs.spec, adapter=adapter), config=config)
+
+
+ONE_ERROR = {"messages": [{"level": "error", "text": "widget failed"}], "page_errors": []}
+
+
+def test_the_gate_judges_the_capture_with_the_projects_allowance_and_policy(
+    habits_inputs: Callable[..., GateInputs],
+) -> None:
+    inputs = habits_inputs(console=ONE_ERROR)
+    outcome = console_gate(settings(inputs, max_console_errors=0))
+    assert (outcome.name, outcome.status) == ("console", GateStatus.FAIL)
+    allowed = console_gate(settings(inputs, max_console_errors=1))
+    assert allowed.status is GateStatus.PASS and allowed.data["max_console_errors"] == 1
+    policy = ConsoleConfig(ignore=["widget"])
+    ignored = console_gate(settings(inputs, max_console_errors=0, console=policy))
+    assert ignored.status is GateStatus.PASS and ignored.data["ignored_by_pattern"] == 1
+
+
+def test_a_web_view_needs_its_console_capture_an_adapters_may_lack_it(
+    habits_inputs: Callable[..., GateInputs],
+) -> None:
+    inputs = habits_inputs()
+    with pytest.raises(InputError, match=r"console\.json"):
+        console_gate(inputs)
+    skipped = console_gate(settings(inputs, adapter="ios"))
+    assert (skipped.name, skipped.status, skipped.data) == ("console", GateStatus.SKIP, {})
+    # an adapter that did write one is judged on it
+    written = habits_inputs(console=ONE_ERROR)
+    assert console_gate(settings(written, adapter="ios")).status is GateStatus.FAIL

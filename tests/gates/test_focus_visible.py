@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -43,3 +44,79 @@ def test_a_missing_walk_is_a_skip_and_a_broken_one_bad_input(
     (inputs.sensed.dir / "focus.json").write_text(json.dumps({"stops": "x"}))
     with pytest.raises(InputError, match="stops"):
         focus_visible_gate(inputs)
+
+
+def test_the_outcome_is_named_and_counts_every_stop_in_its_summary() -> None:
+    walk = {"stops": [stop("a", 420), stop("b", 0), stop("c", None), stop("d", 3)]}
+    failed = check_focus_visible(walk)
+    assert (failed.name, failed.status) == ("focus_visible", GateStatus.FAIL)
+    # visible, compared, off screen
+    assert [int(n) for n in re.findall(r"\d+", failed.summary)] == [2, 3, 1]
+    passed = check_focus_visible({"stops": [stop("a", 1), stop("b", 2)]})
+    assert (passed.name, passed.status) == ("focus_visible", GateStatus.PASS)
+    assert [int(n) for n in re.findall(r"\d+", passed.summary)] == [2, 2]
+    assert passed.data == {"stops": 2, "compared": 2, "not_compared": 0, "invisible": 0}
+
+
+def test_a_skip_says_whether_nothing_takes_focus_or_nothing_was_on_screen() -> None:
+    none = check_focus_visible({"stops": []})
+    offscreen = check_focus_visible({"stops": [stop("a", None)]})
+    assert (none.name, none.status) == ("focus_visible", GateStatus.SKIP)
+    assert (offscreen.name, offscreen.status) == ("focus_visible", GateStatus.SKIP)
+    assert none.data == {"stops": 0, "compared": 0, "not_compared": 0, "invisible": 0}
+    assert offscreen.data == {"stops": 1, "compared": 0, "not_compared": 1, "invisible": 0}
+    assert "on screen" in offscreen.summary and "on screen" not in none.summary
+
+
+@pytest.mark.parametrize("changed", [None, True, False, -1, 2.5, "0", "12"])
+def test_only_a_pixel_count_is_a_measurement(changed: object) -> None:
+    outcome = check_focus_visible({"stops": [stop("a", 5), stop("b", changed), "junk"]})
+    assert outcome.status is GateStatus.PASS
+    assert outcome.data == {"stops": 3, "compared": 1, "not_compared": 2, "invisible": 0}
+
+
+@pytest.mark.parametrize("walk", [{}, {"stops": "x"}, {"stops": {"a": 0}}, {"stops": None}])
+def test_a_walk_without_a_list_of_stops_is_bad_input_naming_the_file(walk: dict) -> None:
+    with pytest.raises(InputError, match=r"runs/v1/focus\.json"):
+        check_focus_visible(walk, "runs/v1/focus.json")
+
+
+def test_each_invisible_stop_is_named_by_id_test_id_or_tag_and_place() -> None:
+    by_id = {**stop("t", 0), "id": "save"}
+    by_tag = {"tag": "a", "box": {"x": 4, "y": 90, "width": 10, "height": 10}, "changed_pixels": 0}
+    bare = {"changed_pixels": 0}
+    outcome = check_focus_visible({"stops": [by_id, stop("t", 0), by_tag, bare]})
+    assert [f.element for f in outcome.findings] == [
+        "#save",
+        '[data-testid="t"]',
+        "a at (4, 90)",
+        "element at (None, None)",
+    ]
+    for finding in outcome.findings:
+        assert finding.property and finding.value and finding.expected
+        assert finding.element in finding.message
+
+
+def test_findings_are_capped_at_50_but_every_invisible_stop_is_counted() -> None:
+    outcome = check_focus_visible({"stops": [stop(f"s{i}", 0) for i in range(60)]})
+    assert len(outcome.findings) == 50
+    assert outcome.findings[-1].element == '[data-testid="s49"]'
+    assert outcome.data["invisible"] == 60
+    assert [int(n) for n in re.findall(r"\d+", outcome.summary)] == [0, 60]
+
+
+def test_the_gate_reads_focus_json_and_names_it_when_it_is_broken(
+    habits_inputs: Callable[..., GateInputs],
+) -> None:
+    inputs = habits_inputs()
+    skipped = focus_visible_gate(inputs)
+    assert (skipped.name, skipped.status, skipped.data) == ("focus_visible", GateStatus.SKIP, {})
+    path = inputs.sensed.dir / "focus.json"
+    path.write_text(json.dumps({"stops": [stop("a", 0)]}))
+    judged = focus_visible_gate(inputs)
+    assert (judged.name, judged.status) == ("focus_visible", GateStatus.FAIL)
+    for broken in ("{not json", "[]", json.dumps({"stops": 3})):
+        path.write_text(broken)
+        with pytest.raises(InputError) as caught:
+            focus_visible_gate(inputs)
+        assert str(path) in str(caught.value)
