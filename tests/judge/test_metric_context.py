@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 from io import BytesIO
 from itertools import count
 from pathlib import Path
@@ -16,6 +17,7 @@ import pytest
 from PIL import Image
 
 from argus.config import ProjectConfig
+from argus.contracts.rubric import default_rubric_text
 from argus.errors import InputError, JudgeError
 from argus.judge.base import get_judge
 from argus.judge.metric import MEASURES, MetricJudge, dimension_entry
@@ -267,3 +269,18 @@ def test_the_metric_judge_scores_every_rubric_dimension(make_packet: PacketFacto
     measured = judge.measure(packet, ("typography", "nothing"))
     assert measured["nothing"].score is None and measured["typography"].score is not None
     assert closer_than_previous(MetricContext(packet, judge.config)) is None
+
+
+def test_the_metric_judge_follows_the_packets_rubric(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    packet = make_packet()
+    rubric = json.loads(default_rubric_text())
+    rubric["dimensions"] = dict(reversed(list(rubric["dimensions"].items())))
+    rubric["dimensions"]["typography"]["anchor"] = "spec-text"
+    path = tmp_path / "own-rubric.json"
+    path.write_text(json.dumps(rubric), "utf-8")
+    own = replace(packet, files={**packet.files, "rubric": PacketFile("rubric", path, "0" * 64)})
+    verdict = MetricJudge(ProjectConfig(root=tmp_path)).judge(own)
+    assert list(verdict["dimensions"]) == list(reversed(RUBRIC.names))
+    assert verdict["dimensions"]["typography"]["anchor"] == "spec-text"

@@ -485,6 +485,7 @@ def test_typography_reports_exact_numbers(tmp_path: Path) -> None:
         ("DejaVu Sans, Inter", 1),  # only a stack's first family is the token's family
         ("Arial, Inter", 1),
         ("Comic Sans MS", 1),
+        ("InterX", 1),  # only quotes and spaces are trimmed
     ],
 )
 def test_typography_families(tmp_path: Path, family: str, off: int) -> None:
@@ -694,3 +695,56 @@ def test_typography_evidence_gives_the_style_that_matched_no_role(tmp_path: Path
     result = design.typography(ctx(tmp_path, odd))
     assert result.numbers["off_role"] == 1
     assert "16px weight 300 line height 20px letter spacing 0.5px" in result.evidence
+
+
+@pytest.mark.parametrize(("shown", "more"), [(1, 0), (3, 0), (4, 1), (6, 3)])
+def test_evidence_lists_three_and_counts_the_rest(tmp_path: Path, shown: int, more: int) -> None:
+    cases = [
+        (design.token_compliance, {"color": DANGER}),  # misplaced colours
+        (design.token_compliance, {"color": "rgb(30, 30, 40)"}),  # off-token colours
+        (design.typography, {"font_weight": "300"}),  # off the type roles
+        (design.typography, {"truncated": "clip"}),
+    ]
+    for measure, style in cases:
+        elements = [text(i, testid=f"t{i}", **style) for i in range(1, shown + 1)]
+        evidence = measure(ctx(tmp_path, *elements)).evidence
+        assert [f'"t{i}"' in evidence for i in range(1, shown + 1)] == [
+            i <= design.MAX_LISTED for i in range(1, shown + 1)
+        ], evidence
+        assert (f"and {more} more" in evidence) is bool(more), evidence
+        assert "more" in evidence or not more
+
+
+def test_misplaced_colour_evidence_adds_the_off_token_values_only_when_there_are_some(
+    tmp_path: Path,
+) -> None:
+    alone = design.token_compliance(ctx(tmp_path, text(1, color=DANGER, testid="red")))
+    assert '"red"' in alone.evidence and " 0 " not in alone.evidence, alone.evidence
+    assert "more" not in alone.evidence
+    mixed = design.token_compliance(
+        ctx(
+            tmp_path,
+            text(1, color=DANGER, testid="red"),
+            text(2, color="rgb(30, 30, 40)", testid="off"),
+        )
+    )
+    assert '"red"' in mixed.evidence and '"off"' in mixed.evidence, mixed.evidence
+
+
+def test_a_style_off_every_role_names_up_to_two_roles_of_its_size(tmp_path: Path) -> None:
+    # The example has three roles at 16px: body, label and action.
+    result = design.typography(ctx(tmp_path, text(1, font_weight="300")))
+    assert "body (" in result.evidence and "label (" in result.evidence, result.evidence
+    assert "action (" not in result.evidence
+    tokens = _role_tokens(
+        body={"size": 16, "weight": 400}, lead={"size": 17, "weight": 400}, big={"size": 28}
+    )
+    tokens["type"]["lead"] = 17
+    near = design.typography(ctx(tmp_path, text(1, font_weight="300"), tokens=tokens))
+    assert "body (" in near.evidence and "lead (" not in near.evidence, near.evidence
+    tokens["typography"] = {"body": {"size": 16, "weight": 400}}
+    alone = design.typography(
+        ctx(tmp_path, text(1, font_size="28px", font_weight="300"), tokens=tokens)
+    )
+    assert alone.numbers["off_role"] == 1
+    assert alone.evidence.endswith("which is no type role."), alone.evidence

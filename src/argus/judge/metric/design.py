@@ -54,13 +54,19 @@ def _offences(ctx: MetricContext, properties: Sequence[str]) -> tuple[list[Findi
     return list(outcome.findings), int(outcome.data.get("checked", 0))
 
 
+def _first(items: Sequence[str]) -> str:
+    """The first MAX_LISTED items, and how many more there are."""
+    more = len(items) - MAX_LISTED
+    return "; ".join(items[:MAX_LISTED]) + (f" and {more} more" if more > 0 else "")
+
+
 def _listed(findings: Sequence[Finding]) -> str:
-    shown = [
-        f"{clip(f.element, SELECTOR_CHARS)} {f.property} {f.value} (nearest {f.expected})"
-        for f in findings[:MAX_LISTED]
-    ]
-    more = f" and {len(findings) - MAX_LISTED} more" if len(findings) > MAX_LISTED else ""
-    return "; ".join(shown) + more
+    return _first(
+        [
+            f"{clip(f.element, SELECTOR_CHARS)} {f.property} {f.value} (nearest {f.expected})"
+            for f in findings
+        ]
+    )
 
 
 def _score(findings: Sequence[Finding], near: Callable[[Finding], bool]) -> float:
@@ -197,21 +203,12 @@ def token_compliance(ctx: MetricContext) -> Measured:
         "off_role": len(misplaced),
     }
     if misplaced:
-        more = f" (and {len(misplaced) - MAX_LISTED} more)" if len(misplaced) > MAX_LISTED else ""
-        off = (
-            f"; also {len(findings)} value(s) off the tokens: {_listed(findings)}"
-            if findings
-            else ""
-        )
-        return Measured(
-            0,
-            f"{len(misplaced)} colour(s) shown outside their token's role: "
-            + "; ".join(misplaced[:MAX_LISTED])
-            + more
-            + off
-            + ".",
-            numbers,
-        )
+        parts = [
+            f"{len(misplaced)} colour(s) shown outside their token's role: {_first(misplaced)}"
+        ]
+        if findings:
+            parts.append(f"also {len(findings)} value(s) off the tokens: {_listed(findings)}")
+        return Measured(0, "; ".join(parts) + ".", numbers)
     if not findings:
         return Measured(
             1,
@@ -400,18 +397,10 @@ def typography(ctx: MetricContext) -> Measured:
             f"{clip(ctx.probe.selector(off_family[0]), SELECTOR_CHARS)}"
         )
     if off_role:
-        more = f" (and {len(off_role) - MAX_LISTED} more)" if len(off_role) > MAX_LISTED else ""
-        parts.append(
-            f"{len(off_role)} text style(s) off the type roles: "
-            + "; ".join(off_role[:MAX_LISTED])
-            + more
-        )
+        parts.append(f"{len(off_role)} text style(s) off the type roles: {_first(off_role)}")
     if truncated:
-        more = f" (and {len(truncated) - MAX_LISTED} more)" if len(truncated) > MAX_LISTED else ""
         parts.append(
-            f"{len(truncated)} text(s) truncated where the spec allows none: "
-            + "; ".join(truncated[:MAX_LISTED])
-            + more
+            f"{len(truncated)} text(s) truncated where the spec allows none: {_first(truncated)}"
         )
     score = (
         0
