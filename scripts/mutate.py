@@ -70,11 +70,11 @@ DEFAULT = (
     "src/argus/gates/base.py=tests/gates",
     # metric judge dimensions
     "src/argus/judge/metric/__init__.py=tests/judge/test_metric_context.py,tests/judge/test_metric.py",
-    "src/argus/judge/metric/accessibility.py=tests/judge",
+    "src/argus/judge/metric/accessibility.py=tests/judge/test_metric_accessibility.py,tests/judge/test_metric.py",
     "src/argus/judge/metric/context.py=tests/judge/test_metric_context.py,tests/judge/test_metric.py",
     "src/argus/judge/metric/design.py=tests/judge/test_metric_design.py,tests/judge/test_metric.py",
-    "src/argus/judge/metric/functional.py=tests/judge",
-    "src/argus/judge/metric/visual.py=tests/judge",
+    "src/argus/judge/metric/functional.py=tests/judge/test_metric_functional.py,tests/judge/test_metric.py,tests/judge/test_metric_focus.py",
+    "src/argus/judge/metric/visual.py=tests/judge/test_metric_visual.py,tests/judge/test_metric.py",
     # sign-off, referee, contract completion, Stop hook
     "src/argus/loop/signoff.py=tests/loop/test_signoff.py",
     "src/argus/referee/verdict.py=tests/referee",

@@ -15,6 +15,15 @@ from argus.judge.content import clip
 from argus.judge.metric import MetricJudge
 from tests.judge.conftest import PacketFactory
 from tests.judge.test_metric import el, good_page, page
+from tests.support.habits import copy_habits
+
+
+@pytest.fixture(scope="module")
+def habits_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One copy of the example per module (make_packet only reads it): quicker tests, so
+    quicker mutation runs."""
+    return copy_habits(tmp_path_factory.mktemp("habits"))
+
 
 RULE_TAGS = ["wcag2a"]
 

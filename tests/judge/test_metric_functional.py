@@ -13,6 +13,14 @@ from argus.gates.probe import parse_probe
 from argus.judge.content import clip
 from tests.judge.conftest import PacketFactory
 from tests.judge.test_metric import el, good_page, measure, page
+from tests.support.habits import copy_habits
+
+
+@pytest.fixture(scope="module")
+def habits_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One copy of the example per module (make_packet only reads it): quicker tests, so
+    quicker mutation runs."""
+    return copy_habits(tmp_path_factory.mktemp("habits"))
 
 
 def functional(

@@ -22,7 +22,15 @@ from argus.judge.picture import Picture
 from argus.spec import View, load_spec
 from tests.judge.conftest import PacketFactory, derived_gate_result, small_probe
 from tests.judge.test_metric import measure
-from tests.support.habits import HABITS_SPEC
+from tests.support.habits import HABITS_SPEC, copy_habits
+
+
+@pytest.fixture(scope="module")
+def habits_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One copy of the example per module (make_packet only reads it): quicker tests, so
+    quicker mutation runs."""
+    return copy_habits(tmp_path_factory.mktemp("habits"))
+
 
 Rect = tuple[tuple[int, int, int, int], tuple[int, int, int, int]]
 TITLE: Rect = ((10, 10, 200, 40), (20, 20, 20, 255))
@@ -398,15 +406,20 @@ def test_the_evidence_lists_three_changes_and_counts_the_rest(
         assert listing + more + "." in result.evidence
 
 
+@pytest.mark.parametrize("size", [(320, 200), (200, 320)])
 def test_positions_are_measured_against_the_pages_larger_side(
-    packet_for: PacketFactory, images: Images
+    packet_for: PacketFactory, images: Images, size: tuple[int, int]
 ) -> None:
-    # The button 4 px lower: its shift is measured as a share of the 320 px width.
-    render = drawn(TITLE, ((200, 124, 280, 154), BUTTON[1]))
-    ours, theirs = _pic(render).layout.blocks, _pic(drawn(*PAGE)).layout.blocks
-    expected = design_scores(ours, theirs, (320, 200))
-    assert expected.position != design_scores(ours, theirs, (4, 200)).position
-    result = visual(packet_for, images(render), images(drawn(*PAGE)), "human")
+    # The button 4 px lower: its shift is measured as a share of the page's larger side
+    # (the width of a landscape page, the height of a portrait one).
+    page = (TITLE, ((100, 120, 180, 150), BUTTON[1]))
+    render = drawn(TITLE, ((100, 124, 180, 154), BUTTON[1]), size=size)
+    reference = drawn(*page, size=size)
+    ours, theirs = _pic(render).layout.blocks, _pic(reference).layout.blocks
+    expected = design_scores(ours, theirs, size)
+    smaller = min(size)
+    assert expected.position != design_scores(ours, theirs, (smaller, smaller)).position
+    result = visual(packet_for, images(render), images(reference), "human")
     assert result.numbers["position"] == round(expected.position, 3)
     assert result.numbers["block_match"] == round(expected.block_match, 3)
     assert result.numbers["colour"] == round(expected.colour, 3)
