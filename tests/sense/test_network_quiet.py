@@ -214,3 +214,24 @@ def test_a_chain_of_requests_is_waited_for_to_its_end(tmp_path: Path) -> None:
     probe = json.loads((tmp_path / "out" / "probe.json").read_text())
     state = next(e for e in probe["elements"] if e["testid"] == "state")
     assert state["text"] == "done"
+
+
+@pytest.mark.browser
+def test_a_bare_capture_shot_in_the_quiet_window_waits_for_the_chain_too(tmp_path: Path) -> None:
+    """Capturing only, the first shot is taken during the quiet window: it still shows the
+    end of the chain (the probe's sense says what that is), and a capture into a directory
+    holding a render at rest ends at its first shot when it matches."""
+    root = make_web_repo(tmp_path, {"chained.html": CHAINED}, {"chained": "/chained.html"})
+    (root / "step1.json").write_text("{}")
+    (root / "step2.json").write_text(json.dumps({"state": "done"}))
+    spec = load_spec(root / "argus/specs/demo/spec.json")
+    config = ProjectConfig.model_validate({"root": root, "gates": {"enabled": []}})
+    view = View("demo", "chained", "default", "light")
+    with slow_server(root) as base, Sensor(config, workers=1) as sensor:
+        probed = sensor.sense(spec, view, tmp_path / "probed", base_url=base)
+        first = sensor.sense(spec, view, tmp_path / "bare", base_url=base, capture_only=True)
+        again = sensor.sense(spec, view, tmp_path / "bare", base_url=base, capture_only=True)
+    assert probed.ok and first.ok and again.ok
+    done = (tmp_path / "probed" / "render.png").read_bytes()
+    assert (tmp_path / "bare" / "render.png").read_bytes() == done
+    assert first.settled and again.settled and again.attempts == 1
