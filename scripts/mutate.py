@@ -67,7 +67,7 @@ DEFAULT = (
     "src/argus/gates/source_tokens.py=tests/gates/test_source_tokens.py",
     "src/argus/gates/lighthouse.py=tests/gates/test_lighthouse_gate.py",
     "src/argus/gates/runner.py=tests/gates",
-    "src/argus/gates/base.py=tests/gates",
+    "src/argus/gates/base.py=tests/gates/test_base.py,tests/gates/test_base_findings.py,tests/gates/test_registry.py",
     # metric judge dimensions
     "src/argus/judge/metric/__init__.py=tests/judge/test_metric_context.py,tests/judge/test_metric.py",
     "src/argus/judge/metric/accessibility.py=tests/judge/test_metric_accessibility.py,tests/judge/test_metric.py",

@@ -129,6 +129,7 @@ def test_adapter_probe_without_elements(
 def test_skip_for_adapter_probe(habits_inputs: MakeInputs) -> None:
     outcome = skip_for_adapter_probe(habits_inputs(), "snapshot")
     assert (outcome.name, outcome.status, outcome.findings) == ("snapshot", GateStatus.SKIP, ())
+    assert isinstance(outcome.summary, str) and outcome.summary  # the reason is given
 
 
 def test_registering_the_same_gate_twice_is_allowed(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from argus.errors import ConfigError, InputError
 from argus.gates.base import GateInputs, GateStatus
-from argus.gates.source_scan import _scan_cached, scan_source
+from argus.gates.source_scan import _scan_cached, language_for, scan_source
 from argus.gates.source_tokens import check_source_tokens, select_files, source_tokens_gate
 from argus.tokens import Tokens, load_tokens
 
@@ -355,3 +355,142 @@ def test_a_git_base_with_nothing_changed_passes(
     outcome = source_tokens_gate(dataclasses.replace(inputs, config=config))
     assert outcome.status is GateStatus.PASS
     assert outcome.data["files"] == []
+
+
+@pytest.mark.parametrize(
+    ("name", "language"),
+    [
+        ("a.css", "css"),
+        ("a.scss", "scss"),
+        ("a.sass", "scss"),
+        ("a.less", "scss"),
+        ("a.js", "js"),
+        ("a.mjs", "js"),
+        ("a.cjs", "js"),
+        ("a.jsx", "js"),
+        ("a.ts", "js"),
+        ("a.tsx", "js"),
+        ("a.swift", "swift"),
+        ("a.html", "html"),
+        ("a.htm", "html"),
+        ("a.vue", "html"),
+        ("a.svelte", "html"),
+        ("A.CSS", "css"),
+        ("a.md", None),
+        ("css", None),
+    ],
+)
+def test_the_language_of_a_file(name: str, language: str | None) -> None:
+    assert language_for(Path(name)) == language
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "expected"),
+    [
+        (
+            "scss",
+            ".a {\n  color: #fff; // was #000; margin: 3px;\n}",
+            [(2, "color", "#fff", "color")],
+        ),
+        (
+            "css",
+            ".a {\n  color: #fff; // was #000; margin: 3px;\n}",
+            [(2, "color", "#fff", "color"), (2, "spacing", "3px", "margin")],
+        ),
+        ("css", '.a { content: "x; color: #fff"; }', []),
+        ("css", ".a { content: 'x; margin: 3px'; }", []),
+        ("css", '.a { content: "it\'s; margin: 3px"; }', []),
+        ("css", ".X { color: #fff; }", [(1, "color", "#fff", "color")]),
+        (
+            "css",
+            ".a { transform: x(y(z);margin:3px); color: #abc; }",
+            [(1, "color", "#abc", "color")],
+        ),
+        (
+            "css",
+            ".a { margin: calc(1px + 2px); color: #fff; }",
+            [
+                (1, "color", "#fff", "color"),
+                (1, "spacing", "1px", "margin"),
+                (1, "spacing", "2px", "margin"),
+            ],
+        ),
+        ("css", ":root.X { --c: #fff; }", []),
+        (
+            "css",
+            ".card { --b: #fff; --c: #000; }",
+            [(1, "color", "#000", "--c"), (1, "color", "#fff", "--b")],
+        ),
+        ("scss", ".a { b: 1; }\n$accent: #fff;", []),
+        (
+            "css",
+            ".a{color:#fff;margin:3px}",
+            [(1, "color", "#fff", "color"), (1, "spacing", "3px", "margin")],
+        ),
+        ("css", ".a { color: #fff; oops }", [(1, "color", "#fff", "color")]),
+        (
+            "css",
+            ".a { background: url(http://x/a.png) #fff; }",
+            [(1, "color", "#fff", "background")],
+        ),
+        ("scss", "@media screen { $gap: 4px; }", []),
+        ("css", ".card { --accent: teal; }", [(1, "color", "teal", "--accent")]),
+        ("scss", ".a { $local: teal; }", [(1, "color", "teal", "$local")]),
+        (
+            "css",
+            ".a { outline: rgb(0 0 0)red; }",
+            [(1, "color", "red", "outline"), (1, "color", "rgb(0 0 0)", "outline")],
+        ),
+        (
+            "js",
+            "const s = { margin: 4, padding: '8px', color: 'teal' };",
+            [
+                (1, "color", "teal", "color"),
+                (1, "spacing", "4", "margin"),
+                (1, "spacing", "8px", "padding"),
+            ],
+        ),
+        ("js", 'const a = "#abc";', [(1, "color", "#abc", "")]),
+        (
+            "js",
+            "const B = css`\n  margin: 5px;\n  color: teal;\n`;",
+            [(2, "spacing", "5px", "margin"), (3, "color", "teal", "color")],
+        ),
+        ("js", 'el.setAttribute("style", "gap: 10px")', [(1, "spacing", "10px", "gap")]),
+        ("js", "el.style.setProperty('--accent', 'teal')", [(1, "color", "teal", "--accent")]),
+        (
+            "js",
+            'el.style.cssText = "background: url(a:b) teal"',
+            [(1, "color", "teal", "background")],
+        ),
+        ("js", "el.style.marginTop = '3px'", [(1, "spacing", "3px", "margin-top")]),
+        (
+            "swift",
+            "Color(red: 1, green: 0, blue: 0)\n.padding(4)\nVStack(spacing: 1)\nHStack(spacing: 0)",
+            [
+                (1, "color", "Color(red", "color"),
+                (2, "spacing", ".padding(4)", "padding"),
+                (3, "spacing", "spacing: 1", "spacing"),
+            ],
+        ),
+        (
+            "html",
+            '\n<p style="margin: 3px">x</p>\n<script>\nconst a = "#abc";\n</script>\n'
+            '<style>\n.a { color: teal; }\n</style>\n<rect fill="teal" STROKE="#fff"/>',
+            [
+                (2, "spacing", "3px", "margin"),
+                (4, "color", "#abc", ""),
+                (7, "color", "teal", "color"),
+                (9, "color", "#fff", "stroke"),
+                (9, "color", "teal", "fill"),
+            ],
+        ),
+    ],
+)
+def test_each_hit_in_full(
+    language: str, text: str, expected: list[tuple[int, str, str, str]]
+) -> None:
+    """(line, kind, literal, property) of every hit: comments per language, quotes and
+    parentheses in values, block nesting, token definitions, each scanner's own hits."""
+    found = [(h.line, h.kind, h.literal, h.property) for h in scan_source(text, language)]
+    assert sorted(found) == expected
