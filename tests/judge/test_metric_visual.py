@@ -14,6 +14,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from argus.config import ProjectConfig
+from argus.diff.compare import compare
 from argus.judge.composition import DesignScores, design_scores
 from argus.judge.metric import MetricJudge
 from argus.judge.metric.visual import PARTIAL, PASS, distance_to, pixel_numbers
@@ -433,3 +434,22 @@ def test_candidate_evidence_lists_three_regions_and_counts_the_rest(
     result = visual(packet_for, render, images(drawn(*PAGE)), "candidate")
     assert result.score == 0 and len(result.numbers["regions"]) == extra
     assert (f"(and {extra - 3} more)" in result.evidence) is (extra > 3)
+
+
+def test_pixel_numbers_are_rounded_to_4_places() -> None:
+    spot: Rect = ((230, 15, 239, 24), (200, 40, 40, 255))  # 100 of a window's 256 pixels
+    render, reference = _picture(*PAGE, spot), _picture(*PAGE)
+    numbers = pixel_numbers(render, reference)
+    ssim, density = render.ssim(reference), compare(render.pixels, reference.pixels).density_ratio
+    assert numbers["ssim"] == round(ssim, 4) != round(ssim, 5)
+    assert numbers["densest_window"] == round(density, 4) != round(density, 5)
+
+
+def test_human_evidence_carries_the_scores(
+    packet_for: PacketFactory, images: Images, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _scores(monkeypatch, {"block_match": 0.95, "position": 0.97, "colour": 0.8})
+    passed = visual(packet_for, images(drawn(*PAGE)), images(drawn(*PAGE)), "human")
+    assert passed.score == 1 and isinstance(passed.evidence, str)
+    assert "0.95" in passed.evidence and "0.97" in passed.evidence and "0.80" in passed.evidence
+    assert "2 paired blocks" in passed.evidence
