@@ -460,6 +460,7 @@ def test_a_failure_reports_the_ratio_minimum_and_colours() -> None:
     outcome = run(
         page(el("p", id="t", text="x", color=GREY, background_color="rgb(250, 250, 250)"))
     )
+    assert outcome.name == "rendered_contrast"
     (finding,) = outcome.findings
     expected = ratio(GREY, RGBA(250.0, 250.0, 250.0))
     assert (finding.element, finding.property) == ("#t", "contrast")
@@ -703,6 +704,7 @@ def test_nothing_measured_summarises_every_exemption() -> None:
     with_raw(doc, 5, text_hidden=True)
     outcome = run(doc)
     assert outcome.status is GateStatus.SKIP and outcome.findings == ()
+    assert outcome.name == "rendered_contrast"
     assert summary_numbers(outcome.summary) == [1, 2, 1, 1]
 
 
@@ -725,6 +727,11 @@ def test_layering_without_a_colour_reads_the_elements_own() -> None:
     assert layers.background == WHITE
     assert (layers.text_alpha, layers.group_opacity) == (0.25, 0.5)
     assert not layers.over_image and not layers.canvas_unknown
+    # Without a colour in the styles either, the text is black.
+    del probe.elements[1].style["color"]
+    assert layering(probe, probe.elements[1], WHITE).text == composite(
+        RGBA(0.0, 0.0, 0.0, 0.5), WHITE
+    )
 
 
 def test_text_that_cannot_be_measured_keeps_its_colour_and_no_background(tmp_path: Path) -> None:
@@ -780,3 +787,40 @@ def test_an_unmeasurable_finding_names_up_to_three_backdrops(
     doc["elements"][1]["backdrop"] = backdrop
     (finding,) = run(doc).findings
     assert f"({', '.join(named)}{', …' if more else ''})" in finding.message
+
+
+def test_a_translucent_text_colour_does_not_fade_its_shadows() -> None:
+    # Only group opacity fades a shadow; the text colour's own alpha is the text's alone.
+    doc = shadowed("rgba(0, 0, 0, 0.5)", "rgb(0, 0, 0) 0px 0px 4px")
+    text = composite(RGBA(0.0, 0.0, 0.0, 0.5), WHITE)
+    assert run(doc).data["worst_ratio"] == round(contrast_ratio(text, BLACK), 2)
+
+
+def test_the_root_elements_opacity_fades_text_measured_from_the_render(tmp_path: Path) -> None:
+    doc = page(el("p", text="x", color="rgb(0, 0, 0)", background_image="url(a)"), opacity="0.5")
+    doc["elements"][0]["canvas"] = "rgb(255, 255, 255)"
+    outcome = run(doc, render=render_file(tmp_path, (255, 255, 255)))
+    assert outcome.data["from_render"] == 1
+    expected = contrast_ratio(RGBA(0.0, 0.0, 0.0, 0.5), WHITE)
+    assert outcome.data["worst_ratio"] == round(expected, 2)
+
+
+@pytest.mark.parametrize(
+    ("size", "weight", "said"),
+    [
+        ("16px", "400", "normal text (16px, weight 400;"),
+        ("30px", "700", "large text (30px, weight 700;"),
+        ("20px", "bold", "large text (20px, weight 700;"),
+    ],
+)
+def test_a_finding_says_which_size_and_weight_set_its_minimum(
+    size: str, weight: str, said: str
+) -> None:
+    doc = page(el("p", text="x", color=GREY, font_size=size, font_weight=weight))
+    (finding,) = run(doc).findings
+    assert said in finding.message
+
+
+def test_a_finding_without_a_px_size_says_0px() -> None:
+    (finding,) = run(page(el("p", text="x", color=GREY, font_size="medium"))).findings
+    assert "(0px, weight 400;" in finding.message
