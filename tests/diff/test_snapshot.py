@@ -186,3 +186,78 @@ def test_tolerance_resolves_project_then_target() -> None:
     target = SnapshotSettings(max_diff_pixels=9, max_window_density=0.25)
     assert Tolerance.resolve(project, target) == Tolerance(0.2, 9, 0.0, 0.25, 8)
     assert Tolerance.resolve(None, None) == Tolerance()
+
+
+def test_the_outcome_is_reported_in_full(files: tuple[Path, Path]) -> None:
+    render_path, baseline = files
+    save_png(baseline, page())
+    save_png(render_path, changed(page()))
+    outcome = compare_to_baseline(render_path, baseline, Tolerance(), (), "none")
+    (region,) = outcome.regions
+    assert outcome.to_json() == {
+        "status": "diff",
+        "action": "none",
+        "baseline": str(baseline),
+        "message": outcome.message,
+        "diff_image": str(diff_image_path(render_path)),
+        "mismatch": 16,
+        "ratio": 16 / (64 * 48),
+        "density_ratio": outcome.density_ratio,
+        "regions": [region.to_json()],
+    }
+    assert outcome.message and outcome.density_ratio is not None and outcome.density_ratio > 0
+    save_png(render_path, page())
+    passed = compare_to_baseline(render_path, baseline, Tolerance(), (), "none").to_json()
+    assert passed["status"] == "pass" and passed["diff_image"] is None
+
+
+@pytest.mark.parametrize("mode", ["missing", "changed", "all", "none", "compare"])
+def test_every_outcome_names_its_baseline_and_says_why(files: tuple[Path, Path], mode: str) -> None:
+    render_path, baseline = files
+    save_png(render_path, page())
+    missing = compare_to_baseline(render_path, baseline, Tolerance(), (), mode)  # type: ignore[arg-type]
+    assert missing.baseline == baseline and missing.message
+    save_png(baseline, page(64, 40))
+    resized = compare_to_baseline(render_path, baseline, Tolerance(), (), mode)  # type: ignore[arg-type]
+    assert resized.baseline == baseline and resized.message
+
+
+def test_by_default_a_missing_baseline_is_written_and_masks_are_css_pixels(
+    files: tuple[Path, Path],
+) -> None:
+    render_path, baseline = files
+    save_png(render_path, changed(page()))
+    assert compare_to_baseline(render_path, baseline, Tolerance()).written
+    save_png(baseline, page())
+    # The change at (40..44, 40..44): a CSS box there hides it at the default scale of 1.
+    masked = compare_to_baseline(render_path, baseline, Tolerance(), [Box(40, 40, 4, 4)], "none")
+    assert masked.status == "pass"
+
+
+@pytest.mark.parametrize("mode", ["changed", "all"])
+def test_a_size_change_is_rewritten_in_the_modes_that_rewrite(
+    files: tuple[Path, Path], mode: str
+) -> None:
+    render_path, baseline = files
+    save_png(baseline, page(64, 48))
+    save_png(render_path, page(64, 60))
+    outcome = compare_to_baseline(render_path, baseline, Tolerance(), (), mode)  # type: ignore[arg-type]
+    assert (outcome.status, outcome.action, outcome.updated) == ("diff", "updated", True)
+    assert load_png(baseline).shape == (60, 64, 4)
+
+
+def test_the_tolerances_threshold_and_window_reach_the_comparison(
+    files: tuple[Path, Path],
+) -> None:
+    render_path, baseline = files
+    save_png(baseline, page())
+    save_png(render_path, changed(page()))
+    # Black on the light page: only a threshold of 1 sees no difference.
+    assert compare_to_baseline(render_path, baseline, Tolerance(threshold=1.0)).status == "pass"
+    # 16 differing pixels in a 4x4 square: all of a 4x4 window, a quarter of an 8x8 one.
+    for window, status in ((4, "diff"), (8, "pass"), (16, "pass")):
+        tolerance = Tolerance(max_window_density=0.5, window=window)
+        outcome = compare_to_baseline(render_path, baseline, tolerance, (), "none")
+        assert outcome.status == status, window
+    dense = Tolerance(max_window_density=0.2, window=8)  # 16 / 64 = 25 %: over
+    assert compare_to_baseline(render_path, baseline, dense, (), "none").status == "diff"

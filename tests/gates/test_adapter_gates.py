@@ -114,3 +114,27 @@ def test_a_web_view_missing_them_is_still_an_error(make: MakeInputs) -> None:
     run = run_gates(make("web", ADAPTER_PROBE), [*ELEMENT_GATES, "console"], record=False)
     for name in [*ELEMENT_GATES, "console"]:
         assert run.outcome(name).status is GateStatus.ERROR, name
+
+
+@pytest.mark.parametrize(
+    ("meta", "scale"),
+    [
+        ({"viewport": {"width": 20, "height": 15}}, 2.0),  # a 40 px render of a 20 px view
+        ({"viewport": {"width": 40.0}}, 1.0),
+        ({"viewport": {"width": 10}}, 4.0),
+        (None, 1.0),  # no meta.json: the render's pixels are taken as CSS pixels
+        ({}, 1.0),
+        ({"viewport": [20]}, 1.0),
+        ({"viewport": {"width": "20"}}, 1.0),
+        ({"viewport": {"width": True}}, 1.0),
+        ({"viewport": {"height": 15}}, 1.0),
+    ],
+)
+def test_an_adapter_render_is_scaled_by_the_viewport_meta_json_records(
+    make: MakeInputs, meta: dict[str, Any] | None, scale: float
+) -> None:
+    inputs = make("fake", ADAPTER_PROBE)
+    if meta is not None:
+        inputs.sensed.meta.write_text(json.dumps(meta))
+    outcome = run_gates(inputs, ["snapshot"], record=False).outcome("snapshot")
+    assert outcome.data["scale"] == scale

@@ -186,6 +186,11 @@ def test_a_baseline_that_breaks_the_tokens_is_called_stale(habits_inputs: MakeIn
     (stale,) = outcome.data["stale_baseline"]
     assert stale["baseline_color"] == "#c81ec8"
     assert outcome.findings[0].property == "stale_baseline"
+    assert (outcome.findings[0].element, outcome.findings[0].value) == ("baseline", "#c81ec8")
+    assert outcome.findings[0].expected  # what it should have been: a token colour
+    # the plain diff's summary, and that the baseline may be stale after it
+    assert outcome.summary.startswith(outcome.data["message"])
+    assert len(outcome.summary) > len(outcome.data["message"])
     assert "--update-snapshots changed" in outcome.findings[0].message
     assert outcome.data["stale_baseline_accept"][1].endswith("--appearance light --baseline")
 
@@ -198,4 +203,5 @@ def test_a_render_that_breaks_the_tokens_is_a_plain_regression(habits_inputs: Ma
     outcome = gate(inputs)
     assert outcome.status is GateStatus.DIFF
     assert "stale_baseline" not in outcome.data
+    assert outcome.summary == outcome.data["message"]
     assert all(f.property != "stale_baseline" for f in outcome.findings)

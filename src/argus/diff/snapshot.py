@@ -15,7 +15,6 @@ either image.
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +22,7 @@ from typing import Any, Literal
 
 from argus.diff.compare import DiffResult, compare
 from argus.diff.masks import Box, paint_masks
-from argus.diff.png import MAX_PNG_BYTES, decode_png, load_png, save_png
+from argus.diff.png import MAX_PNG_BYTES, check_png, decode_png, load_png, save_png
 from argus.diff.regions import Region
 from argus.diff.tolerance import Tolerance
 from argus.errors import InputError
@@ -37,6 +36,8 @@ UPDATE_MODES: tuple[UpdateMode, ...] = ("all", "changed", "missing", "none")
 COMPARE_IF_PRESENT: UpdateMode = "compare"
 Status = Literal["pass", "diff", "skip"]
 Action = Literal["none", "written", "updated"]
+# The last 12 bytes of every whole PNG: the empty IEND chunk and its CRC.
+PNG_END = b"\x00\x00\x00\x00IEND\xaeB`\x82"
 
 
 def diff_image_path(render: Path) -> Path:
@@ -189,8 +190,13 @@ def _identical(render_bytes: bytes, baseline: Path, window: int) -> DiffResult |
 
 
 def _png_size(data: bytes) -> tuple[int, int] | None:
-    """Width and height from a PNG's IHDR chunk; None when ``data`` does not start like a PNG."""
-    if len(data) < 24 or data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+    """Width and height of a whole PNG: a header ``check_png`` accepts and the IEND chunk last.
+    None otherwise, so a truncated, forged or absurd file is decoded, and refused there, even
+    when the baseline holds the same bytes."""
+    if not data.endswith(PNG_END):
         return None
-    width, height = struct.unpack(">II", data[16:24])
-    return (width, height) if width > 0 and height > 0 else None
+    try:
+        header = check_png(data)
+    except InputError:
+        return None
+    return header.width, header.height

@@ -1,0 +1,119 @@
+"""The snapshot gate's outcome from the diff package's: status, findings, the element under a
+changed region (image pixels over the device pixel ratio), and its data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from argus.config import SnapshotConfig
+from argus.diff import SnapshotOutcome, Tolerance
+from argus.diff.regions import Region
+from argus.gates.base import GateStatus
+from argus.gates.probe import Probe, parse_probe
+from argus.gates.snapshot import snapshot_outcome, snapshot_tolerance
+from argus.spec import SnapshotSettings
+from argus.tokens import Tokens
+from tests.gates.probes import el, page
+
+BASELINE = Path("__snapshots__") / "list-populated-light.png"
+
+
+def probe(*elements: dict[str, object]) -> Probe:
+    return parse_probe(page(*elements))
+
+
+def diff(*regions: Region, status: str = "diff") -> SnapshotOutcome:
+    return SnapshotOutcome(status, "none", BASELINE, "16 pixels differ", regions=regions)  # type: ignore[arg-type]
+
+
+def box(x: float, y: float, width: float, height: float) -> dict[str, float]:
+    return {"x": x, "y": y, "width": width, "height": height}
+
+
+def test_a_diff_without_regions_still_has_a_finding_naming_the_baseline() -> None:
+    outcome = snapshot_outcome(diff(), probe(), 1.0, ())
+    assert outcome.status is GateStatus.DIFF
+    (finding,) = outcome.findings
+    assert (finding.element, finding.property) == ("render", "pixels")
+    assert finding.value == "16 pixels differ"
+    assert finding.expected and finding.message == str(BASELINE)
+
+
+@pytest.mark.parametrize("status", ["pass", "skip"])
+def test_a_green_outcome_has_no_findings(status: str) -> None:
+    region = Region(0, 0, 10, 10, 5)
+    outcome = snapshot_outcome(diff(region, status=status), probe(), 1.0, ("#gone",))
+    assert outcome.findings == ()
+    assert outcome.status is {"pass": GateStatus.PASS, "skip": GateStatus.SKIP}[status]
+
+
+def test_the_data_keeps_the_scale_and_unresolved_masks_and_the_summary_its_reason() -> None:
+    outcome = snapshot_outcome(diff(), probe(), 2.0, ("#gone", "#lost"))
+    assert outcome.data["scale"] == 2.0
+    assert outcome.data["masks_unresolved"] == ["#gone", "#lost"]
+    assert outcome.summary.startswith("16 pixels differ")
+    assert "#gone" in outcome.summary and "#lost" in outcome.summary
+
+
+def test_a_region_is_placed_in_css_pixels_at_its_centre() -> None:
+    # Image region 200..240 at a ratio of 2: CSS 100..120, centre (110, 110).
+    doc = probe(
+        el("div", id="centre", box=box(108, 108, 4, 4)),
+        el("div", id="image-space", box=box(215, 215, 10, 10)),  # where (220, 220) would be
+        el("div", id="third", box=box(104, 104, 4, 4)),  # where a third of the size would put it
+    )
+    outcome = snapshot_outcome(diff(Region(200, 200, 40, 40, 100)), doc, 2.0, ())
+    (finding,) = outcome.findings
+    assert finding.element == "#centre"
+    assert (finding.property, finding.value) == ("pixels", "100 differing")
+    assert finding.expected and finding.message
+
+
+@pytest.mark.parametrize(
+    ("element_box", "hit"),
+    [
+        (box(110, 0, 10, 200), True),  # the point on its left edge
+        (box(100, 0, 10, 200), True),  # on its right edge
+        (box(0, 110, 200, 10), True),  # on its top edge
+        (box(0, 100, 200, 10), True),  # on its bottom edge
+        (box(111, 0, 10, 200), False),  # just right of the point
+        (box(0, 0, 200, 109), False),  # its x range holds the point, its y range does not
+        (box(0, 0, 109, 200), False),  # its y range holds the point, its x range does not
+    ],
+)
+def test_the_element_under_a_region_holds_its_centre_edges_included(
+    element_box: dict[str, float], hit: bool
+) -> None:
+    doc = probe(el("div", id="target", box=element_box))
+    (finding,) = snapshot_outcome(diff(Region(100, 100, 20, 20, 10)), doc, 1.0, ()).findings
+    # the body (element 0) covers the whole page, so a miss names the body's selector
+    assert (finding.element == "#target") is hit
+
+
+def test_a_hidden_element_over_a_region_is_not_named() -> None:
+    doc = probe(
+        el("div", id="shown", box=box(0, 0, 300, 300)),
+        el("div", id="hidden", visible=False, box=box(100, 100, 20, 20)),
+    )
+    (finding,) = snapshot_outcome(diff(Region(100, 100, 20, 20, 10)), doc, 1.0, ()).findings
+    assert finding.element == "#shown"
+
+
+def test_the_tolerance_takes_the_project_then_the_target_and_measures_only_an_unset_threshold(
+    tokens: Tokens,
+) -> None:
+    project = SnapshotConfig(max_diff_pixels=5, window=8)
+    tolerance, measured = snapshot_tolerance(project, SnapshotSettings(), tokens, "light")
+    assert (tolerance.max_diff_pixels, tolerance.window) == (5, 8)
+    assert measured is not None and tolerance.threshold == measured.threshold
+    target = SnapshotSettings(max_diff_pixels=9, threshold=0.3)
+    tolerance, measured = snapshot_tolerance(project, target, tokens, "light")
+    assert (tolerance.max_diff_pixels, tolerance.threshold, measured) == (9, 0.3, None)
+    chosen = SnapshotConfig(threshold=0.2)
+    tolerance, measured = snapshot_tolerance(chosen, SnapshotSettings(), tokens, "light")
+    assert (tolerance.threshold, measured) == (0.2, None)
+    # an appearance the tokens do not define has no palette to measure from
+    tolerance, measured = snapshot_tolerance(project, SnapshotSettings(), tokens, "sepia")
+    assert measured is None and tolerance.threshold == Tolerance().threshold
