@@ -55,6 +55,14 @@ PAGES = {
 """,
     # Focusing tip shows a hint over plain, which has no indicator of its own; the row
     # around inrow is coloured while it holds the focus (:focus-within).
+    # The page hides the focus from its own scripts: the walk reads it in an isolated world,
+    # where the page's replacement of document.activeElement is not seen.
+    "hidden": """
+<script>Object.defineProperty(Document.prototype, "activeElement", { get() { return null; } });
+</script>
+<button id="ring" class="ring" style="left:20px;top:20px">ring</button>
+<button id="none" style="left:200px;top:20px">none</button>
+""",
     "around": """
 <button id="tip" class="tip ring" style="left:20px;top:20px">tip</button>
 <div class="hint" style="left:290px;top:16px"></div>
@@ -69,6 +77,7 @@ VISIBLE = {
     "handler": {"ring": True, "none": False, "js": True},
     "ghost": {"ring": True, "ghost": False},
     "adjacent": {"a": True, "b": False, "c": True, "d": True},
+    "hidden": {"ring": True, "none": False},
     "around": {"tip": True, "plain": False, "inrow": True},
 }
 
@@ -108,7 +117,7 @@ def methods(walk: dict[str, Any]) -> dict[str, str]:
     return {s["id"]: s["method"] for s in walk["stops"]}
 
 
-@pytest.mark.parametrize("name", list(PAGES))
+@pytest.mark.parametrize("name", [name for name in PAGES if name != "hidden"])
 def test_forced_groups_give_the_verdict_real_focus_gives(name: str) -> None:
     batched, focused = walk_both(PAGES[name])
     assert visible(batched) == visible(focused) == VISIBLE[name]
@@ -134,3 +143,9 @@ def test_a_change_drawn_beside_the_stop_is_not_credited_to_a_neighbour() -> None
     batched, _ = walk_both(PAGES["around"])
     assert methods(batched)["plain"] == "focused"
     assert methods(batched)["tip"] == "forced"
+
+
+def test_a_page_hiding_the_focus_from_its_scripts_is_walked_all_the_same() -> None:
+    batched, _ = walk_both(PAGES["hidden"])
+    assert visible(batched) == VISIBLE["hidden"]
+    assert methods(batched) == {"ring": "forced", "none": "focused"}

@@ -187,7 +187,7 @@ async def _batched(page: Page, session: CDPSession, render: U8) -> list[dict[str
             stops[i]["changed_pixels"] = changed[i]
             stops[i]["method"] = "forced"
     again = [i for i, clip in enumerate(clips) if clip is not None and i not in changed]
-    if again and not await _refocus(page, found_stops, again, render, stops):
+    if again and not await _refocus(page, world, found_stops, again, render, stops):
         return None
     return stops
 
@@ -254,6 +254,7 @@ async def _forced(
 
 async def _refocus(
     page: Page,
+    world: _World,
     found_stops: Sequence[dict[str, Any]],
     again: Sequence[int],
     render: U8,
@@ -269,7 +270,7 @@ async def _refocus(
     try:
         for _ in range(len(found_stops) + 2):
             await page.keyboard.press("Tab")
-            found = await page.evaluate(_FOCUSED_JS)
+            found = await world.call("__argusFocus.current()")
             if isinstance(found, dict) and _key(found) == _key(found_stops[0]):
                 break
         else:
@@ -277,7 +278,7 @@ async def _refocus(
         for i, expected in enumerate(found_stops):
             if i > 0:
                 await page.keyboard.press("Tab")
-                found = await page.evaluate(_FOCUSED_JS)
+                found = await world.call("__argusFocus.current()")
             if not isinstance(found, dict) or _key(found) != _key(expected):
                 return False
             if i in todo:

@@ -2,6 +2,7 @@
 // DOM), so the page can neither see nor replace it. argus.sense.focus_visible drives it:
 //   read()             after each Tab press: the focused element and its box; keeps the
 //                      element and the style signature of its surroundings;
+//   current()          the focused element and its box, keeping nothing (the second walk);
 //   mutated()          whether the page changed its DOM since the walk began (a focus handler
 //                      at work, or a page that never holds still);
 //   elements()         the kept elements (for CDP's CSS.forcePseudoState);
@@ -97,10 +98,15 @@ globalThis.__argusFocus = (() => {
   return {
     mutated() { return state.mutations + observer.takeRecords().length > 0; },
     read() {
+      const found = this.current();
+      const el = document.activeElement;
+      if (found) state.stops.push({ el, signature: signature(el) });
+      return found;
+    },
+    current() {
       const el = document.activeElement;
       if (!el || el === document.body || el === document.documentElement) return null;
       const r = el.getBoundingClientRect();
-      state.stops.push({ el, signature: signature(el) });
       return { id: el.id || "", testid: el.getAttribute("data-testid") || "",
                tag: el.tagName.toLowerCase(), x: r.x, y: r.y, width: r.width, height: r.height,
                scrolled: window.scrollX !== 0 || window.scrollY !== 0,
