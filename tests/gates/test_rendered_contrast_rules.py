@@ -754,6 +754,10 @@ def test_text_that_cannot_be_measured_keeps_its_colour_and_no_background(tmp_pat
     assert rendered[0].ratio == pytest.approx(contrast_ratio(shown, WHITE))
     assert (rendered[0].background, rendered[1].background) == (WHITE, None)
     assert (rendered[1].ratio, rendered[1].method, rendered[1].text) == (None, "render", BLACK)
+    # Every one says why the render was needed (the same reason: an image under the text).
+    reasons = {r.reason for r in [*unrendered, *rendered]}
+    assert len(reasons) == 1 and "" not in reasons
+    assert all(r.note for r in [*unrendered, rendered[1]]) and not rendered[0].note
 
 
 def test_a_shadow_as_good_as_the_background_leaves_the_background_as_the_surround() -> None:
@@ -824,3 +828,36 @@ def test_a_finding_says_which_size_and_weight_set_its_minimum(
 def test_a_finding_without_a_px_size_says_0px() -> None:
     (finding,) = run(page(el("p", text="x", color=GREY, font_size="medium"))).findings
     assert "(0px, weight 400;" in finding.message
+
+
+def test_every_exemption_is_counted_each_time() -> None:
+    doc = page(
+        el("p", text="a"),
+        el("p", text="b"),
+        el("input"),
+        el("p", text="c"),
+        el("p", text="d"),
+        el("input"),
+        el("span", text="★"),
+        el("span", text="✓"),
+        el("p", text="e", opacity="0"),
+        el("p", text="f", opacity="0"),
+        el("p", text="ok", color=DARK),
+    )
+    with_raw(doc, 1, text_hidden=True)
+    with_raw(doc, 2, text_hidden=True)
+    with_raw(doc, 3, field_text=field("value", GREY, []))
+    with_raw(doc, 4, inactive="disabled")
+    with_raw(doc, 5, inactive="disabled")
+    with_raw(doc, 6, inactive="disabled", field_text=field("value", GREY, [RECT]))
+    with_raw(doc, 7, aria_hidden=True)
+    with_raw(doc, 8, aria_hidden=True)
+    outcome = run(doc)
+    counts = ("hidden", "inactive", "decorative", "invisible", "checked")
+    assert {k: outcome.data[k] for k in counts} == {
+        "hidden": 3,
+        "inactive": 3,
+        "decorative": 2,
+        "invisible": 2,
+        "checked": 1,
+    }
