@@ -6,13 +6,20 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from argus.config import SnapshotConfig
 from argus.diff import SnapshotOutcome, Tolerance
 from argus.diff.regions import Region
-from argus.gates.base import GateStatus
+from argus.errors import InputError
+from argus.gates.base import GateOutcome, GateStatus
 from argus.gates.probe import Probe, parse_probe
-from argus.gates.snapshot import snapshot_outcome, snapshot_tolerance
+from argus.gates.snapshot import (
+    _wanted_write,
+    device_pixel_ratio,
+    snapshot_outcome,
+    snapshot_tolerance,
+)
 from argus.spec import SnapshotSettings
 from argus.tokens import Tokens
 from tests.gates.probes import el, page
@@ -117,3 +124,44 @@ def test_the_tolerance_takes_the_project_then_the_target_and_measures_only_an_un
     # an appearance the tokens do not define has no palette to measure from
     tolerance, measured = snapshot_tolerance(project, SnapshotSettings(), tokens, "sepia")
     assert measured is None and tolerance.threshold == Tolerance().threshold
+
+
+MISSING = {"action": "none", "baseline": str(BASELINE)}
+# (status, data, mode) -> what the mode would do to the baseline after the comparison
+WANTED = [
+    (GateStatus.SKIP, MISSING, "missing", "written"),
+    (GateStatus.SKIP, MISSING, "changed", "written"),
+    (GateStatus.SKIP, MISSING, "all", "written"),
+    (GateStatus.SKIP, MISSING, "none", None),
+    (GateStatus.SKIP, MISSING, "compare", None),
+    (GateStatus.SKIP, {"action": "none"}, "missing", None),  # a skip with no baseline to write
+    (GateStatus.SKIP, {"action": "written", "baseline": "b"}, "missing", None),
+    (GateStatus.SKIP, {}, "all", None),
+    (GateStatus.DIFF, MISSING, "changed", "updated"),
+    (GateStatus.DIFF, MISSING, "all", "updated"),
+    (GateStatus.DIFF, MISSING, "missing", None),
+    (GateStatus.DIFF, MISSING, "none", None),
+    (GateStatus.PASS, MISSING, "all", "updated"),
+    (GateStatus.PASS, MISSING, "changed", None),
+    (GateStatus.PASS, MISSING, "missing", None),
+    (GateStatus.FAIL, MISSING, "all", None),
+    (GateStatus.FAIL, MISSING, "changed", None),
+]
+
+
+@pytest.mark.parametrize(("status", "data", "mode", "wanted"), WANTED)
+def test_what_each_update_mode_would_do_to_the_baseline(
+    status: GateStatus, data: dict[str, str], mode: str, wanted: str | None
+) -> None:
+    outcome = GateOutcome("snapshot", status, "s", (), data)
+    assert _wanted_write(mode, outcome) == wanted  # type: ignore[arg-type]
+
+
+def test_the_device_pixel_ratio_is_the_renders_width_over_the_viewports(tmp_path: Path) -> None:
+    render = tmp_path / "render.png"
+    Image.new("RGB", (40, 30)).save(render)
+    assert device_pixel_ratio(render, 20.0) == 2.0
+    assert device_pixel_ratio(render, 80.0) == 0.5
+    assert device_pixel_ratio(render, 0.0) == 1.0  # no viewport recorded: image pixels
+    with pytest.raises(InputError):
+        device_pixel_ratio(tmp_path / "missing.png", 20.0)
