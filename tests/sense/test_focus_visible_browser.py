@@ -8,6 +8,7 @@ import functools
 from typing import Any
 
 import pytest
+from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import async_playwright
 
 from argus.sense import discover_browser, launch_args
@@ -82,8 +83,20 @@ VISIBLE = {
 }
 
 
+class RefusingForce:
+    """A CDP session that refuses CSS.forcePseudoState (as a browser without it would)."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+
+    async def send(self, method: str, params: Any = None) -> Any:
+        if method == "CSS.forcePseudoState":
+            raise PlaywrightError("CSS.forcePseudoState: not supported")
+        return await self.session.send(method, params)
+
+
 @functools.cache
-def walk_both(html: str) -> tuple[dict[str, Any], dict[str, Any]]:
+def walk_both(html: str, refuse: bool = False) -> tuple[dict[str, Any], dict[str, Any]]:
     """The walk with a CDP session (forced groups first) and without (every stop focused)."""
 
     async def run() -> tuple[dict[str, Any], dict[str, Any]]:
@@ -97,7 +110,9 @@ def walk_both(html: str) -> tuple[dict[str, Any], dict[str, Any]]:
                     viewport={"width": 640, "height": 480}, device_scale_factor=1
                 )
                 page = await context.new_page()
-                session = await context.new_cdp_session(page) if batched else None
+                session: Any = await context.new_cdp_session(page) if batched else None
+                if session is not None and refuse:
+                    session = RefusingForce(session)
                 await page.set_content(f"<!doctype html>{STYLE}<body>{html}</body>")
                 await page.add_style_tag(content=FREEZE_CSS)
                 render = await page.screenshot(animations="disabled", caret="hide")
@@ -149,3 +164,9 @@ def test_a_page_hiding_the_focus_from_its_scripts_is_walked_all_the_same() -> No
     batched, _ = walk_both(PAGES["hidden"])
     assert visible(batched) == VISIBLE["hidden"]
     assert methods(batched) == {"ring": "forced", "none": "focused"}
+
+
+def test_a_browser_refusing_forced_states_gets_every_stop_focused_for_real() -> None:
+    batched, focused = walk_both(PAGES["adjacent"], refuse=True)
+    assert batched == focused
+    assert visible(batched) == VISIBLE["adjacent"]

@@ -222,23 +222,29 @@ async def _forced(
     nodes = {i: int(a["nodeId"]) for i, a in zip(wanted, answers, strict=True)}
 
     async def force(group: Sequence[int], classes: list[str]) -> None:
-        await asyncio.gather(
+        answers = await asyncio.gather(
             *(
                 session.send(
                     "CSS.forcePseudoState", {"nodeId": nodes[i], "forcedPseudoClasses": classes}
                 )
                 for i in group
-            )
+            ),
+            return_exceptions=True,
         )
+        for answer in answers:
+            if isinstance(answer, BaseException):
+                raise answer
 
     changed: dict[int, int] = {}
     for group in _groups({i: c for i, c in enumerate(clips) if c is not None and i in nodes}):
-        await force(group, FORCED)
         try:
+            await force(group, FORCED)
             checks = await world.call(f"__argusFocus.check({json.dumps(group)})")
             union = _union([clips[i] for i in group])
             shot = await _shot(page, union)
         finally:
+            # Every stop of the group, whatever failed: a state left forced would show a
+            # ring to whatever measures the page next.
             await force(group, [])
         for i, check in zip(group, checks, strict=True):
             clip = clips[i]
