@@ -485,6 +485,8 @@ def test_the_language_of_a_file(name: str, language: str | None) -> None:
                 (9, "color", "teal", "fill"),
             ],
         ),
+        ("css", "/* a\n b */\n.a { color: #fff; }", [(3, "color", "#fff", "color")]),
+        ("css", ".a { margin: 0px 1px; }", [(1, "spacing", "1px", "margin")]),
     ],
 )
 def test_each_hit_in_full(
@@ -494,3 +496,50 @@ def test_each_hit_in_full(
     parentheses in values, block nesting, token definitions, each scanner's own hits."""
     found = [(h.line, h.kind, h.literal, h.property) for h in scan_source(text, language)]
     assert sorted(found) == expected
+
+
+def test_a_file_of_no_known_language_is_passed_over_not_the_end(tmp_path: Path) -> None:
+    write(tmp_path, {"notes.txt": "color: #fff;", "a.css": ".a { color: #123456; }"})
+    outcome = check_source_tokens(tmp_path, [Path("notes.txt"), Path("a.css")])
+    assert [f.element for f in outcome.findings] == ["a.css:1"]
+
+
+def test_a_file_that_is_not_utf8_is_still_scanned(tmp_path: Path) -> None:
+    (tmp_path / "a.css").write_bytes(b"/* caf\xe9 */\n.a { color: #123456; }\n")
+    outcome = check_source_tokens(tmp_path, [Path("a.css")])
+    assert [(f.element, f.value) for f in outcome.findings] == [("a.css:2", "#123456")]
+
+
+def _with_settings(inputs: GateInputs, **settings: object) -> GateInputs:
+    gates = inputs.config.gates
+    section = gates.source_tokens.model_copy(update=settings)
+    config = inputs.config.model_copy(
+        update={"gates": gates.model_copy(update={"source_tokens": section})}
+    )
+    return dataclasses.replace(inputs, config=config)
+
+
+def test_the_gate_outcome_names_itself_and_says_why_it_skips(
+    habits_inputs: Callable[..., GateInputs],
+) -> None:
+    skipped = source_tokens_gate(_with_settings(habits_inputs(), paths=[], git_base=""))
+    assert (skipped.name, skipped.status) == ("source_tokens", GateStatus.SKIP)
+    assert isinstance(skipped.summary, str) and skipped.summary
+
+
+def test_the_gate_scans_the_changed_files_matching_its_paths_with_the_views_tokens(
+    habits_inputs: Callable[..., GateInputs], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    inputs = habits_inputs(appearance="dark")
+    write(inputs.root, {"changed.css": ".c { color: #a3aab7; }", "same.css": ".s { color: #fff; }"})
+    changed = {"diff": "changed.css\napp.js\n", "ls-files": ""}
+    monkeypatch.setattr(
+        subprocess,
+        "run",
+        lambda argv, **kw: subprocess.CompletedProcess(argv, 0, changed[argv[1]], ""),
+    )
+    outcome = source_tokens_gate(_with_settings(inputs, paths=["*.css"], git_base="main"))
+    assert outcome.data["files"] == ["changed.css"]
+    (finding,) = outcome.findings
+    # The dark appearance's nearest token (in light, #a3aab7 is nearest to "border").
+    assert (finding.element, finding.expected) == ("changed.css:1", "token text-secondary")
