@@ -269,6 +269,8 @@ def test_axe_violations_at_or_above_the_floor_fail(
         "impact_floor": floor or "serious",
     }
     assert result.score == score, result.evidence
+    for rule_id, count in violations.items():  # the evidence names each failing rule
+        assert f"{rule_id} ×{count}" in result.evidence
 
 
 def test_axe_settings_choose_the_rules(make_packet: PacketFactory, tmp_path: Path) -> None:

@@ -174,6 +174,8 @@ def test_the_aria_template_is_one_check(
     assert result.score == (1 if matched else 0), result.evidence
     assert result.numbers["aria_template_matched"] is matched
     assert result.numbers["checks"] == 1
+    if "Save" not in template:  # every node is there: none is named as missing
+        assert "None" not in result.evidence
 
 
 def test_a_template_failure_names_the_first_missing_node(make_packet: PacketFactory) -> None:
@@ -525,3 +527,18 @@ def test_the_evidence_clips_where_a_word_is_to_60_characters(
     result = functional(make_packet, probe, expectations=None)
     where = parse_probe(probe, "probe.json").selector(parse_probe(probe, "probe.json").elements[1])
     assert len(where) > 60 and f"in {clip(where, 60)}" in result.evidence
+
+
+def test_a_failed_count_says_what_was_counted(make_packet: PacketFactory) -> None:
+    spec = {
+        "counts": [
+            {"role": "button", "name": "Delete", "equals": 2, "from": "habits"},
+            {"role": "link", "name": None, "equals": 1},
+        ]
+    }
+    result = functional(make_packet, expectations=spec)
+    assert result.score == 0
+    assert "button 'Delete': 1 shown, 2 expected (length of habits)" in result.evidence
+    assert "link: 0 shown, 1 expected;" in result.evidence or result.evidence.endswith(
+        "link: 0 shown, 1 expected."
+    )

@@ -172,6 +172,7 @@ def test_candidate_of_another_size_is_not_the_same_page(
     taller = images(drawn(*PAGE, size=(320, 220)))
     result = visual(packet_for, images(drawn(*PAGE)), taller, "candidate")
     assert result.score == 0.5, result.evidence
+    assert "320x200" in result.evidence and "320x220" in result.evidence
     assert result.numbers == {
         "size": [[320, 200], [320, 220]],
         "region_changes": 0,
