@@ -365,3 +365,16 @@ def test_the_evidence_clips_long_selectors_to_60_characters(
     unnamed = accessibility(make_packet, tmp_path, probe)
     assert unnamed.numbers["unnamed_controls"] == 1
     assert f"({clip(where, 60)})" in unnamed.evidence
+
+
+def test_the_evidence_names_three_offenders(make_packet: PacketFactory, tmp_path: Path) -> None:
+    # Four unnamed, crowded 16 px buttons in a row: three of each are named, the count is 4.
+    row = [control(i + 1, 100 + 18 * i, 100, 16, 16, testid=f"b{i}") for i in range(4)]
+    for button in row:
+        button["name"] = ""
+    result = targets(make_packet, tmp_path, *row)
+    assert result.numbers["unnamed_controls"] == 4
+    assert result.numbers["targets"]["undersized"] == 4
+    named = [f'[data-testid="b{i}"]' for i in range(4)]
+    assert all(result.evidence.count(n) == 2 for n in named[:3])  # once per finding
+    assert named[3] not in result.evidence

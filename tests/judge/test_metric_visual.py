@@ -454,3 +454,28 @@ def test_human_evidence_carries_the_scores(
     assert passed.score == 1 and isinstance(passed.evidence, str)
     assert "0.95" in passed.evidence and "0.97" in passed.evidence and "0.80" in passed.evidence
     assert "2 paired blocks" in passed.evidence
+
+
+def test_human_block_changes_inside_a_region_are_not_region_changes(
+    packet_for: PacketFactory, images: Images, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A line gone inside a card: the blocks differ (the composition scores weigh that), but
+    # no region appeared or vanished, so at the pass mark it is a pass.
+    _scores(monkeypatch, PASS)
+    reference = images(drawn(TITLE, CARD, LINE_1, LINE_2))
+    result = visual(packet_for, images(drawn(TITLE, CARD, LINE_1)), reference, "human")
+    assert result.numbers["region_changes"] == 0
+    assert result.score == 1
+
+
+def test_candidate_evidence_says_whether_any_pixel_differs(
+    packet_for: PacketFactory, images: Images
+) -> None:
+    same = visual(packet_for, images(drawn(*PAGE)), images(drawn(*PAGE)), "candidate")
+    assert same.score == 1 and "pixel(s) differ" not in same.evidence
+    render = drawn(*PAGE)
+    for x in (300, 302, 304):
+        render.putpixel((x, 190), (246, 245, 245, 255))
+    near = visual(packet_for, images(render), images(drawn(*PAGE)), "candidate")
+    assert near.score == 1 and near.numbers["differing_pixels"] == 3
+    assert "3 pixel(s) differ" in near.evidence
