@@ -378,7 +378,7 @@ def test_the_gate_applies_the_projects_axe_settings(
     configured = axe_gate(
         settings(
             inputs,
-            tags=["wcag2aa"],
+            tags=["wcag2a", "wcag2aa"],
             impact_floor="moderate",
             disable_rules=["button-name"],
             best_practice_rules=["region"],

@@ -66,6 +66,7 @@ def test_a_skip_says_whether_nothing_takes_focus_or_nothing_was_on_screen() -> N
     assert none.data == {"stops": 0, "compared": 0, "not_compared": 0, "invisible": 0}
     assert offscreen.data == {"stops": 1, "compared": 0, "not_compared": 1, "invisible": 0}
     assert "on screen" in offscreen.summary and "on screen" not in none.summary
+    assert none.findings == () and offscreen.findings == ()
 
 
 @pytest.mark.parametrize("changed", [None, True, False, -1, 2.5, "0", "12"])
@@ -115,8 +116,8 @@ def test_the_gate_reads_focus_json_and_names_it_when_it_is_broken(
     path.write_text(json.dumps({"stops": [stop("a", 0)]}))
     judged = focus_visible_gate(inputs)
     assert (judged.name, judged.status) == ("focus_visible", GateStatus.FAIL)
-    for broken in ("{not json", "[]", json.dumps({"stops": 3})):
-        path.write_text(broken)
+    for broken in (b"{not json", b"[]", b'{"stops": 3}', b'{"stops": [], "x": "\xff"}'):
+        path.write_bytes(broken)
         with pytest.raises(InputError) as caught:
             focus_visible_gate(inputs)
         assert str(path) in str(caught.value)

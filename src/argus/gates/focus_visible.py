@@ -9,11 +9,11 @@ an adapter) is a skip that says so, never a pass; stops off the viewport are cou
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from argus.errors import InputError
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, register_gate
+from argus.io import read_json
 from argus.sense.result import FOCUS
 
 MAX_FINDINGS = 50
@@ -74,10 +74,7 @@ def focus_visible_gate(inputs: GateInputs) -> GateOutcome:
             f"not measured: the sensor wrote no {FOCUS} (the web sensor walks the focus when "
             "this gate is configured; re-sense the view)",
         )
-    try:
-        walk = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{path}: cannot read the focus walk ({exc}); re-sense the view") from exc
+    walk = read_json(path, what="the focus walk")
     if not isinstance(walk, dict):
         raise InputError(f"{path}: must be a JSON object; re-sense the view")
     return check_focus_visible(walk, str(path))
