@@ -66,7 +66,7 @@ DEFAULT = (
     "src/argus/gates/source_scan.py=tests/gates/test_source_tokens.py",
     "src/argus/gates/source_tokens.py=tests/gates/test_source_tokens.py",
     "src/argus/gates/lighthouse.py=tests/gates/test_lighthouse_gate.py",
-    "src/argus/gates/runner.py=tests/gates",
+    "src/argus/gates/runner.py=tests/gates/test_runner.py,tests/gates/test_gate_result_schema.py,tests/gates/test_snapshot.py",
     "src/argus/gates/base.py=tests/gates/test_base.py,tests/gates/test_base_findings.py,tests/gates/test_registry.py",
     # metric judge dimensions
     "src/argus/judge/metric/__init__.py=tests/judge/test_metric_context.py,tests/judge/test_metric.py",

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import threading
@@ -176,8 +177,9 @@ def test_a_gate_named_twice_runs_once_in_the_order_given(
     assert [o.name for o in run.outcomes] == ["console", "axe"]
     assert list(run.result["gates"]) == ["console", "axe"]
     assert run.outcome("axe").status is GateStatus.PASS
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError) as missing:
         run.outcome("snapshot")
+    assert missing.value.args == ("snapshot",)
 
 
 def test_only_the_snapshot_gate_runs_on_the_worker_thread(
@@ -187,6 +189,7 @@ def test_only_the_snapshot_gate_runs_on_the_worker_thread(
     for name in ("snapshot", "console"):
 
         def gate(inputs: GateInputs, name: str = name) -> GateOutcome:
+            assert isinstance(inputs, GateInputs)  # on either thread, the view's inputs
             threads[name] = threading.current_thread().name
             return GateOutcome(name, GateStatus.PASS, "")
 
@@ -307,3 +310,13 @@ def test_the_recorded_event_carries_the_run_id(habits_inputs: MakeInputs) -> Non
         (event,) = store.events(kind="gate_result")
     assert event.run_id == run_id
     assert event.iteration is None
+
+
+def test_without_names_the_targets_own_gates_run(habits_inputs: MakeInputs) -> None:
+    inputs = clean(habits_inputs)
+    inputs = dataclasses.replace(
+        inputs, target=dataclasses.replace(inputs.target, gates=("console", "axe"))
+    )
+    assert configured_gates(inputs) == ("console", "axe")
+    run = run_gates(inputs, record=False)
+    assert list(run.result["gates"]) == ["console", "axe"]

@@ -205,6 +205,7 @@ def test_every_hit_is_counted_but_at_most_100_are_listed(tmp_path: Path, tokens:
         "hard_coded_colors": 60,
         "hard_coded_spacing": 50,
     }
+    assert isinstance(outcome.summary, str) and "110" in outcome.summary  # every hit counted
     assert outcome.findings[0].element == "many.css:1"
     assert outcome.findings[99].element == "many.css:100"
 
