@@ -861,3 +861,20 @@ def test_every_exemption_is_counted_each_time() -> None:
         "invisible": 2,
         "checked": 1,
     }
+
+
+@pytest.mark.parametrize("opacity", ["1.5", "junk", "1"])
+def test_an_opacity_over_one_or_malformed_leaves_rendered_text_opaque(
+    tmp_path: Path, opacity: str
+) -> None:
+    doc = page(
+        el("div", opacity=opacity),
+        el("p", parent=1, text="x", color="rgb(0, 0, 0)", background_image="url(a)"),
+    )
+    outcome = run(doc, render=render_file(tmp_path, (255, 255, 255)))
+    assert outcome.data["worst_ratio"] == 21.0 and outcome.data["from_render"] == 1
+    halo = page(
+        el("div", opacity=opacity),
+        el("p", parent=1, text="x", color=GREY, text_shadow="rgb(0, 0, 0) 0px 0px 4px"),
+    )
+    assert run(halo).data["worst_ratio"] == round(ratio(GREY, BLACK), 2)
