@@ -80,10 +80,11 @@ def packet_for(make_packet: PacketFactory, habits_root: Path, tmp_path: Path) ->
         sensed = tmp_path / f"sensed-{next(counter)}"
         sensed.mkdir()
         shutil.copyfile(extra["render"], sensed / "render.png")
-        (sensed / "probe.json").write_text(json.dumps(small_probe()), "utf-8")
+        probe = kw.pop("probe", None) or small_probe()
+        (sensed / "probe.json").write_text(json.dumps(probe), "utf-8")
         view = View("habits", "list", "populated", "light")
         gates = derived_gate_result(spec, view, sensed)
-        return make_packet(extra=extra, gate_result=gates, **kw)
+        return make_packet(extra=extra, gate_result=gates, probe=probe, **kw)
 
     return make
 
@@ -479,3 +480,23 @@ def test_candidate_evidence_says_whether_any_pixel_differs(
     near = visual(packet_for, images(render), images(drawn(*PAGE)), "candidate")
     assert near.score == 1 and near.numbers["differing_pixels"] == 3
     assert "3 pixel(s) differ" in near.evidence
+
+
+def test_candidate_evidence_counts_the_masks_painted_over(
+    packet_for: PacketFactory, images: Images
+) -> None:
+    probe = small_probe()
+    clock = {**probe["elements"][2], "index": 3, "testid": "clock", "text": "12:00"}
+    clock["box"] = {"x": 225, "y": 10, "width": 30, "height": 30}
+    probe["elements"].append(clock)
+    packet = packet_for(
+        probe=probe,
+        reference="candidate",
+        extra={"render": images(drawn(*PAGE, *_extras(1))), "reference": images(drawn(*PAGE))},
+        contract={"masks": ["[data-testid=clock]"]},
+    )
+    result = measure(packet, "visual_fidelity")
+    assert result.score == 1 and result.numbers["masks"] == 1, result.evidence
+    assert "1 declared mask(s)" in result.evidence
+    unmasked = visual(packet_for, images(drawn(*PAGE)), images(drawn(*PAGE)), "candidate")
+    assert "mask" not in unmasked.evidence
