@@ -79,10 +79,10 @@ DEFAULT = (
     "src/argus/loop/signoff.py=tests/loop/test_signoff.py",
     "src/argus/referee/verdict.py=tests/referee",
     # completion: the deciding part of `argus contract complete` (run.py only opens and locks)
-    "src/argus/contract/completion.py=tests/contract/test_completion.py,"
-    "tests/contract/test_run.py,tests/contract/test_forgery.py",
-    "src/argus/contract/hook.py=tests/contract/test_hook.py,"
-    "tests/contract/test_run.py,tests/contract/test_forgery.py",  # not the slow CLI end to end
+    # and the ledger proof it and the Stop hook ask; not the slow CLI end-to-end tests
+    "src/argus/contract/completion.py=tests/contract/test_completion.py",
+    "src/argus/contract/proof.py=tests/contract/test_proof.py",
+    "src/argus/contract/hook.py=tests/contract/test_hook.py,tests/contract/test_forgery.py",
 )
 
 COPIED = ("src", "tests", "examples")

@@ -18,6 +18,7 @@ from argus.contract.state import load_state, state_dir
 from argus.contract.summary import SummaryMissing
 from argus.errors import InputError
 from tests.contract.conftest import summarize, write_contract
+from tests.judge.stub_llm import StubLLM
 
 GO = json.dumps({"verdict": "GO", "evidence": "done.txt reads 'done'", "findings": []})
 
@@ -123,6 +124,7 @@ def test_a_run_completes_only_from_verifying(started_repo: Path) -> None:
     with pytest.raises(InputError) as refused:
         run.complete(started_repo, "ship-it")
     assert not isinstance(refused.value, NotReady)
+    assert "'ship-it'" in str(refused.value) and "running" in str(refused.value)  # which, why
     assert load_state(started_repo, "ship-it").phase == "running"
 
 
@@ -186,3 +188,42 @@ def test_passes_from_another_tree_are_reset_and_saved(
     with pytest.raises(NotReady):  # still not ready: nothing passed on this tree
         run.complete(committed, "ship-it")
     assert load_state(committed, "ship-it").history == after.history, "nothing more to reset"
+
+
+def test_passes_earned_before_there_was_a_tree_do_not_close_on_one(
+    started_repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    passed(started_repo, monkeypatch)  # no git yet: the passes name no working tree
+    assert load_state(started_repo, "ship-it").stages["check"].worktree is None
+    (started_repo / ".gitignore").write_text(".argus/\n")
+    git(started_repo, "init", "-q")
+    git(started_repo, "add", ".")
+    git(started_repo, "commit", "-qm", "work")
+    summarize(started_repo)
+    with pytest.raises(NotReady):  # the ledger cannot show they passed on this tree
+        run.complete(started_repo, "ship-it")
+    assert load_state(started_repo, "ship-it").phase == "verifying"
+
+
+def test_a_model_graded_run_completes_with_its_reason(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with StubLLM() as stub:
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-stub")
+        monkeypatch.setenv("OPENAI_API_BASE", stub.url)
+        path = write_contract(repo)
+        data = json.loads(path.read_text())
+        data["stages"][1]["grader"] = {"model": "openai/stub-grader"}
+        path.write_text(json.dumps(data))
+        run.start(repo, path, "anthropic/the-builder", "")
+        run.advance(repo, "ship-it", "verifying")
+        (repo / "done.txt").write_text("done")
+        assert run.grade(repo, "ship-it", "check").status == "passed"
+        stub.queue(content=GO)
+        assert run.judge(repo, "ship-it", "review").status == "passed"
+    summarize(repo)
+    run.complete(repo, "ship-it")
+    state = load_state(repo, "ship-it")
+    assert state.phase == "completed"
+    assert isinstance(state.reason, str) and state.reason  # why it closed, never blank
+    assert state.history[-1]["reason"] == state.reason

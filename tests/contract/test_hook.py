@@ -21,6 +21,7 @@ from argus.contract.hook import (
     vanished,
 )
 from argus.contract.registry import remember
+from argus.contract.state import load_state
 from tests.contract.conftest import summarize, write_contract
 from tests.contract.test_newer import newer_contract
 
@@ -83,6 +84,7 @@ def test_a_verifying_run_names_the_judge_then_the_summary_then_complete(
     assert "closure-summary-missing" not in text and "`argus contract complete ship-it`" in text
     run.complete(repo, "ship-it")
     assert stop_decision(repo) is None
+    assert session_start(b"{}", None, repo) == ""  # a completed run is not briefed
 
 
 def test_an_executor_stage_names_stage_input(repo: Path) -> None:
@@ -215,7 +217,12 @@ def test_a_failing_hook_blocks(repo: Path, monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr("argus.contract.hook.decide", broken)
     out = json.loads(run_stop_hook(b"{}", None, repo))
     assert out["decision"] == "block" and "disk on fire" in out["reason"]
-    assert len(out["reason"]) <= 500
+
+    def verbose(*_: object) -> None:
+        raise RuntimeError("x" * 1000)
+
+    monkeypatch.setattr("argus.contract.hook.decide", verbose)
+    assert len(json.loads(run_stop_hook(b"{}", None, repo))["reason"]) == 500  # cut at 500
 
     def interrupted(*_: object) -> None:
         raise KeyboardInterrupt
@@ -247,9 +254,10 @@ def test_session_start_briefs_each_open_run(repo: Path, tmp_path: Path) -> None:
     assert context() == [
         "- contract 'ship-it' is blocked (waiting on a key); a person decides what next"
     ]
-    run.pause(repo, "ship-it", "")
+    run.pause(repo, "ship-it", "lunch")
     (paused,) = context()
-    assert "'ship-it' is paused" in paused and "no reason given" in paused
+    assert "'ship-it' is paused by a person (lunch)" in paused  # the person's reason is kept
+    assert load_state(repo, "ship-it").reason == "lunch"
     run.resume(repo, "ship-it")
     summarize(repo)
     run.abort(repo, "ship-it", "replanned")
@@ -262,3 +270,21 @@ def test_session_start_names_a_run_it_cannot_read(repo: Path) -> None:
     out = json.loads(session_start(b"{}", None, repo))
     (line,) = out["hookSpecificOutput"]["additionalContext"].splitlines()[1:]
     assert line.startswith(f"- contract run ship-it in {repo.resolve()} cannot be read")
+
+
+@pytest.mark.parametrize("cwd", [7, None, "", "a\u0000b"])
+def test_session_start_skips_a_bad_cwd_and_briefs_every_run(repo: Path, cwd: object) -> None:
+    started(repo)
+    other = json.loads((repo / "contract.json").read_text())
+    other["id"] = "second"
+    (repo / "second.json").write_text(json.dumps(other))
+    run.start(repo, repo / "second.json", "anthropic/the-builder", "")
+    out = json.loads(session_start(json.dumps({"cwd": cwd}).encode(), str(repo), repo.parent))
+    lines = out["hookSpecificOutput"]["additionalContext"].splitlines()
+    assert [line.split("'")[1] for line in lines[1:]] == ["second", "ship-it"]
+    assert all(line.startswith("- contract '") for line in lines[1:])
+
+
+def test_the_unreadable_event_problem_names_the_error() -> None:
+    assert "UnicodeDecodeError" in str(read_event(b"\xff")[1])
+    assert "JSONDecodeError" in str(read_event(b"{")[1])

@@ -196,3 +196,13 @@ def test_a_bad_evidence_path_is_refused_naming_the_file_and_the_key(
     with pytest.raises(InputError) as refused:
         referee(cfg, tmp_path)
     assert str(refused.value).startswith(f"{cfg}: {key} ")
+
+
+@pytest.mark.parametrize("thresholds", [[1], "high", {"ssim": 0.5}, {"lighthouse_min": 1}])
+def test_a_bad_thresholds_entry_is_refused_naming_the_file(
+    tmp_path: Path, thresholds: object
+) -> None:
+    cfg = config(tmp_path, thresholds=thresholds)
+    with pytest.raises(InputError) as refused:
+        referee(cfg, tmp_path)
+    assert str(refused.value).startswith(f"{cfg}: ")

@@ -113,12 +113,16 @@ def open_run(root: Path, contract_id: str) -> tuple[Contract, RunState]:
 
 
 def _change_phase(
-    root: Path, contract_id: str, check: Callable[[RunState], None], to: Callable[[RunState], str]
+    root: Path,
+    contract_id: str,
+    check: Callable[[RunState], None],
+    to: Callable[[RunState], str],
+    reason: str = "",
 ) -> RunState:
     def work() -> RunState:
         _, state = open_run(root, contract_id)
         check(state)
-        state.move(to(state), "")
+        state.move(to(state), reason)
         save_state(root, state)
         return state
 
@@ -146,8 +150,8 @@ def pause(root: Path, contract_id: str, reason: str) -> RunState:
         if state.phase != "blocked":
             state.resume_phase = state.phase
 
-    state = _change_phase(root, contract_id, check, lambda _: "paused")
-    return state
+    # the person's reason is kept: the hooks show it ("paused by a person (reason)")
+    return _change_phase(root, contract_id, check, lambda _: "paused", reason)
 
 
 def resume(root: Path, contract_id: str) -> RunState:
