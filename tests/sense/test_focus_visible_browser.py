@@ -96,7 +96,9 @@ class RefusingForce:
 
 
 @functools.cache
-def walk_both(html: str, refuse: bool = False) -> tuple[dict[str, Any], dict[str, Any]]:
+def walk_both(
+    html: str, refuse: bool = False, focus_first: str | None = None
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """The walk with a CDP session (forced groups first) and without (every stop focused)."""
 
     async def run() -> tuple[dict[str, Any], dict[str, Any]]:
@@ -116,6 +118,8 @@ def walk_both(html: str, refuse: bool = False) -> tuple[dict[str, Any], dict[str
                 await page.set_content(f"<!doctype html>{STYLE}<body>{html}</body>")
                 await page.add_style_tag(content=FREEZE_CSS)
                 render = await page.screenshot(animations="disabled", caret="hide")
+                if focus_first is not None:  # what a state's steps or a focus_order walk leave
+                    await page.focus(focus_first)
                 walks.append(await focus_visibility(page, render, session))
                 await context.close()
             await browser.close()
@@ -170,3 +174,12 @@ def test_a_browser_refusing_forced_states_gets_every_stop_focused_for_real() -> 
     batched, focused = walk_both(PAGES["adjacent"], refuse=True)
     assert batched == focused
     assert visible(batched) == VISIBLE["adjacent"]
+
+
+@pytest.mark.parametrize("where", ["#c", "#d"])
+def test_the_walk_starts_at_the_first_stop_wherever_the_focus_was_left(where: str) -> None:
+    """A focus left mid-page or on the last stop (by a state's steps, by the focus_order walk)
+    does not hide the stops before it: both walks still visit every stop, in page order."""
+    batched, focused = walk_both(PAGES["adjacent"], focus_first=where)
+    assert [s["id"] for s in batched["stops"]] == ["a", "b", "c", "d"]
+    assert visible(batched) == visible(focused) == VISIBLE["adjacent"]

@@ -52,6 +52,16 @@ FORCED = ["focus", "focus-visible", "focus-within"]
 WORLD = "argus-focus"
 
 _BLUR_JS = "() => { const el = document.activeElement; if (el && el.blur) el.blur(); }"
+# Tab starts where the focus last was, even after a blur (Chromium keeps the blurred element as
+# the sequential focus navigation starting point): after a focus_order walk or a state's steps
+# the first Tab would start mid-page, or past the last stop and find none. A mark focused at
+# the document's start and removed moves that point there, so the walk begins at the first stop.
+_TO_START_JS = """() => {
+  const el = document.activeElement; if (el && el.blur) el.blur();
+  const root = document.body || document.documentElement;
+  const mark = document.createElement("span"); mark.tabIndex = -1;
+  root.prepend(mark); mark.focus({ preventScroll: true }); mark.remove();
+}"""
 _FOCUSED_JS = """() => {
   const el = document.activeElement;
   if (!el || el === document.body || el === document.documentElement) return null;
@@ -105,7 +115,7 @@ async def _shot(page: Page, clip: Clip) -> U8:
 
 async def _focused_walk(page: Page, render: U8) -> list[dict[str, Any]]:
     """Every stop focused for real and its area screenshotted."""
-    await page.evaluate(_BLUR_JS)
+    await page.evaluate(_TO_START_JS)
     stops: list[dict[str, Any]] = []
     seen: set[tuple[Any, ...]] = set()
     for _ in range(MAX_STOPS):
@@ -159,7 +169,7 @@ class _World:
 async def _batched(page: Page, session: CDPSession, render: U8) -> list[dict[str, Any]] | None:
     """The walk with forced groups first; None when the stops cannot be walked again alike."""
     world = await _World.open(session)
-    await page.evaluate(_BLUR_JS)
+    await world.call(f"({_TO_START_JS})()")  # before define(): its DOM change is not the page's
     await world.define()
     found_stops: list[dict[str, Any]] = []
     seen: set[tuple[Any, ...]] = set()
