@@ -4,8 +4,10 @@ with the same build and fonts, and no access token may reach meta.json."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -63,7 +65,7 @@ def browser_server(tmp_path: Path) -> Iterator[str]:
     server = subprocess.Popen(
         [sys.executable, "-m", "playwright", "launch-server", "--browser", "chromium",
          "--config", str(config)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
     )  # fmt: skip
     try:
         assert server.stdout is not None
@@ -71,8 +73,14 @@ def browser_server(tmp_path: Path) -> Iterator[str]:
         assert line.startswith("ws://"), line
         yield line
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        # `python -m playwright` runs the server in a node child (and that a Chromium): end
+        # the whole process group, or they outlive the test.
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(server.pid, signal.SIGKILL)
 
 
 @pytest.mark.browser
