@@ -211,8 +211,9 @@ def run_module(module: str, tests: list[str], *, collect_only: bool = False) -> 
 def summarise(results: dict[str, dict[str, str]]) -> str:
     known = equivalents()
     rows = [
-        "| module | mutants | killed | survived | equivalent | wording | not run | score |",
-        "|---|---|---|---|---|---|---|---|",
+        "| module | mutants | killed | survived | equivalent | wording | not run | score "
+        "| strict |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     survivors: list[str] = []
     for module, statuses in results.items():
@@ -225,16 +226,19 @@ def summarise(results: dict[str, dict[str, str]]) -> str:
         survived = [n for n in statuses if n not in apart]
         scored = len(killed) + len(survived)
         score = f"{100 * len(killed) / scored:.1f} %" if scored else "n/a"
+        # strict: every mutant not killed (equivalent and wording too) counts against the tests.
+        strict = f"{100 * len(killed) / len(statuses):.1f} %" if statuses else "n/a"
         rows.append(
             f"| {module} | {len(statuses)} | {len(killed)} | {len(survived)} | "
-            f"{len(equivalent)} | {len(wording)} | {len(unrun)} | {score} |"
+            f"{len(equivalent)} | {len(wording)} | {len(unrun)} | {score} | {strict} |"
         )
         survivors += [f"- {n} ({statuses[n]})" for n in sorted(survived)]
     text = "\n".join(rows) + "\n"
     text += (
         "\nscore = killed / (killed + survived); equivalent mutants (listed with the reason in "
         "docs/mutation-equivalent.txt), wording-only mutants (one prose string changed) and "
-        "mutants mutmut did not run are left out. A mutant no test covers is survived.\n"
+        "mutants mutmut did not run are left out. A mutant no test covers is survived. "
+        "strict = killed / mutants.\n"
     )
     if survivors:
         text += "\nSurviving mutants (`mutmut show NAME` in .mutate/<module>/):\n\n"
