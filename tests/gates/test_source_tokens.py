@@ -477,7 +477,7 @@ def test_the_language_of_a_file(name: str, language: str | None) -> None:
         (
             "html",
             '\n<p style="margin: 3px">x</p>\n<script>\nconst a = "#abc";\n</script>\n'
-            '<style>\n.a { color: teal; }\n</style>\n<rect fill="teal" STROKE="#fff"/>',
+            '<style>\n.a { color: teal; }\n</style>\n<rect fill="teal" STROKE="#fff"/>\n<p>end</p>',
             [
                 (2, "spacing", "3px", "margin"),
                 (4, "color", "#abc", ""),
