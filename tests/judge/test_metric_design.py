@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from argus.config import ProjectConfig
+from argus.errors import InputError
 from argus.judge.metric import design
 from argus.judge.metric.context import Measured, MetricContext
 from argus.judge.packet import Packet, PacketFile
@@ -748,3 +749,16 @@ def test_a_style_off_every_role_names_up_to_two_roles_of_its_size(tmp_path: Path
     )
     assert alone.numbers["off_role"] == 1
     assert alone.evidence.endswith("which is no type role."), alone.evidence
+
+
+def test_typography_text_without_a_family_is_not_judged_on_one(tmp_path: Path) -> None:
+    unnamed = text(1)
+    del unnamed["style"]["font-family"]
+    result = design.typography(ctx(tmp_path, unnamed, text(2, font_family="Arial")))
+    assert result.numbers["families_checked"] == 1 and result.numbers["off_family"] == 1
+
+
+def test_an_unsupported_allow_truncation_selector_is_refused(tmp_path: Path) -> None:
+    cut = text(1, truncated="clip")
+    with pytest.raises(InputError):
+        design.typography(ctx(tmp_path, cut, contract={"allow_truncation": ["p > span"]}))
