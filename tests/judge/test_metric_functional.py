@@ -75,6 +75,8 @@ def test_the_score_is_1_all_pass_half_fewer_than_half_fail_else_0(
     result = functional(make_packet, expectations=counts(*checks))
     assert result.score == score, result.evidence
     assert result.numbers["checks"] == len(checks)
+    if score == 1:  # a pass says what held
+        assert "button: 2 shown, 2 expected" in result.evidence
     assert result.numbers["failed"] == sum(1 for c in checks if c is WRONG)
 
 
@@ -459,6 +461,7 @@ def test_only_a_true_declaration_covers_the_prose(
         expectations_cover_prose=True,
     )
     assert covered.score == 1 and covered.numbers["covered_by_declaration"] is True
+    assert "button: 2 shown, 2 expected" in covered.evidence
 
 
 def test_a_failure_with_prose_keeps_its_score_and_says_what_was_left(
