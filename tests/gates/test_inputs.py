@@ -129,3 +129,15 @@ def test_load_view_inputs_reads_everything_from_disk(root: Path, tmp_path: Path)
         root, "habits", "list", "empty", "dark", sensed_dir=tmp_path / "s", run_dir=tmp_path / "r"
     )
     assert (given.sensed.dir, given.run_dir) == (tmp_path / "s", tmp_path / "r")
+
+
+@pytest.mark.parametrize("name", ["None", "XXXX", "null"])
+def test_a_missing_field_matches_no_view_whatever_it_is_called(tmp_path: Path, name: str) -> None:
+    for field in ("target", "state"):
+        view = View(
+            "habits", *(name if f == field else RECORDED[f] for f in ("target", "state")), "dark"
+        )
+        missing = {k: v for k, v in RECORDED.items() if k != field}
+        sensed = write_meta(tmp_path / field, {"view": missing})
+        with pytest.raises(InputError, match="^" + re.escape(str(sensed))):
+            check_sensed_view(sensed, view)
