@@ -61,7 +61,7 @@ def test_gate_without_a_command_skips(habits_inputs) -> None:
     from argus.gates.base import get_gate
 
     outcome = get_gate("lint")(habits_inputs())
-    assert outcome.status is GateStatus.SKIP
+    assert (outcome.name, outcome.status) == ("lint", GateStatus.SKIP)
     assert "[gates.commands.lint]" in outcome.summary
 
 
