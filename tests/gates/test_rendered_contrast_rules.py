@@ -878,3 +878,33 @@ def test_an_opacity_over_one_or_malformed_leaves_rendered_text_opaque(
         el("p", parent=1, text="x", color=GREY, text_shadow="rgb(0, 0, 0) 0px 0px 4px"),
     )
     assert run(halo).data["worst_ratio"] == round(ratio(GREY, BLACK), 2)
+
+
+def test_a_fields_text_over_an_image_is_measured_in_its_own_rects(tmp_path: Path) -> None:
+    doc = page(el("input", id="v", background_image="url(a)"))
+    with_raw(doc, 1, field_text=field("value", "rgb(0, 0, 0)", [RECT]))
+    image = Image.new("RGB", (1280, 800), (255, 255, 255))
+    image.paste((119, 119, 119), (150, 0, 400, 800))  # under the input's box, not its text
+    image.save(tmp_path / "render.png")
+    outcome = run(doc, render=tmp_path / "render.png")
+    assert outcome.data["from_render"] == 1 and outcome.data["worst_ratio"] == 21.0
+    missing = run(doc, render=tmp_path / "missing.png")
+    (finding,) = missing.findings
+    assert (finding.property, finding.value) == ("contrast (value)", "not measurable")
+    assert missing.data["fields"] == 1
+
+
+def test_a_fields_findings_from_the_render_name_its_kind(tmp_path: Path) -> None:
+    doc = page(el("input", id="v", background_image="url(a)"), el("input", id="off"))
+    with_raw(doc, 1, field_text=field("placeholder", GREY, [RECT]))
+    far = {"x": 12, "y": 5000, "width": 100, "height": 20}
+    with_raw(doc, 2, field_text=field("value", GREY, [far]))
+    doc["elements"][2]["style"]["background-image"] = "url(a)"
+    outcome = run(doc, render=render_file(tmp_path, (255, 255, 255)))
+    assert [(f.element, f.property, f.value) for f in outcome.findings] == [
+        ("#v", "contrast (placeholder)", f"{ratio(GREY):.2f}:1"),
+        ("#off", "contrast (value)", "not measurable"),
+    ]
+    assert all(
+        "WCAG 1.4.3 AA" in f.message or f.value == "not measurable" for f in outcome.findings
+    )
