@@ -378,3 +378,15 @@ def test_the_evidence_names_three_offenders(make_packet: PacketFactory, tmp_path
     named = [f'[data-testid="b{i}"]' for i in range(4)]
     assert all(result.evidence.count(n) == 2 for n in named[:3])  # once per finding
     assert named[3] not in result.evidence
+
+
+def test_text_over_an_image_is_measured_from_the_render(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    # The paragraph sits on a gradient: styles cannot say what is behind it, the render can.
+    probe = good_page()
+    probe["elements"][2]["style"]["background-image"] = "linear-gradient(#f5f5f5, #f5f5f5)"
+    result = accessibility(make_packet, tmp_path, probe)
+    assert result.numbers["contrast"]["not_measurable"] == 0
+    assert result.numbers["contrast"]["below_aa"] == 0
+    assert result.score == 1, result.evidence
