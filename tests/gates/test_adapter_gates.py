@@ -16,6 +16,7 @@ from argus.config import ProjectConfig
 from argus.gates.base import GateInputs, GateStatus
 from argus.gates.inputs import gate_inputs
 from argus.gates.runner import run_gates
+from argus.gates.snapshot import snapshot_gate
 from argus.spec import View, load_spec
 from tests.gates.probes import el, page
 
@@ -94,6 +95,7 @@ def test_adapter_snapshot_masks_need_elements(make: MakeInputs) -> None:
     inputs = make("fake", ADAPTER_PROBE, masks=["#clock"])
     outcome = run_gates(inputs, ["snapshot"], record=False).outcome("snapshot")
     assert outcome.status is GateStatus.SKIP and "masks" in outcome.summary
+    assert snapshot_gate(inputs).name == "snapshot"
 
 
 def test_an_adapter_without_console_json_skips_the_console_gate(make: MakeInputs) -> None:

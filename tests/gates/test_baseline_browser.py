@@ -6,7 +6,7 @@ from pathlib import Path
 from argus.gates.base import GateStatus
 from argus.gates.baseline_browser import browser_drift, record_browser, render_browser, sidecar
 from argus.gates.snapshot import snapshot_gate
-from tests.gates.test_snapshot import MakeInputs, baseline, snapshot_inputs
+from tests.gates.test_snapshot import MakeInputs, baseline, gate, snapshot_inputs
 
 
 def meta(version: str) -> dict[str, object]:
@@ -85,3 +85,12 @@ def test_a_record_of_the_wrong_shape_is_said_like_an_unreadable_one(tmp_path: Pa
     # and a well-formed record of the same build says nothing
     sidecar(png).write_text(json.dumps({"browser": "chromium 1"}))
     assert browser_drift(png, meta("1")) is None
+
+
+def test_the_gate_records_the_browser_beside_a_baseline_it_writes(
+    habits_inputs: MakeInputs,
+) -> None:
+    inputs = snapshot_inputs(habits_inputs)
+    inputs.sensed.meta.write_text(json.dumps(meta("150.0.0")))
+    assert gate(inputs).status is GateStatus.NEW
+    assert json.loads(sidecar(baseline(inputs)).read_text()) == {"browser": "chromium 150.0.0"}

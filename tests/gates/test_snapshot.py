@@ -68,6 +68,7 @@ def test_a_red_view_never_becomes_the_baseline(habits_inputs: MakeInputs) -> Non
     outcome = run.outcome("snapshot")
     assert outcome.status is GateStatus.SKIP
     assert outcome.data["baseline_withheld"] == ["console"]
+    assert outcome.summary != outcome.data["message"]  # the withholding is said
     assert "pending_write" not in outcome.data
     assert not baseline(inputs).exists()
     assert run.red_gates == ("console",)
@@ -205,3 +206,37 @@ def test_a_render_that_breaks_the_tokens_is_a_plain_regression(habits_inputs: Ma
     assert "stale_baseline" not in outcome.data
     assert outcome.summary == outcome.data["message"]
     assert all(f.property != "stale_baseline" for f in outcome.findings)
+
+
+def test_the_targets_own_tolerance_reaches_the_comparison(habits_inputs: MakeInputs) -> None:
+    gate(snapshot_inputs(habits_inputs))
+    inputs = snapshot_inputs(habits_inputs, change=True)  # 71 x 21 = 1491 pixels change
+    settings = dataclasses.replace(inputs.target.snapshot, max_diff_pixels=2000, threshold=0.3)
+    target = dataclasses.replace(inputs.target, snapshot=settings)
+    outcome = gate(dataclasses.replace(inputs, target=target))
+    assert outcome.status is GateStatus.PASS
+    assert outcome.data["tolerance"] == {"threshold": 0.3}
+
+
+def test_masks_are_placed_at_the_renders_device_pixel_ratio(habits_inputs: MakeInputs) -> None:
+    inputs = snapshot_inputs(habits_inputs)
+    Image.new("RGB", (2560, 1600), (245, 246, 248)).save(inputs.sensed.render)  # a 2x render
+    gate(inputs)
+    image = Image.new("RGB", (2560, 1600), (245, 246, 248))
+    ImageDraw.Draw(image).rectangle((1220, 50, 1360, 90), fill=(20, 20, 20))  # under #clock
+    image.save(inputs.sensed.render)
+    target = dataclasses.replace(
+        inputs.target, snapshot=dataclasses.replace(inputs.target.snapshot, masks=("#clock",))
+    )
+    outcome = gate(dataclasses.replace(inputs, target=target))
+    assert outcome.status is GateStatus.PASS and outcome.data["scale"] == 2.0
+
+
+def test_a_pass_within_the_tolerance_is_never_called_stale(habits_inputs: MakeInputs) -> None:
+    inputs = snapshot_inputs(habits_inputs, max_diff_pixels=100_000)
+    baseline(inputs).parent.mkdir(parents=True, exist_ok=True)
+    _page(MAGENTA).save(baseline(inputs))
+    _page(None).save(inputs.sensed.render)
+    outcome = gate(inputs)
+    assert outcome.status is GateStatus.PASS and outcome.data["regions"]
+    assert "stale_baseline" not in outcome.data

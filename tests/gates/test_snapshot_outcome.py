@@ -162,6 +162,8 @@ def test_the_device_pixel_ratio_is_the_renders_width_over_the_viewports(tmp_path
     Image.new("RGB", (40, 30)).save(render)
     assert device_pixel_ratio(render, 20.0) == 2.0
     assert device_pixel_ratio(render, 80.0) == 0.5
+    assert device_pixel_ratio(render, 1.0) == 40.0
+    assert device_pixel_ratio(render, 0.5) == 80.0
     assert device_pixel_ratio(render, 0.0) == 1.0  # no viewport recorded: image pixels
     with pytest.raises(InputError):
         device_pixel_ratio(tmp_path / "missing.png", 20.0)
