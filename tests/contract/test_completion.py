@@ -169,6 +169,7 @@ def test_passes_from_another_tree_are_reset_and_saved(
     with pytest.raises(NotReady) as refused:
         run.complete(committed, "ship-it")
     assert refused.value.exit_code == 1
+    assert all(name in str(refused.value) for name in ("'ship-it'", "check", "review"))
     after = load_state(committed, "ship-it")
     assert after.phase == "verifying"
     for stage_id in ("check", "review"):
