@@ -42,12 +42,12 @@ DEFAULT = (
     "src/argus/verdict.py=tests/verdict",
     "src/argus/loop/state.py=tests/loop/test_state.py",  # not the slow SIGKILL test
     "src/argus/diff/kernel.py=tests/diff/test_kernel.py,tests/diff/test_conformance.py",
-    "src/argus/gates/token_compliance.py=tests/gates/test_token_compliance.py",
+    "src/argus/gates/token_compliance.py=tests/gates/test_token_compliance.py,tests/gates/test_gate_entrypoints.py",
     "src/argus/judge/metric/hierarchy.py=tests/judge/test_metric.py",
     # gates: contrast family
-    "src/argus/gates/rendered_contrast.py=tests/gates/test_rendered_contrast.py,tests/gates/test_rendered_contrast_rules.py",
+    "src/argus/gates/rendered_contrast.py=tests/gates/test_rendered_contrast.py,tests/gates/test_rendered_contrast_rules.py,tests/gates/test_gate_entrypoints.py",
     "src/argus/gates/text_shadow.py=tests/gates/test_text_shadow.py,tests/gates/test_rendered_contrast.py",
-    "src/argus/gates/token_contrast.py=tests/gates/test_declared_gates.py",
+    "src/argus/gates/token_contrast.py=tests/gates/test_declared_gates.py,tests/gates/test_gate_entrypoints.py",
     "src/argus/gates/render_pixels.py=tests/gates/test_render_pixels.py,tests/gates/test_rendered_contrast.py",
     # gates: page evidence
     "src/argus/gates/a11y_ids.py=tests/gates/test_a11y_ids.py,tests/gates/test_declared_gates.py",

@@ -1,0 +1,86 @@
+"""The registered entry points of the contrast and token gates: each reads the view's sensed
+files and hands the project's settings, the tokens and the appearance to its check."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from argus.config import RenderedContrastConfig, TokenComplianceConfig
+from argus.gates.base import GateInputs, GateStatus, get_gate
+from argus.gates.probe import parse_probe
+from argus.gates.rendered_contrast import check_rendered_contrast, rendered_contrast_gate
+from argus.gates.token_compliance import token_compliance_gate
+from argus.gates.token_contrast import check_token_contrast, token_contrast_gate
+from tests.gates.probes import el, page
+from tests.gates.test_console import settings
+
+PRIMARY_LIGHT = "rgb(52, 71, 196)"  # the light appearance's "primary" token, exactly
+
+
+def test_the_gates_are_registered_under_their_names() -> None:
+    assert get_gate("token_contrast") is token_contrast_gate
+    assert get_gate("token_compliance") is token_compliance_gate
+    assert get_gate("rendered_contrast") is rendered_contrast_gate
+
+
+def test_token_contrast_checks_the_specs_pairs_and_skips_without_them(
+    habits_inputs: Callable[..., GateInputs],
+) -> None:
+    inputs = habits_inputs()
+    assert inputs.spec.contrast_pairs_path is not None
+    outcome = token_contrast_gate(inputs)
+    assert outcome == check_token_contrast(inputs.tokens, inputs.spec.contrast_pairs_path)
+    assert (outcome.name, outcome.status) == ("token_contrast", GateStatus.PASS)
+    none = token_contrast_gate(replace(inputs, spec=replace(inputs.spec, contrast_pairs_path=None)))
+    assert (none.name, none.status, none.findings) == ("token_contrast", GateStatus.SKIP, ())
+
+
+def compliance(inputs: GateInputs, **changes: object) -> GateInputs:
+    section = TokenComplianceConfig().model_copy(update=changes)
+    return settings(inputs, token_compliance=section)
+
+
+def test_token_compliance_uses_the_projects_properties_allow_list_and_tolerance(
+    habits_inputs: Callable[..., GateInputs],
+) -> None:
+    doc = page(
+        el("p", id="tok", text="token", color=PRIMARY_LIGHT),
+        el("p", id="near", text="near", color="rgb(28, 24, 29)"),  # ΔE ~2 from text-primary
+        el("p", id="red", text="red", color="rgb(255, 0, 0)"),
+        el("div", id="spaced", margin_top="13px"),  # off the spacing scale
+        body_bg="rgb(245, 246, 248)",
+    )
+    inputs = habits_inputs(probe=doc)
+    lenient = {
+        "properties": ["color"],
+        "allow": ["transparent", "currentcolor", "red"],
+        "delta_e": 5.0,
+    }
+    passed = token_compliance_gate(compliance(inputs, **lenient))
+    assert (passed.name, passed.status) == ("token_compliance", GateStatus.PASS)
+    # Each setting alone decides: undo one and the gate fails on what it let through.
+    for key, default in (("properties", None), ("allow", None), ("delta_e", 1.0)):
+        undone = dict(lenient)
+        undone[key] = default if default is not None else TokenComplianceConfig().model_dump()[key]
+        failed = token_compliance_gate(compliance(inputs, **undone))
+        assert failed.status is GateStatus.FAIL, key
+    # The appearance decides which tokens count: the light primary is off-token in dark.
+    dark = token_compliance_gate(compliance(habits_inputs(probe=doc, appearance="dark"), **lenient))
+    assert dark.status is GateStatus.FAIL
+    assert {f.element for f in dark.findings} >= {"#tok"}
+
+
+def test_rendered_contrast_applies_the_projects_level(
+    habits_inputs: Callable[..., GateInputs],
+) -> None:
+    # About 5.4:1 on white: AA (4.5:1) passes, AAA (7:1) fails.
+    doc = page(el("p", id="grey", text="Grey text", color="rgb(106, 106, 106)"))
+    inputs = habits_inputs(probe=doc)
+    aa = rendered_contrast_gate(settings(inputs, rendered_contrast=RenderedContrastConfig()))
+    assert (aa.name, aa.status) == ("rendered_contrast", GateStatus.PASS)
+    strict = settings(inputs, rendered_contrast=RenderedContrastConfig(level="AAA"))
+    aaa = rendered_contrast_gate(strict)
+    assert aaa.status is GateStatus.FAIL
+    probe = parse_probe(doc, str(inputs.sensed.probe))
+    assert aaa == check_rendered_contrast(probe, inputs.sensed.render, "AAA")
