@@ -78,6 +78,7 @@ def test_a_clean_page_scores_1_with_its_numbers(make_packet: PacketFactory, tmp_
     assert result.numbers["contrast"]["below_aa"] == 0
     assert result.numbers["contrast"]["checked"] == 3  # the h1, the paragraph, "Add habit"
     assert result.numbers["contrast"]["worst_ratio"] > 4.5
+    assert f"worst {result.numbers['contrast']['worst_ratio']}:1" in result.evidence
 
 
 def test_a_missing_contract_id_fails(make_packet: PacketFactory, tmp_path: Path) -> None:
@@ -315,6 +316,7 @@ def test_low_contrast_text_fails(make_packet: PacketFactory, tmp_path: Path) -> 
     assert result.numbers["contrast"]["below_aa"] == 1
     assert result.numbers["contrast"]["checked"] == 3
     assert result.numbers["contrast"]["worst_ratio"] < 2
+    assert f"worst {result.numbers['contrast']['worst_ratio']}:1" in result.evidence
 
 
 def _unmeasurable_page() -> dict[str, Any]:
