@@ -436,7 +436,7 @@ def test_the_language_of_a_file(name: str, language: str | None) -> None:
             ".a { background: url(http://x/a.png) #fff; }",
             [(1, "color", "#fff", "background")],
         ),
-        ("scss", "@media screen { $gap: 4px; }", []),
+        ("scss", "@media screen { $gap: 4px; $c: #fff; }", []),
         ("css", ".card { --accent: teal; }", [(1, "color", "teal", "--accent")]),
         ("scss", ".a { $local: teal; }", [(1, "color", "teal", "$local")]),
         (
@@ -490,6 +490,10 @@ def test_the_language_of_a_file(name: str, language: str | None) -> None:
         ),
         ("css", "/* a\n b */\n.a { color: #fff; }", [(3, "color", "#fff", "color")]),
         ("css", ".a { margin: 0px 1px; }", [(1, "spacing", "1px", "margin")]),
+        ("css", '.a { content: "x"; color: #fff; }', [(1, "color", "#fff", "color")]),
+        ("css", ".a { content: 'x'; margin: 3px; }", [(1, "spacing", "3px", "margin")]),
+        ("css", ".a { outline: var(--w)red; }", [(1, "color", "red", "outline")]),
+        ("css", ".a { outline: 'x'red; }", [(1, "color", "red", "outline")]),
     ],
 )
 def test_each_hit_in_full(
