@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -24,9 +25,15 @@ from argus.contract.registry import remember
 from argus.contract.state import load_state
 from tests.contract.conftest import summarize, write_contract
 from tests.contract.test_newer import newer_contract
+from tests.judge.stub_llm import StubLLM
 
 GO = json.dumps({"verdict": "GO", "evidence": "done.txt reads 'done'", "findings": []})
 CONTRACTS = Path(".argus") / "contracts"
+
+
+def git(repo: Path, *args: str) -> None:
+    base = ["git", "-c", "user.email=a@b", "-c", "user.name=a"]
+    subprocess.run([*base, *args], cwd=repo, check=True, capture_output=True)
 
 
 def reason(root: Path) -> str:
@@ -63,7 +70,7 @@ def test_a_running_run_names_the_advance_and_the_first_stage(repo: Path) -> None
     assert "check, review" in text and "earlier working tree" not in text
     run.advance(repo, "ship-it", "verifying")
     text = reason(repo)
-    assert "advance" not in text and "`argus contract grade ship-it check`" in text
+    assert "advance" not in text and "then `argus contract grade ship-it check`" in text
 
 
 def test_a_verifying_run_names_the_judge_then_the_summary_then_complete(
@@ -288,3 +295,40 @@ def test_session_start_skips_a_bad_cwd_and_briefs_every_run(repo: Path, cwd: obj
 def test_the_unreadable_event_problem_names_the_error() -> None:
     assert "UnicodeDecodeError" in str(read_event(b"\xff")[1])
     assert "JSONDecodeError" in str(read_event(b"{")[1])
+
+
+def test_stale_passes_are_named_by_stage(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (repo / "done.txt").write_text("done")
+    (repo / ".gitignore").write_text(".argus/\n")
+    git(repo, "init", "-q")
+    write_contract(repo)
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "work")
+    started(repo)
+    run.advance(repo, "ship-it", "verifying")
+    assert run.grade(repo, "ship-it", "check").status == "passed"
+    monkeypatch.setenv("GRADER_ANSWER", GO)
+    assert run.judge(repo, "ship-it", "review").status == "passed"
+    (repo / "done.txt").write_text("changed after the passes")
+    text = reason(repo)
+    assert "check, review (check, review passed on an earlier working tree)" in text
+    assert "then `argus contract grade ship-it check`" in text
+
+
+def test_a_model_graded_run_is_judged_against_the_executor(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with StubLLM() as stub:
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-stub")
+        monkeypatch.setenv("OPENAI_API_BASE", stub.url)
+        path = write_contract(repo)
+        data = json.loads(path.read_text())
+        data["stages"][1]["grader"] = {"model": "openai/stub-grader"}
+        path.write_text(json.dumps(data))
+        run.start(repo, path, "anthropic/the-builder", "")
+        run.advance(repo, "ship-it", "verifying")
+        (repo / "done.txt").write_text("done")
+        assert run.grade(repo, "ship-it", "check").status == "passed"
+        stub.queue(content=GO)
+        assert run.judge(repo, "ship-it", "review").status == "passed"
+    assert "closure-summary-missing" in reason(repo)
