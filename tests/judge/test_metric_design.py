@@ -762,3 +762,39 @@ def test_an_unsupported_allow_truncation_selector_is_refused(tmp_path: Path) -> 
     cut = text(1, truncated="clip")
     with pytest.raises(InputError):
         design.typography(ctx(tmp_path, cut, contract={"allow_truncation": ["p > span"]}))
+
+
+def test_typography_says_what_the_tokens_left_unchecked(tmp_path: Path) -> None:
+    full = design.typography(ctx(tmp_path, text(1, font_weight="400", line_height="24px")))
+    assert full.score == 1 and "not checked" not in full.evidence
+    assert "6 type roles" in full.evidence and "famil" in full.evidence, full.evidence
+    bare = {"colors": {"ink": "#16181d", "page": "#f5f6f8"}, "type": {"body": 16}}
+    sizes_only = design.typography(ctx(tmp_path, text(1), tokens=bare))
+    assert sizes_only.score == 1
+    assert sizes_only.evidence.count("not checked") == 2, sizes_only.evidence
+    assert "None" not in sizes_only.evidence
+    off = design.typography(ctx(tmp_path, text(1, font_size="17px"), tokens=bare))
+    assert off.score == 0.5 and off.evidence.count("not checked") == 1, off.evidence
+
+
+def test_colour_roles_look_past_what_they_cannot_judge(tmp_path: Path) -> None:
+    hidden = text(1, color=DANGER, box=(10, 10, 1, 1))
+    filled = el(2, background_color=DANGER)
+    assert len(design.colour_role_findings(ctx(tmp_path, hidden, filled))) == 1
+    # on one element: an unreadable or unrestricted text colour, then a misplaced fill
+    for ink in ("url(x.png)", INK):
+        both = text(1, color=ink, background_color=DANGER)
+        assert len(design.colour_role_findings(ctx(tmp_path, both))) == 1, ink
+    unstyled = text(1)
+    del unstyled["style"]["background-color"]
+    assert design.colour_role_findings(ctx(tmp_path, unstyled, filled)) != []
+
+
+def test_colour_roles_with_a_zero_delta_e_still_match_the_exact_token(tmp_path: Path) -> None:
+    assert len(design.colour_role_findings(ctx(tmp_path, text(1, color=DANGER), delta_e=0.0))) == 1
+
+
+def test_an_unsupported_colour_role_selector_is_refused(tmp_path: Path) -> None:
+    tokens = _tokens(color_roles={"danger": {"only": ["p > span"]}})
+    with pytest.raises(InputError):
+        design.colour_role_findings(ctx(tmp_path, text(1, color=DANGER), tokens=tokens))
