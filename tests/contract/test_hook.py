@@ -21,7 +21,7 @@ from argus.contract.hook import (
     stop_decision,
     vanished,
 )
-from argus.contract.registry import remember
+from argus.contract.registry import registry_dir, remember
 from argus.contract.state import load_state
 from tests.contract.conftest import summarize, write_contract
 from tests.contract.test_newer import newer_contract
@@ -67,7 +67,7 @@ def test_a_running_run_names_the_advance_and_the_first_stage(repo: Path) -> None
         "`argus contract advance ship-it verifying`, then `argus contract grade ship-it check`"
         in text
     )
-    assert "check, review" in text and "earlier working tree" not in text
+    assert "check, review." in text and "earlier working tree" not in text  # the ids, then stop
     run.advance(repo, "ship-it", "verifying")
     text = reason(repo)
     assert "advance" not in text and "then `argus contract grade ship-it check`" in text
@@ -332,3 +332,17 @@ def test_a_model_graded_run_is_judged_against_the_executor(
         stub.queue(content=GO)
         assert run.judge(repo, "ship-it", "review").status == "passed"
     assert "closure-summary-missing" in reason(repo)
+
+
+def test_vanished_looks_past_an_unresolvable_start_and_other_projects(
+    repo: Path, tmp_path: Path
+) -> None:
+    started(repo)
+    shutil.rmtree(repo / ".argus")
+    loop = tmp_path / "loop"
+    loop.symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(loop)
+    unrelated = {"root": str(tmp_path / "other"), "contract_id": "x", "run_id": "r"}
+    (registry_dir() / "!first.json").write_text(json.dumps(unrelated))  # sorted first
+    gone = vanished([loop / "x", repo])
+    assert len(gone) == 1 and "'ship-it'" in gone[0]
