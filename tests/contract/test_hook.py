@@ -58,6 +58,10 @@ def test_candidate_roots_are_every_directory_above_with_runs_each_once(tmp_path:
     assert candidate_roots([deep, inner, top, tmp_path / "missing"]) == [inner, top]
     assert candidate_roots([top / "a"]) == [top]
     assert candidate_roots([tmp_path]) == []
+    loop = tmp_path / "loop"
+    loop.symlink_to(tmp_path / "loop2")
+    (tmp_path / "loop2").symlink_to(loop)
+    assert candidate_roots([loop / "x", inner]) == [inner, top]  # an unresolvable start skipped
 
 
 def test_a_running_run_names_the_advance_and_the_first_stage(repo: Path) -> None:
@@ -153,10 +157,12 @@ def test_decide_allows_only_with_no_problem_and_no_open_run(repo: Path) -> None:
 
 def test_a_remembered_run_whose_files_vanished_holds(repo: Path) -> None:
     started(repo)
+    run_id = load_state(repo, "ship-it").run_id
     assert vanished([repo]) == []
     shutil.rmtree(repo / ".argus")
     gone = vanished([repo / "sub"])
     assert len(gone) == 1 and "'ship-it'" in gone[0] and str(repo.resolve()) in gone[0]
+    assert f"({run_id}, running)" in gone[0]  # which run, in which phase
     assert vanished([repo.parent / "elsewhere"]) == []
     assert reason(repo) == gone[0]
     # replaced by a run with another id: still vanished
