@@ -119,6 +119,7 @@ def _one_view(root: Path) -> None:
     path = root / SPEC
     spec = json.loads(path.read_text(encoding="utf-8"))
     target = spec["targets"][0]
+    spec["targets"] = [target]  # the example has other targets (the add form) since issue 16
     target["states"], target["appearances"] = ["populated"], ["light"]
     target["fixtures"] = {"populated": target["fixtures"]["populated"]}
     target["expectations"] = {"populated": target["expectations"]["populated"]}
