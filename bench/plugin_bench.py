@@ -156,9 +156,8 @@ def run(quick: bool = False) -> dict[str, Any]:
             _pytest(visual_dir, ["-p", "no:argus"], visual_env)
             visual = _pytest(visual_dir, ["-p", "no:argus"], visual_env)
             if visual.returncode != 0:
-                raise RuntimeError(
-                    f"pytest-playwright-visual run failed:\n{(visual.stdout + visual.stderr)[-1500:]}"
-                )
+                output = (visual.stdout + visual.stderr)[-1500:]
+                raise RuntimeError(f"pytest-playwright-visual run failed:\n{output}")
             visual_ms = _times(times_file)
 
             project = PlaywrightTest(config, root, discover_browser(config))
