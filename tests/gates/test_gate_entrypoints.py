@@ -6,8 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+import pytest
+from PIL import Image
+
 from argus.config import RenderedContrastConfig, TokenComplianceConfig
-from argus.gates.base import GateInputs, GateStatus, get_gate
+from argus.errors import InputError
+from argus.gates.base import GateInputs, GateOutcome, GateStatus, get_gate
 from argus.gates.probe import parse_probe
 from argus.gates.rendered_contrast import check_rendered_contrast, rendered_contrast_gate
 from argus.gates.token_compliance import token_compliance_gate
@@ -84,3 +88,37 @@ def test_rendered_contrast_applies_the_projects_level(
     assert aaa.status is GateStatus.FAIL
     probe = parse_probe(doc, str(inputs.sensed.probe))
     assert aaa == check_rendered_contrast(probe, inputs.sensed.render, "AAA")
+
+
+def test_the_render_is_read_from_the_views_sensed_files(
+    habits_inputs: Callable[..., GateInputs],
+) -> None:
+    # Black text on a background image: only the render can say what is behind it.
+    doc = page(el("p", id="over", text="x", color="rgb(0, 0, 0)", background_image="url(a)"))
+    inputs = habits_inputs(probe=doc)
+    blind = rendered_contrast_gate(inputs)  # no render.png: not measurable
+    assert blind.data["not_measurable"] == 1 and blind.data["worst_ratio"] is None
+    Image.new("RGB", (1280, 800), (255, 255, 255)).save(inputs.sensed.render)
+    seen = rendered_contrast_gate(inputs)
+    assert seen.data["not_measurable"] == 0 and seen.data["worst_ratio"] == 21.0
+    assert seen.status is GateStatus.PASS
+
+
+@pytest.mark.parametrize("gate", [rendered_contrast_gate, token_compliance_gate])
+def test_an_adapters_probe_without_elements_is_a_skip_under_the_gates_name(
+    habits_inputs: Callable[..., GateInputs], gate: Callable[[GateInputs], GateOutcome]
+) -> None:
+    inputs = settings(habits_inputs(probe={"screen": "home"}), adapter="ios")
+    outcome = gate(inputs)
+    assert outcome.status is GateStatus.SKIP
+    assert outcome.name == gate.__name__.removesuffix("_gate")
+
+
+@pytest.mark.parametrize("gate", [rendered_contrast_gate, token_compliance_gate])
+def test_a_bad_probe_is_refused_naming_its_file(
+    habits_inputs: Callable[..., GateInputs], gate: Callable[[GateInputs], GateOutcome]
+) -> None:
+    inputs = habits_inputs(probe={"version": 1, "elements": "none"})
+    with pytest.raises(InputError) as refused:
+        gate(inputs)
+    assert str(inputs.sensed.probe) in str(refused.value)
