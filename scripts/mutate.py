@@ -54,7 +54,7 @@ DEFAULT = (
     "src/argus/gates/console.py=tests/gates/test_console.py",
     "src/argus/gates/axe.py=tests/gates/test_axe.py",
     "src/argus/gates/focus_visible.py=tests/gates/test_focus_visible.py",
-    "src/argus/gates/probe.py=tests/gates/test_probe.py",
+    "src/argus/evidence/probe.py=tests/evidence/test_probe.py",
     "src/argus/gates/inputs.py=tests/gates/test_inputs.py",
     # gates: snapshot family
     "src/argus/gates/snapshot.py=tests/gates/test_snapshot.py,tests/gates/test_snapshot_outcome.py,tests/gates/test_baseline_browser.py,tests/gates/test_adapter_gates.py",

@@ -8,8 +8,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from argus.color import RGBA, composite, contrast_ratio
 from argus.errors import InputError
+from argus.evidence.probe import parse_probe
 from argus.gates.base import GateStatus
-from argus.gates.probe import parse_probe
 from argus.gates.rendered_contrast import check_rendered_contrast
 from tests.gates.probes import el, page
 
@@ -425,7 +425,7 @@ def test_text_shadows_are_read_from_the_computed_value() -> None:
 
 
 def test_aaa_asks_for_7_to_1() -> None:
-    from argus.gates.probe import parse_probe
+    from argus.evidence.probe import parse_probe
     from argus.gates.rendered_contrast import check_rendered_contrast
 
     # #595959 on white is 7.0:1; #666 is 5.74:1: AA passes both, AAA only the first.

@@ -12,8 +12,8 @@ import pytest
 from PIL import Image
 
 from argus.color import RGBA, composite, contrast_ratio, parse_color, to_hex
+from argus.evidence.probe import parse_probe
 from argus.gates.base import GateStatus
-from argus.gates.probe import parse_probe
 from argus.gates.render_pixels import RenderImage
 from argus.gates.rendered_contrast import (
     MAX_FINDINGS,

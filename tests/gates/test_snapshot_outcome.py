@@ -12,8 +12,8 @@ from argus.config import SnapshotConfig
 from argus.diff import SnapshotOutcome, Tolerance
 from argus.diff.regions import Region
 from argus.errors import InputError
+from argus.evidence.probe import Probe, parse_probe
 from argus.gates.base import GateOutcome, GateStatus
-from argus.gates.probe import Probe, parse_probe
 from argus.gates.snapshot import (
     _wanted_write,
     device_pixel_ratio,

@@ -5,8 +5,8 @@ import re
 import pytest
 
 from argus.errors import InputError
+from argus.evidence.probe import parse_probe
 from argus.gates.base import GateStatus
-from argus.gates.probe import parse_probe
 from argus.gates.token_compliance import DEFAULT_PROPERTIES, check_token_compliance
 from argus.tokens import Tokens
 from tests.gates.probes import el, page

@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from argus.config import AxeConfig
+from argus.evidence.probe import parse_probe
 from argus.gates.axe import check_axe
 from argus.gates.base import GateOutcome, GateStatus
-from argus.gates.probe import parse_probe
 from argus.gates.rendered_contrast import check_rendered_contrast
 from argus.sense import Sensor
 from argus.spec import View, load_spec

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from argus.errors import ConfigError, JudgeError
+from argus.evidence.content import FENCE_TAG, MAX_PAGE_CHARS, TRUNCATION_MARKER
 from argus.judge.base import get_judge, run_judge
-from argus.judge.content import FENCE_TAG, MAX_PAGE_CHARS, TRUNCATION_MARKER
 from argus.judge.llm import LiteLLMJudge, load_litellm
 from tests.judge.conftest import RUBRIC, PacketFactory, answer, config_for, small_probe
 from tests.judge.stub_llm import StubLLM

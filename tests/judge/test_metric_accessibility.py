@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from argus.config import ProjectConfig
-from argus.judge.content import clip
+from argus.evidence.content import clip
 from argus.judge.metric import MetricJudge
 from tests.judge.conftest import PacketFactory
 from tests.judge.test_metric import el, good_page, page

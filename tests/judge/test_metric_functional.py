@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from argus.errors import InputError
-from argus.gates.probe import parse_probe
-from argus.judge.content import clip
+from argus.evidence.content import clip
+from argus.evidence.probe import parse_probe
 from tests.judge.conftest import PacketFactory
 from tests.judge.test_metric import el, good_page, measure, page
 from tests.support.habits import copy_habits

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from argus.errors import InputError, JudgeError
+from argus.evidence.content import MAX_TEXT, TRUNCATION_MARKER
 from argus.judge.assemble import packet_for_view, view_contract
-from argus.judge.content import MAX_TEXT, TRUNCATION_MARKER
 from argus.judge.packet import ROLES, load_packet
 from argus.spec import View, load_spec
 from tests.judge.conftest import PacketFactory, derived_gate_result, png, small_probe

@@ -28,8 +28,8 @@ from argus.assertion.packet import (
 )
 from argus.config import ProjectConfig
 from argus.errors import ConfigError, JudgeError
+from argus.evidence.content import cap_page, clip, clip_page_data, fence
 from argus.io import loads_json
-from argus.judge.content import cap_page, clip, clip_page_data, fence
 from argus.judge.images import png_data_url
 from argus.judge.prompt import Part, Prompt, probe_lines
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from argus.assertion.packet import VERDICTS, AssertionPacket
+from argus.evidence.content import clip
 from argus.io import loads_json
-from argus.judge.content import clip
 
 FAILED = "ASSERTION_FAILED"
 INCONCLUSIVE = "ASSERTION_INCONCLUSIVE"

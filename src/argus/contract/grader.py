@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from argus.errors import JudgeError
+from argus.evidence.content import clip, fence
 from argus.judge.answer import parse_json_object
-from argus.judge.content import clip, fence
 from argus.proc import stop_group
 from argus.review.diff import cut_diff
 

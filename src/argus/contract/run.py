@@ -44,7 +44,7 @@ from argus.contract.state import (
 from argus.contract.summary import require_summary, write_summary
 from argus.contract.worktree import worktree_digest
 from argus.errors import InputError
-from argus.judge.content import clip
+from argus.evidence.content import clip
 from argus.proc import read_tail, run_in_group
 
 TAIL_LINES = 40

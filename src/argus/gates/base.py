@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from argus.errors import InputError
+from argus.evidence.content import clip, defuse
 from argus.io import read_json
-from argus.judge.content import clip, defuse
 
 if TYPE_CHECKING:
     from argus.config import ProjectConfig

@@ -25,6 +25,7 @@ from typing import Literal
 
 from argus.color import RGBA, composite, contrast_ratio, parse_color, to_hex
 from argus.diff.masks import Box
+from argus.evidence.probe import Element, Probe, parse_probe
 from argus.gates.base import (
     Finding,
     GateInputs,
@@ -34,7 +35,6 @@ from argus.gates.base import (
     register_gate,
     skip_for_adapter_probe,
 )
-from argus.gates.probe import Element, Probe, parse_probe
 from argus.gates.render_pixels import RenderImage, worst_contrast_in_boxes
 from argus.gates.text_shadow import TextShadow, parse_text_shadows
 

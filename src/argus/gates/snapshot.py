@@ -28,6 +28,7 @@ from argus.diff.regions import Region
 from argus.diff.sensor_tolerance import SensorTolerance, sensor_tolerance
 from argus.diff.snapshot import COMPARE_IF_PRESENT
 from argus.errors import InputError
+from argus.evidence.probe import Element, Probe, parse_probe
 from argus.gates.base import (
     Finding,
     GateInputs,
@@ -37,7 +38,6 @@ from argus.gates.base import (
     register_gate,
 )
 from argus.gates.baseline_browser import browser_drift, record_browser
-from argus.gates.probe import Element, Probe, parse_probe
 from argus.gates.stale_baseline import stale_regions
 from argus.spec import SnapshotSettings
 from argus.tokens import Tokens

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from argus.color import RGBA, parse_color, to_hex
 from argus.errors import InputError
+from argus.evidence.probe import Element, Probe, parse_probe, parse_px
 from argus.gates.base import (
     Finding,
     GateInputs,
@@ -23,7 +24,6 @@ from argus.gates.base import (
     register_gate,
     skip_for_adapter_probe,
 )
-from argus.gates.probe import Element, Probe, parse_probe, parse_px
 from argus.tokens import Tokens
 
 SIDES = ("top", "right", "bottom", "left")

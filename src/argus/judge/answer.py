@@ -14,9 +14,9 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
+from argus.evidence.content import clip
 from argus.io import loads_json
 from argus.judge.base import MalformedAnswer
-from argus.judge.content import clip
 
 _FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.S)
 

@@ -26,8 +26,8 @@ from typing import Any, Protocol
 from argus.config import ProjectConfig
 from argus.contracts import Rubric
 from argus.errors import ConfigError, InputError, JudgeError
+from argus.evidence.content import clip
 from argus.identity import same_model
-from argus.judge.content import clip
 from argus.judge.packet import Packet
 from argus.verdict import NormalizedVerdict, normalize_verdict
 

@@ -29,6 +29,7 @@ from typing import Any
 from argus.config import ProjectConfig
 from argus.contracts import load_rubric
 from argus.errors import ConfigError, JudgeError
+from argus.evidence.content import clip
 from argus.judge.answer import check_schema, dimension_entries, parse_json_object
 from argus.judge.base import (
     MalformedAnswer,
@@ -36,7 +37,6 @@ from argus.judge.base import (
     require_distinct_commands,
     require_independent,
 )
-from argus.judge.content import clip
 from argus.judge.packet import MANIFEST, ROLES, Packet, load_packet
 from argus.judge.prompt import answer_schema, judge_prompt
 from argus.proc import stop_group

@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from argus.errors import InputError, JudgeError
+from argus.evidence.content import clip_page_data
 from argus.io import atomic_write_json, loads_json, read_bytes, read_json
-from argus.judge.content import clip_page_data
 from argus.judge.gatecheck import check_gate_result
 from argus.verdict import normalize_gate_result
 

@@ -3,7 +3,7 @@ data, and the images (inline for a model API, as file paths for an agent CLI).
 
 Trusted inputs are the project's own files (rubric, contract, spec.md, tokens, gate statuses).
 Page data (elements, accessibility tree, console lines, axe rule ids) comes from the app and
-only ever appears inside one fence (argus.judge.content.fence), already cut to 256 characters
+only ever appears inside one fence (argus.evidence.content.fence), already cut to 256 characters
 per string by the packet builder.
 """
 
@@ -18,7 +18,7 @@ from importlib import resources
 from typing import Any, Literal
 
 from argus.contracts import Rubric
-from argus.judge.content import cap_page, fence
+from argus.evidence.content import cap_page, fence
 from argus.judge.images import png_data_url
 from argus.judge.packet import Packet
 

@@ -28,7 +28,7 @@ from argus.diff.compare import compare
 from argus.diff.masks import Box, paint_masks
 from argus.diff.regions import Region
 from argus.diff.sensor_tolerance import SensorTolerance
-from argus.gates.probe import Element, Probe
+from argus.evidence.probe import Element, Probe
 
 MAX_SHIFT = 8  # px searched for a moved region
 PAD = MAX_SHIFT  # px of context around a region when classifying it

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from argus.judge.content import fence
+from argus.evidence.content import fence
 from argus.spec.model import View
 
 # Caps keep one huge spec.md or tokens file from crowding out the findings.

@@ -35,8 +35,8 @@ from typing import Any
 
 from argus.config import ProjectConfig, ReviewConfig
 from argus.errors import ConfigError, JudgeError
+from argus.evidence.content import clip, fence
 from argus.judge.answer import parse_json_object
-from argus.judge.content import clip, fence
 from argus.review.diff import CutDiff
 
 PROMPT_NAME = "acceptance-fidelity-v1"

@@ -18,7 +18,7 @@ from typing import Any
 
 from argus.config import ProjectConfig
 from argus.errors import InputError
-from argus.judge.content import clip
+from argus.evidence.content import clip
 from argus.store import Event, RunStore
 
 REVIEW = "acceptance_fidelity_review"

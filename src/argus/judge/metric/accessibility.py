@@ -22,11 +22,11 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from argus.evidence.content import clip
 from argus.gates.a11y_ids import check_a11y_ids
 from argus.gates.axe import check_axe
 from argus.gates.base import GateStatus
 from argus.gates.rendered_contrast import check_rendered_contrast
-from argus.judge.content import clip
 from argus.judge.metric.context import Measured, MetricContext, Node
 
 SELECTOR_CHARS = 60

@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 from argus.config import ProjectConfig
 from argus.diff.png import load_png
 from argus.errors import InputError
-from argus.gates.probe import Element, Probe, parse_probe
+from argus.evidence.probe import Element, Probe, parse_probe
 from argus.judge.packet import Packet
 from argus.judge.picture import Picture, picture_of
 from argus.tokens import Tokens, load_tokens

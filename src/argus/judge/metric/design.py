@@ -21,10 +21,10 @@ from typing import Any
 from argus.color import parse_color
 from argus.diff.masks import select_elements
 from argus.errors import InputError
+from argus.evidence.content import clip
+from argus.evidence.probe import Element, parse_px
 from argus.gates.base import Finding
-from argus.gates.probe import Element, parse_px
 from argus.gates.token_compliance import COLOR_PROPS, PX_TOLERANCE, check_token_compliance
-from argus.judge.content import clip
 from argus.judge.metric.context import Measured, MetricContext, Node
 from argus.tokens.colorroles import inferred_appearance
 from argus.tokens.model import ALL_APPEARANCES, _rendered_distance

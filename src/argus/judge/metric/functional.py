@@ -31,8 +31,8 @@ from typing import Any
 from spellchecker import SpellChecker
 
 from argus.errors import InputError
+from argus.evidence.content import clip
 from argus.judge.aria import TextPattern, collapse, first_unmatched, parse_aria, template_matches
-from argus.judge.content import clip
 from argus.judge.metric.context import Measured, MetricContext, Node
 
 # A word as the spelling check reads it: letters, with one inner apostrophe (don't).

@@ -10,7 +10,7 @@ import pytest
 from argus.color import RGBA
 from argus.diff.masks import Box
 from argus.errors import InputError
-from argus.gates.probe import Element, FieldText, Probe, parse_probe, parse_px
+from argus.evidence.probe import Element, FieldText, Probe, parse_probe, parse_px
 
 
 def raw(tag: str, parent: int | None = 0, **fields: Any) -> dict[str, Any]:
