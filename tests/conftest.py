@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+
+from tests.support.cli import run_as_process, run_in_process
 
 # Shared fixtures (serve, warm_sensor): see tests/support/fixtures.py.
 pytest_plugins = ("tests.support.fixtures", "pytester")
@@ -36,21 +37,18 @@ def _not_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def run_argus() -> RunArgus:
-    """Run the real CLI in a subprocess: run_argus("lint", "x.json", cwd=tmp_path)."""
+def run_argus(request: pytest.FixtureRequest) -> RunArgus:
+    """Run the real CLI: run_argus("lint", "x.json", cwd=tmp_path). In this process
+    (tests/support/cli.py), unless the test is marked ``process`` or ``browser``: then as a new
+    ``python -m argus`` process."""
+    as_process = any(request.node.get_closest_marker(name) for name in ("process", "browser"))
 
     def run(
         *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = 300
     ) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "argus", *args],
-            cwd=cwd,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
-        )
+        if as_process:
+            return run_as_process(args, cwd, env, timeout)
+        return run_in_process(args, cwd, env)
 
     return run
 

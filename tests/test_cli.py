@@ -9,6 +9,7 @@ from tests.conftest import RunArgus
 from tests.support.habits import copy_habits
 
 
+@pytest.mark.process  # `python -m argus` itself: the entry a user's shell and hooks start
 def test_version_prints_package_version(run_argus: RunArgus) -> None:
     result = run_argus("--version")
     assert result.returncode == 0

@@ -1,0 +1,104 @@
+"""Run the `argus` command line for a test: in this process by default, as a process on request.
+
+A new Python process costs ~0.3 s before Argus does anything (interpreter, imports), and ~240
+tests call the CLI. In-process, ``argus.cli.main`` runs with the same argv, working directory,
+environment and standard streams a process would have had, and the result has the shape of
+``subprocess.CompletedProcess``, so a test reads the same either way. A new process is kept for
+what only a process can show: start-up cost, signals and kills, what a child inherits, and tests
+that drive a browser (Playwright's sync API refuses to start inside another running one).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import subprocess
+import sys
+import traceback
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+from argus.cli import main
+
+
+def run_in_process(
+    args: tuple[str, ...], cwd: Path | None, env: Mapping[str, str] | None
+) -> subprocess.CompletedProcess[str]:
+    """``argus ARGS`` run by ``argus.cli.main`` with a process's surroundings; an exception that
+    escapes is printed as a traceback on stderr and exits 1, as the interpreter would."""
+    stdout, stderr = _stream(), _stream()
+    with _surroundings(cwd, env, stdout, stderr):
+        try:
+            code = main(list(args))
+        except SystemExit as ended:  # argparse's usage errors, --help
+            code = _exit_code(ended.code, stderr)
+        except BaseException:  # what an uncaught exception does to a process
+            traceback.print_exc()
+            code = 1
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+    return subprocess.CompletedProcess(["argus", *args], code, _text(stdout), _text(stderr))
+
+
+def run_as_process(
+    args: tuple[str, ...], cwd: Path | None, env: Mapping[str, str] | None, timeout: float
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "argus", *args],
+        cwd=cwd,
+        env=None if env is None else dict(env),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def _stream() -> io.TextIOWrapper:
+    return io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="backslashreplace")
+
+
+def _text(stream: io.TextIOWrapper) -> str:
+    stream.flush()
+    buffer = stream.buffer
+    assert isinstance(buffer, io.BytesIO)
+    return buffer.getvalue().decode("utf-8", "replace")
+
+
+def _exit_code(code: object, stderr: io.TextIOWrapper) -> int:
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=stderr)
+    return 1
+
+
+@contextlib.contextmanager
+def _surroundings(
+    cwd: Path | None,
+    env: Mapping[str, str] | None,
+    stdout: io.TextIOWrapper,
+    stderr: io.TextIOWrapper,
+) -> Iterator[None]:
+    """The working directory, environment and standard streams of a process started from here
+    with no standard input, put back afterwards whatever happens."""
+    saved_env = dict(os.environ)
+    saved_cwd = os.getcwd()
+    saved_streams = sys.stdin, sys.stdout, sys.stderr
+    if env is not None:
+        os.environ.clear()
+        os.environ.update(env)
+    if cwd is not None:
+        os.chdir(cwd)
+    sys.stdin = io.TextIOWrapper(io.BytesIO(b""), encoding="utf-8")
+    sys.stdout, sys.stderr = stdout, stderr
+    try:
+        yield
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved_streams
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_env)
