@@ -23,9 +23,13 @@ RunArgus = Callable[..., subprocess.CompletedProcess[str]]
 def _private_state_home(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Argus's per-user state (the registry of open contract runs) in a test's own directory,
-    never the real ~/.local/state."""
+    """Argus's per-user state (the registry of open contract runs, pins, the person key) in a
+    test's own directories, never the real ~/.local/state: the chosen state home and, for
+    in-process calls, the account's own one (a process Argus starts still writes there)."""
     monkeypatch.setenv("ARGUS_STATE_HOME", str(tmp_path_factory.mktemp("argus-state")))
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)
+    account = tmp_path_factory.mktemp("argus-account-state")
+    monkeypatch.setattr("argus.state_home.account_home", lambda: account)
 
 
 @pytest.fixture(autouse=True)

@@ -186,8 +186,8 @@ def test_the_event_size_limit_is_exact() -> None:
     assert read_event(at_limit) == ({}, None)
     payload, problem = read_event(at_limit + b" ")
     assert payload == {} and problem and str(MAX_EVENT_BYTES) in problem
-    assert read_event(b"") == ({}, None)
-    assert read_event(b"  \n") == ({}, None)
+    assert read_event(b"") == ({}, "the Stop event is empty")
+    assert read_event(b"  \n") == ({}, "the Stop event is empty")
     assert read_event(b'{"cwd": "/x"}') == ({"cwd": "/x"}, None)
 
 
@@ -206,7 +206,8 @@ def test_the_stop_hook_finds_runs_from_the_event_the_project_or_its_own_cwd(
     ):
         out = json.loads(run_stop_hook(raw, project, cwd))
         assert out["decision"] == "block" and "'ship-it'" in out["reason"]
-    assert run_stop_hook(b"{}", str(repo) + "\0", elsewhere) == ""  # a NUL: not a place
+    nul = json.loads(run_stop_hook(b"{}", str(repo) + "\0", elsewhere))  # a NUL: not a place
+    assert "CLAUDE_PROJECT_DIR is not a directory name" in nul["reason"]
 
 
 @pytest.mark.parametrize("cwd", ["", 7, None, "a\u0000b"])
@@ -352,3 +353,56 @@ def test_vanished_looks_past_an_unresolvable_start_and_other_projects(
     (registry_dir() / "!first.json").write_text(json.dumps(unrelated))  # sorted first
     gone = vanished([loop / "x", repo])
     assert len(gone) == 1 and "'ship-it'" in gone[0]
+
+
+@pytest.mark.parametrize("raw", [b"", b" ", b"\n\t  \r\n"])
+def test_an_empty_or_blank_event_blocks_even_with_no_run(tmp_path: Path, raw: bytes) -> None:
+    out = json.loads(run_stop_hook(raw, None, tmp_path))
+    assert out["decision"] == "block" and "the Stop event is empty" in out["reason"]
+    assert run_stop_hook(json.dumps({"cwd": str(tmp_path)}).encode(), None, tmp_path) == ""
+
+
+@pytest.mark.parametrize("where", ["gone", "relative", "file"])
+def test_a_cwd_that_cannot_be_resolved_blocks(tmp_path: Path, where: str) -> None:
+    (tmp_path / "a-file").write_text("x")
+    cwd = {
+        "gone": str(tmp_path / "no-such-directory"),
+        "relative": "some/where",
+        "file": str(tmp_path / "a-file"),
+    }[where]
+    out = json.loads(run_stop_hook(json.dumps({"cwd": cwd}).encode(), None, tmp_path))
+    assert out["decision"] == "block" and "the Stop event's cwd" in out["reason"]
+    project = json.loads(run_stop_hook(b"{}", cwd, tmp_path))
+    assert project["decision"] == "block" and "CLAUDE_PROJECT_DIR" in project["reason"]
+
+
+def test_a_hook_whose_own_directory_is_gone_blocks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+    import sys
+
+    from argus.cli import main
+
+    def gone() -> Path:
+        raise FileNotFoundError(2, "No such file or directory")
+
+    event = json.dumps({"cwd": str(tmp_path)}).encode()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(event)))
+    monkeypatch.setattr(Path, "cwd", staticmethod(gone))
+    assert main(["hook", "stop"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["decision"] == "block" and "the hook's working directory" in out["reason"]
+    assert json.loads(run_stop_hook(event, None, None))["decision"] == "block"
+
+
+def test_a_state_home_pointed_elsewhere_still_finds_the_open_run(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    started(repo)
+    shutil.rmtree(repo / CONTRACTS)  # the run's files are gone; only the registry holds it
+    monkeypatch.setenv("ARGUS_STATE_HOME", str(tmp_path / "somewhere-else"))
+    out = json.loads(run_stop_hook(json.dumps({"cwd": str(repo)}).encode(), None, repo))
+    assert out["decision"] == "block" and "files are gone" in out["reason"]
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
+    assert vanished([repo]) != []

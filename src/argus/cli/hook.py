@@ -39,10 +39,18 @@ def _stdin() -> bytes:
         return b"\xff"
 
 
+def _own_directory() -> Path | None:
+    """The hook's working directory; None when it no longer exists (the hook says so)."""
+    try:
+        return Path.cwd()
+    except OSError:
+        return None
+
+
 def run_session_start(args: argparse.Namespace) -> int:
     from argus.contract.hook import session_start
 
-    out = session_start(_stdin(), os.environ.get("CLAUDE_PROJECT_DIR"), Path.cwd())
+    out = session_start(_stdin(), os.environ.get("CLAUDE_PROJECT_DIR"), _own_directory())
     if out:
         print(out)
     return 0
@@ -53,11 +61,7 @@ def run_stop(args: argparse.Namespace) -> int:
 
     # The event names its directory (cwd); Claude Code also exports the project's directory;
     # the hook looks in both, in its own, and above each.
-    try:
-        raw = sys.stdin.buffer.read()
-    except Exception:
-        raw = b"\xff"
-    out = run_stop_hook(raw, os.environ.get("CLAUDE_PROJECT_DIR"), Path.cwd())
+    out = run_stop_hook(_stdin(), os.environ.get("CLAUDE_PROJECT_DIR"), _own_directory())
     if out:
         print(out)
     return 0

@@ -161,7 +161,9 @@ def read_event(raw: bytes) -> tuple[dict[str, Any], str | None]:
         return {}, f"the Stop event is over {MAX_EVENT_BYTES} bytes"
     try:
         text = raw.decode("utf-8")
-        payload = loads_json(text) if text.strip() else {}
+        if not text.strip():
+            return {}, "the Stop event is empty"
+        payload = loads_json(text)
     except (ValueError, RecursionError) as exc:  # bad JSON, bad UTF-8, a 4300-digit integer
         return {}, f"the Stop event could not be read ({type(exc).__name__})"
     if not isinstance(payload, dict):
@@ -169,20 +171,53 @@ def read_event(raw: bytes) -> tuple[dict[str, Any], str | None]:
     return payload, None
 
 
-def run_stop_hook(raw: bytes, project_dir: str | None, cwd: Path) -> str:
+def _place(value: object, what: str) -> tuple[Path | None, str | None]:
+    """A directory the hook was told to look in, and why it cannot (None when it can)."""
+    if not isinstance(value, str) or not value or "\0" in value:
+        return None, f"{what} is not a directory name"
+    path = Path(value)
+    if not path.is_absolute():
+        return None, f"{what} ({value[:200]!r}) is not an absolute path"
+    try:
+        if path.resolve(strict=True).is_dir():
+            return path, None
+    except (OSError, RuntimeError):
+        pass
+    return None, f"{what} ({value[:200]!r}) is not a directory that exists"
+
+
+def hook_starts(
+    payload: dict[str, Any], project_dir: str | None, cwd: Path | None
+) -> tuple[list[Path], list[str]]:
+    """Where to look for runs (the event's cwd, the project's directory, the hook's own
+    directory) and each one that cannot be resolved, said as a problem."""
+    starts: list[Path] = []
+    problems: list[str] = []
+    places: list[tuple[object, str]] = []
+    if "cwd" in payload:
+        places.append((payload["cwd"], "the Stop event's cwd"))
+    if project_dir is not None:
+        places.append((project_dir, "CLAUDE_PROJECT_DIR"))
+    places.append((str(cwd) if cwd is not None else None, "the hook's working directory"))
+    for value, what in places:
+        place, problem = _place(value, what)
+        if place is not None:
+            starts.append(place)
+        if problem:
+            problems.append(problem)
+    return starts, problems
+
+
+def run_stop_hook(raw: bytes, project_dir: str | None, cwd: Path | None) -> str:
     """What the hook prints: a block decision as JSON, or nothing. Never fails open: anything
-    unexpected blocks, with what went wrong."""
+    unexpected blocks, with what went wrong (an event that is empty or not JSON, a directory
+    it was given that cannot be resolved, ``cwd`` None when the hook's own directory is
+    gone)."""
     try:
         payload, problem = read_event(raw)
-        starts = []
-        event_cwd = payload.get("cwd")
-        if isinstance(event_cwd, str) and event_cwd and "\0" not in event_cwd:
-            starts.append(Path(event_cwd))
-        elif "cwd" in payload:
-            problem = problem or "the Stop event's cwd is not a directory name"
-        if project_dir and "\0" not in project_dir:
-            starts.append(Path(project_dir))
-        starts.append(cwd)
+        starts, unresolved = hook_starts(payload, project_dir, cwd)
+        if problem is None and unresolved:
+            problem = "; ".join(unresolved)
         decision = decide(starts, problem)
         if decision is not None and problem:
             decision["reason"] += (
@@ -211,17 +246,11 @@ def _briefing(root: Path, run_id: str) -> str | None:
     return reason or f"contract '{run_id}' is {state.phase}"
 
 
-def session_start(raw: bytes, project_dir: str | None, cwd: Path) -> str:
+def session_start(raw: bytes, project_dir: str | None, cwd: Path | None) -> str:
     """What the SessionStart hook prints: the open runs as context for the new session (their
     status and next command), or nothing. It changes no run: a paused run stays paused."""
     payload, _ = read_event(raw)
-    starts = []
-    event_cwd = payload.get("cwd")
-    if isinstance(event_cwd, str) and event_cwd and "\0" not in event_cwd:
-        starts.append(Path(event_cwd))
-    if project_dir and "\0" not in project_dir:
-        starts.append(Path(project_dir))
-    starts.append(cwd)
+    starts, _ = hook_starts(payload, project_dir, cwd)
     lines = []
     for root in candidate_roots(starts):
         for run_id in _runs(root):
