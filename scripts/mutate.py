@@ -75,6 +75,12 @@ DEFAULT = (
     "src/argus/judge/metric/design.py=tests/judge/test_metric_design.py,tests/judge/test_metric.py",
     "src/argus/judge/metric/functional.py=tests/judge/test_metric_functional.py,tests/judge/test_metric.py,tests/judge/test_metric_focus.py",
     "src/argus/judge/metric/visual.py=tests/judge/test_metric_visual.py,tests/judge/test_metric.py",
+    "src/argus/judge/metric/checks/alignment.py=tests/judge/test_metric_typed.py",
+    "src/argus/judge/metric/checks/formats.py=tests/judge/test_metric_typed.py",
+    "src/argus/judge/metric/checks/order.py=tests/judge/test_metric_typed.py",
+    "src/argus/judge/metric/checks/shown.py=tests/judge/test_metric_typed.py",
+    "src/argus/judge/metric/checks/trap.py=tests/judge/test_metric_typed.py",
+    "src/argus/judge/metric/checks/values.py=tests/judge/test_metric_typed.py",
     # sign-off, referee, contract completion, Stop hook
     "src/argus/loop/signoff.py=tests/loop/test_signoff.py",
     "src/argus/referee/verdict.py=tests/referee",

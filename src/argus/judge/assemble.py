@@ -39,6 +39,7 @@ def view_contract(spec: Spec, view: View) -> dict[str, Any]:
         expectations = {"aria_snapshot": expectation.aria_snapshot, "counts": counts}
         if expectation.focus_order:
             expectations["focus_order"] = list(expectation.focus_order)
+        expectations.update(expectation.typed.to_contract())
         if expectation.texts:
             expectations["texts"] = render_texts(
                 expectation.texts,

@@ -30,6 +30,7 @@ class WebCapture:
     attempts: int
     focus_order: list[dict[str, str] | None] | None = None  # None: not asked for
     focus_visible: dict[str, Any] | None = None  # the focus walk (None: the gate is off)
+    focus_trap: dict[str, Any] | None = None  # the focus-trap walk (None: not asked for)
 
 
 def write_sensed_files(plan: ViewPlan, out_dir: Path, capture: WebCapture) -> None:
@@ -39,7 +40,13 @@ def write_sensed_files(plan: ViewPlan, out_dir: Path, capture: WebCapture) -> No
     if capture.probed is not None:
         elements, aria, sampling = capture.probed
         probe = assemble_probe(
-            plan, capture.url, elements, aria, capture.focus_order, sampling=sampling
+            plan,
+            capture.url,
+            elements,
+            aria,
+            capture.focus_order,
+            sampling=sampling,
+            focus_trap=capture.focus_trap,
         )
         atomic_write_json(out_dir / files.PROBE, probe)
     else:

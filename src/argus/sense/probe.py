@@ -140,6 +140,7 @@ def assemble_probe(
     aria: str | None,
     focus_order: list[dict[str, str] | None] | None = None,
     sampling: dict[str, Any] | None = None,
+    focus_trap: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     probe: dict[str, Any] = {
         "version": PROBE_VERSION,
@@ -150,6 +151,8 @@ def assemble_probe(
     }
     if focus_order is not None:
         probe["focus_order"] = focus_order
+    if focus_trap is not None:
+        probe["focus_trap"] = focus_trap
     if sampling is not None:
         # Said in the file the gates read: the dump is a sample, and how it was taken.
         probe["sampling"] = sampling

@@ -12,6 +12,7 @@ from argus.errors import ConfigError, InputError
 from argus.spec.model import Spec, View, Viewport
 from argus.spec.paths import baseline_path
 from argus.spec.steps import Step
+from argus.spec.typed import FocusTrap
 
 TEMPLATE_FIELDS = frozenset({"route", "fixture", "appearance", "state", "target", "feature"})
 COLOR_SCHEMES = frozenset({"light", "dark"})
@@ -31,6 +32,7 @@ class ViewPlan:
     gates: tuple[str, ...] = ()  # the gates the view's target runs (axe needs the live page)
     steps: tuple[Step, ...] = ()  # run after load, before capture (argus.sense.steps)
     focus_stops: int = 0  # elements of the focus order to record (the state's focus_order)
+    focus_trap: FocusTrap | None = None  # the state's focus_trap expectation: walk it
     keep_ids: tuple[str, ...] = ()  # the a11y-id contract: a sampled probe still dumps these
     baseline: Path | None = None  # the view's snapshot baseline: a first shot equal to it settles
 
@@ -115,6 +117,7 @@ def plan_view(
         gates=config.gates.for_target(target.gates),
         steps=target.steps_for(view.state),
         focus_stops=len(expectation.focus_order) if expectation is not None else 0,
+        focus_trap=expectation.typed.focus_trap if expectation is not None else None,
         keep_ids=target.a11y_contract,
         baseline=baseline_path(
             spec.spec_dir,

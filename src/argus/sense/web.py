@@ -25,6 +25,7 @@ from argus.errors import InputError, SensorError
 from argus.io import atomic_write_json, read_bytes, read_json
 from argus.sense import result as files
 from argus.sense.axe import LoadedAxe, load_axe, run_axe
+from argus.sense.focus_trap import trap_walk
 from argus.sense.focus_visible import focus_visibility
 from argus.sense.fonts import FontProbe
 from argus.sense.output import Probed, WebCapture, web_meta, write_sensed_files
@@ -433,6 +434,10 @@ async def _sense(
             if probe and plan.focus_stops:
                 walk = focus_walk(page, warm.session, plan.focus_stops)
                 focus = await clock.phase("focus_order", walk)
+            trap = None
+            if probe and plan.focus_trap is not None:
+                trap_walking = trap_walk(page, warm.session, plan.focus_trap)
+                trap = await clock.phase("focus_trap", trap_walking)
             # Then each focus stop's visible change, for the focus_visible gate.
             visibility = None
             if probe and "focus_visible" in plan.gates:
@@ -453,6 +458,7 @@ async def _sense(
                 attempts=attempts,
                 focus_order=focus,
                 focus_visible=visibility,
+                focus_trap=trap,
             )
             # File writing (JSON encoding, fsync) runs off the event loop, so other views and
             # the fonts lookup keep going.

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.spec.paths import SPECS_DIR, escape_problem
+from argus.spec.typed import typed_check_issues
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,12 @@ def consistency_issues(data: dict[str, Any], spec_path: Path, root: Path) -> lis
             )
         first_index.setdefault(target["id"], i)
         issues.extend(_target_issues(i, target))
+        for state, expectation in target.get("expectations", {}).items():
+            at = f"$.targets[{i}].expectations.{state}"
+            issues.extend(
+                Issue(where, problem)
+                for where, problem in typed_check_issues(at, expectation, data["adapter"])
+            )
         if target.get("steps") and data["adapter"] != "web":
             issues.append(
                 Issue(

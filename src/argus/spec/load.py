@@ -22,6 +22,7 @@ from argus.spec.model import (
 )
 from argus.spec.paths import find_repo_root, repo_path
 from argus.spec.steps import parse_steps
+from argus.spec.typed import parse_typed_checks
 
 
 def read_spec_data(path: Path) -> dict[str, Any]:
@@ -71,6 +72,7 @@ def _expectation(raw: dict[str, Any], root: Path) -> Expectation:
         focus_order=tuple(raw.get("focus_order", ())),
         texts=tuple(texts.get("expect", ())),
         texts_fixture=None if not texts.get("fixture") else repo_path(root, root, texts["fixture"]),
+        typed=parse_typed_checks(raw),
     )
 
 

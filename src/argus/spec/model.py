@@ -14,6 +14,7 @@ from typing import Any, Literal
 from argus.errors import InputError
 from argus.spec.fixtures import fixture_count
 from argus.spec.steps import Step
+from argus.spec.typed import TypedChecks
 
 ReferenceStatus = Literal["present", "needed", "candidate"]
 ReferenceSource = Literal["human", "candidate"]
@@ -106,6 +107,8 @@ class Expectation:
     # Text the page must show: Jinja2 templates over the fixture (argus.spec.texts).
     texts: tuple[str, ...] = ()
     texts_fixture: Path | None = None
+    # Alignment, formats, sort order, shown elements, a focus trap (argus.spec.typed).
+    typed: TypedChecks = field(default_factory=TypedChecks)
 
 
 @dataclass(frozen=True)

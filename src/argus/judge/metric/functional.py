@@ -6,7 +6,9 @@ From contract.json (spec.json narrowed to this view, fixture counts already reso
 - ``counts``: shown elements with a role (and an accessible name, literal or ``/regex/``) must
   number exactly ``equals`` (for example one list item per habit in the fixture);
 - ``focus_order``: the ids keyboard focus visits (the probe's ``focus_order``, walked by the
-  sensor after the capture); a probe without one fails the check, never passes it.
+  sensor after the capture); a probe without one fails the check, never passes it;
+- the typed checks (``numeric_columns``, ``formats``, ``sort``, ``shown``, ``focus_trap``),
+  one module each in argus.judge.metric.checks.
 The console is evidence too: an uncaught page error or a console error means the page did not
 work as rendered (counted, never quoted: a page can log anything).
 
@@ -33,6 +35,7 @@ from spellchecker import SpellChecker
 from argus.errors import InputError
 from argus.evidence.content import clip
 from argus.judge.aria import TextPattern, collapse, first_unmatched, parse_aria, template_matches
+from argus.judge.metric.checks import typed_checks
 from argus.judge.metric.context import Measured, MetricContext, Node
 
 # A word as the spelling check reads it: letters, with one inner apostrophe (don't).
@@ -194,6 +197,7 @@ def functional_correctness(ctx: MetricContext) -> Measured:
         wanted_texts = expectations.get("texts")
         if wanted_texts:
             results.extend(_text_checks(ctx, [str(t) for t in wanted_texts], numbers))
+        results.extend(typed_checks(ctx, expectations, numbers))
     misspelt = _spelling(ctx, numbers)
     if misspelt:  # a finding when words are unknown; a clean check alone measures nothing
         results.append(misspelt)

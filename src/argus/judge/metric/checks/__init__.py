@@ -1,0 +1,42 @@
+"""The typed checks of a state's expectations (argus.spec.typed), measured from the probe.
+
+One module per check: ``alignment`` (numeric columns right-aligned), ``formats`` (dates and
+numbers as the spec writes them), ``order`` (sort order), ``shown`` (an empty or error state's
+element and text) and ``trap`` (a focus trap); ``values`` finds a column's cells or a list's
+items. Each check is (what was checked, passed); not measured is never passed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from argus.judge.metric.checks.alignment import numeric_column_check
+from argus.judge.metric.checks.formats import format_check
+from argus.judge.metric.checks.order import sort_check
+from argus.judge.metric.checks.shown import shown_check
+from argus.judge.metric.checks.trap import trap_check
+from argus.judge.metric.checks.values import Tree
+from argus.judge.metric.context import MetricContext
+
+__all__ = ["typed_checks"]
+
+
+def typed_checks(
+    ctx: MetricContext, expectations: dict[str, Any], numbers: dict[str, Any]
+) -> list[tuple[str, bool]]:
+    """Every typed check the state's expectations state, in a fixed order."""
+    results: list[tuple[str, bool]] = []
+    measured: dict[str, Any] = {}
+    if any(expectations.get(k) for k in ("numeric_columns", "formats", "sort", "shown")):
+        tree = Tree(ctx.probe, ctx.probe_raw.get("elements", []))
+        for where in expectations.get("numeric_columns") or []:
+            results.append(numeric_column_check(tree, where, measured))
+        results += [format_check(tree, e, measured) for e in expectations.get("formats") or []]
+        results += [sort_check(tree, e, measured) for e in expectations.get("sort") or []]
+        results += [shown_check(tree, e, measured) for e in expectations.get("shown") or []]
+    trap = expectations.get("focus_trap")
+    if trap:
+        results.append(trap_check(ctx.probe_raw, trap, measured))
+    if measured:
+        numbers["typed"] = measured
+    return results
