@@ -36,12 +36,12 @@ from argus.contracts import Rubric
 from argus.io import read_json
 from argus.judge.packet import Packet
 from argus.judge.picture import forget_pictures
-from argus.loop.layout import RunLayout
-from argus.loop.modes import Mode
-from argus.loop.progress import SilentProgress
-from argus.loop.run import LoopOptions, run_loop
-from argus.loop.services import GateReport, JudgeInputs, SenseResult
-from argus.loop.web_services import ArgusServices
+from argus.loop.engine.modes import Mode
+from argus.loop.engine.run import LoopOptions, run_loop
+from argus.loop.engine.services import GateReport, JudgeInputs, SenseResult
+from argus.loop.engine.web_services import ArgusServices
+from argus.loop.records.layout import RunLayout
+from argus.loop.terminal.progress import SilentProgress
 from argus.spec import Spec, View
 from argus.verdict import NormalizedVerdict
 from bench.area_cli import area_main

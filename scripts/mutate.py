@@ -40,7 +40,7 @@ EQUIVALENT = ROOT / "docs" / "mutation-equivalent.txt"
 DEFAULT = (
     "src/argus/contrast.py=tests/color",
     "src/argus/verdict.py=tests/verdict",
-    "src/argus/loop/state.py=tests/loop/test_state.py",  # not the slow SIGKILL test
+    "src/argus/loop/records/state.py=tests/loop/test_state.py",  # not the slow SIGKILL test
     "src/argus/diff/kernel.py=tests/diff/test_kernel.py,tests/diff/test_conformance.py",
     "src/argus/gates/token_compliance.py=tests/gates/test_token_compliance.py,tests/gates/test_gate_entrypoints.py",
     "src/argus/judge/metric/hierarchy.py=tests/judge/test_metric.py",
@@ -82,7 +82,7 @@ DEFAULT = (
     "src/argus/judge/metric/checks/trap.py=tests/judge/test_metric_typed.py",
     "src/argus/judge/metric/checks/values.py=tests/judge/test_metric_typed.py",
     # sign-off, referee, contract completion, Stop hook
-    "src/argus/loop/signoff.py=tests/loop/test_signoff.py",
+    "src/argus/loop/records/signoff.py=tests/loop/test_signoff.py",
     "src/argus/referee/verdict.py=tests/referee",
     # completion: the deciding part of `argus contract complete` (run.py only opens and locks)
     # and the ledger proof it and the Stop hook ask; not the slow CLI end-to-end tests

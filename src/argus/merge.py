@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from argus.errors import InputError
-from argus.loop.status import Status, exit_code, worst
+from argus.loop.records.status import Status, exit_code, worst
 from argus.results import ResultsFile, ViewEntry
 from argus.shard import view_key
 from argus.verdict import normalize_gate_result

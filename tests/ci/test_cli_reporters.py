@@ -7,10 +7,10 @@ from pathlib import Path
 from xml.etree import ElementTree as ET
 
 from argus.cli._reporters import loop_cases
-from argus.loop.context import ViewResult
-from argus.loop.modes import Mode
-from argus.loop.run import RunOutcome
-from argus.loop.status import Status
+from argus.loop.engine.context import ViewResult
+from argus.loop.engine.modes import Mode
+from argus.loop.engine.run import RunOutcome
+from argus.loop.records.status import Status
 from argus.spec import View, load_spec
 from tests.ci.junit_schema import junit_errors
 from tests.conftest import RunArgus

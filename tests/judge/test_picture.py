@@ -170,7 +170,7 @@ def test_a_reference_read_ahead_is_what_the_judge_would_compute(
 
 
 def test_only_a_judge_that_reads_pictures_here_is_read_ahead_for() -> None:
-    from argus.loop.web_services import picture_judge
+    from argus.loop.engine.web_services import picture_judge
 
     class Named:
         def __init__(self, name: str) -> None:

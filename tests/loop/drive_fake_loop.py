@@ -12,9 +12,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from argus.loop.modes import Mode
-from argus.loop.run import LoopOptions, run_loop
-from argus.loop.status import exit_code
+from argus.loop.engine.modes import Mode
+from argus.loop.engine.run import LoopOptions, run_loop
+from argus.loop.records.status import exit_code
 from tests.loop.fakeapp import FEATURE, HOSTILE, FakeServices, implementer_command
 
 

@@ -79,7 +79,7 @@ def test_approve_bad_input(tmp_path: Path, run_argus: Any, args: list[str], mess
 
 
 def test_approve_waits_for_no_running_loop(tmp_path: Path, run_argus: Any) -> None:
-    from argus.loop.lock import FeatureLock
+    from argus.loop.guard.lock import FeatureLock
 
     root = make_repo(tmp_path, [])
     with FeatureLock(root / "argus/specs" / FEATURE / ".argus-runs", FEATURE):

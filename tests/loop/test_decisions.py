@@ -1,5 +1,6 @@
-"""The human decisions (argus.loop.decisions): one code path for `argus approve` and `argus ui`,
-each recorded in the run store with the OS user and the time, each refused under a loop."""
+"""The human decisions (argus.loop.human.decisions): one code path for `argus approve` and
+`argus ui`, each recorded in the run store with the OS user and the time, each refused under a
+loop."""
 
 from __future__ import annotations
 
@@ -10,13 +11,13 @@ import pytest
 
 from argus.config import load_config
 from argus.errors import InputError, StateError
-from argus.loop.decisions import accept_baseline, latest_render, os_user, record_spotcheck
-from argus.loop.layout import RunLayout
-from argus.loop.lock import FeatureLock
-from argus.loop.modes import Mode
-from argus.loop.run import LoopOptions, run_loop
-from argus.loop.signoff import load_records
-from argus.loop.status import Status
+from argus.loop.engine.modes import Mode
+from argus.loop.engine.run import LoopOptions, run_loop
+from argus.loop.guard.lock import FeatureLock
+from argus.loop.human.decisions import accept_baseline, latest_render, os_user, record_spotcheck
+from argus.loop.records.layout import RunLayout
+from argus.loop.records.signoff import load_records
+from argus.loop.records.status import Status
 from argus.spec import load_spec
 from argus.spec.model import View
 from argus.store import RunStore

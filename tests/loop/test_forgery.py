@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
+from argus.loop.engine.modes import Mode
+from argus.loop.engine.run import LoopOptions, RunOutcome, run_loop
 from argus.loop.landlock_exec import abi_version
-from argus.loop.modes import Mode
-from argus.loop.run import LoopOptions, RunOutcome, run_loop
-from argus.loop.signoff import load_records
-from argus.loop.status import Status
+from argus.loop.records.signoff import load_records
+from argus.loop.records.status import Status
 from argus.spec.model import View
 from tests.conftest import REPO_ROOT
 from tests.loop.fakeapp import (
@@ -300,7 +300,7 @@ def _hold_lock(root: Path) -> subprocess.Popen[str]:
             "-c",
             "import sys, time\n"
             "from pathlib import Path\n"
-            "from argus.loop.lock import FeatureLock\n"
+            "from argus.loop.guard.lock import FeatureLock\n"
             "FeatureLock(Path(sys.argv[1]), 'demo').acquire()\n"
             "print('locked', flush=True)\n"
             "time.sleep(60)\n",

@@ -7,11 +7,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from argus.loop.config_guard import config_digest
-from argus.loop.modes import Mode
-from argus.loop.run import LoopOptions, RunOutcome, run_loop
-from argus.loop.signoff import load_records
-from argus.loop.status import Status
+from argus.loop.engine.modes import Mode
+from argus.loop.engine.run import LoopOptions, RunOutcome, run_loop
+from argus.loop.guard.config_guard import config_digest
+from argus.loop.records.signoff import load_records
+from argus.loop.records.status import Status
 from argus.spec.model import View
 from tests.loop.fake_implementer import forge_passes
 from tests.loop.fakeapp import FEATURE, FakeServices, implementer_command, make_repo

@@ -10,7 +10,7 @@ import pytest
 
 from argus.errors import ConfigError
 from argus.loop.implementer import expand_command, run_implementer
-from argus.loop.status import Status
+from argus.loop.records.status import Status
 
 VALUES = {
     "prompt_file": "/tmp/p q/prompt.md",

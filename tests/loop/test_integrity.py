@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from argus.loop.integrity import (
+from argus.loop.guard.integrity import (
     ProtectedCopies,
     collect_protected,
     compare,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from argus.loop.signoff import load_records
+from argus.loop.records.signoff import load_records
 from argus.store.runstore import RunStore
 from tests.conftest import REPO_ROOT
 from tests.loop.fakeapp import FEATURE, make_repo
@@ -55,7 +55,7 @@ def _check_consistent(root: Path) -> None:
     assert [r.run_id for r in runs] == [run["run_id"]]  # resumed, not restarted
     assert runs[0].status == "DONE"
     # Nothing appended twice (notes, the protected-set manifests and commit notes of
-    # argus.loop.guard, are taken again whenever the loop takes them).
+    # argus.loop.guard.manifest, are taken again whenever the loop takes them).
     keys = Counter((e.kind, e.iteration) for e in events if e.kind != "note")
     assert all(count == 1 for count in keys.values()), keys
     decisions = [e.iteration for e in events if e.kind == "decision"]
@@ -132,7 +132,7 @@ def test_second_loop_on_the_same_feature_is_refused(tmp_path: Path, run_argus: o
             "-c",
             "import sys, time\n"
             "from pathlib import Path\n"
-            "from argus.loop.lock import FeatureLock\n"
+            "from argus.loop.guard.lock import FeatureLock\n"
             "FeatureLock(Path(sys.argv[1]), 'demo').acquire()\n"
             "print('locked', flush=True)\n"
             "time.sleep(60)\n",

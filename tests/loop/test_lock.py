@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from argus.errors import StateError
-from argus.loop.lock import FeatureLock
+from argus.loop.guard.lock import FeatureLock
 
 
 def test_second_lock_is_refused_and_names_the_holder(tmp_path: Path) -> None:
@@ -31,7 +31,7 @@ def test_a_killed_holder_leaves_no_stale_lock(tmp_path: Path) -> None:
     code = (
         "import sys, time\n"
         "from pathlib import Path\n"
-        "from argus.loop.lock import FeatureLock\n"
+        "from argus.loop.guard.lock import FeatureLock\n"
         "FeatureLock(Path(sys.argv[1]), 'habits').acquire()\n"
         "print('locked', flush=True)\n"
         "time.sleep(60)\n"

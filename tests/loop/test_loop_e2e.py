@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from argus.loop.signoff import load_records
+from argus.loop.records.signoff import load_records
 from argus.store.runstore import RunStore
 from tests.conftest import REPO_ROOT
 from tests.support.habits import HABITS_SPEC, copy_habits

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from argus.loop.modes import Mode
-from argus.loop.run import LoopOptions, run_loop
+from argus.loop.engine.modes import Mode
+from argus.loop.engine.run import LoopOptions, run_loop
 from argus.shard import Shard, shard_views
 from argus.spec import load_spec
 from tests.loop.fakeapp import FEATURE, FakeServices, make_repo

@@ -6,7 +6,12 @@ import io
 
 import pytest
 
-from argus.loop.progress import LiveProgress, PlainProgress, make_progress, use_live_display
+from argus.loop.terminal.progress import (
+    LiveProgress,
+    PlainProgress,
+    make_progress,
+    use_live_display,
+)
 
 
 class _Tty(io.StringIO):

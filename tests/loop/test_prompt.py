@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from argus.loop.prompt import MAX_EVIDENCE_CHARS, Finding, PromptContext, build_prompt
+from argus.loop.engine.prompt import MAX_EVIDENCE_CHARS, Finding, PromptContext, build_prompt
 from argus.spec.model import View
 
 CONTEXT = PromptContext(

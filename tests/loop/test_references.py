@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from argus.errors import InputError
-from argus.loop.references import (
+from argus.loop.human.references import (
     approve_candidate,
     approve_command,
     candidate_path,

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from argus.loop.modes import Mode
-from argus.loop.run import LoopOptions, RunOutcome, run_loop
-from argus.loop.signoff import load_records
-from argus.loop.status import Status, exit_code
+from argus.loop.engine.modes import Mode
+from argus.loop.engine.run import LoopOptions, RunOutcome, run_loop
+from argus.loop.records.signoff import load_records
+from argus.loop.records.status import Status, exit_code
 from argus.store.runstore import RunStore
 from tests.loop.fakeapp import (
     FEATURE,

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
+from argus.loop.engine.modes import Mode
+from argus.loop.engine.run import LoopOptions, RunOutcome, run_loop
 from argus.loop.landlock_exec import abi_version
-from argus.loop.modes import Mode
-from argus.loop.run import LoopOptions, RunOutcome, run_loop
+from argus.loop.records.status import Status
 from argus.loop.sandbox import HASH_CHECKED, LANDLOCK, detect, write_rules
-from argus.loop.status import Status
 from tests.loop.fakeapp import FEATURE, FakeServices, implementer_command, make_repo
 
 RUNS = Path("argus") / "specs" / FEATURE / ".argus-runs"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from argus.errors import InputError
-from argus.loop.signoff import (
+from argus.loop.records.signoff import (
     SignoffRecord,
     append_raw,
     append_record,

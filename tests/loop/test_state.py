@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from argus.errors import InputError, StateError
-from argus.loop.state import (
+from argus.loop.records.state import (
     LoopSettings,
     LoopState,
     init_state,

@@ -11,7 +11,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from argus.loop.state import LoopSettings, LoopState, load_state, save_state
+from argus.loop.records.state import LoopSettings, LoopState, load_state, save_state
 
 # The writer loops forever, one gate-fail per write. A long list of red gate names makes each
 # file tens of kilobytes, so a non-atomic writer would be caught half-way often.
@@ -19,7 +19,7 @@ _WRITER = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from argus.loop.state import load_state, save_state
+    from argus.loop.records.state import load_state, save_state
 
     path = Path(sys.argv[1])
     state = load_state(path)

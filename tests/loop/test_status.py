@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from argus.loop.status import EXIT_CODES, Status, parse_status, worst
+from argus.loop.records.status import EXIT_CODES, Status, parse_status, worst
 
 
 @pytest.mark.parametrize(

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from argus.loop.modes import Mode
-from argus.loop.run import LoopOptions, RunOutcome, run_loop
+from argus.loop.engine.modes import Mode
+from argus.loop.engine.run import LoopOptions, RunOutcome, run_loop
 from argus.report import collect_report, find_run, write_report
 from tests.loop.fakeapp import FEATURE, FakeServices, implementer_command, make_repo
 

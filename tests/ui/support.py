@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from argus.loop.modes import Mode
-from argus.loop.run import LoopOptions, RunOutcome, run_loop
+from argus.loop.engine.modes import Mode
+from argus.loop.engine.run import LoopOptions, RunOutcome, run_loop
 from argus.spec.model import View
 from argus.store import RunStore
 from tests.loop.fakeapp import FEATURE, FakeServices, make_repo, write_png

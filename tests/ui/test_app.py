@@ -12,7 +12,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from argus.errors import InputError
-from argus.loop.lock import FeatureLock
+from argus.loop.guard.lock import FeatureLock
 from argus.ui.app import Settings, create_app
 from argus.ui.running import RunningMarker, running_url
 from argus.ui.security import CSP, Origin, read_image, token_matches
@@ -173,8 +173,8 @@ def test_the_running_marker_says_where_the_page_is_only_while_it_runs(tmp_path: 
 
 
 def test_a_rejected_spotcheck_names_the_dimension_and_keeps_the_comment(tmp_path: Path) -> None:
-    from argus.loop.modes import Mode
-    from argus.loop.signoff import load_records
+    from argus.loop.engine.modes import Mode
+    from argus.loop.records.signoff import load_records
     from tests.ui.support import loop
 
     root = make_repo(tmp_path, [])

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from argus.loop.decisions import os_user
-from argus.loop.modes import Mode
-from argus.loop.signoff import load_records
-from argus.loop.status import Status
+from argus.loop.engine.modes import Mode
+from argus.loop.human.decisions import os_user
+from argus.loop.records.signoff import load_records
+from argus.loop.records.status import Status
 from argus.sense.browser import discover_browser, launch_args
 from tests.loop.fakeapp import make_repo
 from tests.ui.support import changed_snapshot_repo, decisions, loop, serve_ui, spec_dir

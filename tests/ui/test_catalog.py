@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from argus.loop.modes import Mode
+from argus.loop.engine.modes import Mode
 from argus.ui.catalog import feature_runs
 from tests.loop.fakeapp import make_repo
 from tests.ui.support import changed_snapshot_repo, loop
@@ -77,7 +77,7 @@ def test_an_unreadable_render_is_said_not_compared(tmp_path: Path) -> None:
 def test_a_loop_is_seen_by_its_lock_and_never_this_servers_own_decision(tmp_path: Path) -> None:
     import os
 
-    from argus.loop.lock import FeatureLock
+    from argus.loop.guard.lock import FeatureLock
     from argus.ui.catalog import loop_holder
 
     root = make_repo(tmp_path, [])

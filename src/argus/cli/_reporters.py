@@ -11,8 +11,8 @@ from argus.ci import CaseResult, CaseStatus, emit_reports, parse_reporters
 from argus.ci.cases import line_of
 from argus.gates.base import GateStatus
 from argus.gates.runner import GateRun
-from argus.loop.run import RunOutcome
-from argus.loop.status import Status
+from argus.loop.engine.run import RunOutcome
+from argus.loop.records.status import Status
 from argus.spec import Spec, View
 
 MAX_DETAIL_FINDINGS = 10

@@ -1,7 +1,7 @@
 """`argus approve`: the human checkpoints. Accept a candidate reference (HE-1), record the
 spot-check of a sign-off (HE-2): approved, or the dimension the judge got wrong, or accept a
 view's latest render as its snapshot baseline (--baseline). The decisions themselves live in
-argus.loop.decisions, which the review page (argus ui) calls too."""
+argus.loop.human.decisions, which the review page (argus ui) calls too."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 from argus.cli._args import add_root_argument, add_view_arguments, feature_spec, repo_root
 from argus.config import load_config
 from argus.errors import InputError
-from argus.loop.decisions import (
+from argus.loop.human.decisions import (
     Decision,
     accept_baseline,
     approve_reference,

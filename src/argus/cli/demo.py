@@ -23,12 +23,12 @@ from typing import Any
 import argus
 from argus.config import load_config
 from argus.errors import ArgusError, InputError
-from argus.loop.modes import Mode
-from argus.loop.progress import make_progress
-from argus.loop.references import default_reference_file, mark_reference
-from argus.loop.run import LoopOptions, RunOutcome, run_loop
-from argus.loop.status import exit_code
-from argus.loop.summary import render_summary
+from argus.loop.engine.modes import Mode
+from argus.loop.engine.run import LoopOptions, RunOutcome, run_loop
+from argus.loop.human.references import default_reference_file, mark_reference
+from argus.loop.records.status import exit_code
+from argus.loop.terminal.progress import make_progress
+from argus.loop.terminal.summary import render_summary
 from argus.spec import Spec, find_repo_root, load_spec
 
 FEATURE = "habits"

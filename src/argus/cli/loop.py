@@ -11,11 +11,11 @@ from argus.cli._args import add_root_argument, feature_spec
 from argus.cli._reporters import add_reporter_argument, check_reporters, emit, loop_cases
 from argus.cli._shard import add_shard_arguments, selected_views, write_shard_results
 from argus.errors import ArgusError, InputError
-from argus.loop.modes import Mode
-from argus.loop.progress import make_progress
-from argus.loop.run import LoopOptions, RunOutcome, run_loop
-from argus.loop.status import Status, exit_code
-from argus.loop.summary import render_summary
+from argus.loop.engine.modes import Mode
+from argus.loop.engine.run import LoopOptions, RunOutcome, run_loop
+from argus.loop.records.status import Status, exit_code
+from argus.loop.terminal.progress import make_progress
+from argus.loop.terminal.summary import render_summary
 from argus.results import ViewEntry
 from argus.spec import Spec, View, find_repo_root
 

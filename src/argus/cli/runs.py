@@ -15,7 +15,7 @@ from typing import Any
 
 from argus.cli._args import add_root_argument, repo_root
 from argus.errors import InputError
-from argus.loop.layout import RunLayout
+from argus.loop.records.layout import RunLayout
 from argus.spec.paths import find_specs
 from argus.store import EVENT_KINDS, Event, Run, RunStore, db_path
 

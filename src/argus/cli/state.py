@@ -1,6 +1,6 @@
 """`argus state`: the durable loop counters of one view, step by step (init, record, ...).
 
-The loop itself uses argus.loop.state directly; this command exposes the same steps to a
+The loop itself uses argus.loop.records.state directly; this command exposes the same steps to a
 person or an agent driving the loop by hand, and prints the state with its decision block.
 """
 
@@ -17,8 +17,8 @@ from argus.cli._rubric import PLAIN_NAME as _NAME
 from argus.cli._rubric import resolve_rubric
 from argus.errors import InputError
 from argus.io import read_json
-from argus.loop.lock import FeatureLock
-from argus.loop.state import (
+from argus.loop.guard.lock import FeatureLock
+from argus.loop.records.state import (
     LoopSettings,
     LoopState,
     init_state,

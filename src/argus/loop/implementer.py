@@ -20,8 +20,8 @@ from typing import Any
 
 from argus.errors import ConfigError
 from argus.loop.landlock_exec import FAILED as SANDBOX_FAILED
+from argus.loop.records.status import Status, parse_status
 from argus.loop.sandbox import HASH_CHECKED
-from argus.loop.status import Status, parse_status
 from argus.proc import one_line, read_tail, run_in_group
 
 SANDBOX_FAILED_MARK = "argus-sandbox-failed"

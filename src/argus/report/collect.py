@@ -13,8 +13,8 @@ from typing import Any
 from argus.config import ProjectConfig, load_config
 from argus.contracts import Rubric, load_rubric
 from argus.errors import ArgusError
-from argus.loop.baseline import view_baseline
-from argus.loop.references import candidate_path
+from argus.loop.human.baseline import view_baseline
+from argus.loop.human.references import candidate_path
 from argus.report.model import RunReport, SignoffSummary
 from argus.report.rundir import read_object, view_dir
 from argus.report.select import FoundRun

@@ -1,10 +1,10 @@
 """Reading a run's files: where its store and view directories are, and whether they are its.
 
-The loop (argus.loop.layout) keeps a real run's files under ``.argus-runs/`` with the store at
-``.argus/argus.db``, and a report-only run's files and store under ``.argus-runs/report-only/``.
-A view directory is reused by the next run that converges the view (its ``run-id.txt`` names
-the owner), so a report of an older run may find the directory holding another run's files:
-those are never shown as this run's, and the report falls back to the store's events.
+The loop (argus.loop.records.layout) keeps a real run's files under ``.argus-runs/`` with the store
+at ``.argus/argus.db``, and a report-only run's files and store under ``.argus-runs/report-only/``.
+A view directory is reused by the next run that converges the view (its ``run-id.txt`` names the
+owner), so a report of an older run may find the directory holding another run's files: those are
+never shown as this run's, and the report falls back to the store's events.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 from argus.errors import ArgusError
 from argus.io import read_json
-from argus.loop.layout import ITERATION_PREFIX, OUTCOME_FILE, STATE_FILE, RunLayout
+from argus.loop.records.layout import ITERATION_PREFIX, OUTCOME_FILE, STATE_FILE, RunLayout
 from argus.store import db_path
 
 
@@ -91,8 +91,8 @@ class ViewDir:
 
 def owner_of(directory: Path, run_file_owner: str) -> str:
     """The run a view directory belongs to: its marker, else the run named by run.json."""
-    # Imported here: argus.loop.run may call the report at the end of a run.
-    from argus.loop.run import VIEW_RUN_MARKER
+    # Imported here: argus.loop.engine.run may call the report at the end of a run.
+    from argus.loop.engine.run import VIEW_RUN_MARKER
 
     marker = directory / VIEW_RUN_MARKER
     if marker.is_file():

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.errors import ArgusError
-from argus.loop.signoff import load_records
+from argus.loop.records.signoff import load_records
 from argus.report.model import SignoffSummary, SpotCheck
 from argus.store import Event
 
@@ -45,7 +45,7 @@ def checked_spotcheck(
     summary: SignoffSummary, events: Sequence[Event], run_id: str
 ) -> SignoffSummary:
     """A spot-check of this run's sign-off is shown only when the run store holds that decision
-    (as the loop reads it, argus.loop.spotchecks); one written into signoff.json by anything
+    (as the loop reads it, argus.loop.records.spotchecks); one written into signoff.json by anything
     else reads as pending."""
     if summary.run_id != run_id or summary.spotcheck.status == "pending":
         return summary

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from argus.errors import InputError
 from argus.io import read_bytes
-from argus.loop.signoff import load_records
+from argus.loop.records.signoff import load_records
 from argus.spec.paths import SPECS_DIR
 
 MAX_DIFF_BYTES = 20 * 1024 * 1024

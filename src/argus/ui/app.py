@@ -1,8 +1,8 @@
 """The review page's Starlette application: pages, images, and the decisions.
 
 Reads are open to the local address; every POST needs the launch token (X-Argus-Token), a JSON
-body and, when the browser sends one, the page's own Origin. Decisions call argus.loop.decisions,
-exactly what ``argus approve`` calls, one at a time.
+body and, when the browser sends one, the page's own Origin. Decisions call
+argus.loop.human.decisions, exactly what ``argus approve`` calls, one at a time.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from argus.config import load_config
 from argus.contracts import load_rubric
 from argus.errors import ArgusError, InputError, StateError
 from argus.io import loads_json
-from argus.loop.decisions import (
+from argus.loop.human.decisions import (
     DECISION_KIND,
     Decision,
     accept_baseline,

@@ -2,7 +2,7 @@
 
 The run's gates, verdict and timeline come from the report's collector (argus.report), so the
 page and the HTML report never disagree. The render shown is the one a person's decision acts
-on: the view's latest committed render (argus.loop.decisions.latest_render).
+on: the view's latest committed render (argus.loop.human.decisions.latest_render).
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from pathlib import Path
 from argus.config import ProjectConfig, load_config
 from argus.diff import Tolerance
 from argus.errors import ArgusError
-from argus.loop.baseline import view_baseline
-from argus.loop.decisions import committed_renders, has_candidate
-from argus.loop.layout import RunLayout
-from argus.loop.lock import LOCK_NAME
-from argus.loop.references import candidate_path
+from argus.loop.guard.lock import LOCK_NAME
+from argus.loop.human.baseline import view_baseline
+from argus.loop.human.decisions import committed_renders, has_candidate
+from argus.loop.human.references import candidate_path
+from argus.loop.records.layout import RunLayout
 from argus.report.collect import collect_report
 from argus.report.model import RunReport, ViewReport
 from argus.report.rundir import real_runs

@@ -21,7 +21,7 @@ from argus.diff.regions import Region
 from argus.errors import ArgusError
 from argus.gates.snapshot import device_pixel_ratio
 from argus.io import read_json
-from argus.loop.baseline import viewport_width
+from argus.loop.human.baseline import viewport_width
 from argus.report.images import pad
 
 CACHE_SIZE = 32

@@ -7,17 +7,17 @@ import shutil
 from dataclasses import replace
 from typing import Any
 
-from argus.loop.context import NEEDS_REFERENCE, SIGNED_OFF, LoopContext, ViewResult
-from argus.loop.references import (
+from argus.loop.engine.context import NEEDS_REFERENCE, SIGNED_OFF, LoopContext, ViewResult
+from argus.loop.human.references import (
     approve_command,
     candidate_path,
     default_reference_file,
     mark_reference,
     record_candidate,
 )
-from argus.loop.signoff import load_records
-from argus.loop.spotchecks import verified_spotcheck
-from argus.loop.status import Status
+from argus.loop.records.signoff import load_records
+from argus.loop.records.spotchecks import verified_spotcheck
+from argus.loop.records.status import Status
 from argus.spec.model import View
 
 

@@ -8,16 +8,16 @@ from pathlib import Path
 from typing import Any
 
 from argus.contracts import Rubric
-from argus.loop.events import EventLog
-from argus.loop.guard import Guard, Verified
-from argus.loop.layout import RunLayout
-from argus.loop.modes import Mode
-from argus.loop.outcome import IterationOutcome
-from argus.loop.progress import Progress
+from argus.loop.engine.modes import Mode
+from argus.loop.engine.services import LoopServices
+from argus.loop.guard.manifest import Guard, Verified
+from argus.loop.records.events import EventLog
+from argus.loop.records.layout import RunLayout
+from argus.loop.records.outcome import IterationOutcome
+from argus.loop.records.state import LoopSettings
+from argus.loop.records.status import Status
 from argus.loop.sandbox import Sandbox
-from argus.loop.services import LoopServices
-from argus.loop.state import LoopSettings
-from argus.loop.status import Status
+from argus.loop.terminal.progress import Progress
 from argus.spec.model import Spec, View
 
 # How a view's loop ended.
@@ -56,8 +56,8 @@ class LoopContext:
     implementer: ImplementerSettings | None
     protected: Callable[[], list[str]]  # the protected set, recomputed around every edit
     rubric: Rubric
-    config_sha256: str  # the effective config the run started with (argus.loop.config_guard)
-    guard: Guard  # the protected set's manifests in the run store (argus.loop.guard)
+    config_sha256: str  # the effective config the run started with (argus.loop.guard.config_guard)
+    guard: Guard  # the protected set's manifests in the run store (argus.loop.guard.manifest)
     spec_md: str = ""
     tokens_text: str = ""
     sandbox: Sandbox = field(default_factory=lambda: Sandbox(0, "not detected"))

@@ -25,12 +25,12 @@ from argus.config import ProjectConfig
 from argus.contracts import load_rubric
 from argus.errors import InputError, StateError
 from argus.io import read_json
-from argus.loop.baseline import keeps_baselines, write_baseline
-from argus.loop.layout import STATE_FILE, RunLayout
-from argus.loop.lock import FeatureLock
-from argus.loop.references import approve_candidate, candidate_path
-from argus.loop.runrecord import load_run
-from argus.loop.signoff import load_records, pending_records, set_spotcheck
+from argus.loop.guard.lock import FeatureLock
+from argus.loop.human.baseline import keeps_baselines, write_baseline
+from argus.loop.human.references import approve_candidate, candidate_path
+from argus.loop.records.layout import STATE_FILE, RunLayout
+from argus.loop.records.runrecord import load_run
+from argus.loop.records.signoff import load_records, pending_records, set_spotcheck
 from argus.spec.model import Spec, View
 from argus.store import Event, RunStore
 
@@ -229,8 +229,8 @@ def _current_run(layout: RunLayout) -> str | None:
 
 
 def _render_run(layout: RunLayout, view: View) -> str | None:
-    # Imported here: argus.loop.run imports most of the loop.
-    from argus.loop.run import VIEW_RUN_MARKER
+    # Imported here: argus.loop.engine.run imports most of the loop.
+    from argus.loop.engine.run import VIEW_RUN_MARKER
 
     marker = layout.view_dir(view) / VIEW_RUN_MARKER
     if marker.is_file():

@@ -1,8 +1,8 @@
 """The human spot-check (HE-2) as the run store holds it.
 
 ``argus approve`` and ``argus ui`` write the spot-check into signoff.json and append it to the
-run store as a ``human_decision`` event (argus.loop.decisions). The loop takes a spot-check from
-signoff.json only when the store's latest spot-check decision for that view and sign-off run
+run store as a ``human_decision`` event (argus.loop.human.decisions). The loop takes a spot-check
+from signoff.json only when the store's latest spot-check decision for that view and sign-off run
 says the same: an "approved" written into the file by anything else (the implementer, a
 detached process) is read as still pending.
 """
@@ -15,7 +15,7 @@ from typing import Any
 from argus.store.model import ViewKey
 from argus.store.runstore import RunStore
 
-DECISION_KIND = "human_decision"  # as argus.loop.decisions appends it
+DECISION_KIND = "human_decision"  # as argus.loop.human.decisions appends it
 PENDING: Mapping[str, Any] = {"status": "pending"}
 
 

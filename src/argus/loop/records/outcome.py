@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.io import atomic_write_json, read_json
-from argus.loop.prompt import Finding
+from argus.loop.engine.prompt import Finding
 
 # How an iteration ended.
 JUDGED = "judged"  # the judge scored the render

@@ -13,7 +13,7 @@ What counts as a record, per runs directory (the feature's and its ``report-only
 write at the top of a view directory when a person or the implementer runs them by hand.
 In the iteration being edited, the files the loop itself writes during the call
 (``implementer.log``, ``implementer.json``) are left out. The digests themselves are kept in the
-run store (argus.loop.guard), not in the working tree.
+run store (argus.loop.guard.manifest), not in the working tree.
 """
 
 from __future__ import annotations

@@ -27,9 +27,9 @@ from argus.judge.assemble import packet_for_view
 from argus.judge.base import get_judge, run_judge
 from argus.judge.cache import CachingJudge
 from argus.judge.picture import warm_picture
-from argus.loop.baseline import keeps_baselines, write_baseline
-from argus.loop.layout import RunLayout
-from argus.loop.services import GateReport, JudgeInputs, SenseResult
+from argus.loop.engine.services import GateReport, JudgeInputs, SenseResult
+from argus.loop.human.baseline import keeps_baselines, write_baseline
+from argus.loop.records.layout import RunLayout
 from argus.sense.sensor import Sensor
 from argus.spec.model import Spec, View
 from argus.verdict import NormalizedVerdict

@@ -7,7 +7,7 @@ that is a normalized verdict (its derived fields agree with its scores) for this
 iteration; a confirm only with a green gate result and a render unchanged from the previous
 one; anything else resets the streak. The replay must reach a sign-off at the same iteration,
 and the last verdict it counted is the one recorded. A pass counts only when its files are the
-ones the run store noted when the loop committed the iteration (argus.loop.guard).
+ones the run store noted when the loop committed the iteration (argus.loop.guard.manifest).
 """
 
 from __future__ import annotations
@@ -17,12 +17,12 @@ from pathlib import Path
 
 from argus.errors import ArgusError, StateError
 from argus.io import read_json
-from argus.loop.context import LoopContext
-from argus.loop.guard import COMMITTED_FILES
-from argus.loop.integrity import hash_file
-from argus.loop.layout import OUTCOME_FILE
-from argus.loop.outcome import CONFIRMED, JUDGED, load_outcome
-from argus.loop.state import LoopState
+from argus.loop.engine.context import LoopContext
+from argus.loop.guard.integrity import hash_file
+from argus.loop.guard.manifest import COMMITTED_FILES
+from argus.loop.records.layout import OUTCOME_FILE
+from argus.loop.records.outcome import CONFIRMED, JUDGED, load_outcome
+from argus.loop.records.state import LoopState
 from argus.spec.model import View
 from argus.verdict import NormalizedVerdict, normalize_gate_result, normalize_verdict
 

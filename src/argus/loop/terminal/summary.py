@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from argus.loop.run import RunOutcome
-from argus.loop.status import exit_code
+from argus.loop.engine.run import RunOutcome
+from argus.loop.records.status import exit_code
 
 MAX_CONCERNS = 4
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.io import atomic_write_json, read_json
-from argus.loop.signoff import now_iso
+from argus.loop.records.signoff import now_iso
 
 RUNNING = "running"
 PAUSED = "paused"

@@ -1,8 +1,8 @@
 """Converge one view: implement -> sense -> unchanged? -> gates -> judge or confirm -> record.
 
 Each iteration is a transaction. Its files go to ``iteration-N/``; its outcome.json is written;
-then the view's state.json (argus.loop.state) counts it, which is the commit; then its events
-go to the run store. A process killed anywhere leaves either a committed iteration (whose
+then the view's state.json (argus.loop.records.state) counts it, which is the commit; then its
+events go to the run store. A process killed anywhere leaves either a committed iteration (whose
 missing events are appended on resume) or a leftover directory, which is redone. The decision
 (sign off, freeze, budget) always comes from the state, never from counting here.
 """
@@ -20,7 +20,7 @@ from typing import Any
 
 from argus.diff.unchanged import UnchangedResult
 from argus.io import atomic_write_json, atomic_write_text
-from argus.loop.context import (
+from argus.loop.engine.context import (
     BUDGET,
     INTEGRITY_UNRESTORED,
     NO_IMPLEMENTER,
@@ -29,13 +29,16 @@ from argus.loop.context import (
     LoopContext,
     ViewResult,
 )
-from argus.loop.endings import implementer_gave_up, reference_source, report_result, sign_off
-from argus.loop.guard import Verified, unrestored_detail
+from argus.loop.engine.endings import implementer_gave_up, reference_source, report_result, sign_off
+from argus.loop.engine.killpoint import killpoint
+from argus.loop.engine.prompt import Finding, PromptContext, build_prompt
+from argus.loop.engine.services import JudgeInputs
+from argus.loop.guard.integrity import compare, hash_set
+from argus.loop.guard.manifest import Verified, unrestored_detail
 from argus.loop.implementer import run_implementer
-from argus.loop.integrity import compare, hash_set
-from argus.loop.killpoint import killpoint
-from argus.loop.layout import OUTCOME_FILE, RunLayout
-from argus.loop.outcome import (
+from argus.loop.records.guarded import record_paths
+from argus.loop.records.layout import OUTCOME_FILE, RunLayout
+from argus.loop.records.outcome import (
     CONFIRMED,
     GATES_RED,
     INTEGRITY,
@@ -45,13 +48,10 @@ from argus.loop.outcome import (
     load_outcome,
     save_outcome,
 )
-from argus.loop.prompt import Finding, PromptContext, build_prompt
-from argus.loop.records import record_paths
+from argus.loop.records.signoff import now_iso
+from argus.loop.records.state import LoopState, init_state, save_state
+from argus.loop.records.status import Status
 from argus.loop.sandbox import write_rules
-from argus.loop.services import JudgeInputs
-from argus.loop.signoff import now_iso
-from argus.loop.state import LoopState, init_state, save_state
-from argus.loop.status import Status
 from argus.spec.model import View
 from argus.verdict import normalize_gate_result
 
@@ -362,7 +362,7 @@ def _commit(
 
 def _guarded(ctx: LoopContext, editing: Path) -> dict[str, str]:
     """Hashes of what the implementer must not change: the protected set and the loop's own
-    records (argus.loop.records; ``editing`` is the iteration directory of this edit)."""
+    records (argus.loop.records.guarded; ``editing`` is the iteration directory of this edit)."""
     paths = ctx.protected() + record_paths(ctx.root, ctx.layout.feature_runs, editing=editing)
     return hash_set(ctx.root, paths)
 
@@ -479,7 +479,7 @@ def _commit_integrity(
 
 def _discard_uncommitted(ctx: LoopContext, view: View, state: LoopState) -> LoopState:
     """Remove iteration directories the state does not count; an edit the resume check
-    (argus.loop.resume) caught is committed as a failed iteration first."""
+    (argus.loop.guard.resume) caught is committed as a failed iteration first."""
     caught = ctx.resumed_edits.pop(view.slug, None)
     for n in ctx.layout.iterations_on_disk(view):
         if n <= state.iteration:

@@ -6,7 +6,7 @@
       signoff.json                  sign-off records, the only committed file
       candidates/{slug}.png         candidate references awaiting approval (HE-1)
       .protected/                   content-addressed copies of the protected set
-      {slug}/state.json             the view's loop state (argus.loop.state)
+      {slug}/state.json             the view's loop state (argus.loop.records.state)
       {slug}/iteration-N/           prompt.md, implementer.log, implementer.json, render.png,
                                     probe.json, console.json, meta.json, gate-result.json,
                                     verdict.json, outcome.json

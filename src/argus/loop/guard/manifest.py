@@ -1,14 +1,14 @@
 """The protected set as the loop last left it, kept in the run store where the implementer's
 edit of a working-tree file cannot reach it.
 
-Every time the loop knows the protected files to be right (the run starts or resumes, right
-before and after each implementer call, after the loop's own writes to them: a baseline, a
-candidate reference) it appends a manifest, their SHA-256 digests, to the run store as a
-``note`` event of type ``protected_manifest``, and keeps a content-addressed copy of each file.
-The manifest taken before an implementer call also holds the loop's records (argus.loop.records)
-and names the view and iteration being edited, so a loop killed during the edit (``kill -9
-$PPID`` from the implementer) finds out on resume what the edit changed, from the store and not
-from a file the implementer could have deleted or rewritten.
+Every time the loop knows the protected files to be right (the run starts or resumes, right before
+and after each implementer call, after the loop's own writes to them: a baseline, a candidate
+reference) it appends a manifest, their SHA-256 digests, to the run store as a ``note`` event of
+type ``protected_manifest``, and keeps a content-addressed copy of each file. The manifest taken
+before an implementer call also holds the loop's records (argus.loop.records.guarded) and names the
+view and iteration being edited, so a loop killed during the edit (``kill -9 $PPID`` from the
+implementer) finds out on resume what the edit changed, from the store and not from a file the
+implementer could have deleted or rewritten.
 
 ``verify`` compares the files with the last manifest (before every judge call and every
 sign-off) and puts back what changed from copies whose digest still matches; a file that cannot
@@ -25,7 +25,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from argus.loop.integrity import IntegrityChanges, ProtectedCopies, compare, hash_file, hash_set
+from argus.loop.guard.integrity import (
+    IntegrityChanges,
+    ProtectedCopies,
+    compare,
+    hash_file,
+    hash_set,
+)
 from argus.spec.model import View
 from argus.store.model import Event
 from argus.store.runstore import RunStore

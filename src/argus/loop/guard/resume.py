@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from argus.loop.guard import Guard, Manifest, Verified, unrestored_detail
-from argus.loop.integrity import compare, hash_set
-from argus.loop.layout import RunLayout
-from argus.loop.records import record_paths, run_files
-from argus.loop.spotchecks import DECISION_KIND
+from argus.loop.guard.integrity import compare, hash_set
+from argus.loop.guard.manifest import Guard, Manifest, Verified, unrestored_detail
+from argus.loop.records.guarded import record_paths, run_files
+from argus.loop.records.layout import RunLayout
+from argus.loop.records.spotchecks import DECISION_KIND
 
 
 @dataclass(frozen=True)

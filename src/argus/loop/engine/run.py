@@ -3,7 +3,7 @@
 Phase 0 validates the spec and config and resolves the adapter (a failure is BLOCKED).
 Phase 2 expands the views and bootstraps a missing canonical reference (HE-1: a candidate and
 NEEDS_CONTEXT for that target). Phases 3 and 4 converge and sign off each view in turn
-(argus.loop.viewloop); in interactive mode the run's first sign-off pauses for the human
+(argus.loop.engine.viewloop); in interactive mode the run's first sign-off pauses for the human
 spot-check (HE-2). The final status is the worst of the views'.
 """
 
@@ -21,38 +21,38 @@ from argus.contracts import Rubric, load_rubric
 from argus.errors import ArgusError, ConfigError, InputError, StateError
 from argus.io import refuse_symlinks
 from argus.judge.base import require_distinct_commands
-from argus.loop.checkpoints import (
+from argus.loop.engine.checkpoints import (
     bootstrap_reference,
     pending_first_spotcheck,
     spotcheck_note,
     with_spotcheck,
 )
-from argus.loop.config_guard import config_digest, config_files
-from argus.loop.context import (
+from argus.loop.engine.context import (
     INTEGRITY_UNRESTORED,
     WAITING,
     ImplementerSettings,
     LoopContext,
     ViewResult,
 )
-from argus.loop.events import EventLog
-from argus.loop.guard import Guard
+from argus.loop.engine.killpoint import killpoint
+from argus.loop.engine.modes import Mode
+from argus.loop.engine.services import LoopServices
+from argus.loop.engine.viewloop import converge_view
+from argus.loop.guard.config_guard import config_digest, config_files
+from argus.loop.guard.integrity import ProtectedCopies, collect_protected
+from argus.loop.guard.lock import FeatureLock
+from argus.loop.guard.manifest import Guard
+from argus.loop.guard.resume import check_resume
 from argus.loop.implementer import PLACEHOLDERS, expand_command
-from argus.loop.integrity import ProtectedCopies, collect_protected
-from argus.loop.killpoint import killpoint
-from argus.loop.layout import RunLayout
-from argus.loop.lock import FeatureLock
-from argus.loop.modes import Mode
-from argus.loop.progress import Progress, SilentProgress
-from argus.loop.resume import check_resume
-from argus.loop.runrecord import FINISHED, PAUSED, RUNNING, RunRecord, load_run, save_run
+from argus.loop.records.events import EventLog
+from argus.loop.records.layout import RunLayout
+from argus.loop.records.runrecord import FINISHED, PAUSED, RUNNING, RunRecord, load_run, save_run
+from argus.loop.records.signoff import now_iso
+from argus.loop.records.state import LoopSettings
+from argus.loop.records.status import Status, worst
 from argus.loop.sandbox import Sandbox
 from argus.loop.sandbox import detect as detect_sandbox
-from argus.loop.services import LoopServices
-from argus.loop.signoff import now_iso
-from argus.loop.state import LoopSettings
-from argus.loop.status import Status, worst
-from argus.loop.viewloop import converge_view
+from argus.loop.terminal.progress import Progress, SilentProgress
 from argus.spec import Spec, View, lint_spec, load_spec
 from argus.spec.paths import SPECS_DIR, find_repo_root
 from argus.store.runstore import RunStore
@@ -146,7 +146,7 @@ def run_loop(
         settings = replace(settings, max_iterations=1)
 
     if services_factory is None:
-        from argus.loop.web_services import ArgusServices
+        from argus.loop.engine.web_services import ArgusServices
 
         services_factory = ArgusServices
     layout = RunLayout(spec.spec_dir, report_only=options.mode is Mode.REPORT_ONLY)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.io import read_json
-from argus.loop.outcome import CONFIRMED, JUDGED, SENSOR_FAILURE, IterationOutcome
+from argus.loop.records.outcome import CONFIRMED, JUDGED, SENSOR_FAILURE, IterationOutcome
 from argus.spec.model import View
 from argus.store.model import Event
 from argus.store.runstore import RunStore

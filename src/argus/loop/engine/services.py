@@ -2,7 +2,7 @@
 
 The loop orchestrates; sensing, gating, judging, the unchanged check and the snapshot baseline
 are other parts' work. ``LoopServices`` names exactly the calls the loop makes, so the real
-implementation (``argus.loop.web_services``) and the fakes in the tests are interchangeable,
+implementation (``argus.loop.engine.web_services``) and the fakes in the tests are interchangeable,
 and the loop's own overhead can be measured apart from theirs.
 """
 

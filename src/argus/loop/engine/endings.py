@@ -7,8 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from argus.errors import StateError
-from argus.loop.config_guard import config_digest, config_files
-from argus.loop.context import (
+from argus.loop.engine.context import (
     IMPLEMENTER_STOPPED,
     REPORTED,
     SIGNED_OFF,
@@ -16,13 +15,14 @@ from argus.loop.context import (
     LoopContext,
     ViewResult,
 )
-from argus.loop.guard import unrestored_detail
-from argus.loop.killpoint import killpoint
-from argus.loop.outcome import GATES_RED, JUDGED, SENSOR_FAILURE, IterationOutcome
-from argus.loop.rederive import Replayed, replay_view
-from argus.loop.signoff import SignoffRecord, append_raw, find_record, load_records, now_iso
-from argus.loop.state import LoopState
-from argus.loop.status import Status
+from argus.loop.engine.killpoint import killpoint
+from argus.loop.engine.rederive import Replayed, replay_view
+from argus.loop.guard.config_guard import config_digest, config_files
+from argus.loop.guard.manifest import unrestored_detail
+from argus.loop.records.outcome import GATES_RED, JUDGED, SENSOR_FAILURE, IterationOutcome
+from argus.loop.records.signoff import SignoffRecord, append_raw, find_record, load_records, now_iso
+from argus.loop.records.state import LoopState
+from argus.loop.records.status import Status
 from argus.spec.model import Spec, View
 
 
@@ -99,7 +99,7 @@ def sign_off(
 ) -> ViewResult:
     """Baseline, sign-off event, sign-off record: each step idempotent, so a resume finishes
     the job. The state's word is not taken: the sign-off is re-derived from the committed
-    verdicts (argus.loop.rederive) and refused, BLOCKED, when they do not support it. The run
+    verdicts (argus.loop.engine.rederive) and refused, BLOCKED, when they do not support it. The run
     store is the sign-off's record; signoff.json is its copy, and a record there the store
     did not record is refused."""
     signoff_file = ctx.layout.signoff_file
