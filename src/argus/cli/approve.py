@@ -1,6 +1,7 @@
 """`argus approve`: the human checkpoints. Accept a candidate reference (HE-1), record the
 spot-check of a sign-off (HE-2): approved, or the dimension the judge got wrong, or accept a
-view's latest render as its snapshot baseline (--baseline). The decisions themselves live in
+view's latest render as its snapshot baseline (--baseline), or accept the feature's
+configuration, gates and rubric as they are now (--config). The decisions themselves live in
 argus.loop.human.decisions, which the review page (argus ui) calls too."""
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from argus.errors import InputError
 from argus.loop.human.decisions import (
     Decision,
     accept_baseline,
+    accept_config,
     approve_reference,
     has_candidate,
     record_spotcheck,
@@ -33,10 +35,17 @@ def register(subparsers: Any) -> None:
         "spot-check of the view's latest sign-off: approved, or with --wrong DIMENSION the "
         "rubric dimension the judge got wrong. Without --state/--appearance: the candidate of "
         "the target's canonical view, or the target's pending sign-off. With --baseline, "
-        "make the view's latest committed render its snapshot baseline. Every decision is "
-        "recorded in the run store with the OS user and the time.",
+        "make the view's latest committed render its snapshot baseline. With --config, accept "
+        "the feature's configuration (argus.toml or [tool.argus], rubric.json, the gate "
+        "lists) as it is now: later runs under a weaker one stop NEEDS_CONTEXT until a person "
+        "accepts it. Every decision is recorded in the run store with the OS user and the time.",
     )
-    add_view_arguments(parser, view_required=False)
+    add_view_arguments(
+        parser,
+        view_required=False,
+        target_required=False,
+        target_help="target id from the spec (required except with --config)",
+    )
     parser.add_argument(
         "--wrong",
         metavar="DIMENSION",
@@ -49,6 +58,12 @@ def register(subparsers: Any) -> None:
         help="accept the view's latest render as its snapshot baseline (needs --state and "
         "--appearance)",
     )
+    parser.add_argument(
+        "--config",
+        action="store_true",
+        help="accept the feature's configuration, gates and rubric as they are now (say what "
+        "it weakens against the last one accepted)",
+    )
     add_root_argument(parser)
     parser.set_defaults(func=approve_command)
 
@@ -58,6 +73,16 @@ def approve_command(args: argparse.Namespace) -> int:
         raise InputError("--state and --appearance go together; give both or neither")
     root = repo_root(args)
     spec = feature_spec(root, args.feature)
+    if args.config:
+        if args.target or args.state or args.wrong or args.note or args.baseline:
+            raise InputError(
+                "--config accepts the whole feature's configuration; give only "
+                "--feature (and --root)"
+            )
+        print(accept_config(spec, load_config(root), via=VIA).message)
+        return 0
+    if args.target is None:
+        raise InputError("--target is required (except with --config)")
     target = spec.target(args.target)
     if args.state is not None:
         view = View(spec.feature, target.id, args.state, args.appearance)

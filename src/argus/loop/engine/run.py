@@ -39,9 +39,11 @@ from argus.loop.engine.modes import Mode
 from argus.loop.engine.services import LoopServices
 from argus.loop.engine.viewloop import converge_view
 from argus.loop.guard.config_guard import config_digest, config_files
+from argus.loop.guard.config_pin import PinCheck, check_pin
 from argus.loop.guard.integrity import ProtectedCopies, collect_protected
 from argus.loop.guard.lock import FeatureLock
 from argus.loop.guard.manifest import Guard
+from argus.loop.guard.pin_rules import pinned_settings
 from argus.loop.guard.resume import check_resume
 from argus.loop.implementer import PLACEHOLDERS, expand_command
 from argus.loop.records.events import EventLog
@@ -55,7 +57,7 @@ from argus.loop.sandbox import detect as detect_sandbox
 from argus.loop.terminal.progress import Progress, SilentProgress
 from argus.spec import Spec, View, lint_spec, load_spec
 from argus.spec.paths import SPECS_DIR, find_repo_root
-from argus.store.runstore import RunStore
+from argus.store.runstore import RunStore, db_path
 
 # Beyond the spec directory, files an implementer must not touch (repo-relative globs).
 PROTECTED_GLOBS = ("tests/**", "test/**", "**/fixtures/**", "**/__snapshots__/**")
@@ -219,6 +221,10 @@ class _Setup:
     implementer: ImplementerSettings | None
 
 
+# What _run_views returns: the views' results, the notes, whether the run paused for HE-2.
+_Ran = tuple[list[ViewResult], list[str], bool]
+
+
 def _run_locked(setup: _Setup, services_factory: ServicesFactory, progress: Progress) -> RunOutcome:
     options, spec, settings, layout = setup.options, setup.spec, setup.settings, setup.layout
     store_root = layout.runs_dir if options.mode is Mode.REPORT_ONLY else spec.root
@@ -256,6 +262,13 @@ def _run_locked(setup: _Setup, services_factory: ServicesFactory, progress: Prog
         else:
             guard.record("run_started")
             resumed_edits = {}
+        pin = _check_config(setup, store, record.run_id, stack)
+        record = save_run(layout.run_file, replace(record, config_pin=pin.to_json()))
+        pin_note = pin.note(spec.feature)
+        if pin.weaker and pin_note is not None:  # a person must accept it before anything runs
+            progress.close()
+            ran: _Ran = ([], [pin_note], False)
+            return _finish(setup, store, events, record, ran, resumed, needs_person=True)
         sandbox = detect_sandbox() if setup.implementer is not None else Sandbox(0, "no edits")
         record = save_run(layout.run_file, replace(record, protection=sandbox.protection))
         killpoint("run_started")
@@ -283,36 +296,67 @@ def _run_locked(setup: _Setup, services_factory: ServicesFactory, progress: Prog
             results, notes, paused = _run_views(ctx, options, record)
         finally:
             progress.close()
-        status = worst([r.status for r in results]) if results else Status.DONE
-        if paused:  # HE-2: the human spot-check comes before anything else
-            status = worst([status, Status.NEEDS_CONTEXT])
-        record = load_run(layout.run_file) or record
-        record = replace(record, notes=tuple(notes))
-        if paused:
-            record = save_run(
-                layout.run_file, replace(record, status=PAUSED, final_status=status.value)
-            )
-        else:
-            killpoint("before_finish")
-            events.ensure("run_finished", {"status": status.value, "notes": list(notes)})
-            if not _store_run_finished(store, spec.feature, record.run_id):
-                store.finish_run(record.run_id, status.value)
-            record = save_run(
-                layout.run_file, replace(record, status=FINISHED, final_status=status.value)
-            )
-        return RunOutcome(
-            status,
-            spec.feature,
-            options.mode,
-            record.run_id,
-            tuple(results),
-            tuple(notes),
-            layout.runs_dir,
-            resumed=resumed,
-            paused=paused,
-            extra={"store": str(store.path)},
-        )
+        if pin_note is not None:
+            notes.insert(0, pin_note)
+        return _finish(setup, store, events, record, (results, notes, paused), resumed)
     raise AssertionError("unreachable")  # pragma: no cover - ExitStack returns above
+
+
+def _check_config(setup: _Setup, store: RunStore, run_id: str, stack: ExitStack) -> PinCheck:
+    """The run's settings against the accepted configuration (argus.loop.guard.config_pin).
+    A report-only run, which writes nothing outside its run folder, reads the project store's
+    acceptance when there is one and keeps its own baseline otherwise."""
+    spec = setup.spec
+    settings = pinned_settings(setup.config, setup.rubric, spec)
+    accepted_in: RunStore | None = None
+    if store.path != db_path(spec.root) and db_path(spec.root).is_file():
+        accepted_in = stack.enter_context(RunStore.open(spec.root))
+    return check_pin(store, spec.feature, settings, run_id, accepted_in=accepted_in)
+
+
+def _finish(
+    setup: _Setup,
+    store: RunStore,
+    events: EventLog,
+    record: RunRecord,
+    ran: _Ran,
+    resumed: bool,
+    *,
+    needs_person: bool = False,
+) -> RunOutcome:
+    """Close the run: its status is the worst of its views' (NEEDS_CONTEXT when it paused for
+    the spot-check, or when no view ran because a person must act first)."""
+    options, spec, layout = setup.options, setup.spec, setup.layout
+    results, notes, paused = ran
+    status = worst([r.status for r in results]) if results else Status.DONE
+    if paused or needs_person:  # a person acts before anything else
+        status = worst([status, Status.NEEDS_CONTEXT])
+    record = load_run(layout.run_file) or record
+    record = replace(record, notes=tuple(notes))
+    if paused:
+        record = save_run(
+            layout.run_file, replace(record, status=PAUSED, final_status=status.value)
+        )
+    else:
+        killpoint("before_finish")
+        events.ensure("run_finished", {"status": status.value, "notes": list(notes)})
+        if not _store_run_finished(store, spec.feature, record.run_id):
+            store.finish_run(record.run_id, status.value)
+        record = save_run(
+            layout.run_file, replace(record, status=FINISHED, final_status=status.value)
+        )
+    return RunOutcome(
+        status,
+        spec.feature,
+        options.mode,
+        record.run_id,
+        tuple(results),
+        tuple(notes),
+        layout.runs_dir,
+        resumed=resumed,
+        paused=paused,
+        extra={"store": str(store.path)},
+    )
 
 
 def _open_run(

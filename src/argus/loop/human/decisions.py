@@ -4,6 +4,7 @@
     record_spotcheck    HE-2: the spot-check of a sign-off, approved or naming the dimension
                         the judge got wrong, with an optional comment
     accept_baseline     make a view's latest committed render its snapshot baseline
+    accept_config       accept the feature's configuration as it is now (guard.config_pin)
 
 Each holds the feature's loop lock while it writes (spec.json, signoff.json and the baselines
 are the loop's files too), so a running loop makes it refuse, and appends a ``human_decision``
@@ -25,7 +26,9 @@ from argus.config import ProjectConfig
 from argus.contracts import load_rubric
 from argus.errors import InputError, StateError
 from argus.io import read_json
+from argus.loop.guard.config_pin import acceptance_payload, accepted_pin
 from argus.loop.guard.lock import FeatureLock
+from argus.loop.guard.pin_rules import pinned_settings, weakenings
 from argus.loop.human.baseline import keeps_baselines, write_baseline
 from argus.loop.human.references import approve_candidate, candidate_path
 from argus.loop.records.layout import STATE_FILE, RunLayout
@@ -216,6 +219,29 @@ def accept_baseline(
     )
 
 
+def accept_config(spec: Spec, config: ProjectConfig, *, via: str) -> Decision:
+    """Accept the feature's configuration as it is now (config, rubric, gate lists): later
+    runs are compared with it. The message names what it weakens against the last one."""
+    rubric = load_rubric(spec.rubric_path)
+    settings = pinned_settings(config, rubric, spec)
+    layout = RunLayout(spec.spec_dir)
+    view = spec.canonical_view(spec.targets[0].id)
+    with FeatureLock(layout.feature_runs, spec.feature):
+        with RunStore.open(spec.root) as store:
+            before = accepted_pin(store, spec.feature)
+        weakened = weakenings(before.settings, settings) if before is not None else []
+        payload = {**acceptance_payload(settings), "weakened": weakened}
+        _record(spec, view, via, payload, None, whole_feature=True)
+    what = f", weakening {'; '.join(weakened)}" if weakened else ""
+    return Decision(
+        "accept_config",
+        view,
+        f"accepted the configuration of {spec.feature} (sha256 {payload['sha256'][:12]}){what}; "
+        "later runs are compared with it",
+        payload,
+    )
+
+
 def _relative(spec: Spec, path: Path) -> str:
     try:
         return path.resolve().relative_to(spec.root.resolve()).as_posix()
@@ -239,7 +265,13 @@ def _render_run(layout: RunLayout, view: View) -> str | None:
 
 
 def _record(
-    spec: Spec, view: View, via: str, payload: Mapping[str, Any], run_id: str | None
+    spec: Spec,
+    view: View,
+    via: str,
+    payload: Mapping[str, Any],
+    run_id: str | None,
+    *,
+    whole_feature: bool = False,
 ) -> None:
     with RunStore.open(spec.root) as store:
         known = run_id is not None and any(r.run_id == run_id for r in store.runs(spec.feature))
@@ -248,9 +280,9 @@ def _record(
                 kind=DECISION_KIND,
                 feature=spec.feature,
                 run_id=run_id if known else None,
-                target=view.target,
-                state=view.state,
-                appearance=view.appearance,
+                target=None if whole_feature else view.target,
+                state=None if whole_feature else view.state,
+                appearance=None if whole_feature else view.appearance,
                 payload={**payload, "by": os_user(), "via": via},
             )
         )

@@ -33,6 +33,8 @@ class RunRecord:
     store: str = ""  # the run store's path, relative to the runs directory's feature root
     config_sha256: str | None = None  # the effective config it started with (config_guard)
     protection: str | None = None  # how implementer calls are kept in bounds (loop.sandbox)
+    # the run's settings against the accepted configuration (argus.loop.guard.config_pin)
+    config_pin: Mapping[str, Any] | None = None
     views: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     updated_at: str = ""
@@ -62,6 +64,7 @@ class RunRecord:
             "store": self.store,
             "config_sha256": self.config_sha256,
             "protection": self.protection,
+            "config_pin": dict(self.config_pin) if self.config_pin is not None else None,
             "views": {slug: dict(v) for slug, v in self.views.items()},
             "notes": list(self.notes),
         }
@@ -80,6 +83,7 @@ class RunRecord:
             store=str(data.get("store", "")),
             config_sha256=data.get("config_sha256"),
             protection=data.get("protection"),
+            config_pin=pin if isinstance(pin := data.get("config_pin"), dict) else None,
             views=dict(data.get("views", {})),
             notes=tuple(data.get("notes", ())),
             updated_at=str(data.get("updated_at", "")),
