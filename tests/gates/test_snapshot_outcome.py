@@ -8,20 +8,13 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from argus.config import SnapshotConfig
-from argus.diff import SnapshotOutcome, Tolerance
+from argus.diff import SnapshotOutcome
 from argus.diff.regions import Region
 from argus.errors import InputError
 from argus.evidence.probe import Probe, parse_probe
 from argus.gates.base import GateOutcome, GateStatus
-from argus.gates.snapshot import (
-    _wanted_write,
-    device_pixel_ratio,
-    snapshot_outcome,
-    snapshot_tolerance,
-)
-from argus.spec import SnapshotSettings
-from argus.tokens import Tokens
+from argus.gates.comparison import device_pixel_ratio
+from argus.gates.snapshot import _wanted_write, snapshot_outcome
 from tests.gates.probes import el, page
 
 BASELINE = Path("__snapshots__") / "list-populated-light.png"
@@ -106,24 +99,6 @@ def test_a_hidden_element_over_a_region_is_not_named() -> None:
     )
     (finding,) = snapshot_outcome(diff(Region(100, 100, 20, 20, 10)), doc, 1.0, ()).findings
     assert finding.element == "#shown"
-
-
-def test_the_tolerance_takes_the_project_then_the_target_and_measures_only_an_unset_threshold(
-    tokens: Tokens,
-) -> None:
-    project = SnapshotConfig(max_diff_pixels=5, window=8)
-    tolerance, measured = snapshot_tolerance(project, SnapshotSettings(), tokens, "light")
-    assert (tolerance.max_diff_pixels, tolerance.window) == (5, 8)
-    assert measured is not None and tolerance.threshold == measured.threshold
-    target = SnapshotSettings(max_diff_pixels=9, threshold=0.3)
-    tolerance, measured = snapshot_tolerance(project, target, tokens, "light")
-    assert (tolerance.max_diff_pixels, tolerance.threshold, measured) == (9, 0.3, None)
-    chosen = SnapshotConfig(threshold=0.2)
-    tolerance, measured = snapshot_tolerance(chosen, SnapshotSettings(), tokens, "light")
-    assert (tolerance.threshold, measured) == (0.2, None)
-    # an appearance the tokens do not define has no palette to measure from
-    tolerance, measured = snapshot_tolerance(project, SnapshotSettings(), tokens, "sepia")
-    assert measured is None and tolerance.threshold == Tolerance().threshold
 
 
 MISSING = {"action": "none", "baseline": str(BASELINE)}

@@ -4,7 +4,8 @@ Masks (CSS selectors or element ids from the target's ``snapshot.masks``) are re
 boxes through the probe. Status is ``pass``, ``diff`` (moved beyond the tolerance; the diff
 image is written next to the render) or ``skip`` (no baseline to compare with; with
 ``update = "missing"`` the render becomes the baseline). Findings name each changed region
-and the element under it.
+and the element under it. The tolerance and the masks are the view's comparison options
+(argus.gates.comparison), the same the pytest plugin and the review page compare with.
 """
 
 from __future__ import annotations
@@ -14,20 +15,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from argus.color import to_hex
-from argus.config import SnapshotConfig
-from argus.diff import (
-    SnapshotOutcome,
-    Tolerance,
-    UpdateMode,
-    baseline_path,
-    compare_to_baseline,
-)
-from argus.diff.masks import MaskResolution, resolve_masks
-from argus.diff.png import read_png_header
+from argus.diff import SnapshotOutcome, UpdateMode, baseline_path, compare_to_baseline
+from argus.diff.masks import MaskResolution
 from argus.diff.regions import Region
-from argus.diff.sensor_tolerance import SensorTolerance, sensor_tolerance
 from argus.diff.snapshot import COMPARE_IF_PRESENT
-from argus.errors import InputError
 from argus.evidence.probe import Element, Probe, parse_probe
 from argus.gates.base import (
     Finding,
@@ -38,19 +29,10 @@ from argus.gates.base import (
     register_gate,
 )
 from argus.gates.baseline_browser import browser_drift, record_browser
+from argus.gates.comparison import comparison_for, device_pixel_ratio
 from argus.gates.stale_baseline import stale_regions
-from argus.spec import SnapshotSettings
-from argus.tokens import Tokens
 
 MAX_REGIONS = 10
-
-
-def device_pixel_ratio(render: Path, viewport_width: float) -> float:
-    """Image pixels per CSS pixel: the render's width over the probed viewport's."""
-    if not render.is_file():
-        raise InputError(f"{render}: render.png not found; sense the view first (argus sense)")
-    width = read_png_header(render).width  # header only: nothing decoded, bombs refused
-    return width / viewport_width if viewport_width > 0 else 1.0
 
 
 def snapshot_outcome(
@@ -97,20 +79,6 @@ def _deepest_at(probe: Probe, x: float, y: float) -> Element | None:
         if element.visible and b.x <= x <= b.x + b.width and b.y <= y <= b.y + b.height:
             found = element
     return found
-
-
-def snapshot_tolerance(
-    settings: SnapshotConfig, target: SnapshotSettings, tokens: Tokens, appearance: str
-) -> tuple[Tolerance, SensorTolerance | None]:
-    """The tolerance a render is held to against its baseline, and, when no threshold was set
-    (project or target), how it was measured: a baseline is a render by the same sensor, so
-    the threshold comes from the palette and a swap between neighbouring tokens is never
-    inside it."""
-    tolerance = Tolerance.resolve(settings, target)
-    if Tolerance.threshold_set(settings, target) or not tokens.has_appearance(appearance):
-        return tolerance, None
-    measured = sensor_tolerance(tokens.palette(appearance))
-    return replace(tolerance, threshold=measured.threshold), measured
 
 
 def snapshot_gate(inputs: GateInputs) -> GateOutcome:
@@ -170,10 +138,13 @@ def settle_baseline(inputs: GateInputs, outcomes: Sequence[GateOutcome]) -> Gate
 def _snapshot(inputs: GateInputs, mode: UpdateMode) -> GateOutcome:
     view = inputs.view
     settings = inputs.config.gates.snapshot
+    comparison = comparison_for(
+        inputs.config, inputs.spec, view, tokens=inputs.tokens, target=inputs.target
+    )
     if adapter_probe_without_elements(inputs):
         # The render is still compared; only masks (and naming the element under a change)
         # need the element list.
-        if inputs.target.snapshot.masks:
+        if comparison.masks:
             return GateOutcome(
                 "snapshot",
                 GateStatus.SKIP,
@@ -184,25 +155,21 @@ def _snapshot(inputs: GateInputs, mode: UpdateMode) -> GateOutcome:
         masks = MaskResolution((), ())
     else:
         probe = parse_probe(inputs.probe, str(inputs.sensed.probe))
-        masks = resolve_masks(inputs.target.snapshot.masks, inputs.probe)
+        masks = comparison.mask_boxes(inputs.probe)
     scale = device_pixel_ratio(inputs.sensed.render, probe.viewport_width)
     baseline = baseline_path(
         inputs.spec.spec_dir, view.target, view.state, view.appearance, settings.platform_suffix
     )
-    tolerance, measured = snapshot_tolerance(
-        settings, inputs.target.snapshot, inputs.tokens, view.appearance
-    )
     result = compare_to_baseline(
         inputs.sensed.render,
         baseline,
-        tolerance,
+        comparison.tolerance,
         masks.boxes,
         mode,
         scale=scale,
     )
     outcome = snapshot_outcome(result, probe, scale, masks.unresolved)
-    threshold = measured.to_json() if measured else {"threshold": tolerance.threshold}
-    outcome = replace(outcome, data={**outcome.data, "tolerance": threshold})
+    outcome = replace(outcome, data={**outcome.data, "tolerance": comparison.threshold_json()})
     if result.written or result.updated:
         record_browser(baseline, inputs.meta)
         return outcome

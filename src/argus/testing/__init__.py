@@ -6,6 +6,7 @@ Elsewhere, call ``check_view`` with a page, a name, where its baseline lives and
 
 from __future__ import annotations
 
+from argus.gates.comparison import Comparison, Overrides, comparison_for
 from argus.testing.assertion import (
     Settings,
     SpecView,
@@ -13,18 +14,19 @@ from argus.testing.assertion import (
     ViewResult,
     Where,
     check_view,
-    tolerance_for,
 )
 from argus.testing.browser import context_options, launch_options
 
 __all__ = [
+    "Comparison",
+    "Overrides",
     "Settings",
     "SpecView",
     "ViewAssertionError",
     "ViewResult",
     "Where",
     "check_view",
+    "comparison_for",
     "context_options",
     "launch_options",
-    "tolerance_for",
 ]

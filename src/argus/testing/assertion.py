@@ -1,5 +1,7 @@
 """One view assertion on a test's page: the stable capture, the snapshot comparison with
-Argus's kernel and tolerances, and, when the test names a spec target, the page's gates.
+Argus's kernel and the view's comparison options (argus.gates.comparison: the same threshold
+and masks as ``argus gates`` and the review page), and, when the test names a spec target, the
+page's gates.
 
     result = check_view(page, "checkout-empty", Where(...), Settings(...))
     if not result.ok: raise ViewAssertionError(result.message)
@@ -22,13 +24,15 @@ from typing import Any, Literal
 from playwright.sync_api import Locator, Page
 
 from argus.config import ProjectConfig
-from argus.diff import SnapshotOutcome, Tolerance, compare_to_baseline
+from argus.diff import SnapshotOutcome, compare_to_baseline
+from argus.diff.masks import Box
 from argus.diff.snapshot import COMPARE_IF_PRESENT
 from argus.diff.snapshot import UpdateMode as DiffUpdateMode
 from argus.gates.base import GateOutcome, GateStatus
+from argus.gates.comparison import Comparison
 from argus.gates.inputs import gate_inputs
 from argus.gates.runner import run_gates
-from argus.io import atomic_write_bytes
+from argus.io import atomic_write_bytes, read_json
 from argus.spec.model import Spec, View
 from argus.testing.capture import sense_page, stable_render
 
@@ -65,7 +69,7 @@ class Where:
 class Settings:
     mode: UpdateMode = "missing"
     asked_to_update: bool = False  # --update-snapshots given (a written baseline then passes)
-    tolerance: Tolerance = field(default_factory=Tolerance)
+    comparison: Comparison = field(default_factory=Comparison)
     full_page: bool = False
     mask: Sequence[Locator] = ()
 
@@ -120,34 +124,6 @@ class ViewResult:
         }
 
 
-def tolerance_for(
-    config: ProjectConfig | None,
-    target_view: SpecView | None,
-    *,
-    threshold: float | None = None,
-    max_diff_pixels: int | None = None,
-    max_diff_pixel_ratio: float | None = None,
-    max_window_density: float | None = None,
-) -> Tolerance:
-    """The project's [gates.snapshot] tolerance, the target's snapshot settings over it, then
-    the assertion's own keyword arguments."""
-    target = None
-    if target_view is not None:
-        target = target_view.spec.target(target_view.view.target).snapshot
-    base = Tolerance.resolve(config.gates.snapshot if config is not None else None, target)
-    return replace(
-        base,
-        threshold=base.threshold if threshold is None else threshold,
-        max_diff_pixels=base.max_diff_pixels if max_diff_pixels is None else max_diff_pixels,
-        max_diff_pixel_ratio=base.max_diff_pixel_ratio
-        if max_diff_pixel_ratio is None
-        else max_diff_pixel_ratio,
-        max_window_density=base.max_window_density
-        if max_window_density is None
-        else max_window_density,
-    )
-
-
 def check_view(
     page: Page,
     name: str,
@@ -162,6 +138,8 @@ def check_view(
     where.out_dir.mkdir(parents=True, exist_ok=True)
     render_path = where.out_dir / f"{name}-actual.png"
     gates: tuple[GateOutcome, ...] = ()
+    boxes: Sequence[Box] = ()
+    scale = 1.0
     if target_view is None:
         render = stable_render(page, full_page=settings.full_page, mask=settings.mask)
         atomic_write_bytes(render_path, render.png)
@@ -178,13 +156,19 @@ def check_view(
             mask=settings.mask,
         )
         atomic_write_bytes(render_path, (sensed / "render.png").read_bytes())
+        # The target's masks as the snapshot gate paints them: resolved through the probe.
+        probe = read_json(sensed / "probe.json", what="probe.json")
+        boxes, scale = settings.comparison.masks_on(render_path, probe)
         inputs = gate_inputs(target_view.spec, target_view.view, sensed, config=target_view.config)
-        gates = run_gates(inputs, names, record=False).outcomes
+        if names:  # a target whose gates are none of the page's (snapshot only) runs none
+            gates = run_gates(inputs, names, record=False).outcomes
     # A page with red gates is compared but never becomes (or replaces) a baseline: a defect
     # kept as the baseline would later ask for the defect back.
     red = any(g.status in (GateStatus.FAIL, GateStatus.ERROR) for g in gates)
     mode: DiffUpdateMode = COMPARE_IF_PRESENT if red else settings.mode
-    outcome = compare_to_baseline(render_path, where.baseline, settings.tolerance, (), mode)
+    outcome = compare_to_baseline(
+        render_path, where.baseline, settings.comparison.tolerance, boxes, mode, scale=scale
+    )
     result = _result(name, outcome, render_path, settings, gates, target_view)
     if red and settings.mode != "none":
         note = (
@@ -243,16 +227,10 @@ def _result(
 
 
 def _mismatch_message(name: str, outcome: SnapshotOutcome, render: Path, settings: Settings) -> str:
-    tolerance = settings.tolerance
-    expected = (
-        f"threshold {tolerance.threshold:g}, max_diff_pixels {tolerance.max_diff_pixels}, "
-        f"max_diff_pixel_ratio {tolerance.max_diff_pixel_ratio:g}, "
-        f"max_window_density {tolerance.max_window_density:g}"
-    )
     lines = [
         f"view {name!r} does not match its baseline",
         f"  measured: {outcome.message}",
-        f"  expected: {expected}",
+        f"  expected: {settings.comparison.describe()}",
     ]
     if outcome.regions:
         first = outcome.regions[:3]

@@ -37,6 +37,7 @@ from argus.ci import CaseResult, emit_reports, parse_reporters
 from argus.ci.cases import CaseStatus, line_of
 from argus.config import ProjectConfig, load_config
 from argus.errors import ArgusError
+from argus.gates.comparison import Overrides, comparison_for
 from argus.gates.inputs import spec_path
 from argus.spec import View, load_spec
 from argus.spec.paths import find_repo_root
@@ -48,7 +49,6 @@ from argus.testing.assertion import (
     ViewResult,
     Where,
     check_view,
-    tolerance_for,
 )
 from argus.testing.report import write_report
 from argus.testing.sharding import ShardSelector, shard_option
@@ -168,19 +168,22 @@ class ViewAssert:
         mode, asked = update_mode(self.node.config)
         if full_page is None and target_view is not None:
             full_page = target_view.spec.target(target_view.view.target).full_page
+        overrides = Overrides(threshold, max_diff_pixels, max_diff_pixel_ratio, max_window_density)
+        try:  # the options argus gates and the review page compare this view with
+            comparison = comparison_for(
+                config,
+                target_view.spec if target_view is not None else None,
+                target_view.view if target_view is not None else None,
+                overrides=overrides,
+            )
+        except ArgusError as err:
+            raise ViewAssertionError(f"argus: {err}") from err
         settings = Settings(
             mode=mode,
             asked_to_update=asked,
-            tolerance=tolerance_for(
-                config,
-                target_view,
-                threshold=threshold,
-                max_diff_pixels=max_diff_pixels,
-                max_diff_pixel_ratio=max_diff_pixel_ratio,
-                max_window_density=max_window_density,
-            ),
+            comparison=comparison,
             full_page=bool(full_page),
-            mask=tuple(mask) + self._target_masks(page, target_view),
+            mask=tuple(mask),
         )
         test_file = self.node.path
         browser = page.context.browser
@@ -251,16 +254,6 @@ class ViewAssert:
             appearance if appearance is not None else canonical.appearance,
         )
         return SpecView(spec, view, config)
-
-    @staticmethod
-    def _target_masks(page: Page, target_view: SpecView | None) -> tuple[Locator, ...]:
-        if target_view is None:
-            return ()
-        masks = target_view.spec.target(target_view.view.target).snapshot.masks
-        return tuple(
-            page.locator(m if any(c in m for c in "#.[ >:") else f'[id="{m}"], [data-testid="{m}"]')
-            for m in masks
-        )
 
 
 def _output_dir(config: pytest.Config) -> Path:

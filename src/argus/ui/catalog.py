@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from argus.config import ProjectConfig, load_config
-from argus.diff import Tolerance
 from argus.errors import ArgusError
+from argus.gates.comparison import comparison_for
 from argus.loop.guard.lock import LOCK_NAME
 from argus.loop.human.baseline import view_baseline
 from argus.loop.human.decisions import committed_renders, has_candidate
@@ -177,17 +177,11 @@ def view_card(
     render, iteration = found if found is not None else (None, None)
     reference, label = _reference(spec, view)
     baseline = view_baseline(spec, config, view)
-    target = spec.target(view.target)
     snapshot = None
     error = ""
     if render is not None and baseline.is_file():
         try:
-            snapshot = snapshot_diff(
-                render,
-                baseline,
-                Tolerance.resolve(config.gates.snapshot, target.snapshot),
-                tuple(target.snapshot.masks),
-            )
+            snapshot = snapshot_diff(render, baseline, comparison_for(config, spec, view))
         except ArgusError as exc:
             error = str(exc)
     status = report.status if report is not None else "NOT_STARTED"

@@ -15,7 +15,7 @@ from typing import Any
 from argus.diff.regions import Region
 from argus.errors import ArgusError
 from argus.evidence.probe import parse_probe
-from argus.gates.snapshot import device_pixel_ratio
+from argus.gates.comparison import device_pixel_ratio
 from argus.io import read_json
 
 RED = ("fail", "error", "diff")

@@ -1,8 +1,10 @@
 """The render against its snapshot baseline (or its reference), for the review page.
 
 Read-only: nothing is written beside the render (the snapshot gate's own diff file is left as
-the gate wrote it). The target's masks are painted in both images first, as the snapshot gate
-does, and the tolerance is the gate's, so "changed" here means what a red snapshot gate means.
+the gate wrote it). The comparison options are the view's (argus.gates.comparison): the
+target's masks painted in both images first and the tolerance with the palette-measured
+threshold, as the snapshot gate and the pytest plugin compare, so "changed" here means what a
+red snapshot gate means.
 Results are kept per (files, sizes, modification times), so reloading a page costs nothing and
 a file replaced on disk is compared again.
 """
@@ -14,14 +16,13 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 
-from argus.diff import Tolerance, compare, load_png, resolve_masks
+from argus.diff import compare, load_png
 from argus.diff.masks import Box, paint_masks
 from argus.diff.png import encode_png
 from argus.diff.regions import Region
 from argus.errors import ArgusError
-from argus.gates.snapshot import device_pixel_ratio
+from argus.gates.comparison import Comparison
 from argus.io import read_json
-from argus.loop.human.baseline import viewport_width
 from argus.report.images import pad
 
 CACHE_SIZE = 32
@@ -51,10 +52,10 @@ def _stamp(path: Path) -> tuple[str, int, int]:
     return (str(path), info.st_size, info.st_mtime_ns)
 
 
-def _masks(render: Path, selectors: tuple[str, ...]) -> tuple[tuple[Box, ...], float]:
+def _masks(render: Path, comparison: Comparison) -> tuple[tuple[Box, ...], float]:
     """The masks' boxes (via the render's probe.json) and the render's pixel scale."""
     probe_path = render.parent / "probe.json"
-    if not selectors or not probe_path.is_file():
+    if not comparison.masks or not probe_path.is_file():
         return (), 1.0
     try:
         probe = read_json(probe_path, what="probe.json")
@@ -62,20 +63,17 @@ def _masks(render: Path, selectors: tuple[str, ...]) -> tuple[tuple[Box, ...], f
         return (), 1.0
     if not isinstance(probe, dict):
         return (), 1.0
-    scale = device_pixel_ratio(render, viewport_width(probe))
-    return resolve_masks(selectors, probe).boxes, scale
+    return comparison.masks_on(render, probe)
 
 
-def snapshot_diff(
-    render: Path, against: Path, tolerance: Tolerance, masks: tuple[str, ...] = ()
-) -> SnapDiff:
+def snapshot_diff(render: Path, against: Path, comparison: Comparison) -> SnapDiff:
     """Compare ``render`` with ``against`` (ArgusError when either cannot be read)."""
-    key = (_stamp(render), _stamp(against), tolerance, masks)
+    key = (_stamp(render), _stamp(against), comparison)
     with _lock:
         if key in _cache:
             _cache.move_to_end(key)
             return _cache[key]
-    found = _compute(render, against, tolerance, masks)
+    found = _compute(render, against, comparison)
     with _lock:
         _cache[key] = found
         while len(_cache) > CACHE_SIZE:
@@ -83,9 +81,10 @@ def snapshot_diff(
     return found
 
 
-def _compute(render: Path, against: Path, tolerance: Tolerance, masks: tuple[str, ...]) -> SnapDiff:
+def _compute(render: Path, against: Path, comparison: Comparison) -> SnapDiff:
+    tolerance = comparison.tolerance
     ours, theirs = load_png(render), load_png(against)
-    boxes, scale = _masks(render, masks)
+    boxes, scale = _masks(render, comparison)
     paint_masks(ours, boxes, scale)
     paint_masks(theirs, boxes, scale)
     width = max(ours.shape[1], theirs.shape[1])

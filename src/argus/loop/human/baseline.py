@@ -12,15 +12,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from argus.config import ProjectConfig
-from argus.diff import baseline_path, compare_to_baseline, resolve_masks
+from argus.diff import baseline_path, compare_to_baseline
 from argus.diff.snapshot import SnapshotOutcome, UpdateMode
 from argus.gates import configured_gates
 from argus.gates.baseline_browser import record_browser
+from argus.gates.comparison import comparison_for
 from argus.gates.inputs import gate_inputs
-from argus.gates.snapshot import device_pixel_ratio, snapshot_tolerance
 from argus.io import read_json
 from argus.spec.model import Spec, View
-from argus.tokens import load_tokens
 
 
 def view_baseline(spec: Spec, config: ProjectConfig, view: View) -> Path:
@@ -40,32 +39,16 @@ def keeps_baselines(spec: Spec, config: ProjectConfig, view: View, sensed: Path)
     return "snapshot" in configured_gates(inputs)
 
 
-def viewport_width(probe: object) -> float:
-    """The probed viewport's CSS width; 0 when the probe does not say (scale 1 then)."""
-    viewport = probe.get("viewport") if isinstance(probe, dict) else None
-    width = viewport.get("width", 0) if isinstance(viewport, dict) else 0
-    return float(width) if isinstance(width, int | float) and not isinstance(width, bool) else 0.0
-
-
 def write_baseline(
     spec: Spec, config: ProjectConfig, view: View, render: Path, mode: UpdateMode
 ) -> SnapshotOutcome:
     """Compare ``render`` (beside its probe.json) with the view's baseline and write it as
     ``mode`` says (``changed`` or ``all``)."""
-    target = spec.target(view.target)
+    comparison = comparison_for(config, spec, view)
     probe = read_json(render.parent / "probe.json", what="probe.json")
-    width = viewport_width(probe)
+    boxes, scale = comparison.masks_on(render, probe if isinstance(probe, dict) else {})
     baseline = view_baseline(spec, config, view)
-    outcome = compare_to_baseline(
-        render,
-        baseline,
-        snapshot_tolerance(
-            config.gates.snapshot, target.snapshot, load_tokens(spec.tokens_path), view.appearance
-        )[0],
-        resolve_masks(target.snapshot.masks, probe).boxes,
-        mode,
-        scale=device_pixel_ratio(render, width),
-    )
+    outcome = compare_to_baseline(render, baseline, comparison.tolerance, boxes, mode, scale=scale)
     if outcome.written or outcome.updated:
         meta_file = render.parent / "meta.json"
         meta = read_json(meta_file, what="meta.json") if meta_file.is_file() else {}

@@ -1,0 +1,123 @@
+"""The comparison options of a view (argus.gates.comparison): what a person set wins, most
+specific first; a threshold nobody set is measured from the view's palette; the masks are the
+target's."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from argus.config import ProjectConfig, SnapshotConfig, load_config
+from argus.diff import Tolerance
+from argus.errors import InputError
+from argus.gates.comparison import Comparison, Overrides, comparison_for
+from argus.spec import SnapshotSettings, Spec, View, load_spec
+from tests.support.habits import HABITS_SPEC, copy_habits
+
+VIEW_OF = ("list", "populated", "light")
+
+
+@pytest.fixture
+def habits(tmp_path: Path) -> tuple[ProjectConfig, Spec, View]:
+    root = copy_habits(tmp_path)
+    spec = load_spec(root / HABITS_SPEC)
+    return load_config(root), spec, View(spec.feature, *VIEW_OF)
+
+
+def _with(
+    config: ProjectConfig, spec: Spec, project: SnapshotConfig, target: SnapshotSettings
+) -> tuple[ProjectConfig, Spec]:
+    gates = config.gates.model_copy(update={"snapshot": project})
+    targets = tuple(replace(t, snapshot=target) if t.id == "list" else t for t in spec.targets)
+    return config.model_copy(update={"gates": gates}), replace(spec, targets=targets)
+
+
+def test_an_unset_threshold_is_measured_from_the_views_palette(
+    habits: tuple[ProjectConfig, Spec, View],
+) -> None:
+    config, spec, view = habits
+    found = comparison_for(
+        *_with(
+            config,
+            spec,
+            SnapshotConfig(max_diff_pixels=5, window=8),
+            SnapshotSettings(masks=("clock",)),
+        ),
+        view,
+    )
+    assert found.measured is not None and found.measured.closest_pair is not None
+    assert found.tolerance.threshold == found.measured.threshold < Tolerance().threshold
+    assert (found.tolerance.max_diff_pixels, found.tolerance.window) == (5, 8)
+    assert found.masks == ("clock",)
+    assert found.threshold_json()["closest_pair"] == list(found.measured.closest_pair)
+    assert "closest palette pair" in found.describe()
+
+
+@pytest.mark.parametrize(
+    ("project", "target", "overrides", "threshold", "pixels"),
+    [
+        (SnapshotConfig(threshold=0.2), SnapshotSettings(), None, 0.2, 0),
+        (SnapshotConfig(), SnapshotSettings(threshold=0.3, max_diff_pixels=9), None, 0.3, 9),
+        (SnapshotConfig(threshold=0.2), SnapshotSettings(threshold=0.3), None, 0.3, 0),
+        (SnapshotConfig(max_diff_pixels=4), SnapshotSettings(), Overrides(0.05), 0.05, 4),
+        (
+            SnapshotConfig(threshold=0.2),
+            SnapshotSettings(max_diff_pixels=9),
+            Overrides(max_diff_pixels=2),
+            0.2,
+            2,
+        ),
+    ],
+)
+def test_what_a_person_set_wins_most_specific_first_and_is_never_measured(
+    habits: tuple[ProjectConfig, Spec, View],
+    project: SnapshotConfig,
+    target: SnapshotSettings,
+    overrides: Overrides | None,
+    threshold: float,
+    pixels: int,
+) -> None:
+    config, spec, view = habits
+    found = comparison_for(*_with(config, spec, project, target), view, overrides=overrides)
+    assert found.measured is None
+    assert (found.tolerance.threshold, found.tolerance.max_diff_pixels) == (threshold, pixels)
+    assert found.threshold_json() == {"threshold": threshold}
+
+
+def test_without_a_view_or_a_palette_the_threshold_is_pixelmatchs_default(
+    habits: tuple[ProjectConfig, Spec, View],
+) -> None:
+    config, spec, view = habits
+    assert comparison_for(config) == Comparison(Tolerance.resolve(config.gates.snapshot))
+    assert comparison_for(None) == Comparison()
+    sepia = replace(view, appearance="sepia")  # an appearance the tokens do not define
+    found = comparison_for(config, spec, sepia)
+    assert found.measured is None and found.tolerance.threshold == Tolerance().threshold
+
+
+def test_unreadable_tokens_are_bad_input_not_the_default_threshold(
+    habits: tuple[ProjectConfig, Spec, View],
+) -> None:
+    config, spec, view = habits
+    spec.tokens_path.write_text("{", encoding="utf-8")
+    with pytest.raises(InputError, match="tokens"):
+        comparison_for(config, spec, view)
+
+
+def test_masks_are_resolved_through_the_probe_and_scaled_to_the_render(tmp_path: Path) -> None:
+    from PIL import Image
+
+    render = tmp_path / "render.png"
+    Image.new("RGBA", (80, 20)).save(render)
+    probe = {
+        "viewport": {"width": 40, "height": 10},
+        "elements": [
+            {"tag": "div", "id": "clock", "box": {"x": 1, "y": 2, "width": 3, "height": 4}}
+        ],
+    }
+    masked = Comparison(masks=("clock",))
+    boxes, scale = masked.masks_on(render, probe)
+    assert scale == 2.0 and [(b.x, b.y, b.width, b.height) for b in boxes] == [(1, 2, 3, 4)]
+    assert Comparison().masks_on(render, probe) == ((), 1.0)
