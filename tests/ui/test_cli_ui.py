@@ -6,7 +6,7 @@ import socket
 from pathlib import Path
 from typing import Any
 
-from argus.ui.running import RunningMarker
+from argus.store.ui_marker import RunningMarker
 from tests.loop.fakeapp import make_repo
 
 
@@ -39,7 +39,7 @@ def test_a_second_page_on_the_same_repository(tmp_path: Path, run_argus: Any) ->
 
 
 def test_stopping_the_page_ends_cleanly_and_the_report_stops_linking(tmp_path: Path) -> None:
-    from argus.ui.running import running_url
+    from argus.store.ui_marker import running_url
     from tests.ui.support import serve_ui
 
     root = make_repo(tmp_path, [])

@@ -8,7 +8,7 @@ from pathlib import Path
 from argus.report import write_report
 from argus.report.collect import collect_report
 from argus.report.select import find_run
-from argus.ui.running import RunningMarker
+from argus.store.ui_marker import RunningMarker
 from tests.loop.fakeapp import FEATURE, make_repo
 from tests.ui.support import changed_snapshot_repo, loop
 

@@ -24,7 +24,7 @@ from argus.spec import Spec, View, load_spec
 from argus.spec.paths import SPECS_DIR
 from argus.store import Event
 from argus.store.model import utc_now
-from argus.ui.running import running_url
+from argus.store.ui_marker import running_url
 
 
 def _load_spec(spec_dir: Path, notes: list[str]) -> Spec | None:

@@ -1,4 +1,6 @@
-"""The run store: SQLite at ``{repo}/.argus/argus.db`` holding runs and append-only events."""
+"""What a repository keeps under ``.argus/``: the run store, SQLite at ``{repo}/.argus/argus.db``
+holding runs and append-only events, and ``ui_marker``, the marker of a serving ``argus ui``.
+"""
 
 from argus.store.migrations import EVENT_KINDS, LATEST_VERSION
 from argus.store.model import Event, Run, ViewKey, ViewLike

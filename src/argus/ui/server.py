@@ -11,7 +11,7 @@ from pathlib import Path
 from types import FrameType
 
 from argus.errors import InputError
-from argus.ui.running import RunningMarker
+from argus.store.ui_marker import RunningMarker
 from argus.ui.security import Origin, new_token
 
 HOST = "127.0.0.1"
