@@ -32,7 +32,6 @@ from typing import Any, Self
 
 from argus.cli.demo import apply_defects
 from argus.config import ProjectConfig
-from argus.contracts import Rubric
 from argus.io import read_json
 from argus.judge.packet import Packet
 from argus.judge.picture import forget_pictures
@@ -42,6 +41,7 @@ from argus.loop.engine.services import GateReport, JudgeInputs, SenseResult
 from argus.loop.engine.web_services import ArgusServices
 from argus.loop.records.layout import RunLayout
 from argus.loop.terminal.progress import SilentProgress
+from argus.schemas import Rubric
 from argus.spec import Spec, View
 from argus.verdict import NormalizedVerdict
 from bench.area_cli import area_main

@@ -19,8 +19,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from argus.contracts import Rubric, validate_errors
 from argus.errors import InputError
+from argus.schemas import Rubric, validate_errors
 
 SCORES = (0.0, 0.5, 1.0)
 Outcome = Literal["pass", "fail", "unverified", "inconclusive"]

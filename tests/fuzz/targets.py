@@ -211,7 +211,7 @@ def prep_verdict(tmp: Path) -> Workdir:
 
 
 def _rubric_json() -> dict[str, Any]:
-    from argus.contracts.rubric import default_rubric_text
+    from argus.schemas.rubric import default_rubric_text
 
     return dict(json.loads(default_rubric_text()))
 

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from argus.contracts import validate, validate_errors
 from argus.gates import base
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus
 from argus.gates.runner import run_gates
+from argus.schemas import validate, validate_errors
 from tests.gates.test_runner import clean
 
 MakeInputs = Callable[..., GateInputs]

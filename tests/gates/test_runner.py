@@ -9,11 +9,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from argus.contracts import validate
 from argus.errors import InputError
 from argus.gates import base, runner
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus
 from argus.gates.runner import configured_gates, run_gates
+from argus.schemas import validate
 from argus.store import RunStore
 from tests.gates.probes import el, page
 

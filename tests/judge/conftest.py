@@ -11,12 +11,12 @@ import pytest
 from PIL import Image, ImageDraw
 
 from argus.config import ProjectConfig
-from argus.contracts import load_rubric
-from argus.contracts.rubric import default_rubric_text
 from argus.gates import run_gates
 from argus.gates.inputs import gate_inputs
 from argus.judge.assemble import view_contract
 from argus.judge.packet import Packet, build_packet
+from argus.schemas import load_rubric
+from argus.schemas.rubric import default_rubric_text
 from argus.spec import Spec, View, load_spec
 from tests.support.habits import HABITS_SPEC, copy_habits
 

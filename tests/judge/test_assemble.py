@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from argus.contracts.rubric import default_rubric_text
 from argus.judge.assemble import packet_for_view
+from argus.schemas.rubric import default_rubric_text
 from argus.spec import View, load_spec
 from tests.judge.conftest import derived_gate_result, png, small_probe
 from tests.support.habits import HABITS_SPEC

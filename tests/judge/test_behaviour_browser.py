@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from argus.config import ProjectConfig
-from argus.contracts import load_rubric
 from argus.judge.assemble import packet_for_view
 from argus.judge.base import run_judge
 from argus.judge.metric import MetricJudge
+from argus.schemas import load_rubric
 from argus.sense import Sensor
 from argus.spec import View, load_spec
 from tests.judge.conftest import derived_gate_result

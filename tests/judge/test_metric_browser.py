@@ -21,13 +21,13 @@ import numpy as np
 import pytest
 
 from argus.config import ProjectConfig, load_config
-from argus.contracts import load_rubric
 from argus.diff.png import load_png
 from argus.gates import run_gates
 from argus.gates.inputs import gate_inputs
 from argus.judge.assemble import packet_for_view
 from argus.judge.base import run_judge
 from argus.judge.metric import MetricJudge
+from argus.schemas import load_rubric
 from argus.sense import Sensor
 from argus.spec import View, load_spec
 from argus.verdict import NormalizedVerdict

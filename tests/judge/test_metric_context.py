@@ -17,7 +17,6 @@ import pytest
 from PIL import Image
 
 from argus.config import ProjectConfig
-from argus.contracts.rubric import default_rubric_text
 from argus.errors import InputError, JudgeError
 from argus.judge.base import get_judge
 from argus.judge.metric import MEASURES, MetricJudge, dimension_entry
@@ -28,6 +27,7 @@ from argus.judge.metric.functional import functional_correctness
 from argus.judge.metric.hierarchy import hierarchy
 from argus.judge.metric.visual import closer_than_previous, visual_fidelity
 from argus.judge.packet import Packet, PacketFile
+from argus.schemas.rubric import default_rubric_text
 from tests.judge.conftest import RUBRIC, PacketFactory
 from tests.judge.test_metric_design import HABITS_TOKENS, el
 

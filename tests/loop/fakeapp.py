@@ -21,11 +21,11 @@ from PIL import Image
 
 from argus.closing import Closing
 from argus.config import ProjectConfig
-from argus.contracts import Rubric
 from argus.diff.unchanged import UnchangedResult, is_unchanged
 from argus.io import atomic_write_json, read_json
 from argus.loop.engine.services import GateReport, JudgeInputs, SenseResult
 from argus.loop.records.layout import RunLayout
+from argus.schemas import Rubric
 from argus.spec.model import Spec, View
 from argus.verdict import NormalizedVerdict, normalize_gate_result, normalize_verdict
 

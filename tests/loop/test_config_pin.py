@@ -11,8 +11,6 @@ import pytest
 
 from argus.cli import main
 from argus.config import load_config
-from argus.contracts import load_rubric
-from argus.contracts.rubric import default_rubric_text
 from argus.loop.engine.modes import Mode
 from argus.loop.engine.run import LoopOptions, RunOutcome, run_loop
 from argus.loop.guard.config_pin import BASELINE
@@ -21,6 +19,8 @@ from argus.loop.records.signoff import load_records
 from argus.loop.records.status import Status, exit_code
 from argus.loop.terminal.summary import render_summary
 from argus.report import write_report
+from argus.schemas import load_rubric
+from argus.schemas.rubric import default_rubric_text
 from argus.spec import load_spec
 from argus.store import RunStore
 from tests.loop.fakeapp import FEATURE, FakeServices, make_repo

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from argus.config import load_config
-from argus.contracts import load_rubric
 from argus.loop.engine.services import JudgeInputs
 from argus.loop.engine.web_services import ArgusServices
 from argus.loop.records.layout import RunLayout
+from argus.schemas import load_rubric
 from argus.spec import View, load_spec
 from tests.judge.conftest import answer, derived_gate_result, png, small_probe
 from tests.judge.stub_llm import StubLLM

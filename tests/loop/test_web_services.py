@@ -8,10 +8,10 @@ from pathlib import Path
 from PIL import Image
 
 from argus.config import load_config
-from argus.contracts import load_rubric
 from argus.diff import baseline_path
 from argus.loop.engine.web_services import ArgusServices
 from argus.loop.records.layout import RunLayout
+from argus.schemas import load_rubric
 from argus.spec import View, load_spec
 from tests.gates.test_cli_update_snapshots import snapshot_project
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import json
 
-from argus.contracts import validate_errors
+from argus.schemas import validate_errors
 from tests.conftest import REPO_ROOT
 
 

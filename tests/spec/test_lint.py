@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from argus.contracts.rubric import default_rubric_text
 from argus.errors import InputError
+from argus.schemas.rubric import default_rubric_text
 from argus.spec import lint_spec
 from tests.spec.project import PNG_BYTES, make_project, spec_data, write_json
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from argus.contracts import load_rubric
 from argus.errors import InputError
+from argus.schemas import load_rubric
 from argus.spec import lint_spec, load_spec
 from argus.spec.scaffold import (
     FEATURE_IGNORE_RULES,

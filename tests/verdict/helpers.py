@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from argus.contracts import load_rubric
+from argus.schemas import load_rubric
 
 RUBRIC = load_rubric(None)
 

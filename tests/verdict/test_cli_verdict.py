@@ -97,7 +97,7 @@ def test_missing_and_oversized_files(run_argus: RunArgus, tmp_path: Path) -> Non
 
 
 def test_feature_rubric_is_used_when_present(run_argus: RunArgus, tmp_path: Path) -> None:
-    from argus.contracts.rubric import default_rubric_text
+    from argus.schemas.rubric import default_rubric_text
 
     (tmp_path / "argus.toml").write_text("")
     rubric = json.loads(default_rubric_text())

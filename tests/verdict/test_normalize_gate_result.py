@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from argus.contracts import validate_errors
 from argus.errors import InputError
+from argus.schemas import validate_errors
 from argus.verdict import normalize_gate_result
 from tests.verdict.helpers import gate_result
 

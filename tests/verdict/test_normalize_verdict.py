@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from argus.contracts import load_rubric, validate_errors
-from argus.contracts.rubric import default_rubric_text as _default_rubric_text
 from argus.errors import InputError
+from argus.schemas import load_rubric, validate_errors
+from argus.schemas.rubric import default_rubric_text as _default_rubric_text
 from argus.verdict import normalize_verdict
 from tests.verdict.helpers import RUBRIC, verdict
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from argus.contracts import Rubric, load_rubric
 from argus.errors import InputError
+from argus.schemas import Rubric, load_rubric
 from argus.spec.paths import find_repo_root
 
 # A feature, target, state or appearance name that is safe as one path component.

@@ -199,7 +199,7 @@ def _has_state(root: Path, contract_id: str) -> bool:
 def _validate(path: Path) -> int:
     from argus.contract.model import check_graph_errors
     from argus.contract.source import read_contract
-    from argus.contracts import validate_errors
+    from argus.schemas import validate_errors
 
     _, data = read_contract(path)  # unreadable or not YAML/JSON: bad input (exit 2)
     errors = validate_errors("contract", data)

@@ -10,13 +10,13 @@ from typing import Any
 
 from argus.cli._args import add_root_argument, add_view_arguments, feature_spec, repo_root
 from argus.config import load_config
-from argus.contracts import load_rubric
 from argus.errors import InputError
 from argus.gates.inputs import gate_inputs, view_dir
 from argus.gates.runner import RESULT_FILE, configured_gates
 from argus.io import atomic_write_json
 from argus.judge.assemble import packet_for_view
 from argus.judge.base import BUILTIN_BACKENDS, get_judge, run_judge
+from argus.schemas import load_rubric
 from argus.sense.views import check_view
 from argus.spec import View
 from argus.store import Event, RunStore

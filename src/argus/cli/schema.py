@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from argus.contracts import SCHEMA_NAMES, schema
+from argus.schemas import SCHEMA_NAMES, schema
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -196,7 +196,7 @@ def load_contract(path: Path) -> Contract:
     # Imported here: the Stop hook imports this module on every event but loads a contract
     # only when a run is open; YAML and JSON Schema stay out of its start-up.
     from argus.contract.source import read_contract
-    from argus.contracts import validate
+    from argus.schemas import validate
 
     raw_bytes, data = read_contract(path)
     validate("contract", data, source=path)

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from argus.contracts.rubric import default_rubric_text
 from argus.io import atomic_write_text, refuse_symlinks
 from argus.judge.packet import Packet, build_packet
+from argus.schemas.rubric import default_rubric_text
 from argus.spec import Spec, View, fixture_count
 from argus.spec.model import Expectation
 from argus.spec.texts import render_texts

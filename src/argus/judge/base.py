@@ -24,11 +24,11 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from argus.config import ProjectConfig
-from argus.contracts import Rubric
 from argus.errors import ConfigError, InputError, JudgeError
 from argus.evidence.content import clip
 from argus.identity import same_model
 from argus.judge.packet import Packet
+from argus.schemas import Rubric
 from argus.verdict import NormalizedVerdict, normalize_verdict
 
 # Backend name -> the module that registers it.

@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 from argus.config import ProjectConfig
-from argus.contracts import load_rubric
 from argus.errors import ConfigError, JudgeError
 from argus.evidence.content import clip
 from argus.judge.answer import check_schema, dimension_entries, parse_json_object
@@ -40,6 +39,7 @@ from argus.judge.base import (
 from argus.judge.packet import MANIFEST, ROLES, Packet, load_packet
 from argus.judge.prompt import answer_schema, judge_prompt
 from argus.proc import stop_group
+from argus.schemas import load_rubric
 
 MAX_OUTPUT_BYTES = 5 * 1024 * 1024
 

@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from argus.config import ProjectConfig
-from argus.contracts import load_rubric
 from argus.judge.answer import dimension_entries
 from argus.judge.base import MalformedAnswer, register_judge
 from argus.judge.command import CommandJudge
 from argus.judge.llm import LiteLLMJudge
 from argus.judge.metric import MetricJudge
 from argus.judge.packet import Packet
+from argus.schemas import load_rubric
 
 
 class CompositeJudge:

@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 from argus.config import ProjectConfig
-from argus.contracts import Rubric, load_rubric
 from argus.errors import ConfigError, JudgeError
 from argus.evidence.content import clip
 from argus.judge.answer import check_schema, dimension_entries, parse_json_object
@@ -39,6 +38,7 @@ from argus.judge.prompt import (
     prompt_version,
     rank_prompt,
 )
+from argus.schemas import Rubric, load_rubric
 
 ATTEMPTS = 3  # one request and up to two retries, for transport failures only
 BACKOFF_SECONDS = (1.0, 3.0)

@@ -17,10 +17,10 @@ from functools import cache
 from importlib import resources
 from typing import Any, Literal
 
-from argus.contracts import Rubric
 from argus.evidence.content import cap_page, fence
 from argus.judge.images import png_data_url
 from argus.judge.packet import Packet
+from argus.schemas import Rubric
 
 PROMPT_NAME = "judge-v1"
 MAX_DOCUMENT_CHARS = 20_000

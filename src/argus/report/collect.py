@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 from argus.config import ProjectConfig, load_config
-from argus.contracts import Rubric, load_rubric
 from argus.errors import ArgusError
 from argus.loop.human.baseline import view_baseline
 from argus.loop.human.references import candidate_path
@@ -20,6 +19,7 @@ from argus.report.rundir import read_object, view_dir
 from argus.report.select import FoundRun
 from argus.report.signoffs import checked_spotcheck, read_signoffs, signoff_for
 from argus.report.view import ViewInputs, collect_view
+from argus.schemas import Rubric, load_rubric
 from argus.spec import Spec, View, load_spec
 from argus.spec.paths import SPECS_DIR
 from argus.store import Event

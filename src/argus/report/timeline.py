@@ -12,10 +12,10 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from argus.contracts import Rubric
 from argus.report.gate_rows import gate_summary, red_gate_names
 from argus.report.model import GateRow, IterationRow
 from argus.report.verdict_rows import verdict_summary
+from argus.schemas import Rubric
 
 
 @dataclass(frozen=True)

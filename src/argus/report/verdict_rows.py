@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from argus.contracts import Rubric
 from argus.report.model import DimensionRow, VerdictSummary
+from argus.schemas import Rubric
 
 DEFAULT_THRESHOLD = 1.0
 

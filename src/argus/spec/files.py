@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from argus.contracts import load_rubric
 from argus.errors import InputError
 from argus.io import read_json
+from argus.schemas import load_rubric
 from argus.spec.checks import Issue
 from argus.spec.fixtures import fixture_count
 from argus.spec.paths import repo_path

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from argus.contracts import schema_violations
+from argus.schemas import schema_violations
 from argus.spec.checks import Issue, consistency_issues, path_issues
 from argus.spec.files import file_issues
 from argus.spec.load import read_spec_data

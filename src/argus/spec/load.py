@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from argus.contracts import validate
 from argus.errors import InputError
 from argus.io import read_json
+from argus.schemas import validate
 from argus.spec.checks import structural_issues
 from argus.spec.model import (
     Canonical,

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from argus.contracts.rubric import default_rubric_text
 from argus.errors import InputError
 from argus.io import atomic_write_text, read_bytes
+from argus.schemas.rubric import default_rubric_text
 from argus.spec.paths import SPECS_DIR, escape_problem
 
 TEMPLATE_FILES = ("spec.json", "spec.md", "tokens.json", "contrast-pairs.json")

@@ -21,7 +21,6 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from argus.config import load_config
-from argus.contracts import load_rubric
 from argus.errors import ArgusError, InputError, StateError
 from argus.io import loads_json
 from argus.loop.human.decisions import (
@@ -31,6 +30,7 @@ from argus.loop.human.decisions import (
     approve_reference,
     record_spotcheck,
 )
+from argus.schemas import load_rubric
 from argus.spec import Spec, View, load_spec
 from argus.spec.paths import SPECS_DIR
 from argus.store import Event, RunStore, db_path

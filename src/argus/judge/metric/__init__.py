@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import Any
 
 from argus.config import ProjectConfig
-from argus.contracts import load_rubric
 from argus.errors import InputError
 from argus.judge.base import register_judge
 from argus.judge.metric.accessibility import accessibility
@@ -22,6 +21,7 @@ from argus.judge.metric.functional import functional_correctness
 from argus.judge.metric.hierarchy import hierarchy
 from argus.judge.metric.visual import closer_than_previous, visual_fidelity
 from argus.judge.packet import Packet
+from argus.schemas import load_rubric
 
 MEASURES: dict[str, Callable[[MetricContext], Measured]] = {
     "visual_fidelity": visual_fidelity,

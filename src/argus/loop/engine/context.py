@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from argus.contracts import Rubric
 from argus.loop.engine.modes import Mode
 from argus.loop.engine.services import LoopServices
 from argus.loop.guard.manifest import Guard, Verified
@@ -18,6 +17,7 @@ from argus.loop.records.state import LoopSettings
 from argus.loop.records.status import Status
 from argus.loop.sandbox import Sandbox
 from argus.loop.terminal.progress import Progress
+from argus.schemas import Rubric
 from argus.spec.model import Spec, View
 
 # How a view's loop ended.

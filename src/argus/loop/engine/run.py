@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from argus.config import ProjectConfig, load_config
-from argus.contracts import Rubric, load_rubric
 from argus.errors import ArgusError, ConfigError, InputError, StateError
 from argus.io import refuse_symlinks
 from argus.judge.base import require_distinct_commands
@@ -55,6 +54,7 @@ from argus.loop.records.status import Status, worst
 from argus.loop.sandbox import Sandbox
 from argus.loop.sandbox import detect as detect_sandbox
 from argus.loop.terminal.progress import Progress, SilentProgress
+from argus.schemas import Rubric, load_rubric
 from argus.spec import Spec, View, lint_spec, load_spec
 from argus.spec.paths import SPECS_DIR, find_repo_root
 from argus.store.runstore import RunStore, db_path

@@ -15,7 +15,6 @@ from typing import Any, Self
 
 from argus.closing import Closing
 from argus.config import ProjectConfig
-from argus.contracts import Rubric
 from argus.diff import is_unchanged
 from argus.diff.snapshot import COMPARE_IF_PRESENT
 from argus.diff.unchanged import UnchangedResult
@@ -30,6 +29,7 @@ from argus.judge.picture import warm_picture
 from argus.loop.engine.services import GateReport, JudgeInputs, SenseResult
 from argus.loop.human.baseline import keeps_baselines, write_baseline
 from argus.loop.records.layout import RunLayout
+from argus.schemas import Rubric
 from argus.sense.sensor import Sensor
 from argus.spec.model import Spec, View
 from argus.verdict import NormalizedVerdict

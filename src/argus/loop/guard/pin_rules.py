@@ -24,7 +24,7 @@ from enum import StrEnum
 from typing import Any
 
 from argus.config import ProjectConfig
-from argus.contracts import Rubric
+from argus.schemas import Rubric
 from argus.spec.model import Spec
 
 

@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from argus.config import ProjectConfig
-from argus.contracts import load_rubric
 from argus.errors import InputError, StateError
 from argus.io import read_json
 from argus.loop.guard.config_pin import acceptance_payload, accepted_pin
@@ -34,6 +33,7 @@ from argus.loop.human.references import approve_candidate, candidate_path
 from argus.loop.records.layout import STATE_FILE, RunLayout
 from argus.loop.records.runrecord import load_run
 from argus.loop.records.signoff import load_records, pending_records, set_spotcheck
+from argus.schemas import load_rubric
 from argus.spec.model import Spec, View
 from argus.store import Event, RunStore
 

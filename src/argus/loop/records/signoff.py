@@ -14,9 +14,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from argus.contracts import validate
 from argus.errors import InputError
 from argus.io import atomic_write_json, read_json
+from argus.schemas import validate
 from argus.spec.model import view_slug
 from argus.store.model import ViewKey, ViewLike
 

@@ -30,9 +30,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from argus.contracts import Rubric, validate
 from argus.errors import InputError, StateError
 from argus.io import atomic_write_json, read_json
+from argus.schemas import Rubric, validate
 from argus.spec.model import View
 from argus.verdict import NormalizedVerdict, Outcome
 

@@ -1,4 +1,5 @@
-"""Argus's file contracts: JSON Schemas (draft 2020-12) shipped with the package, and loaders.
+"""The schemas of the files Argus reads: JSON Schemas (draft 2020-12) shipped with the package
+(``json/``), their loaders and validation, and the rubric.
 
 Every JSON file Argus reads from a user or from a judge is checked here first, so the rest of
 the code can rely on its shape. Errors name the file and the JSON path of the offending value.
@@ -6,8 +7,8 @@ the code can rely on its shape. Errors name the file and the JSON path of the of
 
 from __future__ import annotations
 
-from argus.contracts.rubric import Dimension, Rubric, load_rubric
-from argus.contracts.validation import (
+from argus.schemas.rubric import Dimension, Rubric, load_rubric
+from argus.schemas.validation import (
     SCHEMA_NAMES,
     schema,
     schema_violations,

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from argus.contracts import Dimension, load_rubric
-from argus.contracts.rubric import default_rubric_text
 from argus.errors import InputError
+from argus.schemas import Dimension, load_rubric
+from argus.schemas.rubric import default_rubric_text
 
 DEFAULT_DIMENSIONS = {
     "visual_fidelity": (2.0, "reference"),

@@ -9,8 +9,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, cast
 
-from argus.contracts.validation import validate
 from argus.io import read_json
+from argus.schemas.validation import validate
 
 Anchor = Literal["reference", "design-system", "spec-text"]
 
@@ -43,7 +43,7 @@ class Rubric:
 
 def default_rubric_text() -> str:
     """The shipped rubric.json, verbatim (``argus init --rubric`` copies it into a feature)."""
-    files = resources.files("argus.contracts").joinpath("schemas")
+    files = resources.files("argus.schemas").joinpath("json")
     return files.joinpath("rubric.json").read_text("utf-8")
 
 

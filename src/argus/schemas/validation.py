@@ -1,6 +1,6 @@
 """Load the shipped JSON Schemas and validate documents against them.
 
-The schema files are package data in ``argus/contracts/schemas/``; ``argus schema NAME`` prints
+The schema files are package data in ``argus/schemas/json/``; ``argus schema NAME`` prints
 them.
 """
 
@@ -39,7 +39,7 @@ def _check_name(name: str) -> None:
 
 @functools.cache
 def _schema(name: str) -> dict[str, Any]:
-    files = resources.files("argus.contracts").joinpath("schemas")
+    files = resources.files("argus.schemas").joinpath("json")
     text = files.joinpath(f"{name}.schema.json").read_text("utf-8")
     loaded: dict[str, Any] = json.loads(text)
     return loaded

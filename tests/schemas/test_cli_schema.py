@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from argus.contracts import SCHEMA_NAMES, schema
+from argus.schemas import SCHEMA_NAMES, schema
 from tests.conftest import RunArgus
 
 

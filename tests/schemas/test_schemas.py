@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from argus.contracts import SCHEMA_NAMES, load_rubric, schema, validate, validate_errors
-from argus.contracts.rubric import default_rubric_text
 from argus.errors import InputError
+from argus.schemas import SCHEMA_NAMES, load_rubric, schema, validate, validate_errors
+from argus.schemas.rubric import default_rubric_text
 from tests.spec.project import spec_data
 
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
