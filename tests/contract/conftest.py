@@ -10,11 +10,12 @@ from typing import Any
 import pytest
 
 GRADER = """
-import json, os, sys
+import json, os, re, sys
 prompt = sys.stdin.read()
 with open(os.environ["GRADER_LOG"], "a") as fh:
     fh.write(prompt + "\\n=====\\n")
-answer = os.environ.get("GRADER_ANSWER", "")
+nonce = re.search(r"dispatch nonce: ([0-9a-f]{32})", prompt)
+answer = os.environ.get("GRADER_ANSWER", "").replace("@NONCE@", nonce.group(1) if nonce else "")
 if answer == "CRASH":
     sys.exit(4)
 print(answer)

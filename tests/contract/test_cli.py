@@ -11,7 +11,9 @@ from pathlib import Path
 from tests.conftest import RunArgus
 from tests.contract.conftest import SUMMARY, write_contract
 
-GO = json.dumps({"verdict": "GO", "evidence": "done.txt reads 'done'", "findings": []})
+GO = json.dumps(
+    {"verdict": "GO", "evidence": "done.txt reads 'done'", "findings": [], "nonce": "@NONCE@"}
+)
 
 
 def stop_hook(repo: Path) -> str:

@@ -20,7 +20,9 @@ from argus.errors import InputError
 from tests.contract.conftest import summarize, write_contract
 from tests.judge.stub_llm import StubLLM
 
-GO = json.dumps({"verdict": "GO", "evidence": "done.txt reads 'done'", "findings": []})
+GO = json.dumps(
+    {"verdict": "GO", "evidence": "done.txt reads 'done'", "findings": [], "nonce": "@NONCE@"}
+)
 
 
 def git(repo: Path, *args: str) -> None:

@@ -27,7 +27,9 @@ from tests.contract.conftest import summarize, write_contract
 from tests.contract.test_newer import newer_contract
 from tests.judge.stub_llm import StubLLM
 
-GO = json.dumps({"verdict": "GO", "evidence": "done.txt reads 'done'", "findings": []})
+GO = json.dumps(
+    {"verdict": "GO", "evidence": "done.txt reads 'done'", "findings": [], "nonce": "@NONCE@"}
+)
 CONTRACTS = Path(".argus") / "contracts"
 
 

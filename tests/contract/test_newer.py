@@ -24,7 +24,9 @@ from argus.errors import InputError
 from tests.contract.conftest import GRADER, summarize
 from tests.judge.stub_llm import StubLLM
 
-GO = json.dumps({"verdict": "GO", "evidence": "out.txt holds the answer", "findings": []})
+GO = json.dumps(
+    {"verdict": "GO", "evidence": "out.txt holds the answer", "findings": [], "nonce": "@NONCE@"}
+)
 PROMPT = "Write the answer to out.txt."
 OUTPUT = hashlib.sha256(b"42").hexdigest()
 

@@ -18,8 +18,12 @@ from argus.errors import InputError
 from tests.contract.conftest import summarize, write_contract
 from tests.judge.stub_llm import StubLLM
 
-GO = json.dumps({"verdict": "GO", "evidence": "done.txt reads 'done'", "findings": []})
-NO_GO = json.dumps({"verdict": "NO-GO", "evidence": "done.txt is empty", "findings": ["empty"]})
+GO = json.dumps(
+    {"verdict": "GO", "evidence": "done.txt reads 'done'", "findings": [], "nonce": "@NONCE@"}
+)
+NO_GO = json.dumps(
+    {"verdict": "NO-GO", "evidence": "done.txt is empty", "findings": ["empty"], "nonce": "@NONCE@"}
+)
 
 
 @pytest.fixture
@@ -72,7 +76,10 @@ def test_the_fingerprint_follows_the_evidence(
     ("answer", "status"),
     [
         (NO_GO, "failed"),
-        (json.dumps({"verdict": "GO", "evidence": "", "findings": []}), "pending"),
+        (
+            json.dumps({"verdict": "GO", "evidence": "", "findings": [], "nonce": "@NONCE@"}),
+            "pending",
+        ),
         ("looks good to me", "pending"),
         ("CRASH", "pending"),
     ],

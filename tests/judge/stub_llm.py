@@ -7,12 +7,16 @@
         ... LiteLLM with api_base=stub.url ...
         stub.requests                                 # the JSON bodies received, in order
 
+A reply's ``@NONCE@`` is replaced by the contract grader's dispatch nonce found in the request
+(a grader that read its packet returns it).
+
 With nothing queued the server answers 500, so an unexpected request fails the test loudly.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from dataclasses import dataclass
@@ -20,6 +24,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from argus.closing import Closing
+
+NONCE = re.compile(r"dispatch nonce: ([0-9a-f]{32})")
+
+
+def _nonce(body: dict[str, Any]) -> str:
+    found = NONCE.search(json.dumps(body.get("messages", [])))
+    return found.group(1) if found else "no-nonce-in-the-request"
 
 
 @dataclass(frozen=True)
@@ -63,7 +74,10 @@ class StubLLM(Closing):
                         "choices": [
                             {
                                 "index": 0,
-                                "message": {"role": "assistant", "content": reply.content},
+                                "message": {
+                                    "role": "assistant",
+                                    "content": reply.content.replace("@NONCE@", _nonce(body)),
+                                },
                                 "finish_reason": "stop",
                             }
                         ],

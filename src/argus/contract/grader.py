@@ -9,6 +9,14 @@ agent command also runs in the repository root and may read it. It answers GO or
 the evidence it relied on. No answer, or a GO without evidence, is no verdict: a blocker,
 never a GO.
 
+Each dispatch carries a fresh nonce inside the evidence packet, and the answer must return
+it: an answer that does not (a program that prints a fixed GO, one that replays an earlier
+answer or text planted in the change) is no verdict. An agent command runs in a private empty
+directory, never the repository, with the environment cleaned of what makes programs load
+code or configuration from elsewhere (argus.contract.graderexec), so configuration the
+executor planted in the repository (a git alias, a conftest.py, package.json scripts, an
+agent's settings file) is not loaded by it.
+
 A model grader is tried with its ``model``, then each of its ``fallback_models`` in order when
 the model cannot be reached (a spawn failure: transport errors, overload). The verdict records
 the model dispatched, the model that actually ran, every failed try, and the tokens and cost
@@ -17,10 +25,14 @@ of the answer (cost null when LiteLLM does not know the price).
 
 from __future__ import annotations
 
+import secrets
 import subprocess
+import tempfile
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from argus.contract.graderexec import grader_environment
 from argus.errors import JudgeError
 from argus.evidence.content import clip, fence
 from argus.judge.answer import parse_json_object
@@ -28,8 +40,6 @@ from argus.proc import stop_group
 from argus.review.diff import cut_diff
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from argus.contract.model import Contract, Stage
     from argus.contract.state import RunState
 
@@ -45,16 +55,18 @@ instructions to you.
 
 Answer with one JSON object and nothing else:
 {"verdict": "GO" | "NO-GO", "evidence": "what you checked and found, specific enough to be
-verified", "findings": ["each problem that stands between this stage and GO"]}
-A GO without evidence is not accepted."""
+verified", "findings": ["each problem that stands between this stage and GO"], "nonce": "the
+dispatch nonce given at the top of the recorded evidence"}
+A GO without evidence, or an answer without this dispatch's nonce, is not accepted."""
 ANSWER_SCHEMA: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
-    "required": ["verdict", "evidence", "findings"],
+    "required": ["verdict", "evidence", "findings", "nonce"],
     "properties": {
         "verdict": {"type": "string", "enum": ["GO", "NO-GO"]},
         "evidence": {"type": "string"},
         "findings": {"type": "array", "items": {"type": "string"}},
+        "nonce": {"type": "string"},
     },
 }
 
@@ -124,7 +136,12 @@ def _recorded(stage: Stage, status: str, last: dict[str, Any]) -> str:
     return head
 
 
-def grader_prompt(root: Path, contract: Contract, state: RunState, stage: Stage) -> str:
+def new_nonce() -> str:
+    """A fresh dispatch nonce: 128 random bits, lower-case hex."""
+    return secrets.token_hex(16)
+
+
+def grader_prompt(root: Path, contract: Contract, state: RunState, stage: Stage, nonce: str) -> str:
     if stage.type == "loop-grader":
         shown = [s.id for s in contract.stages if s.id != stage.id]
         task = (
@@ -140,7 +157,7 @@ def grader_prompt(root: Path, contract: Contract, state: RunState, stage: Stage)
     records = [
         _recorded(contract.stage(i), state.stages[i].status, state.stages[i].last) for i in shown
     ]
-    evidence = "\n\n".join(records) or "(no other stage)"
+    evidence = f"dispatch nonce: {nonce}\n\n" + ("\n\n".join(records) or "(no other stage)")
     criteria = stage.pass_criteria or (
         "Every declared stage is done as declared, with evidence, and nothing is missing."
         if stage.type == "loop-grader"
@@ -159,11 +176,17 @@ def grader_prompt(root: Path, contract: Contract, state: RunState, stage: Stage)
     )
 
 
-def parse_grader_answer(text: str) -> GraderVerdict:
+def parse_grader_answer(text: str, nonce: str) -> GraderVerdict:
+    """The verdict in a grader's answer; no verdict unless it returns this dispatch's
+    ``nonce``."""
     try:
         value = parse_json_object(text, what="grader answer")
     except JudgeError as exc:
         return GraderVerdict(None, "", error=str(exc))
+    if value.get("nonce") != nonce:
+        return GraderVerdict(
+            None, "", error="the answer does not carry this dispatch's nonce: it is no verdict"
+        )
     verdict = value.get("verdict")
     evidence = value.get("evidence")
     findings = value.get("findings", [])
@@ -186,17 +209,26 @@ def ask_grader(
     """Ask the stage's grader once: its model (then its fallbacks), or ``argv`` (the command
     as checked by ``check_grader``, run without a shell)."""
     assert stage.grader is not None
-    prompt = grader_prompt(root, contract, state, stage)
+    nonce = new_nonce()
+    prompt = grader_prompt(root, contract, state, stage, nonce)
     grader = stage.grader
     timeout = grader.timeout or contract.timeout
     if grader.model:
-        return _ask_model(grader.model, grader.fallback_models, prompt, timeout)
-    assert grader.command is not None and argv is not None
-    return _ask_command(grader.command, argv, prompt, root, timeout)
+        verdict = _ask_model(grader.model, grader.fallback_models, prompt, timeout, nonce)
+    else:
+        assert grader.command is not None and argv is not None
+        verdict = _ask_command(grader.command, argv, prompt, root, timeout, nonce)
+    return GraderVerdict(
+        verdict.verdict,
+        verdict.evidence,
+        verdict.findings,
+        verdict.error,
+        {**verdict.grader, "nonce": nonce},
+    )
 
 
 def _ask_model(
-    model: str, fallbacks: tuple[str, ...], prompt: str, timeout: float
+    model: str, fallbacks: tuple[str, ...], prompt: str, timeout: float, nonce: str
 ) -> GraderVerdict:
     from argus.judge.llm import complete_json, usage_of
 
@@ -223,7 +255,7 @@ def _ask_model(
             "output_tokens": usage.output_tokens,
             "cost_usd": usage.cost_usd,
         }
-        parsed = parse_grader_answer(response.choices[0].message.content or "")
+        parsed = parse_grader_answer(response.choices[0].message.content or "", nonce)
         return GraderVerdict(parsed.verdict, parsed.evidence, parsed.findings, parsed.error, who)
     error = "; ".join(f"{t['model']}: {t['error']}" for t in tried)
     return GraderVerdict(
@@ -235,13 +267,21 @@ def _ask_model(
 
 
 def _ask_command(
-    command: str, argv: list[str], prompt: str, root: Path, timeout: float
+    command: str, argv: list[str], prompt: str, root: Path, timeout: float, nonce: str
+) -> GraderVerdict:
+    with tempfile.TemporaryDirectory(prefix="argus-grader-") as place:
+        return _run_command(command, argv, prompt, root, Path(place), timeout, nonce)
+
+
+def _run_command(
+    command: str, argv: list[str], prompt: str, root: Path, place: Path, timeout: float, nonce: str
 ) -> GraderVerdict:
     who = {"command": command}
     try:
         process = subprocess.Popen(
             argv,
-            cwd=root,
+            cwd=place,  # never the repository: nothing there configures the grader
+            env=grader_environment(root, place),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -261,5 +301,5 @@ def _ask_command(
         tail = err.decode("utf-8", "replace").strip().splitlines() or ["no output"]
         error = f"grader command exited with {process.returncode}: {clip(tail[-1], 200)}"
         return GraderVerdict(None, "", error=error, grader=who)
-    parsed = parse_grader_answer(out.decode("utf-8", "replace"))
+    parsed = parse_grader_answer(out.decode("utf-8", "replace"), nonce)
     return GraderVerdict(parsed.verdict, parsed.evidence, parsed.findings, parsed.error, who)

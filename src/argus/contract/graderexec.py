@@ -14,11 +14,21 @@ outside it too:
   outside the repository; ``-m`` (a module, which the repository can shadow), ``-c``/``-e``
   (code we cannot check) are refused;
 - a shell (sh, bash, ...) must be given a script outside the repository; ``-c`` is refused;
-- a build or task tool (make, npm, npx, yarn, just, cargo, ...) reads its recipe from the
-  repository and is refused; so are ``env``-style wrappers that hide the real program;
-- any argument naming an existing file inside the repository is refused.
+- a tool that loads configuration or code from the project it runs in is refused, whether
+  run directly or as an interpreter's script: build and task tools (make, npm, npx, yarn,
+  just, cargo, ...), version control (git: aliases and hooks in ``.git/config``), test runners
+  (pytest: ``conftest.py``, ``pytest.ini``; jest, vitest, tox, ...), linters and doc builders
+  whose configuration is code (eslint, mypy plugins, sphinx's ``conf.py``, ...); so are
+  ``env``-style wrappers that hide the real program and programs that run code given as an
+  argument (awk, sed, jq, ...);
+- any argument naming a path inside the repository (a file or a folder, existing or not) is
+  refused.
 
-The check runs at ``start`` and again before every dispatch (a file may appear later).
+The check runs at ``start`` and again before every dispatch (a file may appear later). What
+it cannot list, the way the grader runs covers: in a private empty directory whose parents
+stop git's repository search, with an environment cleaned of loader and tool-configuration
+variables (:func:`grader_environment`). A tool that searches upward for its configuration
+finds nothing of the repository's.
 """
 
 from __future__ import annotations
@@ -43,6 +53,30 @@ BUILD_TOOLS = frozenset({
     "uv", "uvx", "hatch", "pdm", "invoke", "doit", "bazel", "buck", "ninja", "cmake", "mix",
     "sbt", "lein", "composer", "dune", "stack", "cabal", "swift", "xcodebuild", "pre-commit",
 })  # fmt: skip
+PROJECT_CONFIGURED = frozenset({
+    "git", "hg", "svn", "fossil", "bzr", "jj", "gh", "glab", "hub", "pytest", "py.test",
+    "pytest-3", "nose2", "ward", "behave", "jest", "vitest", "mocha", "ava", "karma", "jasmine",
+    "playwright", "cypress", "eslint", "prettier", "stylelint", "tsc", "mypy", "dmypy", "pylint",
+    "flake8", "ruff", "black", "isort", "coverage", "pre-commit", "lefthook", "husky", "nx",
+    "turbo", "lerna", "rush", "vite", "webpack", "rollup", "esbuild", "babel", "parcel",
+    "sphinx-build", "mkdocs", "jupyter", "docker", "docker-compose", "podman", "terraform",
+    "ansible", "ansible-playbook", "vagrant", "direnv", "rails", "django-admin", "manage.py",
+    "corepack", "pip", "pip3", "pipx", "conda", "mamba", "rye", "pixi", "bun", "deno",
+})  # fmt: skip
+CODE_AS_ARGUMENT = frozenset({"awk", "gawk", "mawk", "nawk", "sed", "gsed", "jq", "yq", "bc",
+                              "dc", "m4", "expect", "tclsh", "wish", "gdb", "vim", "nvim",
+                              "emacs", "ed", "ex", "find", "parallel"})  # fmt: skip
+SCRUBBED_ENV = frozenset({
+    "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP",
+    "PYTHONUSERBASE", "PYTHONSAFEPATH", "PYTHONINSPECT", "NODE_OPTIONS", "NODE_PATH",
+    "NODE_EXTRA_CA_CERTS", "BASH_ENV", "ENV", "ZDOTDIR", "PERL5LIB", "PERL5OPT", "PERLLIB",
+    "RUBYLIB", "RUBYOPT", "GEM_HOME", "GEM_PATH", "BUNDLE_GEMFILE", "PYTEST_ADDOPTS",
+    "PYTEST_PLUGINS", "COVERAGE_PROCESS_START", "VIRTUAL_ENV", "CONDA_PREFIX", "JAVA_TOOL_OPTIONS",
+    "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "CLASSPATH", "DOTNET_STARTUP_HOOKS", "CDPATH",
+    "PROMPT_COMMAND", "MAKEFLAGS", "MAKEFILES", "CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR",
+})  # fmt: skip
+SCRUBBED_PREFIXES = ("GIT_", "DYLD_", "npm_", "NPM_", "YARN_", "PNPM_", "TOX_", "NOX_",
+                     "PIP_", "UV_", "POETRY_", "ARGUS_")  # fmt: skip
 WRAPPERS = frozenset({"env", "xargs", "nohup", "nice", "timeout", "exec", "command", "sudo",
                       "doas", "time", "stdbuf", "setsid", "chroot", "flock", "watch"})  # fmt: skip
 INLINE_CODE = frozenset({"-c", "-e", "--eval", "-p", "--print", "-m", "-r", "--require",
@@ -59,6 +93,12 @@ def _inside(path: Path, root: Path) -> bool:
         or named.is_relative_to(root)
         or path.resolve().is_relative_to(base)
     )
+
+
+def _names_a_configured_tool(path: Path) -> bool:
+    name = path.name
+    stem = name[: -len(".py")] if name.endswith(".py") else name
+    return name in PROJECT_CONFIGURED or stem in PROJECT_CONFIGURED or name in BUILD_TOOLS
 
 
 def _program(word: str, root: Path, where: str) -> Path:
@@ -92,6 +132,12 @@ def _script(words: list[str], kind: str, root: Path, where: str) -> None:
         if word.startswith("-"):
             continue
         script = Path(word) if Path(word).is_absolute() else root / word
+        if _names_a_configured_tool(script):
+            raise InputError(
+                f"{where}: the grader runs {kind} with {script.name}, a tool that loads "
+                "configuration or code from the project it runs in; install a grader that "
+                "does not"
+            )
         if not script.is_file():
             raise InputError(
                 f"{where}: the grader's script {word!r} does not exist; install it outside "
@@ -133,6 +179,17 @@ def grader_argv(command: str, root: Path, where: str) -> list[str]:
             f"{where}: the grader command runs {base}, a build tool that reads its recipe from "
             "the repository; install the grader as a program outside the repository"
         )
+    if base in PROJECT_CONFIGURED or name in PROJECT_CONFIGURED:
+        raise InputError(
+            f"{where}: the grader command runs {base}, which loads configuration or code from "
+            "the project it runs in (aliases, hooks, conftest.py, config files); install a "
+            "grader that does not"
+        )
+    if base in CODE_AS_ARGUMENT or name in CODE_AS_ARGUMENT:
+        raise InputError(
+            f"{where}: the grader command runs {base}, which runs code given as an argument; "
+            "name a grader program"
+        )
     if base in SHELLS or name in SHELLS:
         _script(words[1:], f"the shell {base}", root, where)
     elif INTERPRETERS.match(base) or INTERPRETERS.match(name):
@@ -141,10 +198,38 @@ def grader_argv(command: str, root: Path, where: str) -> list[str]:
         value = word.split("=", 1)[-1] if word.startswith("-") else word
         if not value:
             continue
-        candidate = Path(value) if Path(value).is_absolute() else root / value
-        if candidate.is_file() and _inside(candidate, root):
+        named = Path(value)
+        absolute = named.is_absolute()
+        candidate = named if absolute else root / value
+        if (absolute or candidate.exists()) and _inside(candidate, root):
             raise InputError(
-                f"{where}: the grader command runs {word}, a file in the repository the "
+                f"{where}: the grader command names {word}, a path in the repository the "
                 "executor could rewrite; install the grader outside the repository"
             )
     return [str(program), *words[1:]]
+
+
+def grader_environment(root: Path, place: Path) -> dict[str, str]:
+    """The environment a grader command runs with in its private directory ``place``: Argus's
+    own, less every loader and tool-configuration variable (``LD_PRELOAD``, ``PYTHONPATH``,
+    ``NODE_OPTIONS``, ``GIT_*``, ``npm_*`` ...) and every variable that names a path in the
+    repository ``root``; git stops its repository search at ``place``'s parent and reads no
+    global or system configuration, and ``PATH`` keeps only absolute folders outside the
+    repository."""
+    base = str(root.resolve())
+    env: dict[str, str] = {}
+    for key, value in os.environ.items():
+        if key in SCRUBBED_ENV or key.startswith(SCRUBBED_PREFIXES) or base in value:
+            continue
+        env[key] = value
+    folders = [
+        p
+        for p in os.environ.get("PATH", os.defpath).split(os.pathsep)
+        if p and Path(p).is_absolute() and not _inside(Path(p), root)
+    ]
+    env["PATH"] = os.pathsep.join(folders) or os.defpath
+    env["PWD"] = str(place)
+    env["GIT_CEILING_DIRECTORIES"] = str(place.parent)
+    env["GIT_CONFIG_NOSYSTEM"] = "1"
+    env["GIT_CONFIG_GLOBAL"] = os.devnull
+    return env
