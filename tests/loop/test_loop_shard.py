@@ -8,7 +8,7 @@ from typing import Any
 
 from argus.loop.engine.modes import Mode
 from argus.loop.engine.run import LoopOptions, run_loop
-from argus.shard import Shard, shard_views
+from argus.shard.split import Shard, shard_views
 from argus.spec import load_spec
 from tests.loop.fakeapp import FEATURE, FakeServices, make_repo
 

@@ -6,9 +6,9 @@ from typing import Any
 import pytest
 
 from argus.errors import InputError
-from argus.merge import merge_results
-from argus.results import RESULTS_SCHEMA, parse_results
-from argus.shard import Shard, shard_views, view_key
+from argus.shard.merge import merge_results
+from argus.shard.results import RESULTS_SCHEMA, parse_results
+from argus.shard.split import Shard, shard_views, view_key
 from argus.spec.model import View
 
 VIEWS = [View("habits", "list", s, a) for s in ("populated", "empty") for a in ("light", "dark")]

@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from argus.errors import InputError
-from argus.shard import Shard, assign_shards, parse_shard, shard_views, view_key
+from argus.shard.split import Shard, assign_shards, parse_shard, shard_views, view_key
 from argus.spec.model import View
 
 

@@ -16,8 +16,8 @@ from typing import Any
 
 from argus.errors import InputError
 from argus.io import atomic_write_json
-from argus.results import RESULTS_SCHEMA, ViewEntry, results_path
-from argus.shard import Shard, load_durations, parse_shard, shard_views, view_key
+from argus.shard.results import RESULTS_SCHEMA, ViewEntry, results_path
+from argus.shard.split import Shard, load_durations, parse_shard, shard_views, view_key
 from argus.spec import Spec, View
 
 

@@ -18,8 +18,8 @@ from argus.errors import InputError, SensorError
 from argus.gates.base import GateOutcome
 from argus.gates.inputs import RUNS_DIR, check_sensed_view, gate_inputs, view_dir
 from argus.gates.runner import RESULT_FILE, GateRun, run_gates
-from argus.results import ViewEntry
 from argus.sense.views import check_view
+from argus.shard.results import ViewEntry
 from argus.spec import Spec, View
 
 FINDINGS_SHOWN = 2

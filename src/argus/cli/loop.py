@@ -16,7 +16,7 @@ from argus.loop.engine.run import LoopOptions, RunOutcome, run_loop
 from argus.loop.records.status import Status, exit_code
 from argus.loop.terminal.progress import make_progress
 from argus.loop.terminal.summary import render_summary
-from argus.results import ViewEntry
+from argus.shard.results import ViewEntry
 from argus.spec import Spec, View, find_repo_root
 
 

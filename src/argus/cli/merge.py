@@ -9,9 +9,9 @@ from typing import Any
 
 from argus.errors import InputError
 from argus.io import atomic_write_json, atomic_write_text, read_json
-from argus.merge import Merged, merge_results
-from argus.merge_report import render_merged_page
-from argus.results import RESULTS_DIR, RESULTS_SCHEMA, parse_results
+from argus.shard.merge import Merged, merge_results
+from argus.shard.merge_report import render_merged_page
+from argus.shard.results import RESULTS_DIR, RESULTS_SCHEMA, parse_results
 
 
 def register(subparsers: Any) -> None:

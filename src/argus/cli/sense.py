@@ -11,7 +11,7 @@ from argus.cli._args import add_root_argument, add_view_arguments, feature_spec,
 from argus.cli._shard import add_shard_arguments, selected_views, write_shard_results
 from argus.config import load_config
 from argus.errors import InputError, SensorError
-from argus.results import ViewEntry
+from argus.shard.results import ViewEntry
 from argus.spec import Spec, View
 
 RUNS_DIR = ".argus-runs"

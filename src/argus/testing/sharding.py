@@ -1,11 +1,11 @@
 """``--argus-shard i/n`` for a pytest run: this machine runs its share of the collected tests.
 
-The split is the one ``argus sense/gates/loop --shard`` use (argus.shard), keyed by each test's
-node id: every machine computes it alone and the same way. With ``--argus-durations FILE``
+The split is the one ``argus sense/gates/loop --shard`` use (argus.shard.split), keyed by each
+test's node id: every machine computes it alone and the same way. With ``--argus-durations FILE``
 (``{"durations_ms": {node id: ms}}``) the shards are balanced by those times; after the run the
-plugin writes the times of the tests it ran into that file, keeping the other entries, so a
-CI cache of the file (or the merge of every shard's copy) balances the next run. Tests of
-other shards are deselected, as ``-k`` deselects them.
+plugin writes the times of the tests it ran into that file, keeping the other entries, so a CI cache
+of the file (or the merge of every shard's copy) balances the next run. Tests of other shards are
+deselected, as ``-k`` deselects them.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 
 from argus.errors import ArgusError
 from argus.io import atomic_write_json
-from argus.shard import Shard, assign_keys, load_durations, parse_shard
+from argus.shard.split import Shard, assign_keys, load_durations, parse_shard
 
 
 def shard_option(config: pytest.Config) -> tuple[Shard | None, Path | None, dict[str, float]]:

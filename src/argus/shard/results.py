@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.errors import InputError
-from argus.shard import Shard
+from argus.shard.split import Shard
 from argus.spec.model import View
 
 RESULTS_SCHEMA = "argus-results/1"

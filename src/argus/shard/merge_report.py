@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from argus import __version__
-from argus.merge import Merged
 from argus.report.html import badge, bullet_list, esc, table
 from argus.report.page import CSP, stylesheet
-from argus.results import ViewEntry
+from argus.shard.merge import Merged
+from argus.shard.results import ViewEntry
 
 FINDINGS_SHOWN = 5
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 
 from argus.errors import InputError
 from argus.loop.records.status import Status, exit_code, worst
-from argus.results import ResultsFile, ViewEntry
-from argus.shard import view_key
+from argus.shard.results import ResultsFile, ViewEntry
+from argus.shard.split import view_key
 from argus.verdict import normalize_gate_result
 
 SENSE_STATUSES = ("sensed", "failed")
