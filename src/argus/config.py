@@ -120,6 +120,8 @@ class SenseConfig(_Section):
     max_elements: int = Field(default=5000, ge=100, le=1_000_000)
     per_shape: int = Field(default=20, ge=1, le=100_000)
     aria_timeout: float = Field(default=10.0, gt=0, le=600)  # seconds
+    # Dead controls (docs/sense.md): controls activated per view in a copy of it; 0 = off.
+    max_controls: int = Field(default=12, ge=0, le=500)
 
 
 class AdapterConfig(_Section):

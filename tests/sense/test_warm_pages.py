@@ -91,8 +91,9 @@ def test_a_reused_page_starts_every_view_afresh(tmp_path: Path) -> None:
         (root / "look.css").write_text("p { color: rgb(200, 0, 0); }")
         result = sensor.sense(spec, view, outs[2], base_url=base)
         assert result.ok, result.error
-        # Three views on one page: the test is about reuse.
-        assert sensor._browser is not None and len(sensor._browser.contexts) == 1
+        # Three views on one page (and their copies for the dead-control probe on another):
+        # the test is about reuse.
+        assert sensor._browser is not None and len(sensor._browser.contexts) == 2
     found = [_found(out) for out in outs]
     # The first view ran on a new page; the others must find what it found.
     nothing = {"local": None, "session": None, "cookie": "", "name": "", "left": None, "idb": None}

@@ -1,4 +1,5 @@
-"""Writing one web view's files: render.png, probe.json, console.json, axe.json, meta.json."""
+"""Writing one web view's files: render.png, probe.json, console.json, axe.json, focus.json,
+controls.json, meta.json."""
 
 from __future__ import annotations
 
@@ -29,8 +30,9 @@ class WebCapture:
     settled: bool
     attempts: int
     focus_order: list[dict[str, str] | None] | None = None  # None: not asked for
-    focus_visible: dict[str, Any] | None = None  # the focus walk (None: the gate is off)
+    focus_visible: dict[str, Any] | None = None  # the focus walk (None: capture only)
     focus_trap: dict[str, Any] | None = None  # the focus-trap walk (None: not asked for)
+    controls: dict[str, Any] | None = None  # the dead-control probe (None: not run)
 
 
 def write_sensed_files(plan: ViewPlan, out_dir: Path, capture: WebCapture) -> None:
@@ -60,6 +62,10 @@ def write_sensed_files(plan: ViewPlan, out_dir: Path, capture: WebCapture) -> No
         atomic_write_json(out_dir / files.FOCUS, capture.focus_visible)
     else:
         (out_dir / files.FOCUS).unlink(missing_ok=True)
+    if capture.controls is not None:
+        atomic_write_json(out_dir / files.CONTROLS, truncate_probe(capture.controls))
+    else:
+        (out_dir / files.CONTROLS).unlink(missing_ok=True)
 
 
 def web_meta(

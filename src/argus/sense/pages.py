@@ -25,7 +25,7 @@ reset (about 40 ms) costs; and between a loop's iterations the reset is done lon
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
@@ -62,6 +62,7 @@ class WarmPage:
     origins: set[str] = field(default_factory=set)
     viewport: tuple[int, int] | None = None
     color_scheme: str | None = None
+    effects_reported: bool = False  # the dead-control probe's init script is in the context
 
     @classmethod
     async def open(cls, browser: Browser, options: dict[str, Any]) -> WarmPage:
@@ -103,6 +104,12 @@ class WarmPage:
         return self
 
     async def _reset(self) -> None:
+        await self.forget(self._clear_cache())
+
+    async def forget(self, *also: Awaitable[None]) -> None:
+        """Leave the document and clear what it stored (cookies, storage of every origin it
+        talked to, window.name, history), keeping the HTTP cache; ``also`` runs beside.
+        The dead-control probe's copy goes back to the view's starting point with it."""
         page = self.page
         await asyncio.gather(
             *(_clear_session_storage(frame) for frame in page.frames),
@@ -118,7 +125,7 @@ class WarmPage:
                 send("Storage.clearDataForOrigin", {"origin": o, "storageTypes": "all"})
                 for o in origins
             ),
-            self._clear_cache(),
+            *also,
             send("Page.resetNavigationHistory"),
         )
 

@@ -14,6 +14,7 @@ CONSOLE = "console.json"
 AXE = "axe.json"
 META = "meta.json"
 FOCUS = "focus.json"  # the focus walk (argus.sense.focus_visible)
+CONTROLS = "controls.json"  # the dead-control probe (argus.sense.controls)
 
 
 @dataclass(frozen=True)

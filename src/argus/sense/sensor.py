@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable, Coroutine, Sequence
-from contextlib import ExitStack
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from contextlib import ExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any, Self, TypeVar
 
@@ -55,6 +55,9 @@ class Sensor(Closing):
         self._browser_path = ""
         self._browser_lock: asyncio.Lock | None = None
         self._pages = PagePool(self._new_page, self.workers)
+        # Pages for the dead-control probe's copies of a view, never lent to a render: the
+        # probe leaves an init script in their contexts (argus.sense.controls).
+        self._copies = PagePool(self._new_page, self.workers)
         self._server = ExitStack()
         self._server_up = False
         self._server_lock = threading.Lock()
@@ -89,6 +92,7 @@ class Sensor(Closing):
 
     async def _shutdown_browser(self) -> None:
         await self._pages.close()
+        await self._copies.close()
         if self._browser is not None:
             await self._browser.close()
             self._browser = None
@@ -143,6 +147,17 @@ class Sensor(Closing):
             raise SensorError(f"browser could not open a page: {first}") from exc
         return warm
 
+    @asynccontextmanager
+    async def _copy_page(self) -> AsyncIterator[WarmPage]:
+        """A warm page for a throw-away copy of a view, reset for the next one afterwards."""
+        warm = await self._copies.take()
+        done = False
+        try:
+            yield warm
+            done = True
+        finally:
+            self._copies.give_back(warm, reusable=done)
+
     def _browser_info(self) -> dict[str, str]:
         version = self._browser.version if self._browser is not None else ""
         endpoint, _ = remote_endpoint(self.config)
@@ -184,6 +199,7 @@ class Sensor(Closing):
                     out_dir,
                     browser=self._browser_info(),
                     probe=not capture_only,
+                    copy=self._copy_page,
                 )
                 done = True
                 return result
@@ -249,7 +265,7 @@ class Sensor(Closing):
                     on_done(item)
             return results
         limit = max(1, workers or self.workers)
-        self._pages.keep = max(self.workers, limit)
+        self._pages.keep = self._copies.keep = max(self.workers, limit)
 
         async def run_all() -> list[SenseResult]:
             gate = asyncio.Semaphore(limit)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable, Collection, Mapping
-from contextlib import suppress
+from contextlib import AbstractAsyncContextManager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeVar
@@ -25,6 +25,7 @@ from argus.errors import InputError, SensorError
 from argus.io import atomic_write_json, read_bytes, read_json
 from argus.sense import result as files
 from argus.sense.axe import LoadedAxe, load_axe, run_axe
+from argus.sense.controls import CopyView, probe_controls
 from argus.sense.focus_trap import trap_walk
 from argus.sense.focus_visible import focus_visibility
 from argus.sense.fonts import FontProbe
@@ -42,6 +43,9 @@ COUNT_ELEMENTS_JS = "() => document.getElementsByTagName('*').length"
 MAX_EXPECTED_BYTES = 64 * 1024 * 1024
 MAX_CONSOLE_MESSAGES = 200
 T = TypeVar("T")
+# A page of its own for the dead-control probe's throw-away copy of the view (never the page
+# the render comes from: the probe adds an init script and routes to its context).
+CopyPage = Callable[[], AbstractAsyncContextManager[WarmPage]]
 
 
 class ConsoleMessageLike(Protocol):
@@ -266,11 +270,13 @@ async def sense_web_view(
     *,
     browser: dict[str, str],
     probe: bool = True,
+    copy: CopyPage | None = None,
 ) -> SenseResult:
     """Sense one view on a warm ``page`` into ``out_dir``; SensorError when it cannot.
 
     The caller owns the page (and resets or closes it afterwards). ``probe=False`` captures
-    only: no probe.json, fonts or axe (the benchmark's baseline).
+    only: no probe.json, fonts or axe (the benchmark's baseline). ``copy`` gives the page the
+    dead-control probe loads its copy of the view on (None: no controls.json).
     """
     assert plan.url is not None, "web views always have a URL"
     page = warm.page
@@ -278,7 +284,7 @@ async def sense_web_view(
     console.attach(page)
     network = NetworkMonitor(page)
     try:
-        return await _sense(warm, plan, config, out_dir, browser, probe, console, network)
+        return await _sense(warm, plan, config, out_dir, browser, probe, console, network, copy)
     finally:
         console.detach(page)
         network.detach()
@@ -351,6 +357,21 @@ async def _abandon(*tasks: asyncio.Future[Any] | None) -> None:
                 await task
 
 
+async def _controls(copy: CopyPage, plan: ViewPlan, config: ProjectConfig) -> dict[str, Any]:
+    """The dead-control probe on a copy of the view (argus.sense.controls): controls.json.
+    A copy that cannot be had is recorded as not measured, never as a failed sense."""
+    assert plan.url is not None
+    timeout = config.browser.timeout
+    view = CopyView(
+        plan.url, plan.view.slug, plan.steps, timeout, lambda other: _prepare(other, plan, timeout)
+    )
+    try:
+        async with copy() as other:
+            return await probe_controls(other, view, config.sense.max_controls)
+    except (SensorError, PlaywrightError) as exc:
+        return {"version": 1, "url": plan.url, "error": str(exc).splitlines()[0], "controls": []}
+
+
 async def _sense(
     warm: WarmPage,
     plan: ViewPlan,
@@ -360,6 +381,7 @@ async def _sense(
     probe: bool,
     console: ConsoleLog,
     network: NetworkMonitor,
+    copy: CopyPage | None = None,
 ) -> SenseResult:
     assert plan.url is not None
     url = plan.url
@@ -381,6 +403,7 @@ async def _sense(
         font_probe = FontProbe(warm.session) if probe else None
         looking_up_fonts: asyncio.Future[dict[str, Any]] | None = None
         warming: asyncio.Future[None] | None = None
+        checking_controls: asyncio.Future[dict[str, Any]] | None = None
 
         def start_warming() -> None:
             nonlocal warming
@@ -419,6 +442,12 @@ async def _sense(
                 ),
             )
             probed, picks = sensed if sensed is not None else (None, None)
+            # The dead-control probe works on a copy of the view on a page of its own, so it
+            # runs beside everything that follows on this one.
+            if probe and copy is not None and config.sense.max_controls > 0:
+                checking_controls = asyncio.ensure_future(
+                    clock.phase("controls", _controls(copy, plan, config))
+                )
             # Which fonts drew the text is read once the render is confirmed at rest, like
             # axe: beside axe's run and the file writing, off the screenshots' path.
             if font_probe is not None and picks is not None:
@@ -438,9 +467,10 @@ async def _sense(
             if probe and plan.focus_trap is not None:
                 trap_walking = trap_walk(page, warm.session, plan.focus_trap)
                 trap = await clock.phase("focus_trap", trap_walking)
-            # Then each focus stop's visible change, for the focus_visible gate.
+            # Then each focus stop's visible change, for the focus_visible gate and the
+            # accessibility dimension (which measures it whatever the gate list says).
             visibility = None
-            if probe and "focus_visible" in plan.gates:
+            if probe:
                 if looking_up_fonts is not None:
                     # The walk asks for DOM node ids on the session the fonts lookup uses,
                     # which drops those handed out before: the lookup finishes first.
@@ -459,6 +489,7 @@ async def _sense(
                 focus_order=focus,
                 focus_visible=visibility,
                 focus_trap=trap,
+                controls=await checking_controls if checking_controls is not None else None,
             )
             # File writing (JSON encoding, fsync) runs off the event loop, so other views and
             # the fonts lookup keep going.
@@ -470,7 +501,7 @@ async def _sense(
                 ),
             )
         finally:
-            await _abandon(warming, loading_axe, looking_up_fonts)
+            await _abandon(warming, loading_axe, looking_up_fonts, checking_controls)
     except PlaywrightError as exc:
         reason = _first_line(exc, type(exc).__name__)
         raise SensorError(

@@ -1,0 +1,263 @@
+"""Dead controls: each enabled control of a view, activated once in a throw-away copy of it.
+
+A button that does nothing renders exactly like one that works, so no screenshot or probe of
+the view can tell them apart, and an expectation finds it only when the spec scripts that very
+step. So after the capture, the view is loaded again on a page of its own (another context of
+the same browser: no cookies or storage shared with the sensed page), the state's steps are
+replayed there, and each shown, enabled control is activated in turn (``el.click()``; a select
+gets its next option), watched from an isolated world (argus.sense.world):
+
+- ``dom``: any DOM mutation (a MutationObserver over the whole document);
+- ``focus``: the focus moved somewhere other than the control;
+- ``value``: a form control's own state changed (a checkbox that checks);
+- ``url``: the URL changed (an empty fragment, ``#``, does not count);
+- ``scroll``: the window scrolled;
+- ``request``: the page asked for anything (every request is held, aborted and recorded, so
+  no activation reaches the app's server: a "Delete" deletes nothing);
+- ``dialog``, ``page``: an alert/confirm/prompt (dismissed), a new window (closed);
+- ``storage``, ``clipboard``, ``print``: the copy's init script reports these calls.
+
+A control none of these follow is ``dead``. Loading the copy and its steps repeats what sensing
+the view did (as sensing it twice would); only what activations send is held. After a control
+that did something, the copy is loaded again, so each control starts from the view's state
+(its cookies and storage forgotten, as a control may have saved something there).
+Controls are taken in document order, at most ``limit`` (``[sense] max_controls``): the rest are
+counted, never guessed. Which of them a spec declares inert is the judge's business
+(functional_correctness reads controls.json with the spec's ``inert`` selectors).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from contextlib import suppress
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+from urllib.parse import urlsplit
+
+from playwright.async_api import Dialog, Page, Request, Route
+from playwright.async_api import Error as PlaywrightError
+
+from argus.errors import SensorError
+from argus.sense.page_state import FONTS_READY_JS, NetworkMonitor
+from argus.sense.pages import WarmPage
+from argus.sense.steps import run_steps
+from argus.sense.world import evaluate_in, isolated_world
+
+CONTROLS_VERSION = 1
+WORLD = "argus-controls"
+MAX_REQUESTS_LISTED = 5
+# After an activation: the page's handlers run, then a short timer and two frames, so what a
+# handler starts with setTimeout(0), a promise or the next frame is seen.
+SETTLE_JS = (
+    "() => new Promise(r => setTimeout(() => requestAnimationFrame(() => "
+    "requestAnimationFrame(() => r(true))), 0))"
+)
+# In the copy only (its own context): calls that leave no trace in the DOM are reported to
+# the world by an event; the sensed page never runs this.
+EFFECTS_INIT_JS = """(() => {
+  const note = (kind) => { try { document.dispatchEvent(new Event("argus-effect:" + kind)); }
+                           catch (e) {} };
+  const wrap = (owner, name, kind) => {
+    const f = owner && owner[name];
+    if (typeof f !== "function") return;
+    owner[name] = function (...args) { note(kind); return f.apply(this, args); };
+  };
+  for (const name of ["setItem", "removeItem", "clear"]) wrap(Storage.prototype, name, "storage");
+  const clipboard = window.Clipboard && Clipboard.prototype;
+  for (const name of ["writeText", "write"]) wrap(clipboard, name, "clipboard");
+  wrap(Document.prototype, "execCommand", "clipboard");
+  wrap(window, "print", "print");
+})();"""
+
+
+@dataclass
+class _Held:
+    """What the copy asked of the outside world while an activation was watched."""
+
+    holding: bool = False
+    requests: list[str] = field(default_factory=list)
+    dialogs: int = 0
+    pages: int = 0
+    closing: set[asyncio.Future[None]] = field(default_factory=set)  # dismissing, closing
+
+    def later(self, work: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(_quietly(work))
+        self.closing.add(task)
+        task.add_done_callback(self.closing.discard)
+
+    def clear(self) -> None:
+        self.requests.clear()
+        self.dialogs = self.pages = 0
+
+
+@dataclass(frozen=True)
+class CopyView:
+    """How to bring the copy to the view's state: its URL and the state's steps."""
+
+    url: str
+    slug: str
+    steps: tuple[Any, ...]
+    timeout_s: float
+    prepare: Callable[[WarmPage], Awaitable[None]]  # viewport and colour scheme, as sensed
+
+
+async def probe_controls(warm: WarmPage, view: CopyView, limit: int) -> dict[str, Any]:
+    """controls.json for ``view``, measured on ``warm`` (a page not used for the render).
+
+    A copy that cannot be brought to the view's state gives ``error`` and no controls: nothing
+    was measured, which the judge says, never a clean result."""
+    held = _Held()
+    page, context = warm.page, warm.context
+
+    async def route(route: Route, request: Request) -> None:
+        if not held.holding:
+            await route.fallback()
+            return
+        held.requests.append(f"{request.method} {_path(request.url, view.url)}")
+        if request.is_navigation_request():
+            # No Content: the browser stays on the document (an aborted navigation would put
+            # an error page in its place).
+            await route.fulfill(status=204)
+        else:
+            await route.abort()
+
+    def on_dialog(dialog: Dialog) -> None:
+        held.dialogs += 1
+        held.later(dialog.dismiss())
+
+    def on_page(other: Page) -> None:
+        held.pages += 1
+        held.later(other.close())
+
+    if not warm.effects_reported:
+        await context.add_init_script(EFFECTS_INIT_JS)
+        warm.effects_reported = True
+    await context.route("**/*", route)
+    page.on("dialog", on_dialog)
+    context.on("page", on_page)
+    try:
+        return await _probe(warm, view, limit, held)
+    except (SensorError, PlaywrightError, TimeoutError) as exc:
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return {"version": CONTROLS_VERSION, "url": view.url, "error": reason, "controls": []}
+    finally:
+        held.holding = False
+        page.remove_listener("dialog", on_dialog)
+        context.remove_listener("page", on_page)
+        if held.closing:
+            await asyncio.gather(*held.closing)
+        await _quietly(context.unroute_all(behavior="ignoreErrors"))
+
+
+async def _probe(warm: WarmPage, view: CopyView, limit: int, held: _Held) -> dict[str, Any]:
+    world = await _load(warm, view, held)
+    found = await _call(warm, world, "__argusControls.list()")
+    chosen = found[:limit]
+    controls: list[dict[str, Any]] = []
+    fresh = True
+    for index, control in enumerate(chosen):
+        if not fresh:
+            world = await _load(warm, view, held)
+            again = await _call(warm, world, "__argusControls.list()")
+            if index >= len(again) or _ident(again[index]) != _ident(control):
+                controls.append({**control, "outcome": "not_found", "effects": []})
+                continue
+        refused, effects = await _activate(warm, world, index, view.timeout_s, held)
+        if refused:
+            controls.append({**control, "outcome": "not_activated", "why": refused, "effects": []})
+            continue
+        entry = {**control, "outcome": "live" if effects else "dead", "effects": effects}
+        if held.requests:
+            entry["requests"] = held.requests[:MAX_REQUESTS_LISTED]
+        controls.append(entry)
+        fresh = not effects
+    return {
+        "version": CONTROLS_VERSION,
+        "url": view.url,
+        "found": len(found),
+        "limit": limit,
+        "capped": len(found) > limit,
+        "controls": controls,
+    }
+
+
+async def _load(warm: WarmPage, view: CopyView, held: _Held) -> int:
+    """The copy at the view's state, the world defined in it: its execution context id."""
+    page = warm.page
+    if held.holding:
+        # Leave the activated document while still holding (a request its timers send on the
+        # way out is held like the rest), and forget what it stored: the copy starts again
+        # where the sensed page started. Only then may the view's own loading go out.
+        await warm.forget()
+    held.holding = False
+    await view.prepare(warm)
+    network = NetworkMonitor(page)
+    try:
+        response = await page.goto(view.url, wait_until="load")
+        if response is not None and response.status >= 400:
+            raise SensorError(f"the copy of {view.url} answered HTTP {response.status}")
+        await page.evaluate(FONTS_READY_JS)
+        if not await network.wait_idle(view.timeout_s):
+            raise SensorError(f"the copy of {view.url} kept loading")
+        if view.steps:
+            await run_steps(page, view.steps, view.slug)
+            if not await network.wait_idle(view.timeout_s):
+                raise SensorError(f"the copy of {view.url} kept loading after its steps")
+    finally:
+        network.detach()
+    world = await isolated_world(warm.session, WORLD)
+    source = resources.files("argus.sense").joinpath("controls_world.js").read_text("utf-8")
+    await evaluate_in(warm.session, world, source, "the controls probe")
+    return world
+
+
+async def _activate(
+    warm: WarmPage, world: int, index: int, timeout_s: float, held: _Held
+) -> tuple[str, list[str]]:
+    """Activate control ``index`` with the outside world held (from here until the copy is
+    loaded again): why it could not be activated, or what followed."""
+    held.clear()
+    held.holding = True
+    await _call(warm, world, f"__argusControls.arm({index})")
+    try:
+        async with asyncio.timeout(timeout_s):
+            refused = str(await _call(warm, world, f"__argusControls.activate({index})") or "")
+            await warm.page.evaluate(SETTLE_JS)
+        effects = list(await _call(warm, world, "__argusControls.effects()"))
+    except (PlaywrightError, SensorError):
+        if warm.page.is_closed():
+            raise
+        # The document went away under the watch (a navigation held too late, a reload by
+        # script): something surely happened.
+        refused, effects = "", ["navigation"]
+    if held.requests:
+        effects.append("request")
+    if held.dialogs:
+        effects.append("dialog")
+    if held.pages:
+        effects.append("page")
+    return refused, sorted(set(effects))
+
+
+async def _call(warm: WarmPage, world: int, expression: str) -> Any:
+    return await evaluate_in(warm.session, world, expression, "the controls probe")
+
+
+def _ident(control: dict[str, Any]) -> str:
+    return json.dumps([control.get(k) for k in ("tag", "id", "testid", "role", "name")])
+
+
+def _path(url: str, view_url: str) -> str:
+    """A request as recorded: its path (with its origin when not the view's), without query or
+    fragment, cut short (page data): the same for every run of the same page."""
+    parts, view = urlsplit(url), urlsplit(view_url)
+    origin = "" if parts.netloc == view.netloc else f"{parts.scheme}://{parts.netloc}"
+    return (origin + parts.path)[:200]
+
+
+async def _quietly(work: Awaitable[Any]) -> None:
+    with suppress(PlaywrightError):
+        await work

@@ -1,0 +1,135 @@
+// The dead-control probe's helper (argus.sense.controls), defined in an isolated world of a
+// throw-away copy of the page: it shares the copy's DOM, not its JavaScript globals.
+//   __argusControls.list()     every enabled, shown control, in document order (described)
+//   __argusControls.arm(i)     start watching: DOM mutations, focus, URL, scroll, effects
+//   __argusControls.activate(i) click it (a select: choose its next option)
+//   __argusControls.effects()  what changed since arm(), and stop watching
+globalThis.__argusControls = (() => {
+  const ROLES = new Set([
+    "button", "link", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "switch",
+    "checkbox", "radio",
+  ]);
+  const INPUTS = new Set(["checkbox", "radio", "button", "submit", "reset", "image"]);
+  const IMPLICIT = { button: "button", a: "link", select: "combobox", summary: "button" };
+  const MAX_DEPTH = 32;
+  let controls = [];
+  let watch = null;
+  // Effects the copy's init script reports (storage, clipboard, print): no DOM trace of them.
+  const reported = new Set();
+  for (const kind of ["storage", "clipboard", "print"]) {
+    document.addEventListener(`argus-effect:${kind}`, () => reported.add(kind), true);
+  }
+
+  function* all(root) {
+    for (const el of root.querySelectorAll("*")) {
+      yield el;
+      if (el.shadowRoot) yield* all(el.shadowRoot);
+    }
+  }
+  function parentOf(el) {
+    return el.parentElement || (el.getRootNode() instanceof ShadowRoot ? el.getRootNode().host : null);
+  }
+  function isControl(el) {
+    const tag = el.localName;
+    const role = (el.getAttribute("role") || "").trim().split(/\s+/)[0];
+    if (ROLES.has(role)) return true;
+    if (tag === "button" || tag === "select") return true;
+    if (tag === "a" && el.hasAttribute("href")) return true;
+    if (tag === "input") return INPUTS.has((el.getAttribute("type") || "text").toLowerCase());
+    if (tag === "summary") {
+      const details = el.parentElement;
+      return !!details && details.localName === "details" && details.querySelector(":scope > summary") === el;
+    }
+    return el.hasAttribute("onclick");
+  }
+  function shown(el) {
+    const box = el.getBoundingClientRect();
+    if (box.width < 1 || box.height < 1) return false;
+    if (el.checkVisibility && !el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) {
+      return false;
+    }
+    return !el.closest("[inert]");
+  }
+  function enabled(el) {
+    if (el.matches(":disabled")) return false;
+    for (let a = el; a; a = parentOf(a)) {
+      if (a.getAttribute && a.getAttribute("aria-disabled") === "true") return false;
+    }
+    return true;
+  }
+  function ident(el) {
+    return { id: el.id || "", testid: el.getAttribute("data-testid") || "", tag: el.localName };
+  }
+  function selector(el) {
+    const steps = [];
+    for (let a = el, depth = 0; a && depth < MAX_DEPTH; a = parentOf(a), depth++) {
+      if (a.id) return [`#${a.id}`, ...steps].join(" > ");
+      const testid = a.getAttribute("data-testid");
+      if (testid) return [`[data-testid="${testid}"]`, ...steps].join(" > ");
+      const parent = a.parentElement;
+      const same = parent ? [...parent.children].filter((c) => c.localName === a.localName) : [a];
+      steps.unshift(same.length > 1 ? `${a.localName}:nth-of-type(${same.indexOf(a) + 1})` : a.localName);
+    }
+    return steps.join(" > ");
+  }
+  function describe(el) {
+    const role = (el.getAttribute("role") || "").trim().split(/\s+/)[0];
+    const type = el.localName === "input" ? (el.getAttribute("type") || "text").toLowerCase() : "";
+    const chain = [];
+    for (let a = el, depth = 0; a && depth < MAX_DEPTH; a = parentOf(a), depth++) chain.push(ident(a));
+    const name = el.getAttribute("aria-label") || el.textContent || el.getAttribute("title") || "";
+    return {
+      ...ident(el),
+      role: role || (type ? (type === "checkbox" || type === "radio" ? type : "button") : IMPLICIT[el.localName] || ""),
+      name: name.replace(/\s+/g, " ").trim().slice(0, 80),
+      selector: selector(el),
+      chain,
+    };
+  }
+  function list() {
+    controls = [...all(document)].filter((el) => isControl(el) && shown(el) && enabled(el));
+    return controls.map(describe);
+  }
+  // A form control's own state: a checkbox that can be checked is not dead without a handler.
+  function valueOf(el) {
+    return el.localName === "input" || el.localName === "select" ? `${el.checked}|${el.value}` : "";
+  }
+  function arm(i) {
+    const el = controls[i];
+    reported.clear();
+    const state = { mutations: 0, focus: document.activeElement, href: location.href,
+                    scroll: [scrollX, scrollY], el, value: valueOf(el) };
+    state.observer = new MutationObserver((records) => { state.mutations += records.length; });
+    state.observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    watch = state;
+  }
+  function activate(i) {
+    const el = controls[i];
+    if (el.localName === "select") {
+      if (el.options.length < 2) return "select with fewer than two options";
+      el.selectedIndex = (el.selectedIndex + 1) % el.options.length;
+      el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+      el.dispatchEvent(new Event("change", { bubbles: true }));
+      return "";
+    }
+    el.click();
+    return "";
+  }
+  function effects() {
+    const state = watch;
+    watch = null;
+    state.mutations += state.observer.takeRecords().length;
+    state.observer.disconnect();
+    const found = [];
+    if (state.mutations) found.push("dom");
+    const now = document.activeElement;
+    if (now !== state.focus && now !== state.el) found.push("focus");
+    if (valueOf(state.el) !== state.value) found.push("value");
+    // An empty fragment ("#") only scrolls to the top: the dead link's classic href.
+    if (location.href !== state.href && location.href !== `${state.href}#`) found.push("url");
+    if (scrollX !== state.scroll[0] || scrollY !== state.scroll[1]) found.push("scroll");
+    for (const kind of [...reported].sort()) found.push(kind);
+    return found;
+  }
+  return { list, arm, activate, effects };
+})();

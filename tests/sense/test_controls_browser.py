@@ -1,0 +1,162 @@
+"""The dead-control probe in a real Chromium: a Remove button that does nothing is found, one
+that works is not, and nothing an activation sends reaches the app's server."""
+
+from __future__ import annotations
+
+import http.server
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from argus.config import ProjectConfig, SenseConfig
+from argus.sense import Sensor
+from argus.spec import View, load_spec
+from tests.sense.test_web_sensor import make_web_repo
+from tests.support.fixtures import static_server
+
+pytestmark = pytest.mark.browser
+
+LIST = """<!doctype html><html><head><meta charset="utf-8"><title>list</title></head><body>
+<ul>
+  <li id="row-a">Apples <button type="button" data-testid="remove-a">Remove</button></li>
+  <li id="row-b">Pears <button type="button" data-testid="remove-b">Remove</button></li>
+</ul>
+<button type="button" data-testid="archive">Archive</button>
+<button type="button" data-testid="off" disabled>Off</button>
+<a href="other.html" data-testid="away">Elsewhere</a>
+<a href="#" data-testid="nowhere">Nowhere</a>
+<label><input type="checkbox" data-testid="keep"> keep</label>
+<details><summary data-testid="more">More</summary><p>hidden text</p></details>
+<div role="button" tabindex="0" data-testid="fake">Fake</div>
+<button type="button" data-testid="save" onclick="localStorage.setItem('saved', '1')">Save</button>
+<script>
+  // The working Remove takes its row away; the other has lost its handler.
+  document.querySelector('[data-testid="remove-a"]').addEventListener("click", () => {
+    document.getElementById("row-a").remove();
+  });
+  // Archive only tells the server: no DOM change, but a request.
+  document.querySelector('[data-testid="archive"]').addEventListener("click", () => {
+    fetch("api/archive", { method: "DELETE" });
+  });
+</script></body></html>"""
+
+# The state is reached by a step: the Remove button exists only after "Show" was clicked.
+STEPPED = """<!doctype html><html><head><meta charset="utf-8"><title>s</title></head><body>
+<button type="button" data-testid="show">Show</button>
+<div id="panel"></div>
+<script>
+  document.querySelector('[data-testid="show"]').addEventListener("click", () => {
+    document.getElementById("panel").innerHTML =
+      '<button type="button" data-testid="drop">Remove</button>';
+  });
+</script></body></html>"""
+
+
+class _Recorder(http.server.SimpleHTTPRequestHandler):
+    """Serves files and remembers every request it was sent."""
+
+    seen: ClassVar[list[str]] = []
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def _note(self) -> None:
+        type(self).seen.append(f"{self.command} {self.path.split('?')[0]}")
+
+    def do_GET(self) -> None:
+        self._note()
+        super().do_GET()
+
+    def do_DELETE(self) -> None:
+        self._note()
+        self.send_response(204)
+        self.end_headers()
+
+
+@pytest.fixture
+def recorder() -> Iterator[type[_Recorder]]:
+    _Recorder.seen = []
+    yield _Recorder
+
+
+def _sense(
+    tmp_path: Path, warm_sensor: Sensor, recorder: type[_Recorder], target: str,
+    max_controls: int = 20, steps: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    root = make_web_repo(
+        tmp_path,
+        {"list.html": LIST, "stepped.html": STEPPED, "other.html": "<p>other</p>"},
+        {"list": "/list.html", "stepped": "/stepped.html"},
+    )
+    spec_path = root / "argus/specs/demo/spec.json"
+    if steps is not None:
+        data = json.loads(spec_path.read_text())
+        data["targets"][1]["steps"] = {"default": steps}
+        spec_path.write_text(json.dumps(data))
+    spec = load_spec(spec_path)
+    out = tmp_path / "out"
+    sensor_config = warm_sensor.config
+    warm_sensor.config = ProjectConfig(
+        root=sensor_config.root, sense=SenseConfig(max_controls=max_controls)
+    )
+    try:
+        with static_server(root, recorder) as base_url:
+            result = warm_sensor.sense(
+                spec, View("demo", target, "default", "light"), out, base_url=base_url
+            )
+    finally:
+        warm_sensor.config = sensor_config
+    assert result.ok, result.error
+    controls: dict[str, Any] = json.loads((out / "controls.json").read_text())
+    return controls
+
+
+def _outcomes(controls: dict[str, Any]) -> dict[str, str]:
+    return {c["testid"]: c["outcome"] for c in controls["controls"] if c["testid"]}
+
+
+def test_a_remove_button_that_does_nothing_is_dead_and_a_working_one_is_not(
+    tmp_path: Path, warm_sensor: Sensor, recorder: type[_Recorder]
+) -> None:
+    controls = _sense(tmp_path, warm_sensor, recorder, "list")
+    outcomes = _outcomes(controls)
+    assert outcomes == {
+        "remove-a": "live",
+        "remove-b": "dead",
+        "archive": "live",
+        "away": "live",
+        "nowhere": "dead",
+        "keep": "live",
+        "more": "live",
+        "fake": "dead",
+        "save": "live",
+    }, controls
+    by_id = {c["testid"]: c for c in controls["controls"]}
+    assert by_id["remove-a"]["effects"] == ["dom"]
+    assert by_id["archive"]["effects"] == ["request"]
+    assert by_id["archive"]["requests"] == ["DELETE /api/archive"]
+    assert "request" in by_id["away"]["effects"]
+    assert by_id["keep"]["effects"] == ["value"]
+    assert by_id["save"]["effects"] == ["storage"]  # no DOM trace, but the copy reports it
+    assert controls["capped"] is False and controls["found"] == 9
+    # Held: the server never heard of the DELETE, nor of the page the link leads to.
+    assert not any(r.startswith("DELETE") or "other.html" in r for r in recorder.seen)
+
+
+def test_the_number_of_controls_is_bounded_and_the_cap_is_said(
+    tmp_path: Path, warm_sensor: Sensor, recorder: type[_Recorder]
+) -> None:
+    controls = _sense(tmp_path, warm_sensor, recorder, "list", max_controls=2)
+    assert controls["capped"] is True and controls["found"] == 9 and controls["limit"] == 2
+    assert [c["testid"] for c in controls["controls"]] == ["remove-a", "remove-b"]
+
+
+def test_the_state_s_steps_are_replayed_in_the_copy(
+    tmp_path: Path, warm_sensor: Sensor, recorder: type[_Recorder]
+) -> None:
+    steps = [{"action": "click", "locator": {"testid": "show"}}]
+    controls = _sense(tmp_path, warm_sensor, recorder, "stepped", steps=steps)
+    assert _outcomes(controls) == {"show": "live", "drop": "dead"}
