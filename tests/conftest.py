@@ -61,5 +61,5 @@ def run_argus(request: pytest.FixtureRequest) -> RunArgus:
 def _hash_checked_implementers(monkeypatch: pytest.MonkeyPatch) -> None:
     """Loop tests run their implementers hash-checked only by default (their fake implementers
     write where a sandbox would refuse them); tests/loop/test_forgery.py and test_sandbox.py
-    run the sandboxed path explicitly (argus.loop.sandbox)."""
+    run the sandboxed path explicitly (argus.confine)."""
     monkeypatch.setenv("ARGUS_SANDBOX", "off")

@@ -22,7 +22,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -49,10 +49,14 @@ def start_in_group(
     cwd: Path,
     log: IO[bytes] | int,
     env: Mapping[str, str] | None = None,
+    preexec: Callable[[], None] | None = None,
 ) -> subprocess.Popen[bytes]:
     """Start ``command`` as the leader of a new process group, stdout and stderr to ``log``,
-    stdin empty. OSError when it cannot start."""
+    stdin empty; ``preexec`` runs in the child between fork and exec (argus.confine). OSError
+    when it cannot start."""
     shell = isinstance(command, str)
+    # preexec_fn in a threaded process: safe only for code that takes no lock the fork may have
+    # copied held (no import, no dlopen, no allocation lock); argus.confine's hooks keep to that.
     return subprocess.Popen(
         command if shell else list(command),
         shell=shell,
@@ -62,6 +66,7 @@ def start_in_group(
         stdout=log,
         stderr=subprocess.STDOUT,
         start_new_session=True,
+        preexec_fn=preexec,
     )
 
 
@@ -94,6 +99,7 @@ def run_in_group(
     env: Mapping[str, str] | None = None,
     grace: float = STOP_GRACE_S,
     end_escapees: bool = False,
+    preexec: Callable[[], None] | None = None,
 ) -> GroupRun:
     """Run ``command`` to its end, or for ``timeout`` seconds and then stop its group; its
     output (stdout and stderr) goes to ``log_path``. Whatever is left of its process group
@@ -105,7 +111,7 @@ def run_in_group(
     reaping = end_escapees and _set_subreaper(True)
     try:
         with log_path.open("wb") as log:
-            process = start_in_group(command, cwd=cwd, log=log, env=env)
+            process = start_in_group(command, cwd=cwd, log=log, env=env, preexec=preexec)
             try:
                 code = process.wait(timeout=timeout)
             except subprocess.TimeoutExpired:

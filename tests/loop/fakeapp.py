@@ -82,7 +82,7 @@ def make_repo(
     }
     (spec_dir / "spec.json").write_text(json.dumps(spec, indent=2) + "\n")
     # Where the fake implementers write besides app.json: files and a folder that exist before
-    # the run, so a sandboxed implementer (argus.loop.sandbox) may write them too.
+    # the run, so a sandboxed implementer (argus.confine) may write them too.
     (root / "prompts-seen.txt").write_text("")
     (root / "scratch").mkdir()
     set_defects(root, defects or [])

@@ -12,7 +12,7 @@ the loop, done before the honest work of ``fake_implementer.py``.
 --steal-lock      delete loop.lock and run `argus approve` on view a (signed off by an earlier
                   run); its exit code goes to approve-rc.txt
 Every attack runs once per repository (a marker file in scratch/), so the loop can end. Under
-the sandbox (argus.loop.sandbox) a step the kernel refuses is skipped; the attack goes on.
+the sandbox (argus.confine) a step the kernel refuses is skipped; the attack goes on.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def _try(step: Callable[[], object]) -> None:
     """Do one step of an attack; a sandbox refusing it does not stop the rest."""
     try:
         step()
-    except PermissionError as exc:
+    except OSError as exc:  # EACCES under Landlock, EROFS under bubblewrap
         (SCRATCH_ROOT[0] / "scratch" / "refused.txt").open("a").write(f"{exc}\n")
 
 

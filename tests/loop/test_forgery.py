@@ -1,7 +1,8 @@
 """Forgery routes a hostile implementer could take (issue 12, docs/security.md): each one is
 played as an attack and must end in a refused or restored run, never DONE with the forgery kept.
-The implementer's attacks run twice: hash-checked only, and sandboxed (Landlock, where the
-kernel has it): the checks must hold in both cases.
+The implementer's attacks run three times: hash-checked only, under bubblewrap and under the
+Landlock fallback (each skipped, saying why, where this machine lacks it): the checks must hold
+in every case.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ from typing import Any
 
 import pytest
 
+from argus.confine import bwrap
+from argus.confine.landlock import abi_version
 from argus.loop.engine.modes import Mode
 from argus.loop.engine.run import LoopOptions, RunOutcome, run_loop
-from argus.loop.landlock_exec import abi_version
 from argus.loop.records.signoff import load_records
 from argus.loop.records.status import Status
 from argus.spec.model import View
@@ -34,20 +36,24 @@ from tests.loop.fakeapp import (
     set_defects,
 )
 
-HASHED, SANDBOXED = "hash-checked only", "sandboxed: landlock"
+HASHED, SANDBOXED, LANDLOCKED = "hash-checked only", "sandboxed: bubblewrap", "sandboxed: landlock"
 SPEC_DIR = Path("argus") / "specs" / FEATURE
 RUNS = SPEC_DIR / ".argus-runs"
 GATE = {"name": "bad-id", "kind": "gate", "target": "a11y_ids", "fixable": True}
 
 
-@pytest.fixture(params=[HASHED, SANDBOXED])
+@pytest.fixture(params=[HASHED, SANDBOXED, LANDLOCKED])
 def protection(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Run the test hash-checked only, then sandboxed (skipped only where the kernel has no
-    Landlock)."""
+    """Run the test hash-checked only, then under each confinement (skipped only where this
+    machine lacks it)."""
     if request.param == SANDBOXED:
+        if bwrap.problem():
+            pytest.skip(bwrap.problem())
+        monkeypatch.delenv("ARGUS_SANDBOX", raising=False)
+    elif request.param == LANDLOCKED:
         if abi_version() == 0:
             pytest.skip("this kernel offers no Landlock (or it is disabled): no sandbox to test")
-        monkeypatch.delenv("ARGUS_SANDBOX", raising=False)
+        monkeypatch.setenv("ARGUS_SANDBOX", "landlock")
     return str(request.param)
 
 
@@ -93,7 +99,8 @@ def test_kill_the_parent_after_an_edit_is_caught_on_resume(tmp_path: Path, prote
     root = make_repo(tmp_path, [dict(GATE)])
     originals = _originals(root)
     killed = _drive(root, "--hostile", "--kill-parent")
-    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    # Under bubblewrap the loop is outside the implementer's PID namespace: it cannot be killed.
+    assert (killed.returncode == -signal.SIGKILL) is (protection != SANDBOXED), killed.stderr
     edited = (root / SPEC_DIR / "spec.md").read_bytes() != originals["spec.md"]
     assert edited is (protection == HASHED)  # the sandbox refused the edit itself
     resumed = _drive(root)  # the same run, resumed with an honest implementer
@@ -126,7 +133,7 @@ def test_a_signoff_forged_before_killing_the_parent_is_not_kept(
 ) -> None:
     root = make_repo(tmp_path, [dict(GATE)])
     killed = _drive(root, "--hostile", "--forge-signoff")
-    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert (killed.returncode == -signal.SIGKILL) is (protection != SANDBOXED), killed.stderr
     _drive(root)
     records = load_records(root / RUNS / "signoff.json")
     assert all(r["iterations"] != 99 for r in records), records
@@ -173,10 +180,11 @@ def test_a_restore_that_fails_stops_the_view_blocked(tmp_path: Path, protection:
     original = (root / SPEC_DIR / "spec.md").read_bytes()
     outcome = _run(root, implementer=implementer_command("--poison-copy", script=HOSTILE))
     assert _protections(root) == {protection}
-    if protection == SANDBOXED:  # neither the copy nor the spec could be written
+    if protection != HASHED:  # neither the copy nor the spec could be written
         assert (root / SPEC_DIR / "spec.md").read_bytes() == original
         assert outcome.status is Status.DONE
-        assert "Permission denied" in (root / "scratch" / "refused.txt").read_text()
+        refused = (root / "scratch" / "refused.txt").read_text()
+        assert "Permission denied" in refused or "Read-only file system" in refused
         return
     assert outcome.status is Status.BLOCKED
     second = _outcome(root, 2)
@@ -190,17 +198,33 @@ def test_a_restore_that_fails_stops_the_view_blocked(tmp_path: Path, protection:
 # -- route 4: a detached child edits after the implementer returned --------------------------
 
 
-def _wait_gone(pid: int) -> None:
-    for _ in range(4000):  # bounded: the attack gives up after ~30 s
+def _running(marker: str) -> list[int]:
+    """Live processes (zombies aside) whose command line holds ``marker``: a pid the
+    implementer wrote is of its own PID namespace under bubblewrap, so it is looked for by
+    what it runs instead."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
         try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            state = Path(f"/proc/{entry}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if marker.encode() in cmdline and state != b"Z":
+            found.append(int(entry))
+    return found
+
+
+def _wait_gone(marker: str) -> None:
+    for _ in range(4000):  # bounded: the attack gives up after ~30 s
+        if not _running(marker):
             return
         # A zombie of ours (the loop reaps what it kills; this is belt and braces).
         with contextlib.suppress(ChildProcessError):
-            os.waitpid(pid, os.WNOHANG)
+            os.waitpid(-1, os.WNOHANG)
         time.sleep(0.01)
-    raise AssertionError(f"process {pid} still running")
+    raise AssertionError(f"still running: {_running(marker)}")
 
 
 def test_a_detached_child_of_the_implementer_does_not_outlive_it(
@@ -209,7 +233,8 @@ def test_a_detached_child_of_the_implementer_does_not_outlive_it(
     root = make_repo(tmp_path, [dict(GATE)])
     original = (root / SPEC_DIR / "spec.md").read_bytes()
     outcome = _run(root, implementer=implementer_command("--detached-edit", script=HOSTILE))
-    _wait_gone(int((root / "scratch" / "detached.pid").read_text()))
+    assert (root / "scratch" / "detached.pid").is_file()  # the detached child was started
+    _wait_gone(str(root))
     assert (root / SPEC_DIR / "spec.md").read_bytes() == original
     assert not (root / "scratch" / "detached-edited.txt").exists()  # ended with its group
     assert outcome.status is Status.DONE

@@ -13,18 +13,19 @@ import os
 import re
 import shlex
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from argus.confine import HASH_CHECKED, Confinement, Policy, run_confined
+from argus.confine.detect import NONE
 from argus.errors import ConfigError
-from argus.loop.landlock_exec import FAILED as SANDBOX_FAILED
 from argus.loop.records.status import Status, parse_status
-from argus.loop.sandbox import HASH_CHECKED
-from argus.proc import one_line, read_tail, run_in_group
+from argus.proc import one_line, read_tail
 
-SANDBOX_FAILED_MARK = "argus-sandbox-failed"
+# How bwrap reports a set-up it could not make (a bind whose source vanished, say).
+SANDBOX_FAILED_MARK = "bwrap: "
 
 PLACEHOLDERS = ("prompt_file", "feature", "target", "state", "appearance", "workdir", "model")
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -44,7 +45,7 @@ class ImplementerResult:
     duration_s: float
     log_path: Path
     error: str  # one line when it could not start, crashed or timed out
-    protection: str = HASH_CHECKED  # argus.loop.sandbox: what kept its writes in bounds
+    protection: str = HASH_CHECKED  # argus.confine: what kept its writes in bounds
 
     @property
     def outcome(self) -> str:
@@ -101,29 +102,28 @@ def run_implementer(
     cwd: Path,
     timeout: float,
     log_path: Path,
-    sandbox: Sequence[str] = (),
-    protection: str = HASH_CHECKED,
-    extra_env: Mapping[str, str] | None = None,
+    policy: Policy | None = None,
+    confinement: Confinement = NONE,
 ) -> ImplementerResult:
-    """Run the implementer once; its stdout and stderr go to ``log_path``. ``sandbox``: the
-    argv prefix that applies the sandbox first (argus.loop.sandbox), ``protection`` its name."""
+    """Run the implementer once under ``confinement`` (argus.confine; ``policy``: where it
+    may write, default the working folder); its stdout and stderr go to ``log_path``."""
     argv = expand_command(template, values)
     env = dict(os.environ)
     env.update({f"ARGUS_{name.upper()}": value for name, value in values.items()})
-    env.update(extra_env or {})
     started_at = time.monotonic()
     try:
-        # Its own session and process group, so a timeout stops everything it spawned, not just
-        # the first process (SIGTERM, then SIGKILL after a grace); when it returns, whatever it
-        # left running (in its group, or detached with setsid) is killed before Argus checks
-        # the protected files, so nothing edits them behind the check.
-        run = run_in_group(
-            [*sandbox, *argv],
+        # Confined before any of its code runs, in its own session and process group, so a
+        # timeout stops everything it spawned (SIGTERM, then SIGKILL after a grace); when it
+        # returns, whatever it left running (in its group, or detached with setsid) is killed
+        # before Argus checks the protected files, so nothing edits them behind the check.
+        run = run_confined(
+            argv,
+            policy or Policy("implementer", (cwd,)),
             cwd=cwd,
             timeout=timeout,
             log_path=log_path,
             env=env,
-            end_escapees=True,
+            confinement=confinement,
         )
     except OSError as exc:
         return ImplementerResult(
@@ -140,7 +140,7 @@ def run_implementer(
     tail = read_tail(log_path, _STATUS_TAIL_BYTES)
     status = parse_status(tail)
     error = ""
-    if sandbox and code == SANDBOX_FAILED and SANDBOX_FAILED_MARK in tail:
+    if confinement.backend == "bubblewrap" and code != 0 and tail.startswith(SANDBOX_FAILED_MARK):
         # The sandbox could not be applied: the implementer never ran (hash checks still hold).
         return ImplementerResult(
             argv=tuple(argv),
@@ -168,5 +168,5 @@ def run_implementer(
         duration_s=run.seconds,
         log_path=log_path,
         error=error,
-        protection=protection,
+        protection=confinement.protection,
     )

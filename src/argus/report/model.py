@@ -98,7 +98,7 @@ class IterationRow:
     red_gate_rows: tuple[GateRow, ...] = ()  # what the red gates found, when known
     counted_pass: bool = False  # the loop counted it towards the pass streak
     # What kept the implementer's writes in bounds: "sandboxed: landlock" or "hash-checked
-    # only" (argus.loop.sandbox); "" when no implementer ran or an older run did not say.
+    # only" (argus.confine); "" when no implementer ran or an older run did not say.
     protection: str = ""
 
 

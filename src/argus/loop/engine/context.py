@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from argus.confine import Confinement
+from argus.confine.detect import NONE
 from argus.loop.engine.modes import Mode
 from argus.loop.engine.services import LoopServices
 from argus.loop.guard.manifest import Guard, Verified
@@ -15,7 +17,6 @@ from argus.loop.records.layout import RunLayout
 from argus.loop.records.outcome import IterationOutcome
 from argus.loop.records.state import LoopSettings
 from argus.loop.records.status import Status
-from argus.loop.sandbox import Sandbox
 from argus.loop.terminal.progress import Progress
 from argus.schemas import Rubric
 from argus.spec.model import Spec, View
@@ -60,7 +61,7 @@ class LoopContext:
     guard: Guard  # the protected set's manifests in the run store (argus.loop.guard.manifest)
     spec_md: str = ""
     tokens_text: str = ""
-    sandbox: Sandbox = field(default_factory=lambda: Sandbox(0, "not detected"))
+    sandbox: Confinement = NONE
     # An edit the resume check caught, per view slug: (iteration, what it changed).
     resumed_edits: dict[str, tuple[int, Verified]] = field(default_factory=dict)
 

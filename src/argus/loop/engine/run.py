@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.config import ProjectConfig, load_config
+from argus.confine import Confinement, detect
 from argus.errors import ArgusError, ConfigError, InputError, StateError
 from argus.io import refuse_symlinks
 from argus.judge.base import require_distinct_commands
@@ -51,8 +52,6 @@ from argus.loop.records.runrecord import FINISHED, PAUSED, RUNNING, RunRecord, l
 from argus.loop.records.signoff import now_iso
 from argus.loop.records.state import LoopSettings
 from argus.loop.records.status import Status, worst
-from argus.loop.sandbox import Sandbox
-from argus.loop.sandbox import detect as detect_sandbox
 from argus.loop.terminal.progress import Progress, SilentProgress
 from argus.schemas import Rubric, load_rubric
 from argus.spec import Spec, View, lint_spec, load_spec
@@ -269,7 +268,7 @@ def _run_locked(setup: _Setup, services_factory: ServicesFactory, progress: Prog
             progress.close()
             ran: _Ran = ([], [pin_note], False)
             return _finish(setup, store, events, record, ran, resumed, needs_person=True)
-        sandbox = detect_sandbox() if setup.implementer is not None else Sandbox(0, "no edits")
+        sandbox = detect() if setup.implementer is not None else Confinement("", why_not="no edits")
         record = save_run(layout.run_file, replace(record, protection=sandbox.protection))
         killpoint("run_started")
         services = stack.enter_context(services_factory(spec, setup.config, setup.rubric, layout))

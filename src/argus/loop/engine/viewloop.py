@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import shutil
-import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from argus.confine import workspace
 from argus.diff.unchanged import UnchangedResult
 from argus.io import atomic_write_json, atomic_write_text
 from argus.loop.engine.context import (
@@ -51,12 +51,11 @@ from argus.loop.records.outcome import (
 from argus.loop.records.signoff import now_iso
 from argus.loop.records.state import LoopState, init_state, save_state
 from argus.loop.records.status import Status
-from argus.loop.sandbox import write_rules
 from argus.spec.model import View
 from argus.verdict import normalize_gate_result
 
 RENDER = "render.png"
-SANDBOX_RULES = "sandbox.json"  # the Landlock rules of the iteration's implementer call
+SANDBOX_RULES = "sandbox.json"  # where the iteration's implementer call could write
 
 
 def converge_view(ctx: LoopContext, view: View) -> ViewResult:
@@ -386,17 +385,16 @@ def _implement(
     )
     prompt_file = directory / "prompt.md"
     atomic_write_text(prompt_file, build_prompt(context, findings))
-    wrapper: list[str] = []
-    scratch: dict[str, str] = {}
+    # What it may write: the workspace but the protected set, the feature folder with its run
+    # records and the run store (argus.confine.policy adds the config, git's code and Argus's
+    # own environment); written beside its log for the record.
+    denied = [ctx.root / p for p in before_paths]
+    denied += [ctx.spec.spec_dir, ctx.layout.feature_runs, ctx.root / ".argus"]
+    policy = workspace("implementer", ctx.root, denied)
     if ctx.sandbox.active:
-        # A private temporary folder: under the sandbox the system one may be a folder that
-        # holds the repository, where nothing new can be created.
-        scratch = dict.fromkeys(("TMPDIR", "TMP", "TEMP"), tempfile.mkdtemp(prefix="argus-edit-"))
-        denied = [ctx.root / p for p in before_paths]
-        denied += [ctx.spec.spec_dir, ctx.layout.feature_runs, ctx.root / ".argus"]
-        rules_file = directory / SANDBOX_RULES
-        atomic_write_json(rules_file, write_rules(ctx.sandbox.abi, denied))
-        wrapper = ctx.sandbox.wrapper(rules_file)
+        atomic_write_json(
+            directory / SANDBOX_RULES, {**policy.to_json(), "protection": ctx.sandbox.protection}
+        )
     # The manifest goes to the run store before the implementer starts, so a resumed loop can
     # still catch an edit made by an implementer that was running when the loop was killed.
     records = hash_set(ctx.root, record_paths(ctx.root, ctx.layout.feature_runs, editing=directory))
@@ -417,12 +415,9 @@ def _implement(
         cwd=ctx.root,
         timeout=ctx.implementer.timeout,
         log_path=directory / "implementer.log",
-        sandbox=wrapper,
-        protection=ctx.sandbox.protection,
-        extra_env=scratch,
+        policy=policy,
+        confinement=ctx.sandbox,
     )
-    if scratch:
-        shutil.rmtree(scratch["TMPDIR"], ignore_errors=True)
     changes = compare(before, _guarded(ctx, directory))
     verified = Verified(changes) if changes.clean else ctx.guard.restore(before, changes)
     ctx.guard.record("after_edit")

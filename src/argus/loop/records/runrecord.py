@@ -32,7 +32,7 @@ class RunRecord:
     final_status: str | None = None
     store: str = ""  # the run store's path, relative to the runs directory's feature root
     config_sha256: str | None = None  # the effective config it started with (config_guard)
-    protection: str | None = None  # how implementer calls are kept in bounds (loop.sandbox)
+    protection: str | None = None  # how implementer calls are kept in bounds (argus.confine)
     # the run's settings against the accepted configuration (argus.loop.guard.config_pin)
     config_pin: Mapping[str, Any] | None = None
     views: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)

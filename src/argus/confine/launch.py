@@ -1,0 +1,182 @@
+"""Start an untrusted program under a policy: the one way Argus runs what the builder controls.
+
+    run = run_confined("npm run lint", policy.workspace("gate lint", root), cwd=root,
+                       timeout=300, log_path=log)            # to its end, then nothing is left
+    with start_confined(command, pol, cwd=root, log=fh) as process:   # a server, for a block
+        ...
+
+Under bubblewrap the argv is wrapped (bwrap.py); under Landlock the ruleset and a cgroup are
+prepared here and applied in the child between fork and exec (landlock.py, contain.py); with
+neither, the program runs as before, its process group and re-parented children swept
+(argus.proc), and the caller reports "hash-checked only". After the program ends, whatever it
+started is gone: the PID namespace's init died, the cgroup was killed, or the sweep ran.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO
+
+from argus.confine import bwrap
+from argus.confine.contain import Cgroup
+from argus.confine.detect import Confinement, detect
+from argus.confine.landlock import Ruleset, allow_list
+from argus.confine.policy import Policy
+from argus.proc import STOP_GRACE_S, Command, GroupRun, run_in_group, start_in_group, stop_group
+
+SHELL = "/bin/sh"
+_PR_SET_PDEATHSIG = 1
+_spawner: ThreadPoolExecutor | None = None
+
+
+class _Prepared:
+    """What one start needs: the argv wrapper, the child's hook, the environment, and what to
+    clean up afterwards (``close``)."""
+
+    def __init__(
+        self, confinement: Confinement, policy: Policy, cwd: Path, env: Mapping[str, str] | None
+    ) -> None:
+        self.confinement = confinement
+        self.policy = policy
+        self.cwd = cwd
+        self.env = dict(os.environ if env is None else env)
+        self.ruleset: Ruleset | None = None
+        self.cgroup: Cgroup | None = None
+        self.scratch: str | None = None
+        if confinement.backend == "landlock":
+            self.scratch = tempfile.mkdtemp(prefix="argus-confined-")
+            self.env.update(dict.fromkeys(("TMPDIR", "TMP", "TEMP"), self.scratch))
+            rules = allow_list(
+                [*map(str, policy.writable), self.scratch], map(str, policy.read_only)
+            )
+            try:
+                self.ruleset = Ruleset(confinement.abi, rules)
+            except OSError:
+                self.close()
+                raise
+            self.cgroup = Cgroup.make()
+            self._prctl = ctypes.CDLL(None, use_errno=True).prctl
+
+    def argv(self, command: Command) -> Command:
+        if self.confinement.backend != "bubblewrap":
+            return command
+        words = [SHELL, "-c", command] if isinstance(command, str) else list(command)
+        return bwrap.argv(self.policy, self.cwd, words)
+
+    def preexec(self) -> Callable[[], None] | None:
+        ruleset, cgroup = self.ruleset, self.cgroup
+        if ruleset is None:
+            return None
+        prctl = self._prctl
+
+        def confine_child() -> None:
+            # Between fork and exec: only pre-resolved syscalls (see landlock.py).
+            prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+            if cgroup is not None:
+                cgroup.join()
+            ruleset.restrict_self()
+
+        return confine_child
+
+    @property
+    def sweeps(self) -> bool:
+        """Whether only the subreaper sweep ends what the program left behind."""
+        return self.confinement.backend != "bubblewrap" and self.cgroup is None
+
+    def close(self) -> None:
+        if self.ruleset is not None:
+            self.ruleset.close()
+        if self.cgroup is not None:
+            self.cgroup.kill()
+            self.cgroup = None
+        if self.scratch is not None:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            self.scratch = None
+
+
+def _could_not_confine(exc: subprocess.SubprocessError, who: str) -> OSError:
+    return OSError(f"{who}: the confinement could not be applied ({exc})")
+
+
+def run_confined(
+    command: Command,
+    policy: Policy,
+    *,
+    cwd: Path,
+    timeout: float,
+    log_path: Path,
+    env: Mapping[str, str] | None = None,
+    grace: float = STOP_GRACE_S,
+    confinement: Confinement | None = None,
+) -> GroupRun:
+    """Run ``command`` under ``policy`` to its end (or ``timeout``), output to ``log_path``;
+    nothing it started is alive afterwards. OSError when it cannot start or be confined."""
+    prepared = _Prepared(confinement or detect(), policy, cwd, env)
+    try:
+        return run_in_group(
+            prepared.argv(command),
+            cwd=cwd,
+            timeout=timeout,
+            log_path=log_path,
+            env=prepared.env,
+            grace=grace,
+            end_escapees=prepared.sweeps,
+            preexec=prepared.preexec(),
+        )
+    except subprocess.SubprocessError as exc:
+        raise _could_not_confine(exc, policy.who) from exc
+    finally:
+        prepared.close()
+
+
+def _spawn(start: Callable[[], subprocess.Popen[bytes]]) -> subprocess.Popen[bytes]:
+    """Start a long-lived program from one thread that lives as long as Argus: the kernel's
+    "parent died" signal (``--die-with-parent``, PR_SET_PDEATHSIG) follows the thread that
+    forked, so a program started from a short-lived worker thread would die with it."""
+    global _spawner
+    if _spawner is None:
+        _spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="argus-spawn")
+    return _spawner.submit(start).result()
+
+
+@contextmanager
+def start_confined(
+    command: Command,
+    policy: Policy,
+    *,
+    cwd: Path,
+    log: IO[bytes] | int,
+    env: Mapping[str, str] | None = None,
+    confinement: Confinement | None = None,
+) -> Iterator[subprocess.Popen[bytes]]:
+    """Start ``command`` under ``policy`` for the block; on leaving it the program and all it
+    started are stopped. It dies with Argus too (killed or not). OSError when it cannot start
+    or be confined."""
+    prepared = _Prepared(confinement or detect(), policy, cwd, env)
+    try:
+        preexec = prepared.preexec()
+        try:
+            process = _spawn(
+                lambda: start_in_group(
+                    prepared.argv(command), cwd=cwd, log=log, env=prepared.env, preexec=preexec
+                )
+            )
+        except subprocess.SubprocessError as exc:
+            raise _could_not_confine(exc, policy.who) from exc
+        try:
+            yield process
+        finally:
+            stop_group(process)
+    finally:
+        with contextlib.suppress(OSError):
+            prepared.close()
