@@ -42,7 +42,7 @@ fuzz: $(STAMP)
 
 # Mutation testing of the deciding code (mutmut; not part of `make test`): each module is
 # mutated in a scratch copy under .mutate/ and judged by its own non-browser tests only.
-# `make mutate MODULES="src/argus/contrast.py=tests/color ..."` picks the modules (module=tests
+# `make mutate MODULES="src/argus/verdict.py=tests/verdict ..."` picks the modules (module=tests
 # pairs, tests comma-separated); the default list is in scripts/mutate.py. Results:
 # .mutate/results.json (every mutant) and .mutate/summary.md (per module, with the score).
 MODULES ?=

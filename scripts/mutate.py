@@ -38,7 +38,7 @@ EQUIVALENT = ROOT / "docs" / "mutation-equivalent.txt"
 
 # The deciding code the issue names, each with the tests that own it.
 DEFAULT = (
-    "src/argus/contrast.py=tests/color",
+    "src/argus/tokens/contrast.py=tests/tokens/test_contrast.py,tests/tokens/test_cli_contrast.py,tests/color",
     "src/argus/verdict.py=tests/verdict",
     "src/argus/loop/records/state.py=tests/loop/test_state.py",  # not the slow SIGKILL test
     "src/argus/diff/kernel.py=tests/diff/test_kernel.py,tests/diff/test_conformance.py",

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from argus.errors import ConfigError, InputError, JudgeError
-from argus.identity import model_identity
 from argus.judge.base import (
     BUILTIN_BACKENDS,
     MalformedAnswer,
@@ -18,6 +17,7 @@ from argus.judge.base import (
     require_independent,
     run_judge,
 )
+from argus.judge.identity import model_identity
 from argus.judge.packet import Packet
 from tests.judge.conftest import RUBRIC, PacketFactory, answer, config_for
 

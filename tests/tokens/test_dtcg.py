@@ -347,7 +347,7 @@ def test_modes_naming_only_dark_keep_the_value_as_light(write_tokens: WriteToken
 def test_contrast_measures_the_value_colours_of_a_dark_only_mode_file(
     write_tokens: WriteTokens, tmp_path: Path
 ) -> None:
-    from argus.contrast import check_pairs
+    from argus.tokens.contrast import check_pairs
 
     doc = {
         "color": {

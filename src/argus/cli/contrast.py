@@ -7,10 +7,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from argus.contrast import ContrastReport, check_pairs, format_ratio
 from argus.errors import InputError
 from argus.spec import load_spec
 from argus.tokens import load_tokens
+from argus.tokens.contrast import ContrastReport, check_pairs, format_ratio
 
 
 def register(subparsers: Any) -> None:

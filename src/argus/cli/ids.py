@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from argus.a11y_ids import IdReport, check_ids, harvest_ids
 from argus.errors import InputError
+from argus.evidence.a11y_ids import IdReport, check_ids, harvest_ids
 from argus.io import read_bytes, read_json
 from argus.spec import load_spec
 

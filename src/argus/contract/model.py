@@ -163,8 +163,8 @@ def check_grader(
     """Refuse a grader that is not independent of the executor (E_NO_DIVERSITY); the argv of
     a command grader, None for a model grader."""
     from argus.contract.graderexec import grader_argv
-    from argus.identity import same_model
     from argus.judge.base import command_words
+    from argus.judge.identity import same_model
 
     grader = stage.grader
     assert grader is not None

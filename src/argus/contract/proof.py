@@ -20,7 +20,7 @@ from typing import Any
 from argus.contract.ledger import fold
 from argus.contract.model import Contract, Stage
 from argus.contract.state import evidence_digest
-from argus.identity import same_model
+from argus.judge.identity import same_model
 
 
 def _sha(value: Any) -> bool:

@@ -1,6 +1,6 @@
 """a11y_ids: every id the target's a11y contract requires is present in the probe.
 
-Wraps argus.a11y_ids (harvest every id-like value from probe.json, match the contract,
+Wraps argus.evidence.a11y_ids (harvest every id-like value from probe.json, match the contract,
 ``prefix.*`` entries matching a family). The seed's gate-result carries this gate as
 ``{expected, present, missing}``; ``data`` holds exactly that block.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from argus.a11y_ids import check_ids, harvest_ids
+from argus.evidence.a11y_ids import check_ids, harvest_ids
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, register_gate
 
 

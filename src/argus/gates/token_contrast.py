@@ -1,6 +1,6 @@
 """token_contrast: WCAG contrast of the design system's declared fg/bg token pairs.
 
-A thin wrapper over argus.contrast.check_pairs (every declared pair, every appearance, as
+A thin wrapper over argus.tokens.contrast.check_pairs (every declared pair, every appearance, as
 the seed's gate does): the declared palette must hold up before any render is looked at.
 """
 
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from argus.contrast import ContrastReport, check_pairs
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, register_gate
 from argus.tokens import Tokens
+from argus.tokens.contrast import ContrastReport, check_pairs
 
 
 def check_token_contrast(tokens: Tokens, pairs_path: Path) -> GateOutcome:

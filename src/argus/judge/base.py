@@ -26,7 +26,7 @@ from typing import Any, Protocol
 from argus.config import ProjectConfig
 from argus.errors import ConfigError, InputError, JudgeError
 from argus.evidence.content import clip
-from argus.identity import same_model
+from argus.judge.identity import same_model
 from argus.judge.packet import Packet
 from argus.schemas import Rubric
 from argus.verdict import NormalizedVerdict, normalize_verdict

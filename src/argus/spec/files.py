@@ -86,7 +86,7 @@ def _unreadable(path: Path, what: str, where: str) -> Issue | None:
 
 def _pair_issues(path: Path, tokens: Tokens | None) -> Iterator[Issue]:
     from argus.color import parse_color
-    from argus.contrast import load_pairs, whitelist_problems
+    from argus.tokens.contrast import load_pairs, whitelist_problems
 
     where = "$.design_system.contrast_pairs"
     unreadable = _unreadable(path, "contrast pairs", where)

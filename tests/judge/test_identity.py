@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from argus.identity import model_identity, same_model
+from argus.judge.identity import model_identity, same_model
 
 EXECUTOR = "anthropic/claude-sonnet-4-5"
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from argus.a11y_ids import check_ids, harvest_aria_ids, harvest_ids
 from argus.errors import InputError
+from argus.evidence.a11y_ids import check_ids, harvest_aria_ids, harvest_ids
 
 ARGUS_PROBE = {
     "version": 1,

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from argus.color import RGBA, composite, contrast_ratio, parse_color
-from argus.contrast import check_pairs, format_ratio, load_pairs
 from argus.errors import InputError
 from argus.tokens import Tokens, load_tokens
+from argus.tokens.contrast import check_pairs, format_ratio, load_pairs
 
 TOKENS = {
     "colors": {
