@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.errors import InputError
+from argus.folderlock import check_writes
 
 MAX_INPUT_BYTES = 5 * 1024 * 1024
 # No number in any file Argus reads needs more digits than this; a longer one is hostile.
@@ -155,6 +156,7 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
+    check_writes(path)  # a folder this process locked must still be the one it locked
     if path.is_dir():
         raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -14,7 +14,6 @@ names exactly what was passed, in order.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import re
@@ -28,6 +27,7 @@ from typing import Any
 
 from argus.contract.model import Contract
 from argus.errors import InputError
+from argus.folderlock import FolderLock
 from argus.io import atomic_write_json, read_json
 
 STATE_VERSION = 2
@@ -143,12 +143,10 @@ def run_lock(root: Path, contract_id: str) -> Iterator[None]:
     """One command at a time on a run: each reads, changes and writes the state whole."""
     directory = state_dir(root, contract_id)
     directory.mkdir(parents=True, exist_ok=True)
-    with (directory / ".lock").open("a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    # The loop's lock by folder identity (argus.folderlock): a state folder swapped for a copy
+    # while a command holds it stops that command's next write instead of letting a second in.
+    with FolderLock(directory, blocking=True):
+        yield
 
 
 def new_state(contract: Contract, executor_model: str) -> RunState:

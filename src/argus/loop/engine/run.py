@@ -19,6 +19,7 @@ from typing import Any
 from argus.config import ProjectConfig, load_config
 from argus.confine import Confinement, detect
 from argus.errors import ArgusError, ConfigError, InputError, StateError
+from argus.folderlock import check_writes
 from argus.io import refuse_symlinks
 from argus.judge.base import require_distinct_commands
 from argus.loop.engine.checkpoints import (
@@ -485,6 +486,7 @@ def _claim_view_dir(ctx: LoopContext, view: View) -> None:
     """A view directory left by another run is cleared before this run uses it."""
     directory = ctx.layout.view_dir(view)
     refuse_symlinks(directory, ctx.layout.feature_runs, what="the view's run folder")
+    check_writes(directory)  # never clear a folder of a feature folder this run no longer holds
     marker = directory / VIEW_RUN_MARKER
     if marker.is_file() and marker.read_text(encoding="utf-8").strip() == ctx.run_id:
         return

@@ -1,27 +1,46 @@
-"""One writer per feature at a time: an flock on the feature directory and on
-``.argus-runs/loop.lock``.
+"""One writer per feature at a time: a lock on the feature folder by its identity
+(argus.folderlock), keyed in the run store's ``.argus/locks/``.
 
-The kernel drops an flock when its holder dies, even on SIGKILL, so a killed loop never
-leaves a stale lock behind and the next run can resume at once. The lock that counts is held
-on an open descriptor of the feature directory itself (``argus/specs/F``): deleting
-``loop.lock`` (a path anyone in the working tree can remove) cannot release it, and removing
-the feature directory would remove the spec with it. ``loop.lock`` holds the holder's pid,
-only to make the refusal message useful. Every writer of the loop's files takes it: the loop,
-``argus approve`` and the ``argus state`` steps that write.
+The lock that counts is an flock on an open descriptor of the feature directory itself
+(``argus/specs/F``), whose device and inode are re-checked before every write; and an flock on
+a key file outside the feature folder (``.argus/locks/F-<digest of its path>.lock``), so a
+feature folder swapped for a copy is still held: a second writer is refused and the holder
+stops. Deleting ``loop.lock`` (which only names the holder's pid) cannot release it. Every
+writer of the loop's files takes it: the loop, ``argus approve`` and the ``argus state`` steps
+that write.
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
+import hashlib
 import os
 from pathlib import Path
 from typing import Self
 
 from argus.closing import Closing
 from argus.errors import StateError
+from argus.folderlock import FolderLock
 
 LOCK_NAME = "loop.lock"
+
+
+LOCKS_DIR = Path(".argus") / "locks"
+
+
+def _project_root(feature_dir: Path) -> Path:
+    """The repository holding ``argus/specs/F``; for a folder laid out otherwise, its parent."""
+    resolved = feature_dir.resolve()
+    if resolved.parent.name == "specs" and resolved.parent.parent.name == "argus":
+        return resolved.parents[2]
+    return resolved.parent
+
+
+def key_file(feature_dir: Path) -> Path:
+    """The feature's lock key: outside the feature folder, named by the folder's path."""
+    resolved = feature_dir.resolve()
+    digest = hashlib.sha256(str(resolved).encode()).hexdigest()[:16]
+    return _project_root(feature_dir) / LOCKS_DIR / f"{resolved.name}-{digest}.lock"
 
 
 class FeatureLock(Closing):
@@ -31,14 +50,14 @@ class FeatureLock(Closing):
         self.path = runs_dir / LOCK_NAME
         self.feature_dir = runs_dir.parent
         self.feature = feature
-        self._fd: int | None = None
-        self._dir_fd: int | None = None
+        self._lock = FolderLock(self.feature_dir, key=key_file(self.feature_dir), busy=self._refuse)
 
     def _refuse(self) -> StateError:
-        holder = ""
-        with contextlib.suppress(OSError):
-            holder = self.path.read_text(encoding="ascii", errors="replace").strip()
-        who = f" (pid {holder})" if holder.isdigit() else ""
+        holder = self._lock.holder()
+        if holder is None:
+            with contextlib.suppress(OSError):
+                holder = self.path.read_text(encoding="ascii", errors="replace").strip()
+        who = f" (pid {holder})" if holder and holder.isdigit() else ""
         return StateError(
             f"{self.path}: another argus loop is running on feature "
             f"{self.feature!r}{who}; wait for it to finish or stop it, then rerun"
@@ -46,37 +65,22 @@ class FeatureLock(Closing):
 
     def acquire(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        dir_fd = os.open(self.feature_dir, os.O_RDONLY | os.O_DIRECTORY)
+        self._lock.acquire()
         try:
-            fcntl.flock(dir_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(dir_fd)
-            raise self._refuse() from None
-        try:
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        except OSError:
-            os.close(dir_fd)
+            self.path.write_text(f"{os.getpid()}\n", encoding="ascii")
+        except BaseException:
+            self._lock.release()
             raise
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            os.close(dir_fd)
-            raise self._refuse() from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
-        self._fd, self._dir_fd = fd, dir_fd
+
+    def check(self) -> None:
+        """FolderSwapped when the feature folder is no longer the one this lock holds."""
+        self._lock.check()
 
     def release(self) -> None:
-        if self._fd is not None:
-            os.ftruncate(self._fd, 0)
-            fcntl.flock(self._fd, fcntl.LOCK_UN)
-            os.close(self._fd)
-            self._fd = None
-        if self._dir_fd is not None:
-            fcntl.flock(self._dir_fd, fcntl.LOCK_UN)
-            os.close(self._dir_fd)
-            self._dir_fd = None
+        with contextlib.suppress(OSError):
+            if self._lock.holder() == str(os.getpid()):
+                self.path.write_text("", encoding="ascii")
+        self._lock.release()
 
     close = release  # what ``with`` does on the way out
 
