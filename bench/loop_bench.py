@@ -36,11 +36,11 @@ from argus.io import read_json
 from argus.judge.packet import Packet
 from argus.judge.picture import forget_pictures
 from argus.loop.engine.modes import Mode
+from argus.loop.engine.progress import SilentProgress
 from argus.loop.engine.run import LoopOptions, run_loop
 from argus.loop.engine.services import GateReport, JudgeInputs, SenseResult
 from argus.loop.engine.web_services import ArgusServices
 from argus.loop.records.layout import RunLayout
-from argus.loop.terminal.progress import SilentProgress
 from argus.schemas import Rubric
 from argus.spec import Spec, View
 from argus.verdict import NormalizedVerdict

@@ -16,7 +16,13 @@ from typing import Any
 
 from argus.errors import ArgusError
 from argus.io import read_json
-from argus.loop.records.layout import ITERATION_PREFIX, OUTCOME_FILE, STATE_FILE, RunLayout
+from argus.loop.records.layout import (
+    ITERATION_PREFIX,
+    OUTCOME_FILE,
+    STATE_FILE,
+    VIEW_RUN_MARKER,
+    RunLayout,
+)
 from argus.store import db_path
 
 
@@ -91,9 +97,6 @@ class ViewDir:
 
 def owner_of(directory: Path, run_file_owner: str) -> str:
     """The run a view directory belongs to: its marker, else the run named by run.json."""
-    # Imported here: argus.loop.engine.run may call the report at the end of a run.
-    from argus.loop.engine.run import VIEW_RUN_MARKER
-
     marker = directory / VIEW_RUN_MARKER
     if marker.is_file():
         try:

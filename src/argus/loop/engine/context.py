@@ -10,6 +10,7 @@ from typing import Any
 from argus.confine import Confinement
 from argus.confine.detect import NONE
 from argus.loop.engine.modes import Mode
+from argus.loop.engine.progress import Progress
 from argus.loop.engine.services import LoopServices
 from argus.loop.guard.manifest import Guard, Verified
 from argus.loop.records.events import EventLog
@@ -17,7 +18,6 @@ from argus.loop.records.layout import RunLayout
 from argus.loop.records.outcome import IterationOutcome
 from argus.loop.records.state import LoopSettings
 from argus.loop.records.status import Status
-from argus.loop.terminal.progress import Progress
 from argus.schemas import Rubric
 from argus.spec.model import Spec, View
 

@@ -13,20 +13,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from argus.evidence.content import fence
+from argus.loop.records.outcome import Finding
 from argus.spec.model import View
 
 # Caps keep one huge spec.md or tokens file from crowding out the findings.
 MAX_EVIDENCE_CHARS = 1500
 MAX_DOCUMENT_CHARS = 20_000
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One item to fix: a failing rubric dimension or a red gate, with its evidence."""
-
-    kind: str  # "dimension" or "gate"
-    name: str
-    evidence: str
 
 
 @dataclass(frozen=True)

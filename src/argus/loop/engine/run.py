@@ -37,6 +37,7 @@ from argus.loop.engine.context import (
 )
 from argus.loop.engine.killpoint import killpoint
 from argus.loop.engine.modes import Mode
+from argus.loop.engine.progress import Progress, SilentProgress
 from argus.loop.engine.services import LoopServices
 from argus.loop.engine.viewloop import converge_view
 from argus.loop.guard.config_guard import config_digest, config_files
@@ -48,12 +49,11 @@ from argus.loop.guard.pin_rules import pinned_settings
 from argus.loop.guard.resume import check_resume
 from argus.loop.implementer import PLACEHOLDERS, expand_command
 from argus.loop.records.events import EventLog
-from argus.loop.records.layout import RunLayout
+from argus.loop.records.layout import VIEW_RUN_MARKER, RunLayout
 from argus.loop.records.runrecord import FINISHED, PAUSED, RUNNING, RunRecord, load_run, save_run
 from argus.loop.records.signoff import now_iso
 from argus.loop.records.state import LoopSettings
 from argus.loop.records.status import Status, worst
-from argus.loop.terminal.progress import Progress, SilentProgress
 from argus.schemas import Rubric, load_rubric
 from argus.spec import Spec, View, lint_spec, load_spec
 from argus.spec.paths import SPECS_DIR, find_repo_root
@@ -61,7 +61,6 @@ from argus.store.runstore import RunStore, db_path
 
 # Beyond the spec directory, files an implementer must not touch (repo-relative globs).
 PROTECTED_GLOBS = ("tests/**", "test/**", "**/fixtures/**", "**/__snapshots__/**")
-VIEW_RUN_MARKER = "run-id.txt"
 
 
 ServicesFactory = Callable[

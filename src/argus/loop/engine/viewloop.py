@@ -31,7 +31,7 @@ from argus.loop.engine.context import (
 )
 from argus.loop.engine.endings import implementer_gave_up, reference_source, report_result, sign_off
 from argus.loop.engine.killpoint import killpoint
-from argus.loop.engine.prompt import Finding, PromptContext, build_prompt
+from argus.loop.engine.prompt import PromptContext, build_prompt
 from argus.loop.engine.services import JudgeInputs
 from argus.loop.guard.integrity import compare, hash_set
 from argus.loop.guard.manifest import Verified, unrestored_detail
@@ -44,6 +44,7 @@ from argus.loop.records.outcome import (
     INTEGRITY,
     JUDGED,
     SENSOR_FAILURE,
+    Finding,
     IterationOutcome,
     load_outcome,
     save_outcome,

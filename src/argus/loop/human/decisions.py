@@ -30,7 +30,7 @@ from argus.loop.guard.lock import FeatureLock
 from argus.loop.guard.pin_rules import pinned_settings, weakenings
 from argus.loop.human.baseline import keeps_baselines, write_baseline
 from argus.loop.human.references import approve_candidate, candidate_path
-from argus.loop.records.layout import STATE_FILE, RunLayout
+from argus.loop.records.layout import STATE_FILE, VIEW_RUN_MARKER, RunLayout
 from argus.loop.records.runrecord import load_run
 from argus.loop.records.signoff import load_records, pending_records, set_spotcheck
 from argus.schemas import load_rubric
@@ -255,9 +255,6 @@ def _current_run(layout: RunLayout) -> str | None:
 
 
 def _render_run(layout: RunLayout, view: View) -> str | None:
-    # Imported here: argus.loop.engine.run imports most of the loop.
-    from argus.loop.engine.run import VIEW_RUN_MARKER
-
     marker = layout.view_dir(view) / VIEW_RUN_MARKER
     if marker.is_file():
         return marker.read_text(encoding="utf-8").strip() or None

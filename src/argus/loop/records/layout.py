@@ -7,6 +7,7 @@
       candidates/{slug}.png         candidate references awaiting approval (HE-1)
       .protected/                   content-addressed copies of the protected set
       {slug}/state.json             the view's loop state (argus.loop.records.state)
+      {slug}/run-id.txt             the run that owns the view's directory
       {slug}/iteration-N/           prompt.md, implementer.log, implementer.json, render.png,
                                     probe.json, console.json, meta.json, gate-result.json,
                                     verdict.json, outcome.json
@@ -30,6 +31,7 @@ RUN_FILE = "run.json"
 STATE_FILE = "state.json"
 OUTCOME_FILE = "outcome.json"
 ITERATION_PREFIX = "iteration-"
+VIEW_RUN_MARKER = "run-id.txt"
 
 
 @dataclass(frozen=True)

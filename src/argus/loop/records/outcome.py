@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 from argus.io import atomic_write_json, read_json
-from argus.loop.engine.prompt import Finding
 
 # How an iteration ended.
 JUDGED = "judged"  # the judge scored the render
@@ -24,6 +23,15 @@ GATES_RED = "gates_red"  # the deterministic floor failed; the judge did not run
 SENSOR_FAILURE = "sensor_failure"  # no render: recorded as a failed build gate
 INTEGRITY = "integrity"  # the implementer changed a protected file
 KINDS = (JUDGED, CONFIRMED, GATES_RED, SENSOR_FAILURE, INTEGRITY)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One item to fix: a failing rubric dimension or a red gate, with its evidence."""
+
+    kind: str  # "dimension" or "gate"
+    name: str
+    evidence: str
 
 
 @dataclass(frozen=True)

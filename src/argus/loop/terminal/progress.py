@@ -11,48 +11,14 @@ import os
 import sys
 import time
 from dataclasses import dataclass
-from typing import Protocol, TextIO
+from typing import TextIO
 
 from rich import box
 from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
-
-class Progress(Protocol):
-    def view_started(self, slug: str) -> None: ...
-
-    def phase(self, slug: str, iteration: int, phase: str) -> None: ...
-
-    def iteration_done(self, slug: str, iteration: int, result: str) -> None: ...
-
-    def view_done(self, slug: str, status: str, detail: str) -> None: ...
-
-    def note(self, text: str) -> None: ...
-
-    def close(self) -> None: ...
-
-
-class SilentProgress:
-    """For library callers and tests that want no output."""
-
-    def view_started(self, slug: str) -> None:
-        pass
-
-    def phase(self, slug: str, iteration: int, phase: str) -> None:
-        pass
-
-    def iteration_done(self, slug: str, iteration: int, result: str) -> None:
-        pass
-
-    def view_done(self, slug: str, status: str, detail: str) -> None:
-        pass
-
-    def note(self, text: str) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
+from argus.loop.engine.progress import Progress
 
 
 class PlainProgress:
