@@ -19,17 +19,22 @@ PROPERTY = re.compile(r"--([a-z0-9-]+):\s*([^;]+);")
 CATEGORIES = {"color": "colors", "space": "spacing", "font-size": "type", "radius": "radii"}
 
 
-def css_tokens() -> dict[str, dict[str, str]]:
+def css_tokens(directory: Path = HABITS_DIR) -> dict[str, dict[str, str]]:
     """tokens.css as {':root' or dark selector: {custom property: value}}."""
-    text = (HABITS_DIR / "tokens.css").read_text()
+    text = (directory / "tokens.css").read_text()
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
     return {sel: dict(PROPERTY.findall(body)) for sel, body in BLOCK.findall(text)}
 
 
 def test_tokens_json_mirrors_tokens_css_exactly() -> None:
-    blocks = css_tokens()
+    assert_tokens_mirrored(HABITS_DIR, TOKENS_JSON)
+
+
+def assert_tokens_mirrored(directory: Path, tokens_json: Path) -> None:
+    """An example's tokens.json holds exactly its tokens.css, light and dark."""
+    blocks = css_tokens(directory)
     light, dark = blocks[":root"], blocks[':root[data-appearance="dark"]']
-    mirror = json.loads(TOKENS_JSON.read_text())
+    mirror = json.loads(tokens_json.read_text())
     expected: dict[str, dict[str, object]] = {"colors": {}, "spacing": {}, "type": {}, "radii": {}}
     for prop, value in light.items():
         if prop.startswith("font-family-"):
@@ -49,7 +54,7 @@ def test_tokens_json_mirrors_tokens_css_exactly() -> None:
         if not k.startswith("_") and k not in ("typography", "color_roles")
     }
     assert mirrored == expected
-    load_tokens(TOKENS_JSON)  # and Argus reads it
+    load_tokens(tokens_json)  # and Argus reads it
 
 
 def test_spacing_is_on_the_4_8_scale() -> None:

@@ -44,10 +44,12 @@ class Defect:
     also_red: tuple[str, ...]
     dimension: str
     description: str
+    # The view that shows it ("target-state-appearance"); None: the example's canonical view.
+    view: str | None = None
 
 
-def load_defects() -> list[Defect]:
-    raw = json.loads((HABITS_DIR / "defects.json").read_text(encoding="utf-8"))
+def load_defects(directory: Path = HABITS_DIR) -> list[Defect]:
+    raw = json.loads((directory / "defects.json").read_text(encoding="utf-8"))
     return [Defect(**{**item, "also_red": tuple(item.get("also_red", ()))}) for item in raw]
 
 
@@ -67,8 +69,8 @@ class Refactor:
     description: str
 
 
-def load_refactors() -> list[Refactor]:
-    raw = json.loads((HABITS_DIR / "refactors.json").read_text(encoding="utf-8"))
+def load_refactors(directory: Path = HABITS_DIR) -> list[Refactor]:
+    raw = json.loads((directory / "refactors.json").read_text(encoding="utf-8"))
     return [
         Refactor(
             item["name"],
@@ -102,11 +104,25 @@ def copy_habits(
     tmp_path: Path, defects: Iterable[str | Defect] = (), *, port: int | None = None
 ) -> Path:
     """A working copy of the example at tmp_path/habits with ``defects`` applied."""
-    root = tmp_path / "habits"
-    shutil.copytree(HABITS_DIR, root, ignore=_SKIP)
+    items = [defect(item) if isinstance(item, str) else item for item in defects]
+    return copy_example(HABITS_DIR, tmp_path, items, port=port, example_port=EXAMPLE_PORT)
+
+
+def copy_example(
+    directory: Path,
+    tmp_path: Path,
+    defects: Iterable[Defect] = (),
+    *,
+    port: int | None = None,
+    example_port: int,
+) -> Path:
+    """A working copy of an example app at tmp_path/NAME with ``defects`` applied, its
+    argus.toml moved from ``example_port`` to a free port."""
+    root = tmp_path / directory.name
+    shutil.copytree(directory, root, ignore=_SKIP)
     for item in defects:
-        apply_defect(root, defect(item) if isinstance(item, str) else item)
+        apply_defect(root, item)
     config = root / "argus.toml"
     text = config.read_text(encoding="utf-8")
-    config.write_text(text.replace(str(EXAMPLE_PORT), str(port or free_port())), encoding="utf-8")
+    config.write_text(text.replace(str(example_port), str(port or free_port())), encoding="utf-8")
     return root
