@@ -1,4 +1,4 @@
-"""Contracts (seed 004): the stages a piece of work must pass before its session may end.
+"""Contracts (seed 003, enact-loop): the stages a piece of work must pass before its session ends.
 
 Mechanical stages Argus runs itself (pass = exit 0); judgment stages an independent grader
 decides (GO with evidence); phases, budgets and fingerprints in ``.argus/contracts/ID/``; and a

@@ -19,13 +19,10 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from argus.errors import InputError
 from argus.io import loads_json, read_bytes
-
-if TYPE_CHECKING:
-    from argus.contract.state import RunState
 
 LEDGER = "ledger.jsonl"
 RUN_FIELDS = (
@@ -33,6 +30,13 @@ RUN_FIELDS = (
     "total_attempts", "judgment_dispatches", "mechanical_failures", "fingerprint",
 )  # fmt: skip
 MAX_LEDGER_BYTES = 64 * 1024 * 1024
+
+
+class RunState(Protocol):
+    """What the ledger reads of a run's state (argus.contract.state.RunState): its JSON form.
+    A protocol, so the ledger sits below the state module that appends to it."""
+
+    def to_json(self) -> dict[str, Any]: ...
 
 
 def _canonical(value: Any) -> str:

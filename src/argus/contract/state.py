@@ -25,7 +25,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from argus.contract import ledger
 from argus.contract.model import Contract
+from argus.contract.registry import remember
 from argus.errors import InputError
 from argus.folderlock import FolderLock
 from argus.io import atomic_write_json, read_json
@@ -169,9 +171,6 @@ def save_state(root: Path, state: RunState, *, repair: bool = False) -> Path:
 
     ``repair`` (a person's abort): a ledger that cannot be read is kept aside, not appended to.
     """
-    from argus.contract import ledger
-    from argus.contract.registry import remember
-
     directory = state_dir(root, state.contract_id)
     try:
         ledger.record(directory, state)
