@@ -66,6 +66,7 @@ DEFAULT = (
     "src/argus/gates/commands.py=tests/gates/test_commands.py",
     "src/argus/gates/source_scan.py=tests/gates/test_source_tokens.py",
     "src/argus/gates/source_tokens.py=tests/gates/test_source_tokens.py",
+    "src/argus/gates/tell_tales.py=tests/gates/test_tell_tales.py",
     "src/argus/gates/lighthouse.py=tests/gates/test_lighthouse_gate.py",
     "src/argus/gates/runner.py=tests/gates/test_runner.py,tests/gates/test_gate_result_schema.py,tests/gates/test_snapshot.py",
     "src/argus/gates/base.py=tests/gates/test_base.py,tests/gates/test_base_findings.py,tests/gates/test_registry.py",
@@ -84,6 +85,8 @@ DEFAULT = (
     "src/argus/judge/metric/checks/values.py=tests/judge/test_metric_typed.py",
     # sign-off, referee, contract completion, Stop hook
     "src/argus/loop/records/signoff.py=tests/loop/test_signoff.py",
+    # what a sign-off depends on: which way each setting weakens
+    "src/argus/loop/guard/pin_rules.py=tests/loop/test_config_pin.py",
     "src/argus/referee/verdict.py=tests/referee",
     # completion: the deciding part of `argus contract complete` (run.py only opens and locks)
     # and the ledger proof it and the Stop hook ask; not the slow CLI end-to-end tests

@@ -43,6 +43,7 @@ ALL_GATES = (
     "lint",
     "type_check",
     "flows",
+    "tell_tales",
 )
 # Gates that run only when named in ``enabled`` (or a target's gates): slow or networked.
 OPT_IN_GATES = ("lighthouse",)
@@ -231,6 +232,13 @@ class LighthouseConfig(_Section):
         }
 
 
+class TellTalesConfig(_Section):
+    """The ``tell_tales`` gate: repo-relative globs of files it does not scan (a file that
+    really needs one of the words it looks for). Pinned: adding one weakens the config."""
+
+    ignore: list[str] = Field(default_factory=list)
+
+
 class GatesConfig(_Section):
     enabled: list[str] = Field(default_factory=lambda: list(ALL_GATES))
     max_console_errors: int = Field(default=0, ge=0)
@@ -242,6 +250,7 @@ class GatesConfig(_Section):
     source_tokens: SourceTokensConfig = Field(default_factory=SourceTokensConfig)
     snapshot: SnapshotConfig = Field(default_factory=SnapshotConfig)
     lighthouse: LighthouseConfig = Field(default_factory=LighthouseConfig)
+    tell_tales: TellTalesConfig = Field(default_factory=TellTalesConfig)
 
     def for_target(self, target_gates: Sequence[str] | None) -> tuple[str, ...]:
         """The gates one target runs: its own list when the spec gives one, else ``enabled``.

@@ -78,6 +78,7 @@ def _settings(root: Path) -> dict[str, Any]:
         ("gates.snapshot.update", "missing", "all", "none"),
         ("gates.snapshot.update", "changed", "all", "missing"),
         ("gates.lighthouse.accessibility", 90.0, 50.0, 95.0),
+        ("gates.tell_tales.ignore", [], ["app.js"], []),
         (
             "rubric.dimensions",
             ["hierarchy", "typography"],

@@ -17,6 +17,7 @@ from argus.gates import (  # noqa: F401  (imported to register the gates)
     rendered_contrast,
     snapshot,
     source_tokens,
+    tell_tales,
     token_compliance,
     token_contrast,
 )

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import sys
 import urllib.parse
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -52,6 +53,25 @@ DETERMINISM_FLAGS = (
     "--force-color-profile=srgb",
     "--disable-skia-runtime-opts",
 )
+
+# A page must not tell the sensor from a person's browser (the tell_tales gate, docs/gates.md):
+# without this Chromium sets navigator.webdriver to true under automation.
+UNWATCHED_FLAGS = ("--disable-blink-features=AutomationControlled",)
+_UA_PLATFORMS = {
+    "darwin": "Macintosh; Intel Mac OS X 10_15_7",
+    "win32": "Windows NT 10.0; Win64; x64",
+}
+
+
+def neutral_user_agent(version: str) -> str:
+    """The user agent of an ordinary Chrome of ``version`` on this platform, in Chrome's own
+    reduced form: headless Chromium says "HeadlessChrome", which a page can test."""
+    major = version.split(".", 1)[0] or "0"
+    platform = _UA_PLATFORMS.get(sys.platform, "X11; Linux x86_64")
+    return (
+        f"Mozilla/5.0 ({platform}) AppleWebKit/537.36 (KHTML, like Gecko) "
+        f"Chrome/{major}.0.0.0 Safari/537.36"
+    )
 
 
 def _executable(candidate: str) -> str | None:
@@ -126,7 +146,7 @@ def discover_browser(
 
 def launch_args(extra: tuple[str, ...] | list[str] = ()) -> list[str]:
     """Command-line flags for a headless Chromium in a container."""
-    args = [*QUIET_FLAGS, *DETERMINISM_FLAGS]
+    args = [*QUIET_FLAGS, *DETERMINISM_FLAGS, *UNWATCHED_FLAGS]
     # Chromium's sandbox cannot start as root; elsewhere keep it on.
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         args.append("--no-sandbox")

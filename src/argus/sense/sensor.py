@@ -26,7 +26,13 @@ from argus.closing import Closing
 from argus.config import ProjectConfig
 from argus.errors import SensorError
 from argus.sense.adapter import sense_adapter_view
-from argus.sense.browser import discover_browser, launch_args, public_endpoint, remote_endpoint
+from argus.sense.browser import (
+    discover_browser,
+    launch_args,
+    neutral_user_agent,
+    public_endpoint,
+    remote_endpoint,
+)
 from argus.sense.fonts import FontProbe
 from argus.sense.pages import PagePool, WarmPage
 from argus.sense.result import SenseResult
@@ -134,7 +140,8 @@ class Sensor(Closing):
     async def _new_page(self) -> WarmPage:
         browser = await self._warm_browser()
         try:
-            warm = await WarmPage.open(browser, context_options(self.config))
+            agent = neutral_user_agent(browser.version)
+            warm = await WarmPage.open(browser, context_options(self.config, user_agent=agent))
         except PlaywrightError as exc:
             first = exc.message.splitlines()[0] if exc.message else "new page failed"
             raise SensorError(f"browser could not open a page: {first}") from exc

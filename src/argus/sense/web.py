@@ -240,10 +240,13 @@ async def stable_capture(
     return previous, probed, False, MAX_ATTEMPTS
 
 
-def context_options(config: ProjectConfig) -> dict[str, Any]:
+def context_options(config: ProjectConfig, *, user_agent: str | None = None) -> dict[str, Any]:
     """Options shared by every view's context; per-view viewport and colour scheme are set on
-    the page, so a context can be made ahead of time."""
+    the page, so a context can be made ahead of time. ``user_agent`` replaces the headless
+    browser's own (argus.sense.browser.neutral_user_agent)."""
+    agent = {"user_agent": user_agent} if user_agent else {}
     return {
+        **agent,
         "viewport": {"width": config.viewport.width, "height": config.viewport.height},
         "device_scale_factor": 1,
         "reduced_motion": "reduce",
