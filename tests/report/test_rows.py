@@ -7,10 +7,10 @@ from typing import Any
 import pytest
 
 from argus.report.gate_rows import MAX_FINDINGS_SHOWN, finding_line, gate_status, gate_summary
-from argus.report.html import anchor_id, badge, tag, when
 from argus.report.model import SignoffSummary, SpotCheck
-from argus.report.sections import score_text
 from argus.report.signoffs import signoff_for
+from argus.report.templating import environment
+from argus.report.text import anchor_id, score_text, when
 from argus.report.timeline import IterationSources, implementer_text, iteration_row
 from argus.report.verdict_rows import verdict_outcome, verdict_summary
 
@@ -128,14 +128,19 @@ def test_when(text: str, shown: str) -> None:
     assert when(text) == shown
 
 
-def test_ids_and_attributes_are_safe() -> None:
+def _macro(name: str, *args: object) -> str:
+    return str(getattr(environment().get_template("macros.html").module, name)(*args))
+
+
+def test_ids_and_badges_are_safe() -> None:
     assert anchor_id("view", 'a"b<c>-d_e.f') == "view-a_b_c_-d_e_f"
-    assert (
-        tag("p", "x", class_='"><script>', data_x=None)
-        == '<p class="&quot;&gt;&lt;script&gt;">x</p>'
+    assert _macro("badge", "DONE_WITH_CONCERNS") == (
+        '<span class="badge tone-warn">DONE WITH CONCERNS</span>'
     )
-    assert badge("DONE_WITH_CONCERNS") == '<span class="badge tone-warn">DONE WITH CONCERNS</span>'
-    assert badge("<b>") == '<span class="badge tone-plain">&lt;b&gt;</span>'
+    assert _macro("badge", "<b>") == '<span class="badge tone-plain">&lt;b&gt;</span>'
+    assert _macro("bullet_list", ["<script>"], '"><x') == (
+        '<ul class="&#34;&gt;&lt;x"><li>&lt;script&gt;</li></ul>'
+    )
 
 
 @pytest.mark.parametrize(("score", "text"), [(None, "—"), (1.0, "1"), (0.0, "0"), (0.5, "0.5")])

@@ -118,7 +118,7 @@ def test_page_content_is_escaped_and_served_under_the_csp(tmp_path: Path) -> Non
     response = _client(root).get("/view/demo/list-a-light")
     assert response.headers["content-security-policy"] == CSP
     assert "<script>alert" not in response.text and "<img src=x>" not in response.text
-    assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in response.text
+    assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in response.text
 
 
 def test_unknown_views_and_static_names_are_not_found(tmp_path: Path) -> None:
