@@ -99,4 +99,4 @@ def test_the_html_report_embeds_the_images_of_a_failure(tmp_path: Path) -> None:
     html = write_report(tmp_path / "out" / "report.html", [failed, passed]).read_text()
     assert "2 assertion(s), 1 failed." in html
     assert html.count("data:image/png;base64,") == 3  # only the failure's images
-    assert "view &#x27;home&#x27; does not match its baseline" in html
+    assert "view &#39;home&#39; does not match its baseline" in html

@@ -4,12 +4,12 @@ self-contained HTML page (any other name) with the render, baseline and diff of 
 from __future__ import annotations
 
 import base64
-import html
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from argus.io import atomic_write_json, atomic_write_text
+from argus.report.templating import render
 
 REPORT_VERSION = 1
 
@@ -31,45 +31,19 @@ def write_report(path: Path, records: Sequence[dict[str, Any]]) -> Path:
     return path
 
 
-def _image(path: str | None, label: str) -> str:
-    if not path or not Path(path).is_file():
-        return ""
-    data = base64.b64encode(Path(path).read_bytes()).decode("ascii")
-    return (
-        f'<figure><img alt="{label}" src="data:image/png;base64,{data}">'
-        f"<figcaption>{label}: {html.escape(path)}</figcaption></figure>"
-    )
-
-
-def _row(record: dict[str, Any]) -> str:
-    images = ""
-    if not record["ok"] or record["status"] != "passed":
-        images = "".join(
-            _image(record.get(label), label) for label in ("render", "baseline", "diff")
-        )
-    status = html.escape(record["status"] if record["ok"] else f"{record['status']} ✗")
-    return (
-        f'<tr class="{"ok" if record["ok"] else "bad"}"><td>{html.escape(record["test"])}</td>'
-        f"<td>{html.escape(record['name'])}</td><td>{status}</td>"
-        f"<td><pre>{html.escape(record['message'])}</pre>{images}</td></tr>"
-    )
+def _images(record: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """(label, path, base64 PNG) of the render, baseline and diff of a failed or not-passed
+    assertion whose files exist."""
+    if record["ok"] and record["status"] == "passed":
+        return []
+    found = []
+    for label in ("render", "baseline", "diff"):
+        path = record.get(label)
+        if path and Path(path).is_file():
+            found.append((label, path, base64.b64encode(Path(path).read_bytes()).decode("ascii")))
+    return found
 
 
 def _html(records: Sequence[dict[str, Any]], failed: int) -> str:
-    rows = "\n".join(_row(r) for r in records)
-    return f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Argus view assertions</title>
-<style>
- body {{ font: 14px system-ui, sans-serif; margin: 24px; }}
- table {{ border-collapse: collapse; width: 100%; }}
- td, th {{ border-bottom: 1px solid #ddd; padding: 6px; vertical-align: top; text-align: left; }}
- tr.bad td:nth-child(3) {{ color: #b3261e; font-weight: 600; }}
- pre {{ white-space: pre-wrap; margin: 0; }}
- figure {{ display: inline-block; margin: 8px 8px 0 0; }} img {{ max-width: 400px; }}
-</style></head><body>
-<h1>Argus view assertions</h1>
-<p>{len(records)} assertion(s), {failed} failed.</p>
-<table><tr><th>test</th><th>view</th><th>result</th><th>details</th></tr>
-{rows}
-</table></body></html>
-"""
+    rows = [{"record": r, "images": _images(r)} for r in records]
+    return render("assertions.html", "argus.testing", records=records, failed=failed, rows=rows)
