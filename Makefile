@@ -26,11 +26,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Both groups run on every core (pytest-xdist); the browser group keeps each file on one worker
+# (--dist loadfile), so a module's served app and warm browser are started once.
 unit: $(STAMP)
-	scripts/pytest-group.sh $(BIN)/python -m "not browser"
+	scripts/pytest-group.sh $(BIN)/python -m "not browser" -n auto
 
 browser-tests: browser
-	scripts/pytest-group.sh $(BIN)/python -m browser
+	scripts/pytest-group.sh $(BIN)/python -m browser -n auto --dist loadfile
 
 test: lint typecheck unit browser-tests
 
