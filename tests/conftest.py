@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+import json
+import os
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -30,6 +33,32 @@ def _private_state_home(
     monkeypatch.delenv("XDG_STATE_HOME", raising=False)
     account = tmp_path_factory.mktemp("argus-account-state")
     monkeypatch.setattr("argus.state_home.account_home", lambda: account)
+
+
+PERSON_PASSPHRASE = "the person's own passphrase"
+
+
+@functools.cache
+def _person_key_record() -> str:
+    """One person key for the whole session (scrypt is slow on purpose)."""
+    import hashlib
+
+    from argus.person import SCRYPT
+
+    salt = bytes(16)
+    digest = hashlib.scrypt(PERSON_PASSPHRASE.encode(), salt=salt, dklen=32, **SCRYPT)
+    return json.dumps({**SCRYPT, "salt": salt.hex(), "scrypt": digest.hex()})
+
+
+@pytest.fixture(autouse=True)
+def _a_person_at_hand(_private_state_home: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests act as the person by default: a person key in the test's state home and its
+    passphrase in ARGUS_PERSON_KEY (what a person's own shell may hold). The tests of who
+    counts as a person (tests/contract/test_person.py) clear it."""
+    home = Path(os.environ["ARGUS_STATE_HOME"])
+    (home / "person-key.json").write_text(_person_key_record())
+    monkeypatch.setenv("ARGUS_PERSON_KEY", PERSON_PASSPHRASE)
+    monkeypatch.delenv("ARGUS_CONFINED", raising=False)
 
 
 @pytest.fixture(autouse=True)

@@ -13,6 +13,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from argus.agents.mcp_server import build_server
+from tests.conftest import PERSON_PASSPHRASE
 from tests.contract.conftest import write_contract
 from tests.support.habits import copy_habits
 
@@ -190,7 +191,8 @@ def test_approve_asks_the_person_and_is_refused_without_one(tmp_path: Path) -> N
     def person(confirm: bool) -> Any:
         async def answer(context: Any, params: Any) -> Any:
             asked.append(params.message)
-            return ElicitResult(action="accept", content={"confirm": confirm})
+            content = {"confirm": confirm, "passphrase": PERSON_PASSPHRASE}
+            return ElicitResult(action="accept", content=content)
 
         return answer
 
@@ -256,3 +258,38 @@ def test_an_agent_drives_the_newer_contract_without_a_shell(repo: Path) -> None:
     assert not summary.is_error, result_of(summary)["stderr"]
     state = json.loads((repo / ".argus/contracts/answer/state.json").read_text())
     assert state["stages"]["produce"]["status"] == "passed"
+
+
+def test_resume_is_the_person_s_through_elicitation_with_the_passphrase(repo: Path) -> None:
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import ElicitResult
+
+    from argus.contract import run
+    from argus.contract.state import load_state
+
+    run.start(repo, write_contract(repo), "anthropic/the-builder", "")
+    run.pause(repo, "ship-it", "a person looks")
+    request = ("contract_resume", {"contract_id": "ship-it"})
+    with pytest.raises(BaseExceptionGroup) as info:
+        asyncio.run(calls(build_server(repo), request))  # an agent's client: no elicitation
+    assert info.group_contains(MCPError, match="elicitation")
+    assert load_state(repo, "ship-it").phase == "paused"
+
+    def answering(content: dict[str, Any]) -> Any:
+        async def answer(context: Any, params: Any) -> Any:
+            assert "resume the contract run 'ship-it'" in params.message
+            return ElicitResult(action="accept", content=content)
+
+        return answer
+
+    for content in ({"confirm": True}, {"confirm": True, "passphrase": "a guess"}):
+        _, refused = asyncio.run(calls(build_server(repo), request, elicitation=answering(content)))
+        assert refused.is_error is True and "person's decision" in result_of(refused)["stderr"]
+        assert load_state(repo, "ship-it").phase == "paused"
+    declined = {"confirm": False, "passphrase": PERSON_PASSPHRASE}
+    _, no = asyncio.run(calls(build_server(repo), request, elicitation=answering(declined)))
+    assert no.is_error is True and "did not confirm" in result_of(no)["stderr"]
+    person = {"confirm": True, "passphrase": PERSON_PASSPHRASE}
+    _, yes = asyncio.run(calls(build_server(repo), request, elicitation=answering(person)))
+    assert yes.is_error is False, result_of(yes)
+    assert load_state(repo, "ship-it").phase == "running"

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import RunArgus
 from tests.contract.conftest import SUMMARY, write_contract
 
@@ -88,7 +90,10 @@ def test_bad_input_is_one_line(run_argus: RunArgus, repo: Path) -> None:
     assert done.returncode == 2 and "argus schema contract" in done.stderr
 
 
-def test_only_a_person_at_a_terminal_pauses_or_aborts(run_argus: RunArgus, repo: Path) -> None:
+def test_only_a_person_pauses_or_aborts(
+    run_argus: RunArgus, repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ARGUS_PERSON_KEY")  # an agent: it does not know the passphrase
     assert (
         run_argus("contract", "start", str(write_contract(repo)), "--root", str(repo)).returncode
         == 0

@@ -11,8 +11,12 @@ Arguments are data, never options: each is checked (a name is a name; a path or 
 not start with ``-`` or hold a NUL) and passed as ``--option=VALUE`` or after ``--``, so
 ``contract_id="--root=ELSEWHERE"`` is refused, never obeyed. A result whose command exited
 non-zero comes back with ``isError`` set (an agent must not read a red gate as success); the
-payload is the same. ``approve`` records a person's decision, so it asks the person through
-the client (MCP elicitation) and is refused where the client cannot ask one.
+payload is the same. ``approve`` and ``contract_resume`` are a person's decisions
+(argus.person): each asks the person through the client (MCP elicitation) to confirm and type
+their Argus person passphrase, which reaches the command on its standard input; it is refused
+where the client cannot ask, where the person declines, and where the passphrase is not the
+person's (an agent answering the form itself does not know it). No tool's command inherits
+``ARGUS_PERSON_KEY`` from the server.
 
 A server started with ``--role grader`` (for a grader's own session) offers only what a grader
 may do: read where runs stand and evaluate the Stop policy; it can never grade, complete,
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -38,6 +43,8 @@ from mcp.server.mcpserver import (
 )
 from mcp_types import CallToolResult, TextContent
 from pydantic import BaseModel
+
+from argus.person import SECRET_ENV
 
 INSTRUCTIONS = """Argus checks a UI against its design spec on evidence from outside the builder.
 Exit codes: 0 pass, 1 a determinate failure (a red gate, a failing dimension, a stage that did
@@ -84,11 +91,13 @@ def run_argus(
     root: Path, args: list[str], timeout: float = DEFAULT_TIMEOUT_S, stdin: str | None = None
 ) -> dict[str, Any]:
     """Run ``argus ARGS`` in ``root`` (``stdin`` on its standard input); the result as a tool
-    returns it."""
+    returns it. The command never inherits the person passphrase from the server."""
+    env = {k: v for k, v in os.environ.items() if k != SECRET_ENV}
     try:
         done = subprocess.run(
             [sys.executable, "-m", "argus", *args],
             cwd=root,
+            env=env,
             capture_output=True,
             text=True,
             timeout=timeout,
@@ -209,12 +218,7 @@ def _view_tools(server: MCPServer[Any], root: Path) -> None:
             args = _approve_args(feature, target, state, appearance, wrong, note)
         except BadArgument as exc:
             return refused(str(exc))
-        if not isinstance(person, AcceptedElicitation) or not person.data.confirm:
-            return refused(
-                f"approve is a person's decision and the person did not confirm; run "
-                f"`argus {' '.join(args)}` in a terminal"
-            )
-        return tool_result(run_argus(root, args))
+        return _as_the_person(root, args, person)
 
     @server.tool()
     def assert_view(
@@ -268,6 +272,27 @@ def _view_tools(server: MCPServer[Any], root: Path) -> None:
 
 class Confirmation(BaseModel):
     confirm: bool
+    passphrase: str = ""
+
+
+def _as_the_person(
+    root: Path, args: list[str], person: ElicitationResult[Confirmation]
+) -> CallToolResult:
+    """Run a person's decision once the person confirmed it through the client; the
+    passphrase they typed goes to the command's standard input (the command checks it)."""
+    if not isinstance(person, AcceptedElicitation) or not person.data.confirm:
+        what = " ".join(word for word in args[:2] if not word.startswith("-"))
+        return refused(
+            f"{what} is a person's decision and the person did not confirm; run "
+            f"`argus {' '.join(args)}` in a terminal"
+        )
+    return tool_result(run_argus(root, args, stdin=person.data.passphrase + "\n"))
+
+
+PERSON_ASKS = (
+    "Confirm only if you looked at the evidence yourself, and type your Argus person "
+    "passphrase (set with `argus person init`)."
+)
 
 
 def _approve_args(
@@ -299,8 +324,15 @@ def _ask_the_person(
     except BadArgument as exc:
         what = f"approve (with arguments that will be refused: {exc})"
     return Elicit(
-        f"An agent asks to record your decision: argus {what}. Confirm only if you looked at "
-        "the evidence yourself.",
+        f"An agent asks to record your decision: argus {what}. {PERSON_ASKS}", Confirmation
+    )
+
+
+def _ask_to_resume(contract_id: str) -> Elicit[Confirmation]:
+    """The question the client puts to its person before a run is resumed."""
+    return Elicit(
+        f"An agent asks to resume the contract run {contract_id[:128]!r} (argus contract "
+        f"resume). {PERSON_ASKS}",
         Confirmation,
     )
 
@@ -444,11 +476,18 @@ def _contract_drivers(server: MCPServer[Any], root: Path) -> None:
         )  # fmt: skip
 
     @server.tool()
-    def contract_resume(contract_id: str) -> CallToolResult:
-        """Resume a blocked run (a spent budget stays spent); a paused run is a person's."""
-        return call(
-            root, lambda: ["contract", "resume", "--", name_arg(contract_id, "contract_id")]
-        )
+    def contract_resume(
+        contract_id: str,
+        person: Annotated[ElicitationResult[Confirmation], Resolve(_ask_to_resume)],
+    ) -> CallToolResult:
+        """Resume a paused or blocked run (a spent budget stays spent): a person's decision,
+        so the client asks the person to confirm it (MCP elicitation); refused unless they
+        do, with their passphrase."""
+        try:
+            args = ["contract", "resume", "--", name_arg(contract_id, "contract_id")]
+        except BadArgument as exc:
+            return refused(str(exc))
+        return _as_the_person(root, args, person)
 
     @server.tool()
     def contract_complete(contract_id: str) -> CallToolResult:

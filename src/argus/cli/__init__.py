@@ -44,6 +44,7 @@ COMMANDS: tuple[str, ...] = (
     "mcp",
     "loop",
     "approve",
+    "person",
     "demo",
     "report",
     "merge",

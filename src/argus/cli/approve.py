@@ -69,6 +69,9 @@ def register(subparsers: Any) -> None:
 
 
 def approve_command(args: argparse.Namespace) -> int:
+    from argus.person import require_person
+
+    require_person("argus approve")
     if (args.state is None) != (args.appearance is None):
         raise InputError("--state and --appearance go together; give both or neither")
     root = repo_root(args)

@@ -31,6 +31,7 @@ from typing import Any
 from argus.cli._args import add_root_argument, repo_root
 from argus.errors import InputError
 
+HUMAN_ONLY = ("pause", "resume", "abort", "pin")  # a person's decisions (argus.person)
 RUN_ACTIONS = (
     ("grade", "run a mechanical stage"),
     ("judge", "have a reviewer stage's independent grader judge it"),
@@ -131,6 +132,10 @@ def run_contract(args: argparse.Namespace) -> int:
     from argus.contract import run
 
     action = args.action
+    if action in HUMAN_ONLY:
+        from argus.person import require_person
+
+        require_person(f"argus contract {action}")
     if action == "validate":
         return _validate(args.contract)
     root = repo_root(args)
@@ -161,18 +166,6 @@ def run_contract(args: argparse.Namespace) -> int:
         state, kept = retarget(root, args.id, args.contract)
         print(f"contract {state.contract_id}: retargeted; kept: {', '.join(kept) or 'none'}")
         return 0
-    if action == "resume" and not sys.stdin.isatty():
-        from argus.contract.state import load_state
-
-        if load_state(root, args.id).phase == "paused":
-            raise InputError(
-                "a paused run is a person's to resume: run `argus contract resume` in a terminal"
-            )
-    if action in ("pause", "abort") and not sys.stdin.isatty():
-        raise InputError(
-            f"argus contract {action} is a person's decision: run it in a terminal (an agent "
-            "finishes the stages instead)"
-        )
     if action == "abort" and not _has_state(root, args.id):
         from argus.contract.registry import forget
 
