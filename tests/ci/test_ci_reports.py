@@ -8,9 +8,16 @@ from xml.etree import ElementTree as ET
 
 import pytest
 
-from argus.ci import CaseResult, emit_reports, json_summary, junit_xml, parse_reporters
+from argus.ci import (
+    CaseResult,
+    emit_reports,
+    json_summary,
+    junit_xml,
+    parse_reporters,
+    step_summary,
+    workflow_annotations,
+)
 from argus.ci.cases import line_of
-from argus.ci.github import step_summary, workflow_annotations
 from argus.errors import InputError
 from tests.ci.junit_schema import junit_errors
 

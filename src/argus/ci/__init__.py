@@ -11,11 +11,11 @@ and hand them here; nothing in this package knows about gates or views.
 
 from __future__ import annotations
 
+from argus.ci._github import step_summary, workflow_annotations
+from argus.ci._junit import junit_xml
+from argus.ci._reporters import Reporter, emit_reports, parse_reporters
+from argus.ci._summary import json_summary
 from argus.ci.cases import CaseResult, CaseStatus
-from argus.ci.github import step_summary, workflow_annotations
-from argus.ci.junit import junit_xml
-from argus.ci.reporters import Reporter, emit_reports, parse_reporters
-from argus.ci.summary import json_summary
 
 __all__ = [
     "CaseResult",

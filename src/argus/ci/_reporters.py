@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from argus.ci._github import step_summary, workflow_annotations
+from argus.ci._junit import junit_xml
+from argus.ci._summary import json_summary
 from argus.ci.cases import CaseResult
-from argus.ci.github import step_summary, workflow_annotations
-from argus.ci.junit import junit_xml
-from argus.ci.summary import json_summary
 from argus.errors import InputError
 from argus.io import atomic_write_bytes, atomic_write_json
 
