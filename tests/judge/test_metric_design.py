@@ -76,9 +76,12 @@ def ctx(
     tokens: dict[str, Any] | None = None,
     contract: dict[str, Any] | None = None,
     appearance: str = "light",
+    graphics: dict[str, Any] | None = None,
+    spec: dict[str, Any] | None = None,
     **settings: Any,
 ) -> MetricContext:
-    """A context over ``body()`` and ``elements``; ``settings`` go to [gates.token_compliance]."""
+    """A context over ``body()`` and ``elements`` (and the probe's ``graphics``, the packet's
+    ``spec`` when given); ``settings`` go to [gates.token_compliance]."""
     directory = tmp_path / f"packet-{next(_numbers)}"
     directory.mkdir()
     probe = {
@@ -86,11 +89,15 @@ def ctx(
         "viewport": {"width": 320, "height": 400},
         "elements": [body(), *elements] if not elements or elements[0]["index"] else elements,
     }
+    if graphics is not None:
+        probe["graphics"] = graphics
     written = {
         "probe": probe,
         "tokens": tokens if tokens is not None else json.loads(HABITS_TOKENS.read_text("utf-8")),
         "contract": contract or {},
     }
+    if spec is not None:
+        written["spec"] = spec
     files = {}
     for role, data in written.items():
         path = directory / f"{role}.json"
@@ -129,7 +136,98 @@ def test_token_compliance_counts_every_checked_value(tmp_path: Path) -> None:
     )
     assert result.score == 1, result.evidence
     # body bg 1 + p 2 + div bg, radius, top border 3
-    assert dict(result.numbers) == {"checked": 6, "off_token": 0, "colour_roles": 1, "off_role": 0}
+    assert dict(result.numbers) == {
+        "checked": 6,
+        "off_token": 0,
+        "colour_roles": 1,
+        "off_role": 0,
+        "chart_paints": 0,
+        "canvas_colours": 0,
+        "legend_mismatches": 0,
+        "chart_unmeasured": 0,
+    }
+
+
+PRIMARY = "rgb(52, 71, 196)"  # primary (light)
+SUCCESS = "rgb(29, 122, 74)"  # success (light)
+
+
+def bar(index: int, fill: str, series: str = "revenue", **extra: Any) -> dict[str, Any]:
+    return {
+        "index": index,
+        "svg": 1,
+        "tag": "rect",
+        "path": f"rect:nth-of-type({index + 1})",
+        "series": series,
+        "box": {"x": 10 + 40 * index, "y": 20, "width": 30, "height": 80},
+        "fill": fill,
+        "stroke": "none",
+        "stroke_width": 1,
+        "opacity": 1,
+        "fill_opacity": 1,
+        "stroke_opacity": 1,
+        **extra,
+    }
+
+
+def chart(*marks: dict[str, Any], swatch: str | None = None) -> dict[str, Any]:
+    legend = None
+    if swatch is not None:
+        box = {"x": 0, "y": 0, "width": 10, "height": 10}
+        item = {
+            "series": "revenue",
+            "label": "Revenue",
+            "swatch": {"kind": "box", "color": swatch, "box": box, "element": 2},
+        }
+        legend = {"source": "data-argus-legend", "items": [item]}
+    return {
+        "marks": list(marks),
+        "marks_total": len(marks),
+        "charts": [{"svg": 1, "role": "img", "name": "Revenue", "legend": legend}],
+    }
+
+
+def svg() -> dict[str, Any]:
+    return el(1, 0, "svg", role="img", box=(0, 0, 200, 120))
+
+
+def test_token_compliance_weighs_chart_marks_legends_and_series_tokens(tmp_path: Path) -> None:
+    on = design.token_compliance(ctx(tmp_path, svg(), graphics=chart(bar(0, PRIMARY))))
+    assert on.score == 1 and on.numbers["chart_paints"] == 1, on.evidence
+    assert "chart marks and canvases included" in on.evidence
+    # #374ac8 is within 5 ΔE of primary: a near miss, and named.
+    near = design.token_compliance(ctx(tmp_path, svg(), graphics=chart(bar(0, "rgb(55, 74, 200)"))))
+    assert near.score == 0.5 and "fill #374ac8" in near.evidence
+    # The legend says revenue is success; the bars are primary: never a near miss.
+    swatch = el(2, 0, "span", box=(0, 150, 10, 10), background_color=SUCCESS)
+    wrong = design.token_compliance(
+        ctx(tmp_path, svg(), swatch, graphics=chart(bar(0, PRIMARY), swatch=SUCCESS))
+    )
+    assert wrong.score == 0 and wrong.numbers["legend_mismatches"] == 1
+    assert "legend swatch #1d7a4a" in wrong.evidence
+    # The spec maps revenue to success: the primary bars are off their series' token.
+    mapped = design.token_compliance(
+        ctx(
+            tmp_path,
+            svg(),
+            graphics=chart(bar(0, PRIMARY)),
+            spec={"charts": {"series": {"revenue": "success"}}},
+        )
+    )
+    assert mapped.score == 0 and "success #1d7a4a" in mapped.evidence
+
+
+def test_token_compliance_says_which_chart_colours_it_could_not_measure(tmp_path: Path) -> None:
+    graphics = chart(bar(0, 'url("#fade")', id="fancy", path="#fancy"))
+    result = design.token_compliance(ctx(tmp_path, svg(), graphics=graphics))
+    assert result.numbers["chart_unmeasured"] == 1
+    assert "1 chart colour(s) not measured: #fancy fill" in result.evidence
+
+
+def test_a_forged_chart_series_map_is_bad_input(tmp_path: Path) -> None:
+    context = ctx(tmp_path, svg(), graphics=chart(), spec={"charts": {"series": ["revenue"]}})
+    with pytest.raises(InputError, match=r"charts\.series must map series names"):
+        design.token_compliance(context)
 
 
 def test_token_compliance_checks_radii_only_when_the_tokens_have_a_scale(tmp_path: Path) -> None:

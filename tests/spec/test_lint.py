@@ -214,6 +214,12 @@ CASES: list[tuple[str, Change, str, Change]] = [
         edit(lambda d: target(d).update(appearances=["dark", "light"])),
     ),
     (
+        "chart series naming a colour the tokens lack",
+        edit(lambda d: d.update(charts={"series": {"revenue": "chart-9"}})),
+        "$.charts.series.revenue: names colour token 'chart-9', which tokens.json does not define",
+        edit(lambda d: d.update(charts={"series": {"revenue": "text"}})),
+    ),
+    (
         "contrast pairs file missing",
         rewrite(PAIRS, None),
         "$.design_system.contrast_pairs: ",

@@ -225,3 +225,13 @@ def test_find_specs_lists_feature_specs_sorted(tmp_path: Path) -> None:
     (tmp_path / "argus/specs/empty-dir").mkdir()
     write_json(tmp_path / "argus/specs/deep/nested/spec.json", {})
     assert [p.parent.name for p in find_specs(tmp_path)] == ["alpha", "habits"]
+
+
+def test_charts_series_map_a_series_to_its_colour_token(tmp_path: Path) -> None:
+    data = spec_data()
+    data["charts"] = {"series": {"revenue": "text"}}
+    assert load_spec(make_project(tmp_path, data)).chart_series == {"revenue": "text"}
+    assert load_spec(make_project(tmp_path / "plain")).chart_series == {}
+    data["charts"] = {"series": {"revenue": ""}}
+    with pytest.raises(InputError, match="charts"):
+        load_spec(make_project(tmp_path / "bad", data))

@@ -78,7 +78,7 @@ def worst_contrast_in_box(
 
     None when the box has no pixels in the render (off-screen or empty).
     """
-    patch = _crop(render, box)
+    patch = crop(render, box)
     if patch is None:
         return None
     background = patch.astype(np.float64)
@@ -100,7 +100,8 @@ def worst_contrast_in_box(
     return float(ratio[y, x]), RGBA(r, g, b, 1.0)
 
 
-def _crop(render: RenderImage, box: Box) -> NDArray[np.uint8] | None:
+def crop(render: RenderImage, box: Box) -> NDArray[np.uint8] | None:
+    """The render's pixels inside ``box`` (CSS px), cut to the render; None when none are."""
     dpr = render.device_pixel_ratio
     height, width = render.pixels.shape[:2]
     x0 = max(0, math.floor(box.x * dpr))

@@ -3,17 +3,21 @@
 Colours (text, background, border) must be a token colour of the view's appearance, exactly
 or within a CIEDE2000 tolerance; font sizes must be on the type scale; non-zero margins,
 paddings and gaps on the spacing scale. Findings name the element, the property, the value
-and the nearest allowed value.
+and the nearest allowed value. When colours are checked, so are charts: SVG fills and strokes,
+series held to their tokens, legend swatches to their series, canvas charts' colours
+(argus.gates.chart_colours).
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from argus.color import RGBA, parse_color, to_hex
 from argus.errors import InputError
+from argus.evidence.graphics import Graphics, Mark, parse_graphics
 from argus.evidence.probe import Element, Probe, parse_probe, parse_px
 from argus.gates.base import (
     Finding,
@@ -24,6 +28,14 @@ from argus.gates.base import (
     register_gate,
     skip_for_adapter_probe,
 )
+from argus.gates.chart_colours import (
+    ChartReport,
+    check_canvases,
+    check_legends,
+    check_marks,
+    series_colours,
+)
+from argus.gates.render_pixels import RenderImage
 from argus.tokens import Tokens
 
 SIDES = ("top", "right", "bottom", "left")
@@ -44,6 +56,8 @@ DEFAULT_PROPERTIES = (
     "gap",
 )
 COLOR_PROPS = frozenset({"color", "background-color", *GROUPS["border-color"]})
+# The properties of chart findings whose value is a colour held to the palette.
+CHART_COLOUR_PROPS = frozenset({"fill", "stroke", "canvas colour"})
 SPACING_PROPS = frozenset({*GROUPS["margin"], *GROUPS["padding"], *GROUPS["gap"]})
 KNOWN = frozenset({*COLOR_PROPS, *SPACING_PROPS, "font-size", "border-radius"})
 # Computed lengths come out of layout as floats: 16.0001px is still 16px.
@@ -81,6 +95,13 @@ class Allowance:
     def covers(self, probe: Probe, element: Element) -> bool:
         return any(self._names(e) & self.selectors for e in (element, *probe.ancestors(element)))
 
+    def covers_mark(self, probe: Probe, mark: Mark) -> bool:
+        """The mark by its tag, id or test id, or its <svg> and what holds it."""
+        own = Element(mark.index, None, mark.tag, mark.id, mark.testid, "", True, mark.box, {})
+        return bool(self._names(own) & self.selectors) or self.covers(
+            probe, probe.elements[mark.svg]
+        )
+
     @staticmethod
     def _names(e: Element) -> set[str]:
         names = {e.tag}
@@ -117,10 +138,15 @@ def check_token_compliance(
     allow: Sequence[str] = (),
     delta_e: float = 1.0,
     max_findings: int | None = MAX_FINDINGS,
+    graphics: Graphics | None = None,
+    series: Mapping[str, str] | None = None,
+    load_render: Callable[[], RenderImage | None] | None = None,
 ) -> GateOutcome:
     """Every checked computed value of every visible element must be on the design tokens.
     ``max_findings``: how many findings the outcome lists (None: every one; the counts in
-    ``data`` always cover every one)."""
+    ``data`` always cover every one). With colours among the properties and ``graphics``
+    given, charts too: ``series`` (spec charts.series) maps a series to its token, and
+    ``load_render`` reads the render for canvas charts."""
     tokens.require_appearance(appearance)
     props = expand_properties(properties)
     allowance = Allowance.parse(allow)
@@ -138,19 +164,80 @@ def check_token_compliance(
             if problem is not None:
                 value, expected, message = problem
                 findings.append(Finding(probe.selector(element), prop, value, expected, message))
+    charts = None
+    if graphics is not None and any(p in COLOR_PROPS for p in props):
+        charts = _check_charts(
+            probe, graphics, tokens, appearance, series or {}, delta_e, checker, load_render
+        )
+        findings.extend(charts.findings)
+        checked += charts.checked
     by_property: dict[str, int] = {}
     for f in findings:
         by_property[f.property] = by_property.get(f.property, 0) + 1
-    data = {"checked": checked, "off_token": len(findings), "by_property": by_property}
+    data: dict[str, object] = {
+        "checked": checked,
+        "off_token": len(findings),
+        "by_property": by_property,
+    }
     summary = f"{len(findings)} off-token value(s) among {checked} checked"
     if by_property:
         summary += " (" + ", ".join(f"{k}: {v}" for k, v in sorted(by_property.items())) + ")"
+    if charts is not None and graphics is not None:
+        data["charts"] = charts.data(graphics)
+        summary += chart_summary(probe, graphics, charts)
     if not checked:
         # Nothing shown carries a checked property: a pass would be vacuous.
         summary = "nothing to check: no visible element carries a checked property"
         return GateOutcome("token_compliance", GateStatus.SKIP, summary, (), data)
     status = GateStatus.FAIL if findings else GateStatus.PASS
     return GateOutcome("token_compliance", status, summary, tuple(findings[:max_findings]), data)
+
+
+def _check_charts(
+    probe: Probe,
+    graphics: Graphics,
+    tokens: Tokens,
+    appearance: str,
+    series: Mapping[str, str],
+    delta_e: float,
+    checker: _Checker,
+    load_render: Callable[[], RenderImage | None] | None,
+) -> ChartReport:
+    report = ChartReport()
+    check_marks(
+        probe,
+        graphics,
+        series_colours(tokens, appearance, series),
+        delta_e,
+        checker.colour_problem,
+        lambda mark: checker.allow.covers_mark(probe, mark),
+        report,
+    )
+    check_legends(probe, graphics, delta_e, report)
+    check_canvases(probe, graphics, load_render or (lambda: None), checker.colour_problem, report)
+    return report
+
+
+def chart_summary(probe: Probe, graphics: Graphics, charts: ChartReport) -> str:
+    """What the summary says of charts: nothing when the page has none; what was left out or
+    could not be measured, always."""
+    if not graphics.recorded:
+        if any(e.tag in ("svg", "canvas") for e in probe.elements):
+            return "; SVG and canvas not read (the probe has no graphics section: re-sense)"
+        return ""
+    parts = []
+    if graphics.marks or graphics.canvases:
+        parts.append(
+            f"charts: {charts.marks_checked} SVG paint(s), "
+            f"{charts.canvas_colours} canvas colour(s) checked"
+        )
+    if graphics.marks_left_out:
+        parts.append(f"{graphics.marks_left_out} SVG mark(s) past the probe's cap not read")
+    if charts.unmeasured:
+        more = len(charts.unmeasured) - 2
+        listed = "; ".join(charts.unmeasured[:2]) + (f"; and {more} more" if more > 0 else "")
+        parts.append(f"{len(charts.unmeasured)} not measured ({listed})")
+    return "".join(f"; {p}" for p in parts)
 
 
 def _rendered(element: Element) -> bool:
@@ -198,7 +285,10 @@ class _Checker:
         )
 
     def _color(self, raw: str) -> tuple[str, str, str] | None:
-        color = parse_color(raw)
+        return self.colour_problem(parse_color(raw), raw)
+
+    def colour_problem(self, color: RGBA, raw: str) -> tuple[str, str, str] | None:
+        """None when ``color`` is a palette colour (or allowed), else the finding's parts."""
         if color.a <= 0.0 or color in self.allow.colors:
             return None
         nearest = self.tokens.nearest_color(color, self.appearance)
@@ -270,13 +360,25 @@ def token_compliance_gate(inputs: GateInputs) -> GateOutcome:
     if adapter_probe_without_elements(inputs):
         return skip_for_adapter_probe(inputs, "token_compliance")
     settings = inputs.config.gates.token_compliance
+    source = str(inputs.sensed.probe)
+    probe = parse_probe(inputs.probe, source)
+    render = inputs.sensed.render
+    viewport = probe.viewport_width
+
+    @functools.cache
+    def load_render() -> RenderImage | None:
+        return RenderImage.load(render, viewport) if render.is_file() else None
+
     return check_token_compliance(
-        parse_probe(inputs.probe, str(inputs.sensed.probe)),
+        probe,
         inputs.tokens,
         inputs.view.appearance,
         properties=settings.properties,
         allow=settings.allow,
         delta_e=settings.delta_e,
+        graphics=parse_graphics(inputs.probe, probe, source),
+        series=inputs.spec.chart_series,
+        load_render=load_render,
     )
 
 

@@ -14,8 +14,9 @@ from argus.sense.probe import assemble_probe
 from argus.sense.truncate import truncate_probe
 from argus.sense.views import ViewPlan
 
-# The element dump, the ARIA snapshot (None: it ran out of time) and what was sampled.
-Probed = tuple[list[dict[str, Any]], str | None, dict[str, Any] | None]
+# The element dump, the ARIA snapshot (None: it ran out of time) and the probe's other
+# sections (what was sampled, the graphics; argus.sense.probe.SECTIONS).
+Probed = tuple[list[dict[str, Any]], str | None, dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -40,14 +41,14 @@ def write_sensed_files(plan: ViewPlan, out_dir: Path, capture: WebCapture) -> No
     out_dir.mkdir(parents=True, exist_ok=True)
     atomic_write_bytes(out_dir / files.RENDER, capture.png)
     if capture.probed is not None:
-        elements, aria, sampling = capture.probed
+        elements, aria, sections = capture.probed
         probe = assemble_probe(
             plan,
             capture.url,
             elements,
             aria,
             capture.focus_order,
-            sampling=sampling,
+            sections=sections,
             focus_trap=capture.focus_trap,
         )
         atomic_write_json(out_dir / files.PROBE, probe)

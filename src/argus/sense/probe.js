@@ -1,9 +1,9 @@
 // Argus probe: one pass over the rendered DOM, returned as ONE JSON string (returning objects
 // through the protocol is about ten times slower): the elements, and the representatives the
 // fonts lookup (fonts.py) asks Chromium about. Runs as `page.evaluate(source, args)`, so it is
-// an arrow function expression taking {properties, budget: {max_elements, per_shape, keep_ids}}
-// and the sampler's factory (sample.js; probe.py joins the two).
-({ properties, budget }, makeSampler) => {
+// an arrow function expression taking {properties, budget: {max_elements, per_shape, keep_ids}},
+// the sampler's factory (sample.js) and the graphics reader's (graphics.js); probe.py joins them.
+({ properties, budget }, makeSampler, makeGraphics) => {
   const INPUT_ROLES = {
     button: "button", submit: "button", reset: "button", image: "button", checkbox: "checkbox",
     radio: "radio", range: "slider", number: "spinbutton", search: "searchbox",
@@ -398,6 +398,7 @@
   };
   // Depth-first over the flat tree (open shadow roots and slots included), in document order.
   // Each entry: [element, parent index, inherited context].
+  const svgs = [], canvases = [], indexOf = new Map();
   const stack = [[root, null, { clip: page, positionedClip: page, inactive: "", ariaHidden: false }]];
   while (stack.length) {
     const [el, parent, ctx] = stack.pop();
@@ -465,7 +466,15 @@
       style: styles,
       ...(el === root ? canvasOf(el) : {}),
     });
-    if (el.tagName === "svg") continue; // an SVG is one element: its shapes are drawing
+    indexOf.set(el, index);
+    if (visible && (el.tagName === "CANVAS" || el.hasAttribute("data-argus-chart"))) {
+      canvases.push([index, el]);
+    }
+    if (el.tagName === "svg") {
+      // An SVG is one element here: its shapes and text are read by graphics.js.
+      if (visible) svgs.push([index, el, ariaHidden]);
+      continue;
+    }
     const positionedClip = style.position !== "static" || style.transform !== "none" ? clip : ctx.positionedClip;
     const next = { clip, positionedClip: style.position === "fixed" ? clip : positionedClip, inactive, ariaHidden };
     const children = flatChildren(el).filter(accept);
@@ -477,5 +486,6 @@
     if (f.status === "loaded") webfonts.push({ family: f.family, weight: f.weight, style: f.style });
   });
   const fonts = { picked: Array.from(fontPicks.values()), webfonts };
-  return JSON.stringify({ elements, fonts, sampling: sampler.stats() });
+  const graphics = makeGraphics({ clean, rectJson, flatParent, nameOf })(svgs, canvases, indexOf);
+  return JSON.stringify({ elements, fonts, graphics, sampling: sampler.stats() });
 }

@@ -65,8 +65,9 @@ def sampler_script() -> str:
 
 @cache
 def probe_script() -> str:
-    """probe.js bound to the sampler: a function of ``{properties, budget}``."""
-    return f"(args) => ({_source('probe.js')})(args, {sampler_script()})"
+    """probe.js bound to the sampler and the graphics reader: a function of
+    ``{properties, budget}``."""
+    return f"(args) => ({_source('probe.js')})(args, {sampler_script()}, {_source('graphics.js')})"
 
 
 @dataclass(frozen=True)
@@ -99,17 +100,20 @@ def probe_request(context_id: int, budget: ProbeBudget) -> dict[str, Any]:
     }
 
 
-Dumped = tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any] | None]
+# The probe's top-level sections besides the elements, saved in probe.json as they come:
+# what was sampled (absent when the page was dumped whole) and the SVG/canvas graphics.
+SECTIONS = ("sampling", "graphics")
+Dumped = tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]]
 
 
 def read_probe(answer: dict[str, Any]) -> Dumped:
-    """The element list, the text's font representatives for ``FontProbe.used``, and what was
-    sampled (None when the page was within the budget and dumped whole)."""
+    """The element list, the text's font representatives for ``FontProbe.used``, and the
+    other sections the probe returned (``SECTIONS``)."""
     dumped = json.loads(returned_string(answer, "the element probe"))
     elements: list[dict[str, Any]] = dumped["elements"]
     picks: dict[str, Any] = dumped["fonts"]
-    sampling: dict[str, Any] | None = dumped.get("sampling")
-    return elements, picks, sampling
+    sections = {key: dumped[key] for key in SECTIONS if dumped.get(key) is not None}
+    return elements, picks, sections
 
 
 async def dump_elements(session: CDPSession, budget: ProbeBudget) -> Dumped:
@@ -139,7 +143,7 @@ def assemble_probe(
     elements: list[dict[str, Any]],
     aria: str | None,
     focus_order: list[dict[str, str] | None] | None = None,
-    sampling: dict[str, Any] | None = None,
+    sections: dict[str, Any] | None = None,
     focus_trap: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     probe: dict[str, Any] = {
@@ -153,9 +157,11 @@ def assemble_probe(
         probe["focus_order"] = focus_order
     if focus_trap is not None:
         probe["focus_trap"] = focus_trap
-    if sampling is not None:
-        # Said in the file the gates read: the dump is a sample, and how it was taken.
-        probe["sampling"] = sampling
+    for key in SECTIONS:
+        # Said in the file the gates read: the dump is a sample, and how it was taken; the
+        # inline SVG marks, charts and declared canvases (docs/internals.md).
+        if sections and sections.get(key) is not None:
+            probe[key] = sections[key]
     if aria is None:
         probe["aria_snapshot_missing"] = (
             "not taken: the page is over the element budget, or the snapshot ran out of time"

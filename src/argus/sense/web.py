@@ -125,10 +125,10 @@ async def _probe(
     probe.json says it is missing and the judge's template check abstains."""
     huge = await page.evaluate(COUNT_ELEMENTS_JS) > budget.max_elements
     aria = _none() if huge else aria_snapshot(page, budget.aria_timeout_s)
-    (elements, picks, sampling), snapshot = await asyncio.gather(
+    (elements, picks, sections), snapshot = await asyncio.gather(
         dump_elements(session, budget), aria
     )
-    return (elements, snapshot, sampling), picks
+    return (elements, snapshot, sections), picks
 
 
 async def _none() -> None:

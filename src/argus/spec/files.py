@@ -71,6 +71,14 @@ def _tokens_issues(data: dict[str, Any], root: Path) -> tuple[Tokens | None, lis
         for appearance in target.get("appearances", ["light"])
         if not tokens.has_appearance(appearance)
     ]
+    issues.extend(
+        Issue(
+            f"$.charts.series.{series}",
+            f"names colour token '{token}', which {tokens.source.name} does not define",
+        )
+        for series, token in data.get("charts", {}).get("series", {}).items()
+        if token not in tokens.colors
+    )
     return tokens, issues
 
 

@@ -142,4 +142,5 @@ def build_spec(data: dict[str, Any], path: Path, root: Path) -> Spec:
         targets=tuple(_target(target, spec_dir, root) for target in data["targets"]),
         rubric_path=rubric if rubric.is_file() else None,
         raw=data,
+        chart_series=dict(data.get("charts", {}).get("series", {})),
     )

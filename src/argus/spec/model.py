@@ -160,6 +160,8 @@ class Spec:
     targets: tuple[Target, ...]
     rubric_path: Path | None
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    # charts.series: a chart series (data-series) -> the colour token its marks must show.
+    chart_series: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def spec_dir(self) -> Path:

@@ -105,12 +105,12 @@ def _probe(page: Page, budget: ProbeBudget | None = None) -> Probed:
         )
     finally:
         session.detach()
-    elements, _fonts, sampling = read_probe(answer)
+    elements, _fonts, sections = read_probe(answer)
     try:
         aria: str | None = page.locator("body").aria_snapshot(timeout=budget.aria_timeout_s * 1000)
     except PlaywrightTimeoutError:
         aria = None  # a huge page: probe.json says the snapshot is missing
-    return elements, aria, sampling
+    return elements, aria, sections
 
 
 def console_record(page: Page) -> dict[str, Any]:

@@ -14,7 +14,9 @@ from numpy.typing import NDArray
 from argus.config import ProjectConfig
 from argus.diff.png import load_png
 from argus.errors import InputError
+from argus.evidence.graphics import Graphics, parse_graphics
 from argus.evidence.probe import Element, Probe, parse_probe
+from argus.gates.render_pixels import RenderImage
 from argus.judge.packet import Packet
 from argus.judge.picture import Picture, picture_of
 from argus.tokens import Tokens, load_tokens
@@ -94,6 +96,38 @@ class MetricContext:
                 )
             )
         return tuple(nodes)
+
+    @cached_property
+    def graphics(self) -> Graphics:
+        """The probe's SVG marks, charts and declared canvases (argus.evidence.graphics)."""
+        return parse_graphics(self.probe_raw, self.probe, str(self.packet.require("probe")))
+
+    @cached_property
+    def chart_series(self) -> dict[str, str]:
+        """The spec's charts.series: a series name -> its colour token."""
+        spec = self.packet.json("spec") if self.packet.path("spec") is not None else None
+        charts = spec.get("charts") if isinstance(spec, dict) else None
+        series = charts.get("series") if isinstance(charts, dict) else None
+        if series is None:
+            return {}
+        if not isinstance(series, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in series.items()
+        ):
+            raise InputError(
+                f"{self.packet.require('spec')}: charts.series must map series names to "
+                "colour token names; fix the spec and rebuild the packet"
+            )
+        return dict(series)
+
+    def render_image(self) -> RenderImage | None:
+        """The render, for measures read from its pixels (canvas charts); None without one."""
+        if "render_image" not in self.__dict__:
+            path = self.packet.path("render")
+            self.__dict__["render_image"] = (
+                None if path is None else RenderImage.load(path, self.probe.viewport_width)
+            )
+        image: RenderImage | None = self.__dict__["render_image"]
+        return image
 
     @cached_property
     def tokens(self) -> Tokens:

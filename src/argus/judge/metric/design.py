@@ -24,7 +24,12 @@ from argus.errors import InputError
 from argus.evidence.content import clip
 from argus.evidence.probe import Element, parse_px
 from argus.gates.base import Finding
-from argus.gates.token_compliance import COLOR_PROPS, PX_TOLERANCE, check_token_compliance
+from argus.gates.token_compliance import (
+    CHART_COLOUR_PROPS,
+    COLOR_PROPS,
+    PX_TOLERANCE,
+    check_token_compliance,
+)
 from argus.judge.metric.context import Measured, MetricContext, Node
 from argus.tokens.colorroles import inferred_appearance
 from argus.tokens.model import ALL_APPEARANCES, _rendered_distance
@@ -40,7 +45,11 @@ COLOUR_PROPERTIES = ("color", "background-color", "border-color")
 SPACING_PROPERTIES = ("margin", "padding", "gap")
 
 
-def _offences(ctx: MetricContext, properties: Sequence[str]) -> tuple[list[Finding], int]:
+def _offences(
+    ctx: MetricContext, properties: Sequence[str]
+) -> tuple[list[Finding], int, dict[str, Any]]:
+    """The gate's findings, how many values it checked, and what it said of charts (SVG
+    marks, legends, canvas charts; empty when no colour was checked)."""
     settings = ctx.config.gates.token_compliance
     outcome = check_token_compliance(
         ctx.probe,
@@ -50,8 +59,16 @@ def _offences(ctx: MetricContext, properties: Sequence[str]) -> tuple[list[Findi
         allow=settings.allow,
         delta_e=settings.delta_e,
         max_findings=None,  # every offence is weighed, not only those a gate report lists
+        graphics=ctx.graphics,
+        series=ctx.chart_series,
+        load_render=ctx.render_image,
     )
-    return list(outcome.findings), int(outcome.data.get("checked", 0))
+    charts = outcome.data.get("charts")
+    return (
+        list(outcome.findings),
+        int(outcome.data.get("checked", 0)),
+        charts if isinstance(charts, dict) else {},
+    )
 
 
 def _first(items: Sequence[str]) -> str:
@@ -81,10 +98,19 @@ def _near_colour(ctx: MetricContext) -> Callable[[Finding], bool]:
     near_radius = _near_length(ctx.tokens.nearest_radius, NEAR_PX)
 
     def near(finding: Finding) -> bool:
-        if finding.property not in COLOR_PROPS:
-            return near_radius(finding)
+        if finding.property not in COLOR_PROPS | CHART_COLOUR_PROPS:
+            return near_radius(finding)  # a legend swatch naming the wrong colour is never near
         # The gate parsed this value to find it off the palette: it is a colour.
-        nearest = ctx.tokens.nearest_color(parse_color(finding.value), ctx.appearance)
+        value = parse_color(finding.value)
+        if finding.property in CHART_COLOUR_PROPS:
+            # Near the colour the gate expected ("name #hex"): the series' own token when the
+            # spec maps one, which the nearest palette colour may not be.
+            try:
+                wanted = parse_color(finding.expected.split()[-1])
+            except (InputError, IndexError):
+                return False
+            return _rendered_distance(value, wanted) <= NEAR_DELTA_E
+        nearest = ctx.tokens.nearest_color(value, ctx.appearance)
         return nearest is not None and nearest[1] <= NEAR_DELTA_E
 
     return near
@@ -194,34 +220,48 @@ def _misplaced(
 
 def token_compliance(ctx: MetricContext) -> Measured:
     properties = COLOUR_PROPERTIES + (("border-radius",) if ctx.tokens.radii else ())
-    findings, checked = _offences(ctx, properties)
+    findings, checked, charts = _offences(ctx, properties)
     misplaced = colour_role_findings(ctx)
     numbers: dict[str, Any] = {
         "checked": checked,
         "off_token": len(findings),
         "colour_roles": len(ctx.tokens.color_roles),
         "off_role": len(misplaced),
+        "chart_paints": int(charts.get("marks_checked", 0)),
+        "canvas_colours": int(charts.get("canvas_colours", 0)),
+        "legend_mismatches": sum(1 for f in findings if f.property == "legend swatch"),
+        "chart_unmeasured": int(charts.get("unmeasured", 0)),
     }
+    what = f"rendered colour{' and radius' if ctx.tokens.radii else ''}"
+    if numbers["chart_paints"] or numbers["canvas_colours"]:
+        what += " (chart marks and canvases included)"
+    unmeasured = _chart_unmeasured(charts)
     if misplaced:
         parts = [
             f"{len(misplaced)} colour(s) shown outside their token's role: {_first(misplaced)}"
         ]
         if findings:
             parts.append(f"also {len(findings)} value(s) off the tokens: {_listed(findings)}")
-        return Measured(0, "; ".join(parts) + ".", numbers)
+        return Measured(0, "; ".join(parts) + "." + unmeasured, numbers)
     if not findings:
         return Measured(
-            1,
-            f"All {checked} rendered colour{' and radius' if ctx.tokens.radii else ''} values "
-            f"are {ctx.appearance} tokens.",
-            numbers,
+            1, f"All {checked} {what} values are {ctx.appearance} tokens.{unmeasured}", numbers
         )
     return Measured(
         _score(findings, _near_colour(ctx)),
-        f"{len(findings)} of {checked} rendered colour{' and radius' if ctx.tokens.radii else ''} "
-        f"values are off the {ctx.appearance} tokens: {_listed(findings)}.",
+        f"{len(findings)} of {checked} {what} values are off the {ctx.appearance} tokens: "
+        f"{_listed(findings)}.{unmeasured}",
         numbers,
     )
+
+
+def _chart_unmeasured(charts: dict[str, Any]) -> str:
+    """A sentence on the chart colours nobody could measure ("" when there are none)."""
+    count = int(charts.get("unmeasured", 0))
+    if not count:
+        return ""
+    listed = [str(item) for item in charts.get("unmeasured_listed", [])]
+    return f" {count} chart colour(s) not measured: {_first([clip(i, 120) for i in listed])}."
 
 
 def _stacked_siblings(nodes: Sequence[Node]) -> list[tuple[Element, Element]]:
@@ -241,7 +281,7 @@ def _stacked_siblings(nodes: Sequence[Node]) -> list[tuple[Element, Element]]:
 
 
 def layout_spacing(ctx: MetricContext) -> Measured:
-    findings, checked = _offences(ctx, SPACING_PROPERTIES)
+    findings, checked, _ = _offences(ctx, SPACING_PROPERTIES)
     pairs = _stacked_siblings(ctx.nodes)
     misaligned = [(a, b) for a, b in pairs if 0.5 < abs(a.box.x - b.box.x) <= ALIGN_SLOP]
     numbers: dict[str, Any] = {
@@ -351,7 +391,7 @@ def truncation_findings(ctx: MetricContext, texts: Sequence[Node]) -> list[str]:
 
 
 def typography(ctx: MetricContext) -> Measured:
-    findings, checked = _offences(ctx, ("font-size",))
+    findings, checked, _ = _offences(ctx, ("font-size",))
     allowed = {f for stack in ctx.tokens.font_families.values() for f in _families(stack)[:1]}
     shown_text = [n for n in ctx.nodes if n.shown and n.element.has_text]
     # An element whose probe carries no font-family cannot be judged on it (not a miss).

@@ -1,0 +1,311 @@
+"""token_compliance on charts, from hand-written probe.json: SVG fills and strokes against the
+palette and the spec's series tokens, legend swatches against their series, canvas charts'
+colours from a render, and what is reported unmeasured."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from argus.errors import InputError
+from argus.evidence.graphics import parse_graphics
+from argus.evidence.probe import parse_probe
+from argus.gates.base import GateOutcome, GateStatus
+from argus.gates.render_pixels import RenderImage
+from argus.gates.token_compliance import check_token_compliance
+from argus.tokens import Tokens
+from tests.gates.probes import el, page
+
+# Habits tokens (light): primary #3447c4, success #1d7a4a, danger #b3261e, surface #ffffff.
+PRIMARY = "rgb(52, 71, 196)"
+SUCCESS = "rgb(29, 122, 74)"
+OFF = "rgb(61, 107, 224)"  # #3d6be0: near primary, not it
+COLOURS = ("color", "background-color", "border-color")
+
+
+def mark(tag: str = "rect", **kw: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "svg": 1,
+        "tag": tag,
+        "path": kw.pop("path", tag),
+        "box": kw.pop("box", {"x": 20, "y": 20, "width": 30, "height": 100}),
+        "fill": kw.pop("fill", PRIMARY),
+        "stroke": kw.pop("stroke", "none"),
+        "stroke_width": kw.pop("stroke_width", 1),
+        "opacity": kw.pop("opacity", 1),
+        "fill_opacity": 1,
+        "stroke_opacity": 1,
+    }
+    out.update(kw)
+    return out
+
+
+def chart_doc(
+    *marks: dict[str, Any],
+    charts: list[dict[str, Any]] | None = None,
+    canvases: list[dict[str, Any]] | None = None,
+    extra: tuple[dict[str, Any], ...] = (),
+) -> dict[str, Any]:
+    doc = page(
+        el("svg", id="chart", box={"x": 10, "y": 10, "width": 300, "height": 200}),
+        *extra,
+    )
+    doc["graphics"] = {
+        "marks": [{"index": i, **m} for i, m in enumerate(marks)],
+        "marks_total": len(marks),
+        "charts": charts or [],
+        "canvases": canvases or [],
+    }
+    return doc
+
+
+def check(
+    tokens: Tokens,
+    doc: dict[str, Any],
+    render: RenderImage | None = None,
+    **options: Any,
+) -> GateOutcome:
+    probe = parse_probe(doc)
+    return check_token_compliance(
+        probe,
+        tokens,
+        "light",
+        properties=COLOURS,
+        graphics=parse_graphics(doc, probe),
+        load_render=lambda: render,
+        **options,
+    )
+
+
+def test_an_off_palette_svg_fill_fails_naming_the_mark(tokens: Tokens) -> None:
+    on = check(tokens, chart_doc(mark(id="jan", path="#jan")))
+    assert on.status is GateStatus.PASS and on.data["charts"]["marks_checked"] == 1
+    off = check(tokens, chart_doc(mark(id="jan", path="#jan", fill=OFF)))
+    assert off.status is GateStatus.FAIL
+    (finding,) = off.findings
+    assert (finding.element, finding.property, finding.value) == ("#jan", "fill", "#3d6be0")
+    assert finding.expected == "primary #3447c4"
+
+
+def test_a_mark_without_an_id_is_named_below_its_svg(tokens: Tokens) -> None:
+    off = check(tokens, chart_doc(mark(path="g:nth-of-type(2) > rect", fill=OFF)))
+    assert off.findings[0].element == "#chart > g:nth-of-type(2) > rect"
+
+
+def test_strokes_are_held_to_the_palette_and_unpainted_parts_are_not(tokens: Tokens) -> None:
+    stroke = check(tokens, chart_doc(mark("path", fill="none", stroke=OFF)))
+    assert [f.property for f in stroke.findings] == ["stroke"]
+    # none, transparent, a zero-width stroke, a line's fill and an invisible mark paint nothing.
+    quiet = chart_doc(
+        mark(fill="none", stroke="rgba(0, 0, 0, 0)"),
+        mark(stroke=OFF, stroke_width=0),
+        mark("line", fill=OFF, stroke=PRIMARY),
+        mark(fill=OFF, opacity=0),
+    )
+    outcome = check(tokens, quiet)
+    assert outcome.status is GateStatus.PASS, outcome.findings
+    assert outcome.data["charts"]["marks_checked"] == 2  # a fill and a line's stroke
+
+
+def test_svg_text_fill_is_its_text_colour(tokens: Tokens) -> None:
+    label = mark("text", text="Jan", fill="rgb(120, 120, 120)", font_size="12px")
+    assert check(tokens, chart_doc(label)).findings[0].property == "fill"
+
+
+def test_a_gradient_fill_is_reported_unmeasured_not_passed_silently(tokens: Tokens) -> None:
+    doc = chart_doc(mark(id="fancy", path="#fancy", fill='url("#fade")', stroke=PRIMARY))
+    outcome = check(tokens, doc)
+    charts = outcome.data["charts"]
+    assert charts["unmeasured"] == 1 and charts["marks_checked"] == 1  # the stroke still is
+    assert "#fancy fill" in outcome.summary and "not measured" in outcome.summary
+    assert "gradient or pattern" in charts["unmeasured_listed"][0]
+
+
+def test_a_series_mapped_to_a_token_is_held_to_that_token(tokens: Tokens) -> None:
+    doc = chart_doc(mark(id="jan", path="#jan", series="Revenue", fill=PRIMARY))
+    # On the palette, so the palette alone passes it ...
+    assert check(tokens, doc).status is GateStatus.PASS
+    # ... but the spec says the revenue series is drawn in success.
+    outcome = check(tokens, doc, series={"revenue": "success"})
+    assert outcome.status is GateStatus.FAIL
+    (finding,) = outcome.findings
+    assert finding.expected == "success #1d7a4a" and "series 'Revenue'" in finding.message
+    right = chart_doc(mark(series="revenue", fill=SUCCESS))
+    assert check(tokens, right, series={"revenue": "success"}).status is GateStatus.PASS
+
+
+def test_a_series_token_the_tokens_lack_is_bad_input(tokens: Tokens) -> None:
+    with pytest.raises(InputError, match=r"charts\.series\.revenue: no colour token 'chart-9'"):
+        check(tokens, chart_doc(mark(series="revenue")), series={"revenue": "chart-9"})
+
+
+def test_the_allow_list_covers_a_chart_by_its_svg(tokens: Tokens) -> None:
+    doc = chart_doc(mark(fill=OFF))
+    assert check(tokens, doc, allow=["#chart"]).status is GateStatus.PASS
+
+
+def legend(*items: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        {
+            "svg": 1,
+            "role": "img",
+            "name": "Revenue",
+            "legend": {"source": "role", "items": list(items)},
+        }
+    ]
+
+
+def swatch(
+    colour: str, element: int | None = None, mark_index: int | None = None
+) -> dict[str, Any]:
+    box = {"x": 0, "y": 0, "width": 12, "height": 12}
+    return {
+        "kind": "box" if element is not None else "mark",
+        "color": colour,
+        "box": box,
+        "element": element,
+        "mark": mark_index,
+    }
+
+
+def test_a_legend_swatch_that_does_not_match_its_series_fails(tokens: Tokens) -> None:
+    marks = (
+        mark(series="revenue", fill=PRIMARY),
+        mark(series="revenue", fill=PRIMARY),
+        mark(series="costs", fill=SUCCESS),
+    )
+    key = el("span", id="key-revenue", box={"x": 0, "y": 300, "width": 12, "height": 12})
+    wrong = chart_doc(
+        *marks,
+        charts=legend(
+            {"series": "revenue", "label": "Revenue", "swatch": swatch(SUCCESS, element=2)},
+            {"series": "costs", "label": "Costs", "swatch": swatch(SUCCESS, element=2)},
+        ),
+        extra=(key,),
+    )
+    outcome = check(tokens, wrong)
+    assert outcome.status is GateStatus.FAIL
+    (finding,) = outcome.findings
+    assert (finding.element, finding.property, finding.value) == (
+        "#key-revenue",
+        "legend swatch",
+        "#1d7a4a",
+    )
+    assert finding.expected == "#3447c4 (series revenue)"
+    right = chart_doc(
+        *marks,
+        charts=legend(
+            {"series": "revenue", "label": "Revenue", "swatch": swatch(PRIMARY, element=2)},
+            {"series": "", "label": "costs", "swatch": swatch(SUCCESS, element=2)},  # by label
+        ),
+        extra=(key,),
+    )
+    outcome = check(tokens, right)
+    assert outcome.status is GateStatus.PASS, outcome.findings
+    assert outcome.data["charts"]["legend_items"] == 2
+    assert outcome.data["charts"]["legend_unmatched"] == 0
+
+
+def test_a_legend_item_naming_no_drawn_series_is_counted_unmatched(tokens: Tokens) -> None:
+    doc = chart_doc(
+        mark(series="revenue"),
+        mark("rect", series="", fill=SUCCESS),
+        charts=legend(
+            {"series": "forecast", "label": "Forecast", "swatch": swatch(SUCCESS, mark_index=1)}
+        ),
+    )
+    outcome = check(tokens, doc)
+    assert outcome.status is GateStatus.PASS
+    assert outcome.data["charts"]["legend_unmatched"] == 1
+
+
+def render_with(
+    tmp_path: Path, paint: dict[tuple[int, int, int, int], tuple[int, int, int]]
+) -> RenderImage:
+    pixels = np.full((100, 200, 3), 255, dtype=np.uint8)
+    for (x0, y0, x1, y1), colour in paint.items():
+        pixels[y0:y1, x0:x1] = colour
+    path = tmp_path / "render.png"
+    Image.fromarray(pixels).save(path)
+    return RenderImage.load(path, 200)
+
+
+CANVAS = {
+    "element": 1,
+    "tag": "canvas",
+    "name": "Sales",
+    "how": "role=img",
+    "box": {"x": 0, "y": 0, "width": 100, "height": 100},
+}
+
+
+def canvas_doc() -> dict[str, Any]:
+    doc = chart_doc(canvases=[CANVAS])
+    doc["elements"][1]["tag"] = "canvas"
+    doc["elements"][1]["id"] = "sales"
+    return doc
+
+
+def test_a_canvas_charts_colours_are_held_to_the_palette(tmp_path: Path, tokens: Tokens) -> None:
+    on = render_with(tmp_path, {(10, 10, 40, 90): (52, 71, 196), (50, 10, 90, 90): (29, 122, 74)})
+    outcome = check(tokens, canvas_doc(), on)
+    assert outcome.status is GateStatus.PASS, outcome.findings
+    assert outcome.data["charts"]["canvas_colours"] == 3  # white, primary, success
+    off = render_with(tmp_path, {(10, 10, 40, 90): (52, 71, 196), (50, 10, 90, 90): (122, 31, 162)})
+    outcome = check(tokens, canvas_doc(), off)
+    (finding,) = outcome.findings
+    assert (finding.element, finding.property, finding.value) == (
+        "#sales",
+        "canvas colour",
+        "#7a1fa2",
+    )
+    assert "of the canvas chart" in finding.message
+    # Outside the canvas's box, the same colour is not the canvas's.
+    beside = render_with(tmp_path, {(150, 10, 190, 90): (122, 31, 162)})
+    assert check(tokens, canvas_doc(), beside).status is GateStatus.PASS
+
+
+def test_a_canvas_that_cannot_be_read_is_said(tmp_path: Path, tokens: Tokens) -> None:
+    missing = check(tokens, canvas_doc(), None)
+    assert "#sales canvas: no render.png" in missing.summary
+    rng = np.random.default_rng(7)
+    noise = rng.integers(0, 256, size=(100, 200, 3), dtype=np.uint8)
+    path = tmp_path / "noise.png"
+    Image.fromarray(noise).save(path)
+    outcome = check(tokens, canvas_doc(), RenderImage.load(path, 200))
+    assert "no distinct colours" in outcome.summary
+    assert outcome.data["charts"]["canvas_colours"] == 0
+
+
+def test_a_probe_without_graphics_says_svg_was_not_read(tokens: Tokens) -> None:
+    doc = chart_doc(mark(fill=OFF))
+    del doc["graphics"]
+    outcome = check(tokens, doc)
+    assert outcome.status is GateStatus.PASS
+    assert "SVG and canvas not read" in outcome.summary
+
+
+def test_marks_past_the_cap_are_counted(tokens: Tokens) -> None:
+    doc = chart_doc(mark())
+    doc["graphics"]["marks_total"] = 900
+    assert "899 SVG mark(s) past the probe's cap not read" in check(tokens, doc).summary
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"svg": 0}, r"marks\[0\]\.svg 0 is a <body>, not an <svg>"),
+        ({"svg": 9}, r"marks\[0\]\.svg 9 is not an element index"),
+        ({"fill": "wobbly"}, r"marks\[0\]\.fill 'wobbly' is not a paint"),
+        ({"opacity": "1"}, r"marks\[0\]\.opacity must be a number"),
+        ({"index": 3}, r"marks\[0\]\.index is 3, expected 0"),
+    ],
+)
+def test_a_forged_graphics_section_is_bad_input(change: dict[str, Any], message: str) -> None:
+    doc = chart_doc({**mark(), **change})
+    with pytest.raises(InputError, match=message):
+        parse_graphics(doc, parse_probe(doc))
