@@ -38,6 +38,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "console_policy",
                 "errors",
                 "folderlock",
+                "person",  # whether a person, not an agent, takes a decision
                 "io",
                 "proc",
                 "state_home",
