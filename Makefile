@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck unit browser-tests bench browser clean image fuzz mutate
+.PHONY: demo test lint typecheck unit browser-tests bench browser clean image fuzz mutate refree-table
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +61,10 @@ demo: browser
 
 bench: browser
 	$(BIN)/python -m bench.run
+
+# The reference-free results table of docs/judge.md, measured again (about two minutes).
+refree-table: browser
+	$(BIN)/python -m bench.refree --write docs/judge.md
 
 # The pinned rendering image (Dockerfile): skipped with a message where Docker cannot build.
 IMAGE ?= argus-render

@@ -145,9 +145,13 @@ def readme_table(results: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def replace_between_markers(text: str, body: str) -> str | None:
-    """``text`` with everything between the README markers replaced; None without markers."""
-    start, end = text.find(README_START), text.find(README_END)
+def replace_between_markers(
+    text: str, body: str, markers: tuple[str, str] = (README_START, README_END)
+) -> str | None:
+    """``text`` with everything between the markers (default: the README's) replaced; None
+    without markers."""
+    opening, closing = markers
+    start, end = text.find(opening), text.find(closing)
     if start < 0 or end < start:
         return None
-    return text[: start + len(README_START)] + "\n" + body + "\n" + text[end:]
+    return text[: start + len(opening)] + "\n" + body + "\n" + text[end:]

@@ -226,3 +226,12 @@ def test_readme_table_lists_every_comparison_and_what_was_not_measured() -> None
     table = readme_table(results)
     assert "| gates | all gates | sense | 0.50 | ≤ 0.75 (met) |" in table
     assert "Not measured in this run: loop." in table
+
+
+def test_other_markers_bound_another_table() -> None:
+    from bench.refree import MARKERS
+
+    text = f"a\n{MARKERS[0]}\nold\n{MARKERS[1]}\nb\n{README_START}\nkeep\n{README_END}\n"
+    updated = replace_between_markers(text, "new", MARKERS)
+    assert updated == f"a\n{MARKERS[0]}\nnew\n{MARKERS[1]}\nb\n{README_START}\nkeep\n{README_END}\n"
+    assert replace_between_markers("no markers", "new", MARKERS) is None

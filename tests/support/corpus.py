@@ -61,7 +61,8 @@ MOCK_EDITS = (
     ("tokens.css", 'Inter, "DejaVu Sans", sans-serif;', '"DejaVu Sans", sans-serif;'),
     ("app.css", ".dash-title {\n", ".dash-title {\n  position: relative;\n  top: 3px;\n"),
 )
-MOCK_SCALE = 2.0
+MOCK_SCALE = 2.0  # exported at 2x, as design tools do
+TYPED_KEYS = ("numeric_columns", "formats", "sort", "shown", "focus_trap")
 
 
 @dataclass(frozen=True)
@@ -98,8 +99,9 @@ def view_of(slug: str, spec: Spec) -> View:
 class Corpus:
     """The dashboard's variants, sensed on demand with one sensor and one server."""
 
-    def __init__(self, sensor: Sensor, workdir: Path, base_url: str) -> None:
+    def __init__(self, sensor: Sensor, workdir: Path, base_url: str, *, typed: bool = True) -> None:
         self.sensor = sensor
+        self.typed = typed  # False: the spec's typed checks removed (what they add, measured)
         self.workdir = workdir
         self.base_url = base_url
         self.defects = {d.name: d for d in load_dashboard_defects()}
@@ -128,6 +130,8 @@ class Corpus:
                     apply_defect(root, Defect("mock", file, find, change, None, (), "", ""))
             elif variant != "clean":
                 raise KeyError(f"no variant {variant!r} in examples/dashboard")
+            if not self.typed:
+                without_typed_checks(root / DASHBOARD_SPEC)
             self._roots[variant] = root
         return self._roots[variant]
 
@@ -157,7 +161,8 @@ class Corpus:
             with Image.open(self.sensed("mock", slug) / "render.png") as image:
                 width, height = image.size
                 bigger = image.convert("RGB").resize(
-                    (round(width * MOCK_SCALE), round(height * MOCK_SCALE)), Image.LANCZOS
+                    (round(width * MOCK_SCALE), round(height * MOCK_SCALE)),
+                    Image.Resampling.LANCZOS,
                 )
                 bigger.save(out)
         return out
@@ -214,8 +219,18 @@ class Corpus:
         return run_judge(MetricJudge(ProjectConfig(root=spec.root)), packet, load_rubric(None))
 
 
+def without_typed_checks(spec_path: Path) -> None:
+    """Rewrite a spec without its typed checks (argus.spec.typed)."""
+    data = json.loads(spec_path.read_text(encoding="utf-8"))
+    for target in data["targets"]:
+        for expectation in target.get("expectations", {}).values():
+            for key in TYPED_KEYS:
+                expectation.pop(key, None)
+    spec_path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+
+
 @contextmanager
-def dashboard_corpus(sensor: Sensor, workdir: Path) -> Iterator[Corpus]:
+def dashboard_corpus(sensor: Sensor, workdir: Path, *, typed: bool = True) -> Iterator[Corpus]:
     """A corpus whose copies are served from ``workdir`` by one in-process static server."""
     workdir.mkdir(parents=True, exist_ok=True)
     handler = functools.partial(_Quiet, directory=str(workdir))
@@ -223,7 +238,8 @@ def dashboard_corpus(sensor: Sensor, workdir: Path) -> Iterator[Corpus]:
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        yield Corpus(sensor, workdir, f"http://127.0.0.1:{server.server_address[1]}")
+        base_url = f"http://127.0.0.1:{server.server_address[1]}"
+        yield Corpus(sensor, workdir, base_url, typed=typed)
     finally:
         server.shutdown()
         server.server_close()
