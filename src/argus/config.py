@@ -87,6 +87,8 @@ class WebServerConfig(_Section):
     timeout: float = Field(default=60.0, gt=0)
     reuse_existing: bool = True
     cwd: str = "."
+    # A text the app's page holds, shown by a server Argus did not start (argus.sense.app_proof).
+    marker: str = ""
 
 
 class BrowserConfig(_Section):

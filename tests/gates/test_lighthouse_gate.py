@@ -47,7 +47,7 @@ def gate(
             return recorded
 
         @contextlib.contextmanager
-        def fake_server(config: Any, root: Path | None = None) -> Iterator[None]:
+        def fake_server(config: Any, root: Path | None = None, spec: Any = None) -> Iterator[None]:
             calls["server"].append((config, root))
             yield None
             calls["server"].clear()

@@ -38,13 +38,30 @@ def test_starts_waits_and_stops(tmp_path: Path) -> None:
 
 
 def test_reuses_a_server_that_already_answers(tmp_path: Path, serve: Serve) -> None:
+    (tmp_path / "index.html").write_text('<meta name="argus-app" content="shop">')
     base = serve(tmp_path)
     port = int(base.rsplit(":", 1)[1])
     # The command would fail if it ran: reuse must not start it.
-    config = _config(tmp_path, "exit 3", port)
+    config = _config(tmp_path, "exit 3", port, marker='content="shop"')
     with web_server(config) as url:
         assert url_answers(url)
     assert url_answers(base), "a reused server is not ours to stop"
+
+
+def test_a_reused_server_without_the_marker_is_refused_in_one_line(
+    tmp_path: Path, serve: Serve
+) -> None:
+    (tmp_path / "index.html").write_text("<p>some other app</p>")
+    port = int(serve(tmp_path).rsplit(":", 1)[1])
+    config = _config(tmp_path, "exit 3", port, marker='content="shop"')
+    with pytest.raises(SensorError) as info, web_server(config):
+        pass
+    message = str(info.value)
+    assert "\n" not in message and "cannot tell it is this project's app" in message
+    assert "'content=\"shop\"'" in message and "[web_server] marker" in message
+    bare = _config(tmp_path, "exit 3", port)  # nothing to prove it with: refused too
+    with pytest.raises(SensorError, match="no marker, no a11y contract id"), web_server(bare):
+        pass
 
 
 def test_existing_server_without_reuse_is_an_error(tmp_path: Path, serve: Serve) -> None:
@@ -95,3 +112,32 @@ def test_cli_server_that_never_comes_up_is_exit_2(tmp_path: Path, run_argus: Run
     assert done.returncode == 2
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith("argus: web server: ") and "did not answer within 0.5s" in last
+
+
+def _habits_reusing(tmp_path: Path, served: Path, serve: Serve) -> tuple[ProjectConfig, Any]:
+    from argus.config import load_config
+    from argus.spec import load_spec
+    from tests.support.habits import HABITS_SPEC, copy_habits
+
+    root = copy_habits(tmp_path)
+    base = serve(served if served.is_absolute() else root / served)
+    config = load_config(root)
+    assert config.web_server is not None
+    server = config.web_server.model_copy(update={"command": "exit 3", "url": base + "/"})
+    config = config.model_copy(update={"web_server": server, "base_url": base})
+    return config, load_spec(root / HABITS_SPEC)
+
+
+def test_a_reused_server_proves_itself_by_an_id_of_the_a11y_contract(
+    tmp_path: Path, serve: Serve
+) -> None:
+    config, spec = _habits_reusing(tmp_path, Path("."), serve)  # the app's own page
+    with web_server(config, spec.root, spec) as url:
+        assert url is not None and url_answers(url)
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "index.html").write_text('<p id="habits">not the app</p>')
+    config, spec = _habits_reusing(tmp_path / "b", other, serve)
+    with pytest.raises(SensorError, match=r"an id of the a11y contract \(habits.screen"):
+        with web_server(config, spec.root, spec):
+            pass

@@ -46,7 +46,7 @@ def served_view(root: Path, args: argparse.Namespace) -> Iterator[ServedView]:
         raise InputError(
             f"{spec.path}: target '{target.id}' is not a web view (adapter views have no URL)"
         )
-    serving = nullcontext() if args.base_url else web_server(config, config.root)
+    serving = nullcontext() if args.base_url else web_server(config, config.root, spec)
     with serving:
         yield ServedView(
             plan.url, plan.viewport, plan.color_scheme, spec.spec_dir / RUNS_DIR / view.slug

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from argus.confine import bwrap
 from argus.confine.contain import Cgroup
@@ -67,10 +67,12 @@ class _Prepared:
             self.cgroup = Cgroup.make()
             self._prctl = ctypes.CDLL(None, use_errno=True).prctl
 
-    def argv(self, command: Command) -> Command:
-        if self.confinement.backend != "bubblewrap":
-            return command
+    def argv(self, command: Command) -> list[str]:
+        """The argv to start: a string is a shell command line (``/bin/sh -c``, as
+        ``shell=True`` would run it), wrapped by bwrap under bubblewrap."""
         words = [SHELL, "-c", command] if isinstance(command, str) else list(command)
+        if self.confinement.backend != "bubblewrap":
+            return words
         return bwrap.argv(self.policy, self.cwd, words)
 
     def preexec(self) -> Callable[[], None] | None:
@@ -177,6 +179,45 @@ def start_confined(
             yield process
         finally:
             stop_group(process)
+    finally:
+        with contextlib.suppress(OSError):
+            prepared.close()
+
+
+@contextmanager
+def popen_confined(
+    argv: Command,
+    policy: Policy,
+    *,
+    cwd: Path,
+    env: Mapping[str, str] | None = None,
+    confinement: Confinement | None = None,
+    **popen: Any,
+) -> Iterator[subprocess.Popen[bytes]]:
+    """``subprocess.Popen`` under ``policy`` in a new session, for a program talked to through
+    pipes (a grader, a judge command); on leaving the block its whole group is killed and
+    nothing it started is left. OSError when it cannot start or be confined."""
+    prepared = _Prepared(confinement or detect(), policy, cwd, env)
+    try:
+        try:
+            process = subprocess.Popen(  # argus.proc explains preexec_fn with threads
+                prepared.argv(argv),
+                cwd=cwd,
+                env=prepared.env,
+                start_new_session=True,
+                preexec_fn=prepared.preexec(),
+                **popen,
+            )
+        except subprocess.SubprocessError as exc:
+            raise _could_not_confine(exc, policy.who) from exc
+        try:
+            yield process
+        finally:
+            if process.poll() is None:
+                stop_group(process, grace=0)
+            else:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGKILL)
     finally:
         with contextlib.suppress(OSError):
             prepared.close()

@@ -28,7 +28,7 @@ def lighthouse_gate(inputs: GateInputs) -> GateOutcome:
     plan = plan_view(inputs.spec, inputs.view, inputs.config)
     assert plan.url is not None
     browser = discover_browser(inputs.config)
-    with web_server(inputs.config, inputs.root):
+    with web_server(inputs.config, inputs.root, inputs.spec):
         report = run_lighthouse(
             plan.url,
             browser=browser,

@@ -172,15 +172,15 @@ class Sensor(Closing):
             return {"name": "chromium", "version": version, "endpoint": public_endpoint(endpoint)}
         return {"name": "chromium", "version": version, "executable": self._browser_path}
 
-    def start_server(self) -> None:
+    def start_server(self, spec: Spec | None = None) -> None:
         """Start the configured web server now (idempotent); SensorError when it cannot."""
-        self._ensure_server()
+        self._ensure_server(spec)
 
-    def _ensure_server(self) -> None:
+    def _ensure_server(self, spec: Spec | None) -> None:
         """Start the configured web server once, on first use (adapter-only projects never do)."""
         with self._server_lock:
             if not self._server_up:
-                self._server.enter_context(web_server(self.config, self.root))
+                self._server.enter_context(web_server(self.config, self.root, spec))
                 self._server_up = True
 
     # -- sensing --------------------------------------------------------------------------
@@ -220,7 +220,7 @@ class Sensor(Closing):
         if spec.adapter != "web" or base_url is not None:
             return None
         try:
-            self._ensure_server()
+            self._ensure_server(spec)
         except SensorError as err:
             return SenseResult(view=View(spec.feature, "", "", ""), out_dir=Path(), error=str(err))
         return None

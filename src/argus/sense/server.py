@@ -1,8 +1,10 @@
 """Start the project's web server before sensing and stop it afterwards (Playwright's webServer).
 
-``reuse_existing`` keeps a server that already answers at the URL (a developer's dev server);
-otherwise the command is started in its own process group, the URL is polled until it answers
-within ``timeout`` seconds, and the whole group is stopped on exit.
+``reuse_existing`` keeps a server that already answers at the URL (a developer's dev server)
+once it proved to be the project's app (argus.sense.app_proof); otherwise the command is
+started confined like every program the builder can edit (argus.confine: it may write in the
+workspace but its protected set, its processes die with it and with Argus), the URL is polled
+until it answers within ``timeout`` seconds, and all of it is stopped on exit.
 """
 
 from __future__ import annotations
@@ -13,12 +15,15 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 from argus.config import ProjectConfig, WebServerConfig
+from argus.confine import start_confined, workspace
 from argus.errors import ConfigError, SensorError
-from argus.proc import one_line, read_tail, start_in_group, stop_group
+from argus.proc import one_line, read_tail
+from argus.sense.app_proof import prove_app
+from argus.spec.model import Spec
 
 POLL_SECONDS = 0.1
 
@@ -46,10 +51,13 @@ def server_url(config: ProjectConfig, server: WebServerConfig) -> str:
 
 
 @contextmanager
-def web_server(config: ProjectConfig, root: Path | None = None) -> Iterator[str | None]:
+def web_server(
+    config: ProjectConfig, root: Path | None = None, spec: Spec | None = None
+) -> Iterator[str | None]:
     """Run the configured web server for the duration of the block; yields its URL (or None).
 
-    ``cwd`` is relative to ``root`` (default: the config's root).
+    ``cwd`` is relative to ``root`` (default: the config's root); ``spec`` names the ids a
+    reused server must show (argus.sense.app_proof).
     """
     server = config.web_server
     if server is None:
@@ -58,27 +66,30 @@ def web_server(config: ProjectConfig, root: Path | None = None) -> Iterator[str 
     url = server_url(config, server)
     if url_answers(url):
         if server.reuse_existing:
+            prove_app(url, config, spec)
             yield url
             return
         raise SensorError(
             f"web server: {url} already answers and reuse_existing is false; "
             "stop the running server or set web_server.reuse_existing = true"
         )
-    cwd = ((root or config.root) / server.cwd).resolve()
-    with tempfile.TemporaryDirectory(prefix="argus-server-") as tmp:
+    workdir = (root or config.root).resolve()
+    cwd = (workdir / server.cwd).resolve()
+    with tempfile.TemporaryDirectory(prefix="argus-server-") as tmp, ExitStack() as running:
         log_path = Path(tmp) / "server.log"
         with log_path.open("wb") as log:
             try:
-                process = start_in_group(server.command, cwd=cwd, log=log)
+                process = running.enter_context(
+                    start_confined(
+                        server.command, workspace("web server", workdir), cwd=cwd, log=log
+                    )
+                )
             except OSError as exc:
                 raise SensorError(
                     f"web server: cannot start {server.command!r} in {cwd}: {exc}"
                 ) from exc
-        try:
-            _wait_until_up(process, url, server, log_path)
-            yield url
-        finally:
-            stop_group(process)  # SIGTERM, SIGKILL after a grace
+        _wait_until_up(process, url, server, log_path)
+        yield url  # on leaving: SIGTERM, SIGKILL after a grace, then nothing it started lives
 
 
 def _wait_until_up(

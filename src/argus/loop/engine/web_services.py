@@ -110,7 +110,7 @@ class ArgusServices(Closing):
         if self.spec.adapter == "web":
             # A server that cannot start is not one view's failed render but a run that cannot
             # go on: raised (said once, exit 2), never recorded against every view.
-            self.sensor.start_server()
+            self.sensor.start_server(self.spec)
         self._warm_reference(view)
         try:
             result = self.sensor.sense(self.spec, view, out_dir)
