@@ -100,14 +100,16 @@ def run_in_group(
     grace: float = STOP_GRACE_S,
     end_escapees: bool = False,
     preexec: Callable[[], None] | None = None,
+    stop: Callable[[subprocess.Popen[bytes], float], None] | None = None,
 ) -> GroupRun:
     """Run ``command`` to its end, or for ``timeout`` seconds and then stop its group; its
     output (stdout and stderr) goes to ``log_path``. Whatever is left of its process group
     when it ends is killed; with ``end_escapees`` also every process it left behind outside
-    its group (Linux). OSError when it cannot start."""
+    its group (Linux); ``stop`` replaces ``stop_group`` on timeout. OSError when it cannot
+    start."""
     log_path.parent.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
-    ours = _children(os.getpid()) if end_escapees else set()
+    ours = child_pids(os.getpid()) if end_escapees else set()
     reaping = end_escapees and _set_subreaper(True)
     try:
         with log_path.open("wb") as log:
@@ -115,13 +117,13 @@ def run_in_group(
             try:
                 code = process.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
-                stop_group(process, grace)
+                (stop or stop_group)(process, grace)
                 return GroupRun(None, True, time.monotonic() - started)
             signal_group(process.pid, signal.SIGKILL)  # nothing of its group outlives it
         return GroupRun(code, False, time.monotonic() - started)
     finally:
         if reaping:
-            end_new_children(ours)
+            end_newchild_pids(ours)
             _set_subreaper(False)
 
 
@@ -141,7 +143,7 @@ def _set_subreaper(on: bool) -> bool:
         return False
 
 
-def _children(pid: int) -> set[int]:
+def child_pids(pid: int) -> set[int]:
     """The pids whose parent is ``pid``, from /proc (empty where there is no /proc)."""
     found: set[int] = set()
     try:
@@ -163,12 +165,12 @@ def _children(pid: int) -> set[int]:
     return found
 
 
-def end_new_children(keep: set[int]) -> None:
+def end_newchild_pids(keep: set[int]) -> None:
     """SIGKILL and reap every child of this process not in ``keep``, round after round (a
     killed process's own children are reparented to us), until none is left."""
     me = os.getpid()
     for _ in range(_SWEEP_ROUNDS):
-        new = _children(me) - keep
+        new = child_pids(me) - keep
         if not new:
             return
         for pid in new:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from argus.confine import HASH_CHECKED, Policy
 from argus.errors import InputError
 from argus.gates import commands
 from argus.gates.base import GateStatus
@@ -66,15 +67,22 @@ def test_gate_without_a_command_skips(habits_inputs) -> None:
 
 
 def _fake_run(monkeypatch: pytest.MonkeyPatch, result: GroupRun) -> dict[str, object]:
-    """run_in_group replaced by one that returns ``result`` and keeps the call's arguments."""
+    """run_confined replaced by one that returns ``result`` and keeps the call's arguments (the
+    policy and confinement apart: ``_policy`` and ``_confinement``)."""
     calls: dict[str, object] = {}
 
-    def fake(command: str, **kwargs: object) -> GroupRun:
+    def fake(command: str, policy: Policy, **kwargs: object) -> GroupRun:
+        confinement = kwargs.pop("confinement")
         calls.update(kwargs, command=command)
+        calls.update(_policy=calls.pop("_policy", policy), _confinement=confinement)
         return result
 
-    monkeypatch.setattr(commands, "run_in_group", fake)
+    monkeypatch.setattr(commands, "run_confined", fake)
     return calls
+
+
+def _without_policy(calls: dict[str, object]) -> dict[str, object]:
+    return {k: v for k, v in calls.items() if not k.startswith("_")}
 
 
 def test_the_outcome_in_full_for_a_passing_command(
@@ -92,9 +100,14 @@ def test_the_outcome_in_full_for_a_passing_command(
         "timed_out": False,
         "seconds": 1.235,
         "log": str(log),
+        "protection": HASH_CHECKED,  # tests run unconfined unless they say otherwise
     }
-    # The command runs in the root, with the gate's timeout, and is killed at once on timeout.
-    assert calls == {
+    # The command runs in the root, with the gate's timeout, and is killed at once on timeout,
+    # confined to writing in the root but its protected set.
+    policy = calls["_policy"]
+    assert isinstance(policy, Policy) and policy.writable == (tmp_path,)
+    assert tmp_path / ".argus" in policy.read_only
+    assert _without_policy(calls) == {
         "command": "make lint",
         "cwd": tmp_path,
         "timeout": 7,
@@ -171,7 +184,7 @@ def test_a_configured_gate_runs_its_command_in_the_root_with_its_timeout(
         GateStatus.FAIL,
         4,
     )
-    assert calls == {
+    assert _without_policy(calls) == {
         "command": "make app",
         "cwd": inputs.root,
         "timeout": 12.5,

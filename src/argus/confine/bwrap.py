@@ -7,7 +7,9 @@ of the program (nor any interpreter start-up) runs outside. What it gets:
   paths bound writable on top and its read-only paths inside them bound read-only again; a
   read-only mount refuses writes and metadata changes alike (chmod, utime, xattrs, ``chattr``),
   and a bound file cannot be replaced, renamed or removed;
-- a private ``/tmp`` (a tmpfs, ``TMPDIR=/tmp``), fresh ``/proc`` and ``/dev``;
+- a private ``/tmp`` (a tmpfs, ``TMPDIR=/tmp``), fresh ``/proc`` and ``/dev``; the host's
+  ``/tmp`` is hidden, but for what the command names (its program, a script, its working
+  folder), bound back read-only;
 - its own user namespace with every capability dropped (run as root, bwrap would otherwise
   keep root's capabilities, and a remount would make the root writable again);
 - its own PID namespace: bwrap is its init, so when the program ends, or bwrap is killed,
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import os
+import shlex
 import shutil
 import subprocess
 from collections.abc import Sequence
@@ -63,10 +66,33 @@ def program() -> str | None:
     return shutil.which("bwrap")
 
 
+def _hidden_but_named(cwd: Path, command: Sequence[str]) -> list[str]:
+    """Existing paths under the host's ``/tmp`` (hidden by the private one) that the command
+    names, or its working folder: bound back read-only so that it can run."""
+    words = [str(cwd)]
+    for word in command:
+        try:
+            words += shlex.split(word) if " " in word else [word]
+        except ValueError:
+            words.append(word)
+    found: list[str] = []
+    for word in words:
+        if not word.startswith("/tmp/"):
+            continue
+        real = os.path.realpath(word)
+        if os.path.isfile(real) and os.path.dirname(real) != "/tmp":
+            real = os.path.dirname(real)  # a script's own folder: its siblings too
+        if real.startswith("/tmp/") and os.path.exists(real) and real not in found:
+            found.append(real)
+    return found
+
+
 def argv(policy: Policy, cwd: Path, command: Sequence[str]) -> list[str]:
     """The argv running ``command`` in ``cwd`` under ``policy``."""
     bwrap = program() or "bwrap"
     binds: list[str] = []
+    for real in _hidden_but_named(cwd, command):
+        binds += ["--ro-bind", real, real]
     for path in policy.writable:
         real = os.path.realpath(path)
         binds += ["--bind", real, real]

@@ -45,6 +45,38 @@ def _own_cgroup() -> str | None:
     return None
 
 
+def _end_orphans(parent: Path) -> None:
+    """Kill and remove the cgroups an Argus process that is gone left behind (it was killed
+    with ``kill -9``: a web server it started must not live on to be reused)."""
+    for path in parent.glob("argus-*-*"):
+        pid = path.name.split("-")[1]
+        if not pid.isdigit() or int(pid) == os.getpid() or Path(f"/proc/{pid}").exists():
+            continue
+        _kill(path)
+
+
+def _populated(path: Path) -> bool:
+    try:
+        return "populated 1" in (path / "cgroup.events").read_text(encoding="ascii")
+    except OSError:
+        return False
+
+
+def _kill(path: Path) -> bool:
+    """SIGKILL every process in the cgroup ``path``, wait until it is empty and remove it.
+    False when it could not be emptied."""
+    try:
+        (path / "cgroup.kill").write_text("1", encoding="ascii")
+    except OSError:
+        return False
+    deadline = time.monotonic() + KILL_WAIT_S
+    while _populated(path) and time.monotonic() < deadline:
+        time.sleep(_POLL_S)
+    with contextlib.suppress(OSError):
+        path.rmdir()
+    return not _populated(path)
+
+
 class Cgroup:
     """One program's cgroup: ``join`` (in the child, between fork and exec), then ``kill``."""
 
@@ -61,6 +93,7 @@ class Cgroup:
         parent = mount / own.lstrip("/")
         if not (parent / "cgroup.kill").exists():
             return None  # before Linux 5.14: no way to kill the whole cgroup at once
+        _end_orphans(parent)
         path = parent / f"argus-{os.getpid()}-{next(_serial)}"
         try:
             path.mkdir()
@@ -77,25 +110,9 @@ class Cgroup:
         """Move the calling process into the cgroup (writing 0 moves the writer)."""
         os.write(self._procs, b"0")
 
-    def populated(self) -> bool:
-        try:
-            events = (self.path / "cgroup.events").read_text(encoding="ascii")
-        except OSError:
-            return False
-        return "populated 1" in events
-
     def kill(self) -> bool:
         """SIGKILL every process in the cgroup, wait until it is empty and remove it. False
         when it could not be emptied (said by the caller)."""
         with contextlib.suppress(OSError):
             os.close(self._procs)
-        try:
-            (self.path / "cgroup.kill").write_text("1", encoding="ascii")
-        except OSError:
-            return False
-        deadline = time.monotonic() + KILL_WAIT_S
-        while self.populated() and time.monotonic() < deadline:
-            time.sleep(_POLL_S)
-        with contextlib.suppress(OSError):
-            self.path.rmdir()
-        return not self.populated()
+        return _kill(self.path)

@@ -32,7 +32,15 @@ from argus.confine.contain import Cgroup
 from argus.confine.detect import Confinement, detect
 from argus.confine.landlock import Ruleset, allow_list
 from argus.confine.policy import Policy
-from argus.proc import STOP_GRACE_S, Command, GroupRun, run_in_group, start_in_group, stop_group
+from argus.proc import (
+    STOP_GRACE_S,
+    Command,
+    GroupRun,
+    child_pids,
+    run_in_group,
+    start_in_group,
+    stop_group,
+)
 
 SHELL = "/bin/sh"
 _PR_SET_PDEATHSIG = 1
@@ -90,6 +98,18 @@ class _Prepared:
 
         return confine_child
 
+    def stop(self, process: subprocess.Popen[bytes], grace: float = STOP_GRACE_S) -> None:
+        """Stop ``process`` and all it started; returns once they are gone. Under bubblewrap
+        the namespace's init (bwrap's only child, in a session of its own) is killed first:
+        bwrap then reaps it only once the kernel has killed and reaped every process of the
+        namespace, so when bwrap is reaped nothing is left (killing bwrap first would leave
+        the namespace to die a moment later, after Argus moved on)."""
+        if self.confinement.backend == "bubblewrap" and process.poll() is None:
+            for pid in child_pids(process.pid):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+        stop_group(process, grace)
+
     @property
     def sweeps(self) -> bool:
         """Whether only the subreaper sweep ends what the program left behind."""
@@ -134,6 +154,7 @@ def run_confined(
             grace=grace,
             end_escapees=prepared.sweeps,
             preexec=prepared.preexec(),
+            stop=prepared.stop,
         )
     except subprocess.SubprocessError as exc:
         raise _could_not_confine(exc, policy.who) from exc
@@ -178,7 +199,7 @@ def start_confined(
         try:
             yield process
         finally:
-            stop_group(process)
+            prepared.stop(process)
     finally:
         with contextlib.suppress(OSError):
             prepared.close()
@@ -213,11 +234,7 @@ def popen_confined(
         try:
             yield process
         finally:
-            if process.poll() is None:
-                stop_group(process, grace=0)
-            else:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(process.pid, signal.SIGKILL)
+            prepared.stop(process, 0)
     finally:
         with contextlib.suppress(OSError):
             prepared.close()

@@ -28,10 +28,13 @@ from __future__ import annotations
 import secrets
 import subprocess
 import tempfile
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from argus.confine import Policy, detect
+from argus.confine.launch import popen_confined
 from argus.contract.graderexec import grader_environment
 from argus.errors import JudgeError
 from argus.evidence.content import clip, fence
@@ -276,27 +279,35 @@ def _ask_command(
 def _run_command(
     command: str, argv: list[str], prompt: str, root: Path, place: Path, timeout: float, nonce: str
 ) -> GraderVerdict:
-    who = {"command": command}
-    try:
-        process = subprocess.Popen(
-            argv,
-            cwd=place,  # never the repository: nothing there configures the grader
-            env=grader_environment(root, place),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,  # so a timeout stops the grader and its children
-        )
-    except OSError as exc:
-        error = f"grader command cannot start: {clip(str(exc), 200)}"
-        return GraderVerdict(None, "", error=error, grader=who)
-    try:
-        out, err = process.communicate(prompt.encode("utf-8"), timeout=timeout)
-    except subprocess.TimeoutExpired:
-        stop_group(process, grace=0)
-        process.communicate()
-        error = f"grader command did not answer within {timeout:g}s"
-        return GraderVerdict(None, "", error=error, grader=who)
+    confinement = detect()
+    who = {"command": command, "protection": confinement.protection}
+    # Confined (argus.confine): it writes nowhere but its private directory, reads the
+    # repository without changing it, keeps the host's network (a model on loopback), and
+    # nothing it starts outlives it; its own session, so a timeout stops all of it.
+    with ExitStack() as running:
+        try:
+            process = running.enter_context(
+                popen_confined(
+                    argv,
+                    Policy("a grader", (place,)),
+                    cwd=place,  # never the repository: nothing there configures the grader
+                    env=grader_environment(root, place),
+                    confinement=confinement,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                )
+            )
+        except OSError as exc:
+            error = f"grader command cannot start: {clip(str(exc), 200)}"
+            return GraderVerdict(None, "", error=error, grader=who)
+        try:
+            out, err = process.communicate(prompt.encode("utf-8"), timeout=timeout)
+        except subprocess.TimeoutExpired:
+            stop_group(process, grace=0)
+            process.communicate()
+            error = f"grader command did not answer within {timeout:g}s"
+            return GraderVerdict(None, "", error=error, grader=who)
     if process.returncode != 0:
         tail = err.decode("utf-8", "replace").strip().splitlines() or ["no output"]
         error = f"grader command exited with {process.returncode}: {clip(tail[-1], 200)}"

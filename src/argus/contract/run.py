@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from argus.confine import detect, run_confined, workspace
 from argus.contract import ledger
 from argus.contract.completion import NotReady as NotReady  # raised by complete
 from argus.contract.completion import close, drop_stale
@@ -45,7 +46,7 @@ from argus.contract.summary import require_summary, write_summary
 from argus.contract.worktree import worktree_digest
 from argus.errors import InputError
 from argus.evidence.content import clip
-from argus.proc import read_tail, run_in_group
+from argus.proc import read_tail
 
 TAIL_LINES = 40
 T = TypeVar("T")
@@ -290,11 +291,21 @@ def _grade(root: Path, contract_id: str, stage_id: str) -> StageOutcome:
 
 
 def _run_command(command: str, root: Path, timeout: float, log: Path) -> dict[str, object]:
-    """Run ``command`` in its own process group (all of it is stopped on timeout)."""
+    """Run ``command`` confined (argus.confine: it may write in the repository but its
+    protected set, the contract's state in ``.argus/`` included), in its own process group;
+    all of it is stopped on timeout, and nothing it started outlives it."""
+    confinement = detect()
     try:
-        ran = run_in_group(command, cwd=root, timeout=timeout, log_path=log)
+        ran = run_confined(
+            command,
+            workspace("a mechanical stage", root),
+            cwd=root,
+            timeout=timeout,
+            log_path=log,
+            confinement=confinement,
+        )
     except OSError as exc:
-        ran_note = f"cannot start: {exc.strerror}"
+        ran_note = f"cannot start: {exc.strerror or exc}"
         return {
             "command": command,
             "exit_code": -1,
@@ -314,6 +325,7 @@ def _run_command(command: str, root: Path, timeout: float, log: Path) -> dict[st
         "output_tail": tail,
         "output_sha256": hashlib.sha256(output).hexdigest(),
         "finished_at": now(),
+        "protection": confinement.protection,
     }
 
 

@@ -3,7 +3,10 @@
 Argus runs the command itself (a shell command line, in the repository root, with a
 timeout) and takes the status from the exit code alone: 0 passes, anything else fails, a
 timeout fails with a note. A gate without a configured command is skipped. The output goes
-to ``{run_dir}/{gate}.log`` and never into the outcome.
+to ``{run_dir}/{gate}.log`` and never into the outcome. The command is the builder's to edit
+(a lint script, a build file), so it runs confined (argus.confine): it may write in the
+repository but its protected set (the config, the run store, the spec folders), nowhere else,
+and nothing it starts outlives it; the outcome's data says which confinement held it.
 """
 
 from __future__ import annotations
@@ -11,9 +14,9 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
+from argus.confine import detect, run_confined, workspace
 from argus.errors import InputError
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, register_gate
-from argus.proc import run_in_group
 
 COMMAND_GATES = ("build", "lint", "type_check", "flows")
 
@@ -21,12 +24,22 @@ COMMAND_GATES = ("build", "lint", "type_check", "flows")
 def run_command_gate(
     name: str, command: str, *, timeout: float, cwd: Path, log_path: Path
 ) -> GateOutcome:
-    """Run ``command`` through the shell in ``cwd``; the exit code decides pass or fail."""
+    """Run ``command`` through the shell in ``cwd``, confined to writing there; the exit code
+    decides pass or fail."""
+    confinement = detect()
     try:
         # Its own process group, so a timeout ends every child; killed at once (no grace).
-        run = run_in_group(command, cwd=cwd, timeout=timeout, log_path=log_path, grace=0)
+        run = run_confined(
+            command,
+            workspace(f"the {name} gate", cwd),
+            cwd=cwd,
+            timeout=timeout,
+            log_path=log_path,
+            grace=0,
+            confinement=confinement,
+        )
     except OSError as exc:
-        raise InputError(f"{cwd}: cannot start the {name} command ({exc.strerror})") from exc
+        raise InputError(f"{cwd}: cannot start the {name} command ({exc.strerror or exc})") from exc
     code, timed_out, seconds = run.exit_code, run.timed_out, run.seconds
     data = {
         "command": command,
@@ -34,6 +47,7 @@ def run_command_gate(
         "timed_out": timed_out,
         "seconds": round(seconds, 3),
         "log": str(log_path),
+        "protection": confinement.protection,
     }
     if timed_out:
         note = f"killed; see {log_path}"

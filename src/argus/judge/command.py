@@ -23,10 +23,13 @@ import shlex
 import shutil
 import subprocess
 import tempfile
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 from argus.config import ProjectConfig
+from argus.confine import Policy
+from argus.confine.launch import popen_confined
 from argus.errors import ConfigError, JudgeError
 from argus.evidence.content import clip
 from argus.judge.answer import check_schema, dimension_entries, parse_json_object
@@ -114,31 +117,35 @@ class CommandJudge:
     def run_command(self, directory: Path, prompt: str) -> str:
         """The command's standard output, run in ``directory`` with ``prompt`` on its input."""
         command = self.command_line(directory)
-        try:
-            process = subprocess.Popen(
-                command,
-                shell=True,
-                cwd=directory,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                start_new_session=True,  # so a timeout can stop the agent and its children
-            )
-        except OSError as exc:
-            raise JudgeError(
-                f"judge command {self.template!r} cannot start: {exc.strerror}"
-            ) from exc
-        try:
-            out, err = process.communicate(
-                prompt.encode("utf-8"), timeout=self.config.judge.timeout
-            )
-        except subprocess.TimeoutExpired as exc:
-            stop_group(process, grace=0)
-            process.communicate()  # close the pipes
-            raise JudgeError(
-                f"judge command {self.template!r} did not answer within "
-                f"{self.config.judge.timeout:g}s (judge.timeout)"
-            ) from exc
+        with ExitStack() as running:
+            try:
+                # Confined (argus.confine): it writes nowhere but the packet's directory, and
+                # nothing it starts outlives it; its own session, so a timeout stops all of it.
+                process = running.enter_context(
+                    popen_confined(
+                        command,
+                        Policy("the judge command", (directory,)),
+                        cwd=directory,
+                        stdin=subprocess.PIPE,
+                        stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE,
+                    )
+                )
+            except OSError as exc:
+                raise JudgeError(
+                    f"judge command {self.template!r} cannot start: {exc.strerror or exc}"
+                ) from exc
+            try:
+                out, err = process.communicate(
+                    prompt.encode("utf-8"), timeout=self.config.judge.timeout
+                )
+            except subprocess.TimeoutExpired as exc:
+                stop_group(process, grace=0)
+                process.communicate()  # close the pipes
+                raise JudgeError(
+                    f"judge command {self.template!r} did not answer within "
+                    f"{self.config.judge.timeout:g}s (judge.timeout)"
+                ) from exc
         if process.returncode != 0:
             tail = (err.decode("utf-8", "replace").strip().splitlines() or ["no error output"])[-1]
             raise MalformedAnswer(
