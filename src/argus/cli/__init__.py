@@ -17,6 +17,8 @@ from argus import __version__
 from argus._blas import one_thread_while_numpy_loads
 from argus.errors import ArgusError
 
+__all__ = ["COMMANDS", "main"]
+
 # Subcommands, in the order `argus --help` lists them; each is the module argus.cli.NAME
 # (argus.cli.assert_ for `assert`, a Python keyword).
 COMMANDS: tuple[str, ...] = (

@@ -8,3 +8,56 @@
 The CLI options (``--shard``, ``--durations``, ``--results``) live in ``argus.cli._shard`` and
 the pytest side (``--argus-shard``) in ``argus.testing.sharding``; both call ``split``.
 """
+
+import typing as _typing
+
+from argus._lazy import lazy_attributes as _lazy_attributes
+
+if _typing.TYPE_CHECKING:
+    from argus.shard.merge import Merged, merge_results
+    from argus.shard.merge_report import render_merged_page
+    from argus.shard.results import ResultsFile, ViewEntry, parse_results, results_path
+    from argus.shard.split import (
+        Shard,
+        assign_keys,
+        load_durations,
+        parse_shard,
+        shard_views,
+        view_key,
+    )
+
+# The package's face: each name is imported from its module on first use (PEP 562), so
+# importing one module of the package loads none of the others.
+_SOURCES = {
+    "Shard": "argus.shard.split",
+    "assign_keys": "argus.shard.split",
+    "load_durations": "argus.shard.split",
+    "parse_shard": "argus.shard.split",
+    "shard_views": "argus.shard.split",
+    "view_key": "argus.shard.split",
+    "ResultsFile": "argus.shard.results",
+    "ViewEntry": "argus.shard.results",
+    "parse_results": "argus.shard.results",
+    "results_path": "argus.shard.results",
+    "Merged": "argus.shard.merge",
+    "merge_results": "argus.shard.merge",
+    "render_merged_page": "argus.shard.merge_report",
+}
+
+__getattr__ = _lazy_attributes(__name__, _SOURCES, globals())
+
+__all__ = [
+    "Merged",
+    "ResultsFile",
+    "Shard",
+    "ViewEntry",
+    "assign_keys",
+    "load_durations",
+    "merge_results",
+    "parse_results",
+    "parse_shard",
+    "render_merged_page",
+    "results_path",
+    "shard_views",
+    "view_key",
+]

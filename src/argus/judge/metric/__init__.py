@@ -23,6 +23,8 @@ from argus.judge.metric.visual import closer_than_previous, visual_fidelity
 from argus.judge.packet import Packet
 from argus.schemas import load_rubric
 
+__all__ = ["MEASURES", "MetricJudge", "dimension_entry"]
+
 MEASURES: dict[str, Callable[[MetricContext], Measured]] = {
     "visual_fidelity": visual_fidelity,
     "token_compliance": token_compliance,
