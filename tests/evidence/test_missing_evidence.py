@@ -15,9 +15,13 @@ import pytest
 
 from argus.errors import InputError
 from argus.referee.verdict import referee
+from argus.spec import View
 from tests.conftest import RunArgus
 from tests.gates.test_cli_gates import VIEW, project
+from tests.support.sensed import seal_sensed
 from tests.verdict.helpers import gate_result, verdict
+
+SENSED_VIEW = View("habits", "list", "populated", "light")
 
 
 def _gate(run_argus: RunArgus, root: Path, sensed: Path) -> tuple[int, dict[str, Any], str]:
@@ -31,6 +35,7 @@ def test_an_empty_sensed_document_is_an_error_never_a_pass(
 ) -> None:
     root, sensed = project(tmp_path)
     (sensed / name).write_text("{}")
+    seal_sensed(sensed, SENSED_VIEW)  # as the sensor wrote it
     code, result, stderr = _gate(run_argus, root, sensed)
     gate = name.removesuffix(".json")
     assert code == 1, stderr
@@ -47,6 +52,7 @@ def test_a_console_capture_missing_one_list_is_an_error(
 ) -> None:
     root, sensed = project(tmp_path)
     (sensed / "console.json").write_text(json.dumps(doc))
+    seal_sensed(sensed, SENSED_VIEW)
     code, result, _ = _gate(run_argus, root, sensed)
     assert (code, result["gates"]["console"]) == (1, "error")
     assert key in result["details"]["console"]["summary"]

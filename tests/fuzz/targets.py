@@ -83,6 +83,7 @@ class Target:
     codes: frozenset[int]
     stdin: bool = False  # the input goes to standard input, not to a file
     cleanup: tuple[str, ...] = ()  # directories under root removed after every input
+    after_input: Callable[[Workdir], None] | None = None  # run once the input is written
 
 
 def _habits(tmp: Path) -> Workdir:
@@ -174,18 +175,27 @@ def _sensed(work: Workdir) -> Path:
     sensed = work.root / "sensed"
     sensed.mkdir(exist_ok=True)
     probe = page(*(el("div", testid=t) for t in CONTRACT_IDS), body_bg="rgb(245, 246, 248)")
-    view = {"feature": "habits", "target": "list", "state": "populated", "appearance": "light"}
     docs = {
         "probe.json": probe,
         "console.json": {"messages": [], "page_errors": []},
         "axe.json": {"violations": [], "incomplete": []},
-        "meta.json": {"version": 1, "view": view, "viewport": {"width": 1280, "height": 800}},
     }
     for name, doc in docs.items():
         (sensed / name).write_text(json.dumps(doc))
     Image.new("RGB", (64, 40), (245, 246, 248)).save(sensed / "render.png")
+    _seal(sensed)
     work.files["sensed"] = sensed
     return sensed
+
+
+def _seal(sensed: Path) -> None:
+    """Bind the sensed files to a successful sense, as the sensor does (a fuzzed probe, console
+    or axe document is then read by the gates, not refused as another sense's file)."""
+    from argus.spec import View
+    from tests.support.sensed import seal_sensed
+
+    view = View("habits", "list", "populated", "light")
+    seal_sensed(sensed, view, {"viewport": {"width": 1280, "height": 800}})
 
 
 def prep_sensed(name: str) -> Callable[[Path], Workdir]:
@@ -522,6 +532,8 @@ TARGETS: tuple[Target, ...] = (
             lambda w: ["gates", *VIEW, "--sensed", str(w.files["sensed"]), "--out", "out"],
             ALL_CODES,
             cleanup=("out",),
+            # meta.json is fuzzed as written (the sense record is part of what is read)
+            after_input=None if name == "meta" else lambda w: _seal(w.files["sensed"]),
         )
         for name in ("probe", "console", "axe", "meta")
     ),

@@ -53,6 +53,8 @@ def feed(target: Target, work: Workdir, key: str, blob: bytes) -> Outcome:
         stdin = blob.decode("utf-8", "replace")
     else:
         work.files[key].write_bytes(blob)
+    if target.after_input is not None:
+        target.after_input(work)
     with watchdog(HANG_SECONDS):
         return run_cli(target.argv(work), work.root, stdin)
 

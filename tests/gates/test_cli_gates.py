@@ -6,10 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from argus.spec import View
 from tests.conftest import RunArgus
 from tests.gates.probes import el, page
 from tests.gates.test_runner import CONTRACT_IDS
 from tests.support.habits import copy_habits
+from tests.support.sensed import seal_sensed
 
 GATES = '["token_contrast", "a11y_ids", "axe", "console", "token_compliance"]'
 
@@ -25,8 +27,7 @@ def project(tmp_path: Path, page_errors: int = 0) -> tuple[Path, Path]:
     (sensed / "probe.json").write_text(json.dumps(probe))
     (sensed / "console.json").write_text(json.dumps(console))
     (sensed / "axe.json").write_text(json.dumps({"violations": [], "incomplete": []}))
-    view = {"feature": "habits", "target": "list", "state": "populated", "appearance": "light"}
-    (sensed / "meta.json").write_text(json.dumps({"version": 1, "view": view}))
+    seal_sensed(sensed, View("habits", "list", "populated", "light"))
     return root, sensed
 
 
@@ -98,6 +99,6 @@ def test_sensed_files_of_another_view_are_exit_2(tmp_path: Path, run_argus: RunA
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("argus: ")
     assert "list-empty-dark" in lines[0] and "list-populated-light" in lines[0]
-    _meta(sensed, "populated")
+    seal_sensed(sensed, View("habits", "list", "populated", "light"))
     same = run_argus("gates", *VIEW, "--sensed", str(sensed), cwd=root)
     assert same.returncode == 0, same.stderr

@@ -15,10 +15,12 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 from PIL.PngImagePlugin import PngInfo
 
+from argus.spec import View
 from tests.conftest import RunArgus
 from tests.gates.probes import page
 from tests.gates.test_cli_gates import VIEW
 from tests.support.habits import copy_habits
+from tests.support.sensed import seal_sensed
 
 BASELINE = Path("argus/specs/habits/__snapshots__/list-populated-light.png")
 PAGE = (245, 246, 248)
@@ -35,8 +37,7 @@ def snapshot_project(tmp_path: Path, config_update: str) -> tuple[Path, Path]:
     sensed.mkdir()
     (sensed / "probe.json").write_text(json.dumps(page()))
     Image.new("RGB", (1280, 800), PAGE).save(sensed / "render.png")
-    view = {"feature": "habits", "target": "list", "state": "populated", "appearance": "light"}
-    (sensed / "meta.json").write_text(json.dumps({"version": 1, "view": view}))
+    seal_sensed(sensed, View("habits", "list", "populated", "light"))
     return root, sensed
 
 

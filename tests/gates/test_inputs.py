@@ -10,6 +10,7 @@ import pytest
 
 from argus.config import load_config
 from argus.errors import InputError
+from argus.evidence.attempt import begin_attempt, fail_attempt
 from argus.gates.base import SensedFiles
 from argus.gates.inputs import (
     check_sensed_view,
@@ -20,6 +21,7 @@ from argus.gates.inputs import (
 )
 from argus.spec import View, load_spec
 from tests.support.habits import HABITS_SPEC, copy_habits
+from tests.support.sensed import seal_sensed
 
 VIEW = View("habits", "list", "empty", "dark")
 
@@ -46,7 +48,19 @@ RECORDED = {"feature": "habits", "target": "list", "state": "empty", "appearance
 
 def test_sensed_files_of_the_view_are_accepted(tmp_path: Path) -> None:
     sensed = write_meta(tmp_path / "s", {"view": RECORDED, "sensor": "web"})
+    seal_sensed(sensed, VIEW, {"sensor": "web"})
     assert check_sensed_view(sensed, VIEW) is None
+
+
+def test_sensed_files_of_the_view_from_a_failed_sense_are_refused(tmp_path: Path) -> None:
+    sensed = seal_sensed(tmp_path / "s", VIEW)
+    (sensed / "render.png").write_bytes(b"an older render")
+    with pytest.raises(InputError, match=r"render.png is not written by its sense"):
+        check_sensed_view(sensed, VIEW)
+    seal_sensed(sensed, VIEW)
+    fail_attempt(sensed, begin_attempt(sensed), "the page errored")
+    with pytest.raises(InputError, match="failed: the page errored"):
+        check_sensed_view(sensed, VIEW)
 
 
 @pytest.mark.parametrize(

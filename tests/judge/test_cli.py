@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from argus.evidence.attempt import begin_attempt, fail_attempt
 from argus.spec import View, load_spec
 from argus.store import RunStore
 from tests.conftest import RunArgus
 from tests.judge.conftest import derived_gate_result, png, small_probe
 from tests.support.habits import HABITS_SPEC
+from tests.support.sensed import seal_sensed
 
 VIEW = ("--feature", "habits", "--target", "list", "--state", "populated", "--appearance", "light")
 RUN_DIR = Path("argus/specs/habits/.argus-runs/list-populated-light")
@@ -32,6 +34,7 @@ def _sensed(root: Path, gates: dict[str, object] | None = None) -> Path:
     run_dir.mkdir(parents=True)
     (run_dir / "probe.json").write_text(json.dumps(small_probe()))
     png(run_dir / "render.png")
+    seal_sensed(run_dir, View("habits", "list", "populated", "light"))
     _only_gates(root, ["token_contrast"])
     if gates is None:
         spec = load_spec(root / HABITS_SPEC)
@@ -58,6 +61,23 @@ def test_a_failing_dimension_exits_1_and_is_recorded(
     )
     again = run_argus("judge", *VIEW, "--json", cwd=habits_root)
     assert json.loads(again.stdout)["iteration"] == 2  # the next iteration by default
+
+
+def test_after_a_failed_sense_the_older_render_is_never_judged(
+    run_argus: RunArgus, habits_root: Path
+) -> None:
+    run_dir = _sensed(habits_root)
+    judged = run_argus("judge", *VIEW, cwd=habits_root)
+    assert judged.returncode in (0, 1), judged.stderr  # a verdict on the view's latest sense
+    (run_dir / "verdict.json").unlink()
+    # The next sense fails (a state's step did nothing): the files left are the older render's.
+    fail_attempt(run_dir, begin_attempt(run_dir), "list-populated-light: step 1 click did nothing")
+    result = run_argus("judge", *VIEW, cwd=habits_root)
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert result.stderr.startswith("argus: ") and len(result.stderr.strip().splitlines()) == 1
+    assert "list-populated-light" in result.stderr and "failed" in result.stderr
+    assert "argus gates --sense" in result.stderr
+    assert not (run_dir / "verdict.json").exists()
 
 
 def test_red_gates_exit_2_with_one_line(run_argus: RunArgus, habits_root: Path) -> None:

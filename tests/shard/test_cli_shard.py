@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from argus.spec import View
 from tests.conftest import RunArgus
 from tests.gates.test_cli_gates import project
+from tests.support.sensed import seal_sensed
 
 SLUGS = ["list-populated-light", "list-populated-dark", "list-empty-light", "list-empty-dark"]
 ALL = ("--feature", "habits", "--target", "list", "--all")
@@ -29,9 +31,7 @@ def sensed_views(tmp_path: Path, red: str | None = None) -> tuple[Path, Path]:
             console = {"messages": [], "page_errors": [{"text": "boom"}]}
             (view_dir / "console.json").write_text(json.dumps(console))
         _, state, appearance = slug.split("-")
-        view = {"feature": "habits", "target": "list", "state": state, "appearance": appearance}
-        meta = {"version": 1, "view": {**view, "slug": slug}}
-        (view_dir / "meta.json").write_text(json.dumps(meta))
+        seal_sensed(view_dir, View("habits", "list", state, appearance))
     return root, sensed
 
 

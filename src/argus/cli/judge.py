@@ -11,7 +11,7 @@ from typing import Any
 from argus.cli._args import add_root_argument, add_view_arguments, feature_spec, repo_root
 from argus.config import load_config
 from argus.errors import InputError
-from argus.gates.inputs import gate_inputs, view_dir
+from argus.gates.inputs import check_sensed_view, gate_inputs, view_dir
 from argus.gates.runner import RESULT_FILE, configured_gates
 from argus.io import atomic_write_json
 from argus.judge.assemble import packet_for_view
@@ -83,6 +83,9 @@ def run_judge_command(args: argparse.Namespace) -> int:
     gate_result = (args.gate_result or sensed / RESULT_FILE).resolve()
     if not gate_result.is_file():
         raise InputError(f"{gate_result}: no gate result; run argus gates on this view first")
+    # The view's files, all of its last sense, which succeeded: after a failed sense the older
+    # render left on disk is never judged.
+    check_sensed_view(sensed, view)
     if args.iteration is not None and args.iteration < 1:
         raise InputError(f"--iteration must be 1 or more, got {args.iteration}")
     iteration = args.iteration or _next_iteration(config.root, view)

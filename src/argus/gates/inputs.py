@@ -6,6 +6,7 @@ from pathlib import Path
 
 from argus.config import ProjectConfig, load_config
 from argus.errors import InputError
+from argus.evidence.attempt import require_fresh
 from argus.gates.base import GateInputs, SensedFiles
 from argus.io import read_json
 from argus.sense.views import check_view
@@ -31,7 +32,8 @@ def check_sensed_view(sensed_dir: Path, view: View) -> None:
 
     Without a readable record of the view (meta.json missing, empty, not an object, or with no
     ``view`` object) nothing proves the files belong to this view, so they are refused: every
-    sensor, web or adapter, writes one.
+    sensor, web or adapter, writes one. Files that are not all of the view's last successful
+    sense are refused too (argus.evidence.attempt).
     """
     meta_path = sensed_dir / "meta.json"
     redo = "sense the view again (argus gates --sense)"
@@ -51,6 +53,9 @@ def check_sensed_view(sensed_dir: Path, view: View) -> None:
             f"{sensed_dir}: holds the sensed files of {other}, not {view.feature} {view.slug}; "
             "gate the view it holds, or sense this one (argus gates --sense)"
         )
+    # And they are all of the view's last sense, which succeeded: never an older render left
+    # behind by a sense that failed, or files of two attempts side by side.
+    require_fresh(sensed_dir, meta, f"{view.feature} {view.slug}")
 
 
 def gate_inputs(

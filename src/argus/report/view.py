@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from argus.evidence.attempt import stale_reason
 from argus.report.gate_rows import gate_summary
 from argus.report.images import diff_picture, picture_from_file
 from argus.report.model import IterationRow, Picture, SignoffSummary, ViewReport
@@ -105,10 +106,15 @@ def _frozen(inputs: ViewInputs, sources: Sequence[IterationSources]) -> tuple[st
 
 
 def _latest_render(inputs: ViewInputs) -> tuple[Path | None, int | None]:
+    """The render of the newest committed iteration that has one; none when the newest sense
+    failed (or its files are not all of it): an older render is never shown as the view's."""
     if inputs.directory is None:
         return None, None
     for n in reversed(inputs.directory.committed_iterations()):
-        candidate = inputs.directory.iteration_dir(n) / RENDER
+        folder = inputs.directory.iteration_dir(n)
+        if stale_reason(folder, inputs.slug) is not None:
+            return None, n
+        candidate = folder / RENDER
         if candidate.is_file():
             return candidate, n
     return None, None
@@ -119,6 +125,9 @@ def _pictures(inputs: ViewInputs) -> tuple[tuple[Picture, ...], str]:
     slug = inputs.slug
     if inputs.directory is None:
         missing = "this run's renders are no longer on disk"
+    elif n is not None and render is None:
+        reason = stale_reason(inputs.directory.iteration_dir(n), slug) or ""
+        missing = f"no render: the sense of iteration {n} did not succeed ({reason})"
     else:
         missing = "no render: the view was not rendered in this run"
     shown = picture_from_file(

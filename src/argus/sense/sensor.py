@@ -25,6 +25,7 @@ from playwright.async_api import Error as PlaywrightError
 from argus.closing import Closing
 from argus.config import ProjectConfig
 from argus.errors import SensorError
+from argus.evidence.attempt import begin_attempt, fail_attempt, seal_attempt
 from argus.sense.adapter import sense_adapter_view
 from argus.sense.browser import (
     discover_browser,
@@ -191,29 +192,40 @@ class Sensor(Closing):
     async def _sense(
         self, spec: Spec, plan: ViewPlan, out_dir: Path, capture_only: bool
     ) -> SenseResult:
+        # Recorded before anything is written: from here the files already in out_dir are an
+        # older attempt's, and only this attempt's success binds new ones (evidence.attempt).
+        attempt = await asyncio.to_thread(begin_attempt, out_dir)
         try:
-            if plan.adapter != "web":
-                return await sense_adapter_view(
-                    spec.root, plan, out_dir, timeout=self.config.adapter.timeout
-                )
-            warm = await self._pages.take()
-            done = False
-            try:
-                result = await sense_web_view(
-                    warm,
-                    plan,
-                    self.config,
-                    out_dir,
-                    browser=self._browser_info(),
-                    probe=not capture_only,
-                    copy=self._copy_page,
-                )
-                done = True
-                return result
-            finally:
-                self._pages.give_back(warm, reusable=done)
+            result = await self._sense_view(spec, plan, out_dir, capture_only)
         except SensorError as err:
+            await asyncio.to_thread(fail_attempt, out_dir, attempt, str(err))
             return SenseResult(view=plan.view, out_dir=out_dir, error=str(err))
+        await asyncio.to_thread(seal_attempt, out_dir, attempt)
+        return result
+
+    async def _sense_view(
+        self, spec: Spec, plan: ViewPlan, out_dir: Path, capture_only: bool
+    ) -> SenseResult:
+        if plan.adapter != "web":
+            return await sense_adapter_view(
+                spec.root, plan, out_dir, timeout=self.config.adapter.timeout
+            )
+        warm = await self._pages.take()
+        done = False
+        try:
+            result = await sense_web_view(
+                warm,
+                plan,
+                self.config,
+                out_dir,
+                browser=self._browser_info(),
+                probe=not capture_only,
+                copy=self._copy_page,
+            )
+            done = True
+            return result
+        finally:
+            self._pages.give_back(warm, reusable=done)
 
     def _prepare(self, spec: Spec, base_url: str | None) -> SenseResult | None:
         """Start the web server when needed; its failure becomes every view's error."""
@@ -268,6 +280,7 @@ class Sensor(Closing):
                 for p, d in zip(plans, dirs, strict=True)
             ]
             for item in results:
+                fail_attempt(item.out_dir, None, item.error or "")
                 if on_done is not None:
                     on_done(item)
             return results

@@ -24,6 +24,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from argus.config import ProjectConfig
 from argus.errors import SensorError
+from argus.evidence.attempt import begin_attempt, fail_attempt, seal_attempt
 from argus.io import atomic_write_json
 from argus.sense import result as files
 from argus.sense.axe import load_request, read_results, run_request, world_request
@@ -167,13 +168,19 @@ def sense_page(
         url=page.url,
         gates=gates,
     )
-    render = stable_render(page, full_page=full_page, mask=mask, probe=True)
+    attempt = begin_attempt(out_dir)  # what was in out_dir is an older attempt's from here
     try:
+        render = stable_render(page, full_page=full_page, mask=mask, probe=True)
         axe = run_axe_sync(page, config) if "axe" in gates else None
         console = console_record(page)
         browser = page.context.browser
     except PlaywrightError as exc:
-        raise SensorError(f"reading {page.url} failed: {_first_line(exc)}") from exc
+        error = SensorError(f"reading {page.url} failed: {_first_line(exc)}")
+        fail_attempt(out_dir, attempt, str(error))
+        raise error from exc
+    except SensorError as exc:
+        fail_attempt(out_dir, attempt, str(exc))
+        raise
     capture = WebCapture(
         url=page.url,
         png=render.png,
@@ -192,6 +199,7 @@ def sense_page(
     timings = {"total": round((time.perf_counter() - started) * 1000, 1)}
     meta = web_meta(plan, capture, None, browser=info, timings=timings, probed=True)
     atomic_write_json(out_dir / files.META, meta)
+    seal_attempt(out_dir, attempt)
     return render
 
 
