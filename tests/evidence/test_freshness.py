@@ -11,13 +11,8 @@ from pathlib import Path
 import pytest
 
 from argus.errors import InputError
-from argus.evidence.attempt import (
-    ATTEMPT_FILE,
-    begin_attempt,
-    fail_attempt,
-    require_fresh,
-    seal_attempt,
-)
+from argus.evidence.attempt import require_fresh
+from argus.sense.attempt import ATTEMPT_FILE, begin_attempt, fail_attempt, seal_attempt
 
 VIEW = "habits list-populated-light"
 

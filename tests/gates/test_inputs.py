@@ -10,7 +10,6 @@ import pytest
 
 from argus.config import load_config
 from argus.errors import InputError
-from argus.evidence.attempt import begin_attempt, fail_attempt
 from argus.gates.base import SensedFiles
 from argus.gates.inputs import (
     check_sensed_view,
@@ -19,6 +18,7 @@ from argus.gates.inputs import (
     spec_path,
     view_dir,
 )
+from argus.sense.attempt import begin_attempt, fail_attempt
 from argus.spec import View, load_spec
 from tests.support.habits import HABITS_SPEC, copy_habits
 from tests.support.sensed import seal_sensed

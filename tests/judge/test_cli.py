@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from argus.evidence.attempt import begin_attempt, fail_attempt
+from argus.sense.attempt import begin_attempt, fail_attempt
 from argus.spec import View, load_spec
 from argus.store import RunStore
 from tests.conftest import RunArgus

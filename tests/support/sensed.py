@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from argus.evidence.attempt import begin_attempt, seal_attempt
+from argus.sense.attempt import begin_attempt, seal_attempt
 from argus.spec import View
 
 

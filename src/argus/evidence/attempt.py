@@ -17,83 +17,20 @@ a render that is no longer the view's. So:
 it succeeded, and every evidence file on disk is the one it wrote (none missing, none changed,
 none added). Older files after a failed or unfinished attempt, a meta.json of one attempt
 beside files of another, and a directory with no record are all refused: one line naming the
-directory, what is wrong and what to do. The sensor writes the record, every reader checks
-it: this module holds the format for both.
+directory, what is wrong and what to do. The sensor writes the record (argus.sense.attempt),
+every reader checks it here.
 """
 
 from __future__ import annotations
 
-import hashlib
-import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from argus.errors import ArgusError, InputError
-from argus.io import atomic_write_json, read_json
+from argus.io import read_json
+from argus.sense.attempt import ATTEMPT_FILE, META_KEY, REDO, evidence_hashes
 from argus.sense.result import EVIDENCE, META
-
-ATTEMPT_FILE = "sense-attempt.json"
-META_FILE = META
-META_KEY = "sense"
-EVIDENCE_FILES = EVIDENCE  # every file a sense writes besides meta.json
-MAX_ERROR = 300
-REDO = "sense the view again (argus gates --sense)"
-
-
-@dataclass(frozen=True)
-class Attempt:
-    number: int
-    id: str
-
-
-def _last_number(out_dir: Path) -> int:
-    try:
-        found = read_json(out_dir / ATTEMPT_FILE, what=ATTEMPT_FILE)
-    except ArgusError:
-        return 0  # none yet, or unreadable: numbering starts again, the id still differs
-    number = found.get("attempt") if isinstance(found, dict) else None
-    return number if isinstance(number, int) and not isinstance(number, bool) else 0
-
-
-def begin_attempt(out_dir: Path) -> Attempt:
-    """Record a new sense attempt of ``out_dir`` before anything of it is written: from now on
-    the files already there belong to an older attempt and are refused."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    attempt = Attempt(_last_number(out_dir) + 1, uuid.uuid4().hex)
-    _write(out_dir, attempt, "running")
-    return attempt
-
-
-def fail_attempt(out_dir: Path, attempt: Attempt | None, error: str) -> None:
-    """Record that ``attempt`` (None: one that never began) failed, and why."""
-    if not out_dir.is_dir():
-        return  # nothing was ever written there, so nothing older can be taken for it
-    attempt = attempt or begin_attempt(out_dir)
-    reason = " ".join(error.split())[:MAX_ERROR]
-    _write(out_dir, attempt, "failed", reason)
-
-
-def seal_attempt(out_dir: Path, attempt: Attempt) -> None:
-    """Bind the sense's files to ``attempt``: meta.json (already written by the sensor) gets
-    the ``sense`` record with every evidence file's hash, and is written again, last."""
-    meta = read_json(out_dir / META_FILE, what=META_FILE)
-    if not isinstance(meta, dict):
-        raise InputError(f"{out_dir / META_FILE}: not a JSON object; {REDO}")
-    meta[META_KEY] = {
-        "attempt": attempt.number,
-        "id": attempt.id,
-        "outcome": "ok",
-        "files": evidence_hashes(out_dir),
-    }
-    atomic_write_json(out_dir / META_FILE, meta)
-    _write(out_dir, attempt, "ok")
-
-
-def evidence_hashes(out_dir: Path) -> dict[str, str]:
-    """The SHA-256 of each evidence file present in ``out_dir``."""
-    return {name: _sha256(out_dir / name) for name in EVIDENCE_FILES if (out_dir / name).is_file()}
 
 
 def require_fresh(sensed_dir: Path, meta: Mapping[str, Any], view: str) -> None:
@@ -133,7 +70,7 @@ def stale_reason(sensed_dir: Path, view: str) -> str | None:
     if not (sensed_dir / ATTEMPT_FILE).exists():
         return None
     try:
-        meta = read_json(sensed_dir / META_FILE, what=META_FILE)
+        meta = read_json(sensed_dir / META, what=META)
         require_fresh(sensed_dir, meta if isinstance(meta, dict) else {}, view)
     except ArgusError as exc:
         return str(exc)
@@ -144,7 +81,7 @@ def _check_files(where: str, sensed_dir: Path, recorded: object, attempt: object
     if not isinstance(recorded, dict):
         raise InputError(f"{where}: meta.json lists no files of its sense; {REDO}")
     on_disk = evidence_hashes(sensed_dir)
-    for name in EVIDENCE_FILES:
+    for name in EVIDENCE:
         if on_disk.get(name) != recorded.get(name):
             state = "missing" if name not in on_disk else "not the one its sense wrote"
             if name not in recorded:
@@ -153,23 +90,3 @@ def _check_files(where: str, sensed_dir: Path, recorded: object, attempt: object
                 f"{where}: {name} is {state} (attempt {attempt}), so the files are not all of "
                 f"one sense; {REDO}"
             )
-
-
-def _write(out_dir: Path, attempt: Attempt, outcome: str, error: str | None = None) -> None:
-    record: dict[str, object] = {
-        "version": 1,
-        "attempt": attempt.number,
-        "id": attempt.id,
-        "outcome": outcome,
-    }
-    if error is not None:
-        record["error"] = error
-    atomic_write_json(out_dir / ATTEMPT_FILE, record)
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()

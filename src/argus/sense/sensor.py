@@ -25,8 +25,8 @@ from playwright.async_api import Error as PlaywrightError
 from argus.closing import Closing
 from argus.config import ProjectConfig
 from argus.errors import SensorError
-from argus.evidence.attempt import begin_attempt, fail_attempt, seal_attempt
 from argus.sense.adapter import sense_adapter_view
+from argus.sense.attempt import begin_attempt, fail_attempt, seal_attempt
 from argus.sense.browser import (
     discover_browser,
     launch_args,

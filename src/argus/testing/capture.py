@@ -24,9 +24,9 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from argus.config import ProjectConfig
 from argus.errors import SensorError
-from argus.evidence.attempt import begin_attempt, fail_attempt, seal_attempt
 from argus.io import atomic_write_json
 from argus.sense import result as files
+from argus.sense.attempt import begin_attempt, fail_attempt, seal_attempt
 from argus.sense.axe import load_request, read_results, run_request, world_request
 from argus.sense.output import Probed, WebCapture, web_meta, write_sensed_files
 from argus.sense.page_state import FONTS_READY_JS, FREEZE_CSS, TWO_FRAMES_JS
