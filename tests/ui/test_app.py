@@ -230,3 +230,14 @@ def test_an_earlier_iterations_render_is_shown_but_never_accepted(tmp_path: Path
     refused = _post(client, {**ACCEPT, "iteration": 1})
     assert refused.status_code == 409 and "newer render" in refused.json()["error"]
     assert baseline.read_bytes() == before and decisions(root) == []
+
+
+def test_a_person_accepts_the_configuration_through_the_page(tmp_path: Path) -> None:
+    root = make_repo(tmp_path, [])
+    body = {"action": "accept_config", "feature": "demo", "slug": "list-a-light"}
+    reply = _post(_client(root), body)
+    assert reply.status_code == 200, reply.text
+    assert reply.json()["action"] == "accept_config"
+    assert "accepted the configuration of demo" in reply.json()["message"]
+    (event,) = decisions(root)
+    assert event.payload["action"] == "accept_config" and event.payload["via"] == "ui"

@@ -27,6 +27,7 @@ from argus.loop.human.decisions import (
     DECISION_KIND,
     Decision,
     accept_baseline,
+    accept_config,
     approve_reference,
     record_spotcheck,
 )
@@ -136,6 +137,8 @@ def create_app(settings: Settings) -> Starlette:
                 )
             if action == "approve_reference":
                 return approve_reference(spec, view, via=VIA)
+            if action == "accept_config":  # the feature's whole configuration (config pinning)
+                return accept_config(spec, load_config(root), via=VIA)
             if action in ("approve_spotcheck", "reject_spotcheck"):
                 wrong = body.get("dimension") if action == "reject_spotcheck" else None
                 if action == "reject_spotcheck" and not (isinstance(wrong, str) and wrong):
