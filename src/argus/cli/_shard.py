@@ -16,8 +16,8 @@ from typing import Any
 
 from argus.errors import InputError
 from argus.io import atomic_write_json
-from argus.shard.results import RESULTS_SCHEMA, ViewEntry, results_path
-from argus.shard.split import Shard, load_durations, parse_shard, shard_views, view_key
+from argus.shard.results import ViewEntry, results_json, results_path
+from argus.shard.split import Shard, load_durations, parse_shard, shard_views
 from argus.spec import Spec, View
 
 
@@ -73,15 +73,7 @@ def write_shard_results(
     if path is None and shard is None:
         return None
     target = path if path is not None else results_path(root, command, spec.feature, shard)
-    payload: dict[str, Any] = {
-        "schema": RESULTS_SCHEMA,
-        "command": command,
-        "feature": spec.feature,
-        "target": args.target,
-        "shard": None if shard is None else {"index": shard.index, "total": shard.total},
-        "planned": [view_key(v) for v in spec.views(args.target)],
-        "views": [entries[v.slug].to_json() for v in views if v.slug in entries],
-        **(extra or {}),
-    }
-    atomic_write_json(target, payload)
+    atomic_write_json(
+        target, results_json(command, spec, args.target, shard, views, entries, extra)
+    )
     return target

@@ -11,14 +11,14 @@ gate-result is corrected, not believed.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from argus.errors import InputError
-from argus.shard.split import Shard
-from argus.spec.model import View
+from argus.shard.split import Shard, view_key
+from argus.spec.model import Spec, View
 
 RESULTS_SCHEMA = "argus-results/1"
 RESULTS_DIR = Path(".argus") / "results"
@@ -70,6 +70,29 @@ class ResultsFile:
     shard: Shard | None
     planned: tuple[str, ...]
     views: tuple[ViewEntry, ...]
+
+
+def results_json(
+    command: str,
+    spec: Spec,
+    target: str | None,
+    shard: Shard | None,
+    views: Sequence[View],
+    entries: Mapping[str, ViewEntry],
+    extra: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A results file's content: what ``parse_results`` reads back. ``planned`` is every view
+    of ``target`` (the whole run's plan), ``views`` this shard's entries in spec order."""
+    return {
+        "schema": RESULTS_SCHEMA,
+        "command": command,
+        "feature": spec.feature,
+        "target": target,
+        "shard": None if shard is None else {"index": shard.index, "total": shard.total},
+        "planned": [view_key(v) for v in spec.views(target)],
+        "views": [entries[v.slug].to_json() for v in views if v.slug in entries],
+        **(extra or {}),
+    }
 
 
 def parse_results(raw: object, path: Path) -> ResultsFile:
