@@ -2,10 +2,12 @@
 
     from argus.evidence.content import clip, fence    # page content held short and fenced
     from argus.evidence.probe import parse_probe      # probe.json as a read-only view
+    from argus.evidence.a11y_ids import harvest_ids   # every id the render exposes
+    from argus.evidence.attempt import require_fresh  # the files are the last good sense's
 
-This package sits below both ``argus.gates`` and ``argus.judge`` (docs/internals.md): it reads
-what a sensor recorded and never decides a gate or a score. The package imports none of its
-modules itself, so a light command that needs one reader loads only that reader.
+This package sits below both ``argus.gates`` and ``argus.judge`` (docs/internals.md): it reads what
+a sensor recorded and never decides a gate or a score. The package imports none of its modules
+itself (its face below is lazy), so a light command that needs one reader loads only that reader.
 """
 
 import typing as _typing
@@ -14,6 +16,7 @@ from argus._lazy import lazy_attributes as _lazy_attributes
 
 if _typing.TYPE_CHECKING:
     from argus.evidence.a11y_ids import IdReport, check_ids, harvest_ids
+    from argus.evidence.attempt import require_fresh, stale_reason
     from argus.evidence.content import (
         FENCE_TAG,
         MAX_PAGE_CHARS,
@@ -42,6 +45,8 @@ _SOURCES = {
     "IdReport": "argus.evidence.a11y_ids",
     "check_ids": "argus.evidence.a11y_ids",
     "harvest_ids": "argus.evidence.a11y_ids",
+    "require_fresh": "argus.evidence.attempt",
+    "stale_reason": "argus.evidence.attempt",
 }
 
 __getattr__ = _lazy_attributes(__name__, _SOURCES, globals())
@@ -61,4 +66,6 @@ __all__ = [
     "harvest_ids",
     "parse_probe",
     "parse_px",
+    "require_fresh",
+    "stale_reason",
 ]
