@@ -6,7 +6,7 @@ program under both, and ``contain`` ends every process it started where there is
 namespace.
 """
 
-from argus.confine.detect import (
+from argus.confine.detection import (
     BUBBLEWRAP,
     HASH_CHECKED,
     LANDLOCK,

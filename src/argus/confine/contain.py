@@ -45,6 +45,21 @@ def _own_cgroup() -> str | None:
     return None
 
 
+def _parent() -> Path | None:
+    mount, own = _cgroup2_mount(), _own_cgroup()
+    if mount is None or own is None:
+        return None
+    return mount / own.lstrip("/")
+
+
+def end_orphans() -> None:
+    """End what an Argus process killed with ``kill -9`` left in its cgroups (a web server it
+    started must not live on to be reused); nothing where there are no cgroups."""
+    parent = _parent()
+    if parent is not None:
+        _end_orphans(parent)
+
+
 def _end_orphans(parent: Path) -> None:
     """Kill and remove the cgroups an Argus process that is gone left behind (it was killed
     with ``kill -9``: a web server it started must not live on to be reused)."""
@@ -87,12 +102,9 @@ class Cgroup:
     @classmethod
     def make(cls) -> Cgroup | None:
         """A new cgroup beneath this process's own, or None where none can be made."""
-        mount, own = _cgroup2_mount(), _own_cgroup()
-        if mount is None or own is None:
+        parent = _parent()
+        if parent is None:
             return None
-        parent = mount / own.lstrip("/")
-        if not (parent / "cgroup.kill").exists():
-            return None  # before Linux 5.14: no way to kill the whole cgroup at once
         _end_orphans(parent)
         path = parent / f"argus-{os.getpid()}-{next(_serial)}"
         try:
@@ -100,6 +112,8 @@ class Cgroup:
         except OSError:
             return None
         try:
+            if not (path / "cgroup.kill").exists():
+                raise OSError("before Linux 5.14: no way to kill a whole cgroup at once")
             return cls(path)
         except OSError:
             with contextlib.suppress(OSError):

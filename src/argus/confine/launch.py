@@ -29,7 +29,7 @@ from typing import IO, Any
 
 from argus.confine import bwrap
 from argus.confine.contain import Cgroup
-from argus.confine.detect import Confinement, detect
+from argus.confine.detection import Confinement, detect
 from argus.confine.landlock import Ruleset, allow_list
 from argus.confine.policy import Policy
 from argus.proc import (

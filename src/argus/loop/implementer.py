@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.confine import HASH_CHECKED, Confinement, Policy, run_confined
-from argus.confine.detect import NONE
+from argus.confine.detection import NONE
 from argus.errors import ConfigError
 from argus.loop.records.status import Status, parse_status
 from argus.proc import one_line, read_tail

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from argus.config import ProjectConfig, WebServerConfig
 from argus.confine import start_confined, workspace
+from argus.confine.contain import end_orphans
 from argus.errors import ConfigError, SensorError
 from argus.proc import one_line, read_tail
 from argus.sense.app_proof import prove_app
@@ -64,6 +65,7 @@ def web_server(
         yield None
         return
     url = server_url(config, server)
+    end_orphans()  # a server an Argus killed with kill -9 started is never reused
     if url_answers(url):
         if server.reuse_existing:
             prove_app(url, config, spec)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.confine import Confinement
-from argus.confine.detect import NONE
+from argus.confine.detection import NONE
 from argus.loop.engine.modes import Mode
 from argus.loop.engine.progress import Progress
 from argus.loop.engine.services import LoopServices

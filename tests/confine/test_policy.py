@@ -1,0 +1,82 @@
+"""The allow-list each backend applies, and which backend this machine gets, said loudly."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+
+from argus.confine import BUBBLEWRAP, HASH_CHECKED, LANDLOCK, Policy, bwrap, detect, workspace
+from argus.confine import detection as detect_module
+from argus.confine.landlock import allow_list
+
+
+def test_landlock_allows_writes_beneath_the_workspace_but_what_is_protected(
+    tmp_path: Path,
+) -> None:
+    for rel in ("repo/spec/s.json", "repo/app/a.js", "repo/app/fixtures/f.json", "repo/top.txt"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x")
+    (tmp_path / "repo" / "link").symlink_to(tmp_path / "repo" / "spec")
+    (tmp_path / "elsewhere").mkdir()
+    repo = tmp_path / "repo"
+    rules = allow_list([str(repo)], [str(repo / "spec"), str(repo / "app" / "fixtures" / "f.json")])
+    dirs, files = set(rules.dirs), set(rules.files)
+    assert str(repo / "app" / "fixtures") not in dirs  # it holds a denied file: entered
+    assert str(repo / "spec") not in dirs | files and str(repo / "link") not in dirs | files
+    assert str(repo) not in dirs and str(repo / "app") not in dirs  # hold denied paths
+    assert str(repo / "top.txt") in files and str(repo / "app" / "a.js") in files
+    assert not any(p.startswith(str(repo / "spec")) for p in dirs | files)
+    # An allow-list: nothing outside the workspace, not the folder beside it, not /tmp or /usr.
+    assert all(p.startswith(str(repo)) or p.startswith("/dev/") for p in dirs | files)
+    assert "/dev/null" in files
+
+
+def test_bubblewrap_binds_the_workspace_writable_and_its_protected_set_read_only(
+    tmp_path: Path,
+) -> None:
+    repo = tmp_path / "repo"
+    (repo / "argus" / "specs").mkdir(parents=True)
+    (repo / "argus.toml").write_text("")
+    script = tmp_path / "tools" / "lint.sh"
+    script.parent.mkdir()
+    script.write_text("true\n")
+    argv = bwrap.argv(workspace("gate", repo), repo, ["/bin/sh", "-c", f"sh {script}"])
+    pairs = [tuple(argv[i : i + 3]) for i in range(len(argv) - 2)]
+    for flag in ("--unshare-user", "--unshare-pid", "--die-with-parent", "--new-session"):
+        assert flag in argv
+    assert argv[argv.index("--cap-drop") + 1] == "ALL"
+    assert ("--ro-bind", "/", "/") in pairs and ("--tmpfs", "/tmp") in itertools.pairwise(argv)
+    writable = pairs.index(("--bind", str(repo), str(repo)))
+    for protected in (repo / ".argus", repo / "argus" / "specs", repo / "argus.toml"):
+        # bound read-only after (so on top of) the writable workspace
+        assert pairs.index(("--ro-bind", str(protected), str(protected))) > writable
+    # The script it names lies in the host's /tmp, hidden by the private one: shown read-only.
+    assert ("--ro-bind", str(script.parent), str(script.parent)) in pairs
+    assert argv[-4:] == ["--", "/bin/sh", "-c", f"sh {script}"]
+
+
+def test_a_read_only_policy_writes_nowhere_but_its_own_folder(tmp_path: Path) -> None:
+    argv = bwrap.argv(Policy("grader", (tmp_path,)), tmp_path, ["grade"])
+    assert [argv[i + 1] for i, word in enumerate(argv) if word == "--bind"] == [str(tmp_path)]
+
+
+def test_detection_prefers_bubblewrap_then_landlock_and_says_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("ARGUS_SANDBOX", raising=False)
+    monkeypatch.setattr(bwrap, "problem", lambda: "")
+    assert detect().protection == BUBBLEWRAP
+    monkeypatch.setattr(bwrap, "problem", lambda: "bwrap is not installed")
+    monkeypatch.setattr(detect_module, "abi_version", lambda: 4)
+    fallback = detect()
+    assert (fallback.protection, fallback.abi) == (LANDLOCK, 4)
+    assert fallback.why_not == "bwrap is not installed"
+    monkeypatch.setattr(detect_module, "abi_version", lambda: 0)
+    none = detect()
+    assert none.protection == HASH_CHECKED and not none.active
+    assert none.why_not == "bwrap is not installed; this kernel offers no Landlock"
+    monkeypatch.setenv("ARGUS_SANDBOX", "landlock")
+    monkeypatch.setattr(detect_module, "abi_version", lambda: 3)
+    assert detect().protection == LANDLOCK  # bubblewrap skipped on request
