@@ -309,3 +309,52 @@ def test_a_forged_graphics_section_is_bad_input(change: dict[str, Any], message:
     doc = chart_doc({**mark(), **change})
     with pytest.raises(InputError, match=message):
         parse_graphics(doc, parse_probe(doc))
+
+
+def test_a_legend_is_paired_in_order_when_the_marks_name_no_series(tokens: Tokens) -> None:
+    """Bars with no series names, a legend of three items: paired with the bars' distinct
+    fills in document order. An axis line along the bars' foot and the axis labels do not
+    count; with a count that does not agree, nothing is paired."""
+    bars = (
+        mark(fill=PRIMARY, box={"x": 10, "y": 20, "width": 30, "height": 100}),
+        mark(
+            "text",
+            text="North",
+            fill="rgb(22, 24, 29)",
+            box={"x": 10, "y": 125, "width": 30, "height": 12},
+        ),
+        mark(fill=SUCCESS, box={"x": 50, "y": 60, "width": 30, "height": 60}),
+        mark(fill="rgb(179, 38, 30)", box={"x": 90, "y": 90, "width": 30, "height": 30}),
+        mark(
+            "line",
+            fill="rgb(0, 0, 0)",
+            stroke="rgb(226, 229, 234)",
+            box={"x": 0, "y": 120, "width": 200, "height": 0},
+        ),
+    )
+    key = el("span", id="key", box={"x": 0, "y": 300, "width": 12, "height": 12})
+
+    def items(*colours: str) -> list[dict[str, Any]]:
+        names = ("North", "South", "West")
+        return legend(
+            *(
+                {"series": n, "label": n, "swatch": swatch(c, element=2)}
+                for n, c in zip(names, colours, strict=False)
+            )
+        )
+
+    right = check(
+        tokens, chart_doc(*bars, charts=items(PRIMARY, SUCCESS, "rgb(179, 38, 30)"), extra=(key,))
+    )
+    assert right.status is GateStatus.PASS, right.findings
+    wrong = check(
+        tokens,
+        chart_doc(
+            *bars, charts=items(PRIMARY, "rgb(179, 38, 30)", "rgb(179, 38, 30)"), extra=(key,)
+        ),
+    )
+    (finding,) = wrong.findings
+    assert finding.property == "legend swatch" and finding.expected == "#1d7a4a (series South)"
+    short = check(tokens, chart_doc(*bars, charts=items(PRIMARY, "rgb(179, 38, 30)"), extra=(key,)))
+    assert short.status is GateStatus.PASS
+    assert short.data["charts"]["legend_unmatched"] == 2

@@ -18,6 +18,7 @@ from argus.evidence.graphics import parse_graphics
 from argus.evidence.probe import parse_probe
 from argus.gates.base import GateOutcome, GateStatus
 from argus.gates.render_pixels import RenderImage
+from argus.gates.rendered_contrast import check_rendered_contrast
 from argus.gates.token_compliance import check_token_compliance
 from argus.sense import Sensor
 from argus.spec import View, load_spec
@@ -93,6 +94,19 @@ c.fillStyle = "#2f5bd3"; c.fillRect(10, 10, 80, 80);
 c.fillStyle = "%s"; c.fillRect(110, 10, 80, 80);
 </script>"""
 
+# The two WCAG 1.4.3 exemptions, and their look-alikes that are still text.
+EXEMPT = """<button id="close" aria-label="Close">X</button>
+<button id="save" aria-label="Save draft">Save</button>
+<span id="ghost" aria-hidden="true">Loading</span>
+<span id="shown">Loading</span>
+<p>Orders</p>
+<svg width="16" height="16" role="img" aria-label="Done"><path id="tick" d="M2 8 L6 12 L14 4"
+  fill="none" stroke="currentColor"/></svg>"""
+EXEMPT_CSS = (
+    "button { color: #808080; background: #ffffff; border: 1px solid #111114; }"
+    " #ghost, #shown { color: #ffffff; } svg { color: #2f5bd3; }"
+)
+
 PAGES = {
     "chart": page(bar_chart(), LEGEND_CSS),
     "chart_off_palette": page(bar_chart(bar="#3d6be0"), LEGEND_CSS),
@@ -100,6 +114,7 @@ PAGES = {
     "chart_legend_wrong": page(bar_chart(swatch="#c2410c"), LEGEND_CSS),
     "canvas_ok": page(CANVAS % "#c2410c"),
     "canvas_off": page(CANVAS % "#7a1fa2"),
+    "exempt": page(EXEMPT, EXEMPT_CSS),
 }
 
 
@@ -172,6 +187,45 @@ def test_the_probe_reads_svg_marks_text_charts_and_legends(sensed: dict[str, Sen
     assert items["revenue"].label == "Revenue"
     swatch = items["revenue"].swatch
     assert swatch is not None and swatch.color.color == parse_color("#2f5bd3")
+
+
+def contrast_outcome(sensed: Sensed) -> GateOutcome:
+    raw = sensed.json("probe.json")
+    probe = parse_probe(raw)
+    return check_rendered_contrast(
+        probe, sensed.dir / "render.png", "AA", parse_graphics(raw, probe)
+    )
+
+
+def test_dark_mode_axis_labels_fail_rendered_contrast(sensed: dict[str, Sensed]) -> None:
+    outcome = contrast_outcome(sensed["chart_dark"])
+    assert outcome.status is GateStatus.FAIL
+    failing = {f.element: f for f in outcome.findings}
+    assert set(failing) == {"#jan", "#feb"}
+    assert failing["#jan"].property == "contrast (svg text)"
+    assert float(failing["#jan"].value.split(":")[0]) < 1.5
+    light = contrast_outcome(sensed["chart"])
+    assert light.status is GateStatus.PASS, light.findings
+    # 2 axis labels, 3 bars, 2 legend swatches (gridlines are decorative; the gradient bar
+    # names no series: no colour of its own to measure).
+    counts = (light.data["svg_text"], light.data["chart_marks"], light.data["legend_swatches"])
+    assert counts == (2, 3, 2)
+
+
+def test_the_two_exemptions_hold_in_a_real_page(sensed: dict[str, Sensed]) -> None:
+    raw = sensed["exempt"].json("probe.json")
+    probe = parse_probe(raw)
+    by_id = {e.id: e for e in probe.elements if e.id}
+    assert by_id["close"].control is not None and by_id["close"].control.name == "Close"
+    outcome = contrast_outcome(sensed["exempt"])
+    # "X" is a glyph named Close (3.95:1 meets 3:1); "Save" is the name's own text (fails
+    # 4.5:1); the aria-hidden white-on-white text is nobody's; the same text shown to
+    # assistive technology is measured and fails.
+    assert {f.element for f in outcome.findings} == {"#save", "#shown"}
+    assert outcome.data["unseen"] == 1
+    # currentColor arrives as the colour it stands for.
+    (tick,) = [m for m in parse_graphics(raw, probe).marks if m.id == "tick"]
+    assert tick.stroke.color == parse_color("#2f5bd3") and tick.fill.color is None
 
 
 def test_an_on_palette_chart_passes_token_compliance(

@@ -32,14 +32,8 @@ VIEWS = (
     "overview-empty-light",
     "wizard-details-light",
 )
-CHARTS = "charts: the probe does not read inline SVG marks and text yet"
 # (defect, "gate" | "dimension") -> why it is not refused there on main yet.
 PENDING: dict[tuple[str, str], str] = {
-    ("chart_off_palette", "gate"): CHARTS + " (token_compliance of SVG fills)",
-    ("chart_off_palette", "dimension"): CHARTS + " (token_compliance of SVG fills)",
-    ("chart_axis_low_contrast", "gate"): CHARTS + " (rendered_contrast of SVG text)",
-    ("chart_axis_low_contrast", "dimension"): CHARTS + " (rendered_contrast of SVG text)",
-    ("legend_mismatch", "dimension"): CHARTS + " (a legend swatch against its series)",
     ("dead_remove", "dimension"): "deadctl: dead controls are not activated by default yet",
     ("focus_rings_removed", "dimension"): (
         "deadctl: the accessibility dimension does not measure focus visibility yet"

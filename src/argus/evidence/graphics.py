@@ -16,7 +16,7 @@ from typing import Any
 from argus.color import RGBA, parse_color
 from argus.diff.masks import Box
 from argus.errors import InputError
-from argus.evidence.probe import Element, Probe
+from argus.evidence.probe import Probe
 
 # Shapes whose fill paints nothing (a line is all stroke).
 FILL_LESS = frozenset({"line"})
@@ -175,8 +175,49 @@ def mark_selector(probe: Probe, mark: Mark) -> str:
     return f"{probe.selector(probe.elements[mark.svg])} > {mark.path}"
 
 
-def svg_element(probe: Probe, mark: Mark) -> Element:
-    return probe.elements[mark.svg]
+def backdrop_marks(graphics: Graphics) -> frozenset[int]:
+    """Filled shapes that hold a later, smaller shape of the same <svg> wholly inside them:
+    a plot background, not a mark. Text (a value label inside a bar) and lines (an axis along
+    a bar's foot) do not make one."""
+    out: set[int] = set()
+    for mark in graphics.marks:
+        if mark.is_text or mark.box.width <= 0 or mark.box.height <= 0:
+            continue
+        for under in marks_under(graphics, mark):
+            if _holds(under.box, mark.box):
+                out.add(under.index)
+    return frozenset(out)
+
+
+def _holds(outer: Box, inner: Box) -> bool:
+    return (
+        outer.x <= inner.x
+        and outer.y <= inner.y
+        and inner.x + inner.width <= outer.x + outer.width
+        and inner.y + inner.height <= outer.y + outer.height
+    )
+
+
+def marks_under(graphics: Graphics, mark: Mark) -> list[Mark]:
+    """Earlier filled shapes of the same <svg> covering ``mark``'s centre, bottom first."""
+    cx = mark.box.x + mark.box.width / 2
+    cy = mark.box.y + mark.box.height / 2
+    area = mark.box.width * mark.box.height
+    return [
+        other
+        for other in graphics.marks[: mark.index]
+        if other.svg == mark.svg
+        and not other.is_text
+        and other.tag != "line"
+        and other.fill.color is not None
+        and other.fill.color.a > 0
+        and other.box.width * other.box.height > area
+        and _contains(other.box, cx, cy)
+    ]
+
+
+def _contains(box: Box, x: float, y: float) -> bool:
+    return box.x <= x <= box.x + box.width and box.y <= y <= box.y + box.height
 
 
 def parse_graphics(data: Mapping[str, Any], probe: Probe, source: str = "probe.json") -> Graphics:

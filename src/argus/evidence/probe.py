@@ -31,6 +31,14 @@ class FieldText:
 
 
 @dataclass(frozen=True)
+class GlyphControl:
+    """A control (button, link, tab ...) whose visible text is short, and its name."""
+
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
 class Element:
     index: int
     parent: int | None
@@ -56,6 +64,9 @@ class Element:
     aria_hidden: bool = False
     # The text a form field draws itself (value, placeholder, a button input's label).
     field_text: FieldText | None = None
+    # The control the text is in, when its visible text is a glyph or two: its accessible
+    # name and that visible text (an "×" button named "Close").
+    control: GlyphControl | None = None
 
     @property
     def text_boxes(self) -> tuple[Box, ...]:
@@ -211,6 +222,17 @@ def _element(raw: Any, position: int, source: str) -> Element:
         inactive=_string(raw.get("inactive"), f"{where}.inactive"),
         aria_hidden=raw.get("aria_hidden") is True,
         field_text=_field_text(raw.get("field_text"), f"{where}.field_text"),
+        control=_control(raw.get("control"), f"{where}.control"),
+    )
+
+
+def _control(raw: Any, where: str) -> GlyphControl | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, dict):
+        raise InputError(f"{where} must be an object with name and text")
+    return GlyphControl(
+        _string(raw.get("name"), f"{where}.name"), _string(raw.get("text"), f"{where}.text")
     )
 
 

@@ -18,7 +18,15 @@ from dataclasses import dataclass, field
 
 from argus.color import RGBA, to_hex
 from argus.errors import InputError
-from argus.evidence.graphics import Chart, Graphics, Mark, mark_selector
+from argus.evidence.graphics import (
+    FILL_LESS,
+    Chart,
+    Graphics,
+    LegendItem,
+    Mark,
+    backdrop_marks,
+    mark_selector,
+)
 from argus.evidence.probe import Probe
 from argus.gates.base import Finding
 from argus.gates.canvas_pixels import canvas_colours
@@ -133,9 +141,11 @@ def check_legends(probe: Probe, graphics: Graphics, delta_e: float, report: Char
         if chart.legend is None:
             continue
         drawn = _series_drawn(graphics, chart, swatches)
+        if not drawn:
+            drawn = _drawn_in_order(graphics, chart, swatches, chart.legend.items)
         for item in chart.legend.items:
             report.legend_items += 1
-            key = next((k for k in (item.series, item.label) if k.casefold() in drawn), None)
+            key = next((k for k in (item.series, item.label) if k and k.casefold() in drawn), None)
             if key is None or item.swatch is None or item.swatch.color.color is None:
                 report.legend_unmatched += 1
                 continue
@@ -174,6 +184,32 @@ def _series_drawn(
         top = max(counts.values())
         out[series] = [c for c, n in counts.items() if n == top]
     return out
+
+
+def _drawn_in_order(
+    graphics: Graphics, chart: Chart, swatches: frozenset[int], items: tuple[LegendItem, ...]
+) -> dict[str, list[RGBA]]:
+    """A chart whose marks name no series (no data-series, no series class): its legend's
+    items paired in order with the distinct colours its filled data shapes are drawn in, in
+    document order, the way chart libraries draw series in legend order. Only when the two
+    counts agree; otherwise nothing is paired and the items are counted unmatched."""
+    colours: list[RGBA] = []
+    backdrops = backdrop_marks(graphics)
+    for mark in graphics.marks:
+        if mark.svg != chart.svg or mark.is_text or mark.decorative:
+            continue
+        if mark.index in swatches or mark.index in backdrops:
+            continue
+        fill = mark.fill.color if mark.tag not in FILL_LESS else None
+        if fill is not None and fill.a > 0 and fill not in colours:
+            colours.append(fill)
+    if len(colours) != len(items):
+        return {}
+    return {
+        (item.series or item.label).casefold(): [colour]
+        for item, colour in zip(items, colours, strict=True)
+        if item.series or item.label
+    }
 
 
 def _swatch_selector(

@@ -9,14 +9,19 @@ is reported as not measurable, which keeps the gate from passing.
 
 Which text is measured follows WCAG's "incidental" exception (docs/gates.md): text of inactive
 components (disabled controls, their labels, disabled fieldsets, aria-disabled), text nobody
-can see (clipped, off-screen, zero-sized, fully transparent) and purely decorative glyphs
-(symbols only, hidden from assistive technology) are counted, never measured. Form fields'
-own text (value, placeholder, a button input's label) is measured like any other text.
+can see (clipped, off-screen, zero-sized, fully transparent, or hidden from assistive
+technology and drawn in its background's colour) and purely decorative glyphs (symbols only,
+hidden from assistive technology) are counted, never measured. A glyph that stands for a
+control named otherwise (an "×" button named "Close") is not text: it is held to 3:1 as a
+graphical object (WCAG 1.4.11). Form fields' own text (value, placeholder, a button input's
+label) is measured like any other text. Charts (argus.gates.chart_contrast): SVG text like
+text, meaningful marks and legend swatches at 3:1.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,6 +30,7 @@ from typing import Literal
 
 from argus.color import RGBA, composite, contrast_ratio, parse_color, to_hex
 from argus.diff.masks import Box
+from argus.evidence.graphics import Graphics, Mark, parse_graphics
 from argus.evidence.probe import Element, Probe, parse_probe
 from argus.gates.base import (
     Finding,
@@ -35,6 +41,7 @@ from argus.gates.base import (
     register_gate,
     skip_for_adapter_probe,
 )
+from argus.gates.chart_contrast import ChartContrast, measure_charts
 from argus.gates.render_pixels import RenderImage, worst_contrast_in_boxes
 from argus.gates.text_shadow import TextShadow, parse_text_shadows
 
@@ -45,6 +52,10 @@ LEVELS: dict[str, tuple[float, float]] = {"AA": (4.5, 3.0), "AAA": (7.0, 4.5)}
 # Symbols that are not text in a human language but carry meaning (an exposed "★", "×"):
 # WCAG 1.4.11's 3:1 for graphical objects.
 NON_TEXT = 3.0
+# Below this, text is drawn in its background's colour: nobody sees it.
+INVISIBLE_RATIO = 1.1
+# A control's visible text of one character, or of symbols only, is a glyph.
+GLYPH_CHARS = 1
 WHITE = RGBA(255.0, 255.0, 255.0, 1.0)
 MAX_FINDINGS = 50
 
@@ -104,6 +115,7 @@ class Skipped:
     hidden: int = 0  # clipped, off-screen, zero-sized
     inactive: int = 0  # part of an inactive user-interface component
     decorative: int = 0  # symbols only, hidden from assistive technology
+    unseen: int = 0  # hidden from assistive technology and drawn in its background's colour
 
 
 def is_large_text(element: Element) -> bool:
@@ -112,10 +124,18 @@ def is_large_text(element: Element) -> bool:
     return size >= 24.0 or (size >= 18.66 and font_weight(element) >= 700)
 
 
-def requirement(element: Element, level: str = "AA", *, symbols_only: bool = False) -> Requirement:
+def requirement(
+    element: Element, level: str = "AA", *, symbols_only: bool = False, glyph: bool = False
+) -> Requirement:
     """The minimum ratio for this text, and the WCAG rule that sets it."""
     normal, large = LEVELS[level]
     criterion = "1.4.6" if level == "AAA" else "1.4.3"
+    if glyph and element.control is not None:
+        return Requirement(
+            NON_TEXT,
+            f"a glyph standing for a control named {element.control.name!r}, not text "
+            f"(WCAG 1.4.11 non-text): {NON_TEXT:g}:1",
+        )
     if symbols_only:
         return Requirement(
             NON_TEXT, f"symbols only, not words (WCAG 1.4.11 non-text): {NON_TEXT:g}:1"
@@ -138,6 +158,28 @@ def requirement(element: Element, level: str = "AA", *, symbols_only: bool = Fal
 def symbols_only(text: str) -> bool:
     """No letter and no digit in any script: arrows, bullets, stars, icon-font glyphs."""
     return bool(text.strip()) and not any(unicodedata.category(ch)[0] in ("L", "N") for ch in text)
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+|[^\w\s]", text.casefold())
+
+
+def glyph_of_control(element: Element) -> bool:
+    """The element's text is a glyph standing for a control whose accessible name is other
+    words: the control's visible text is a symbol or one character ("×", "X", "+") and
+    does not appear, word for word, in its name ("Close"). A control whose name holds its
+    visible text ("Save" named "Save draft") shows text, and is measured as text."""
+    control = element.control
+    if control is None:
+        return False
+    shown = _words(control.text)
+    compact = "".join(shown)
+    if not compact or not (symbols_only(control.text) or len(compact) <= GLYPH_CHARS):
+        return False
+    name = _words(control.name)
+    if not name:
+        return False  # no name besides the glyph: it is the control's text
+    return not any(name[i : i + len(shown)] == shown for i in range(len(name) - len(shown) + 1))
 
 
 def font_weight(element: Element) -> int:
@@ -254,7 +296,8 @@ def measure(
             skipped.invisible += 1
             continue
         symbols = item.kind == "text" and symbols_only(element.text)
-        need = requirement(element, level, symbols_only=symbols)
+        glyph = item.kind == "text" and glyph_of_control(element)
+        need = requirement(element, level, symbols_only=symbols, glyph=glyph)
         common = {"threshold": need.threshold, "kind": item.kind}
         reason = render_reason(element, layers)
         if not reason:
@@ -304,7 +347,19 @@ def measure(
                     element, need.minimum, ratio, "render", shown, pixel, reason=reason, **common
                 )
             )
-    return results, skipped.invisible
+    kept = []
+    for result in results:
+        if unseen(result.element.aria_hidden, result.ratio):
+            skipped.unseen += 1
+        else:
+            kept.append(result)
+    return kept, skipped.invisible
+
+
+def unseen(aria_hidden: bool, ratio: float | None) -> bool:
+    """Hidden from assistive technology and drawn in its background's colour: WCAG 1.4.3
+    asks nothing of text that nobody, seeing or not, is given."""
+    return aria_hidden and ratio is not None and ratio < INVISIBLE_RATIO
 
 
 def style_contrast(element: Element, layers: Layering) -> tuple[float, tuple[str, RGBA]]:
@@ -367,10 +422,46 @@ def _size(element: Element) -> float:
     return element.px("font-size") or 16.0
 
 
+def measure_graphics(
+    probe: Probe,
+    graphics: Graphics,
+    load_render: Callable[[], RenderImage | None],
+    level: str,
+    skipped: Skipped,
+) -> list[ChartContrast]:
+    """SVG text, meaningful chart marks and legend swatches (argus.gates.chart_contrast), with
+    the text rules of HTML text; exempt text is counted in ``skipped``."""
+
+    def background_of(element: Element) -> RGBA | None:
+        layers = layering(probe, element, probe.canvas)
+        return None if render_reason(element, layers) else layers.background
+
+    def text_requirement(mark: Mark, element: Element) -> tuple[float, str] | None:
+        if mark.opacity * mark.fill_opacity <= 0 or (
+            mark.fill.color is not None and mark.fill.color.a <= 0
+        ):
+            skipped.invisible += 1
+            return None
+        if mark.decorative == "aria-hidden" and symbols_only(element.text):
+            skipped.decorative += 1
+            return None
+        need = requirement(element, level, symbols_only=symbols_only(element.text))
+        return need.minimum, need.threshold
+
+    kept = []
+    for result in measure_charts(probe, graphics, background_of, load_render, text_requirement):
+        if result.kind == "svg text" and unseen(result.hidden, result.ratio):
+            skipped.unseen += 1
+        else:
+            kept.append(result)
+    return kept
+
+
 def check_rendered_contrast(
-    probe: Probe, render_path: Path | None, level: str = "AA"
+    probe: Probe, render_path: Path | None, level: str = "AA", graphics: Graphics | None = None
 ) -> GateOutcome:
-    """WCAG 1.4.3 (or 1.4.6 at AAA) for every text it applies to, from styles or the render."""
+    """WCAG 1.4.3 (or 1.4.6 at AAA) for every text it applies to, from styles or the render;
+    with ``graphics``, charts too (SVG text, and WCAG 1.4.11 for marks and legend swatches)."""
 
     @functools.cache
     def load_render() -> RenderImage | None:
@@ -379,17 +470,33 @@ def check_rendered_contrast(
         return RenderImage.load(render_path, probe.viewport_width)
 
     skipped = Skipped()
-    results, invisible = measure(probe, load_render, level, skipped)
+    results, _ = measure(probe, load_render, level, skipped)
+    charts = measure_graphics(probe, graphics, load_render, level, skipped) if graphics else []
+    invisible = skipped.invisible
     failed = [r for r in results if r.ratio is not None and not r.passed]
     unmeasurable = [r for r in results if r.ratio is None]
-    findings = [_finding(probe, r) for r in [*failed, *unmeasurable]][:MAX_FINDINGS]
-    ratios = [r.ratio for r in results if r.ratio is not None]
+    chart_failed = [r for r in charts if r.ratio is not None and not r.passed]
+    chart_unmeasurable = [r for r in charts if r.ratio is None]
+    findings = [
+        *(_finding(probe, r) for r in failed),
+        *(r.finding() for r in chart_failed),
+        *(_finding(probe, r) for r in unmeasurable),
+        *(r.finding() for r in chart_unmeasurable),
+    ][:MAX_FINDINGS]
+    ratios = [r.ratio for r in results if r.ratio is not None] + [
+        r.ratio for r in charts if r.kind == "svg text" and r.ratio is not None
+    ]
     data = {
-        "checked": len(results),
-        "failed": len(failed),
-        "not_measurable": len(unmeasurable),
+        "checked": len(results) + len(charts),
+        "failed": len(failed) + len(chart_failed),
+        "not_measurable": len(unmeasurable) + len(chart_unmeasurable),
         "from_render": sum(1 for r in results if r.method == "render"),
+        "svg_text": sum(1 for r in charts if r.kind == "svg text"),
+        "chart_marks": sum(1 for r in charts if r.kind == "chart mark"),
+        "legend_swatches": sum(1 for r in charts if r.kind == "legend swatch"),
+        "chart_failed": len(chart_failed),
         "invisible": invisible,
+        "unseen": skipped.unseen,
         "hidden": skipped.hidden,
         "inactive": skipped.inactive,
         "decorative": skipped.decorative,
@@ -401,13 +508,20 @@ def check_rendered_contrast(
         f"{len(results)} text(s): {len(failed)} below WCAG {level}, "
         f"{len(unmeasurable)} not measurable ({data['from_render']} measured from the render)"
     )
-    exempt = skipped.hidden + skipped.inactive + skipped.decorative + invisible
+    if charts:
+        summary += (
+            f"; charts: {data['svg_text']} SVG text(s), {data['chart_marks']} mark(s), "
+            f"{data['legend_swatches']} legend swatch(es): {len(chart_failed)} below their "
+            f"minimum, {len(chart_unmeasurable)} not measurable"
+        )
+    hidden = skipped.hidden + invisible + skipped.unseen
+    exempt = hidden + skipped.inactive + skipped.decorative
     if exempt:
         summary += (
-            f"; not applicable: {skipped.inactive} inactive, {skipped.hidden + invisible} "
+            f"; not applicable: {skipped.inactive} inactive, {hidden} "
             f"hidden, {skipped.decorative} decorative"
         )
-    if not results:
+    if not results and not charts:
         # No text WCAG applies to: a pass would claim a contrast nobody measured.
         summary = (
             f"nothing to check: no visible text ({invisible} fully transparent, "
@@ -415,9 +529,9 @@ def check_rendered_contrast(
             f"{skipped.decorative} decorative)"
         )
         return GateOutcome("rendered_contrast", GateStatus.SKIP, summary, (), data)
-    if failed:
+    if failed or chart_failed:
         status = GateStatus.FAIL
-    elif unmeasurable:
+    elif unmeasurable or chart_unmeasurable:
         status = GateStatus.ERROR
     else:
         status = GateStatus.PASS
@@ -447,9 +561,11 @@ def _finding(probe: Probe, result: TextResult) -> Finding:
 def rendered_contrast_gate(inputs: GateInputs) -> GateOutcome:
     if adapter_probe_without_elements(inputs):
         return skip_for_adapter_probe(inputs, "rendered_contrast")
-    probe = parse_probe(inputs.probe, str(inputs.sensed.probe))
+    source = str(inputs.sensed.probe)
+    probe = parse_probe(inputs.probe, source)
     level = inputs.config.gates.rendered_contrast.level
-    return check_rendered_contrast(probe, inputs.sensed.render, level)
+    graphics = parse_graphics(inputs.probe, probe, source)
+    return check_rendered_contrast(probe, inputs.sensed.render, level, graphics)
 
 
 # Registered by a call, not a decorator, so that mutation testing (mutmut skips decorated

@@ -367,6 +367,25 @@
     };
   };
 
+  // A control whose visible text is a glyph or two ("×", "X", "+") and its accessible name:
+  // the gate decides whether the glyph is the name's text (argus.gates.rendered_contrast).
+  const GLYPH_CONTROLS = new Set(["button", "link", "menuitem", "tab", "switch", "option"]);
+  const MAX_GLYPH_CHARS = 3;
+  const controlCache = new Map();
+  const glyphControlOf = (el) => {
+    for (let up = el; up && up !== root; up = flatParent(up)) {
+      if (up.nodeType !== Node.ELEMENT_NODE) continue;
+      const role = roleOf(up);
+      if (!GLYPH_CONTROLS.has(role)) continue;
+      if (!controlCache.has(up)) {
+        const shown = clean(up.innerText);
+        controlCache.set(up, shown.length <= MAX_GLYPH_CHARS ? { name: nameOf(up, role), text: shown } : null);
+      }
+      return controlCache.get(up);
+    }
+    return null;
+  };
+
   const elements = [];
   const root = document.documentElement;
   // Which elements: all of them, or a sample of a huge page (sample.js); the sampler also
@@ -460,6 +479,7 @@
       inactive,
       aria_hidden: ariaHidden,
       ...(field ? { field_text: field } : {}),
+      ...(rects.length && glyphControlOf(el) ? { control: glyphControlOf(el) } : {}),
       ...(el.getRootNode() instanceof ShadowRoot ? { in_shadow_root: true } : {}),
       disabled: disabledControl(el) || Boolean(el.closest("fieldset:disabled")),
       ...(text && visible ? truncationOf(el, style) : {}),

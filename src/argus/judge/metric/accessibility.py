@@ -25,7 +25,7 @@ from typing import Any
 from argus.evidence.content import clip
 from argus.gates.a11y_ids import check_a11y_ids
 from argus.gates.axe import check_axe
-from argus.gates.base import GateStatus
+from argus.gates.base import Finding, GateStatus
 from argus.gates.rendered_contrast import check_rendered_contrast
 from argus.judge.metric.context import Measured, MetricContext, Node
 
@@ -153,7 +153,9 @@ def accessibility(ctx: MetricContext) -> Measured:
     failures += [audit.failure] if audit.failure else []
     unmeasured = [audit.unmeasured] if audit.unmeasured else []
 
-    contrast = check_rendered_contrast(ctx.probe, ctx.packet.require("render"))
+    contrast = check_rendered_contrast(
+        ctx.probe, ctx.packet.require("render"), graphics=ctx.graphics
+    )
     low = int(contrast.data.get("failed", 0))
     unknown = int(contrast.data.get("not_measurable", 0))
     numbers["contrast"] = {
@@ -163,10 +165,18 @@ def accessibility(ctx: MetricContext) -> Measured:
         "worst_ratio": contrast.data.get("worst_ratio"),
     }
     ran.append(f"text contrast worst {contrast.data.get('worst_ratio')}:1")
+    in_charts = int(contrast.data.get("chart_failed", 0))
+    numbers["contrast"]["in_charts"] = in_charts
     if low:
         failures.append(
-            f"{low} text element(s) below WCAG AA contrast "
-            f"(worst {contrast.data.get('worst_ratio')}:1)"
+            f"{low} text element(s) or chart mark(s) below their WCAG contrast minimum "
+            f"(worst {contrast.data.get('worst_ratio')}:1"
+            + (
+                f"; {in_charts} in charts: {_chart_failures(contrast.findings)}"
+                if in_charts
+                else ""
+            )
+            + ")"
         )
 
     if unknown:
@@ -186,3 +196,15 @@ def accessibility(ctx: MetricContext) -> Measured:
             **numbers,
         )
     return Measured(1, "Accessible: " + "; ".join(ran) + ".", numbers)
+
+
+def _chart_failures(findings: tuple[Finding, ...]) -> str:
+    """The first chart contrast findings, named (SVG text, marks, legend swatches)."""
+    named = [
+        f"{clip(f.element, 60)} {f.property.removeprefix('contrast ').strip('()')} {f.value}"
+        for f in findings
+        if f.property.startswith("contrast (")
+        and f.value != "not measurable"
+        and f.property not in ("contrast (value)", "contrast (placeholder)", "contrast (label)")
+    ]
+    return ", ".join(named[:3])

@@ -1,0 +1,221 @@
+"""rendered_contrast on charts and on the two exemptions WCAG 1.4.3 makes that the gate now
+applies exactly, from hand-written probe.json (and renders drawn here):
+
+- SVG text is text (1.4.3, from the render, else from styles); meaningful marks and legend
+  swatches need 3:1 (1.4.11); decorative marks and chart furniture are not measured;
+- a glyph standing for a control named otherwise is not text; a control whose name holds its
+  visible text shows text;
+- text both hidden from assistive technology and drawn in its background's colour is exempt.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image
+
+from argus.evidence.graphics import parse_graphics
+from argus.evidence.probe import parse_probe
+from argus.gates.base import GateOutcome, GateStatus
+from argus.gates.rendered_contrast import check_rendered_contrast, glyph_of_control
+from tests.gates.probes import el, page
+
+DARK_SURFACE = "rgb(23, 26, 32)"  # #171a20
+BORDER_DARK = "rgb(43, 48, 57)"  # #2b3039: about 1.3:1 on the dark surface
+LABEL_DARK = "rgb(163, 170, 183)"  # #a3aab7: about 7.5:1 on it
+BAR = "rgb(125, 155, 240)"  # #7d9bf0
+GREY = "rgb(153, 153, 153)"  # 2.85:1 on white
+MID = "rgb(128, 128, 128)"  # 3.95:1 on white: passes 3:1, fails 4.5:1
+DARK = "rgb(22, 24, 29)"
+
+
+def mark(tag: str = "rect", **kw: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "svg": 1,
+        "tag": tag,
+        "path": kw.pop("path", tag),
+        "box": kw.pop("box", {"x": 40, "y": 40, "width": 40, "height": 80}),
+        "fill": kw.pop("fill", BAR),
+        "stroke": kw.pop("stroke", "none"),
+        "stroke_width": 1,
+        "opacity": 1,
+        "fill_opacity": 1,
+        "stroke_opacity": 1,
+    }
+    out.update(kw)
+    return out
+
+
+def chart_doc(
+    *marks: dict[str, Any], legend: dict[str, Any] | None = None, **body: Any
+) -> dict[str, Any]:
+    doc = page(
+        el("svg", id="chart", box={"x": 0, "y": 0, "width": 400, "height": 200}),
+        el("span", id="key", box={"x": 0, "y": 220, "width": 12, "height": 12}),
+        body_bg=body.pop("body_bg", DARK_SURFACE),
+    )
+    doc["graphics"] = {
+        "marks": [{"index": i, **m} for i, m in enumerate(marks)],
+        "charts": [{"svg": 1, "role": "img", "name": "Revenue", "legend": legend}],
+    }
+    return doc
+
+
+def run(doc: dict[str, Any], render: Path | None = None) -> GateOutcome:
+    probe = parse_probe(doc)
+    return check_rendered_contrast(probe, render, "AA", parse_graphics(doc, probe))
+
+
+def label(colour: str, **kw: Any) -> dict[str, Any]:
+    box = kw.pop("box", {"x": 40, "y": 130, "width": 30, "height": 16})
+    return mark("text", text="North", fill=colour, font_size="14px", box=box, **kw)
+
+
+def test_dark_axis_labels_at_1_3_to_1_fail_from_styles() -> None:
+    outcome = run(chart_doc(mark(), label(BORDER_DARK, id="north", path="#north")))
+    assert outcome.status is GateStatus.FAIL
+    (finding,) = outcome.findings
+    assert (finding.element, finding.property) == ("#north", "contrast (svg text)")
+    assert finding.value.startswith("1.3") and finding.expected == ">= 4.5:1"
+    ok = run(chart_doc(mark(), label(LABEL_DARK)))
+    assert ok.status is GateStatus.PASS, ok.findings
+    assert (ok.data["svg_text"], ok.data["chart_marks"]) == (1, 1)
+
+
+def test_svg_text_is_measured_from_the_render_when_there_is_one(tmp_path: Path) -> None:
+    # Styles say the label sits on the dark surface; the render shows it over a bar-coloured
+    # band the probe knows nothing of: the render decides.
+    pixels = np.full((400, 1280, 3), (23, 26, 32), dtype=np.uint8)
+    pixels[130:146, 40:70] = (160, 168, 180)
+    path = tmp_path / "render.png"
+    Image.fromarray(pixels).save(path)
+    doc = chart_doc(label(LABEL_DARK))
+    doc["viewport"] = {"width": 1280, "height": 400}
+    assert run(doc).status is GateStatus.PASS
+    outcome = run(doc, path)
+    assert outcome.status is GateStatus.FAIL
+    assert float(outcome.findings[0].value.split(":")[0]) < 1.2
+
+
+def test_meaningful_marks_need_3_to_1_and_decoration_and_furniture_are_not_measured() -> None:
+    faint = "rgb(50, 55, 64)"  # barely off the dark surface
+    doc = chart_doc(
+        mark(id="bar", path="#bar", fill=faint),
+        mark("line", fill="none", stroke=faint),  # an axis: furniture
+        mark(fill=faint, decorative="aria-hidden"),  # a gridband marked decorative
+        mark(fill=faint, decorative="data-argus-decorative"),
+        mark("path", fill="none", stroke=faint, series="costs", id="line", path="#line"),
+    )
+    outcome = run(doc)
+    assert [f.element for f in outcome.findings] == ["#bar", "#line"]
+    assert all(f.expected == ">= 3:1" for f in outcome.findings)
+    assert outcome.data["chart_marks"] == 2
+
+
+def test_a_mark_passes_on_its_stroke_and_a_plot_background_is_its_background() -> None:
+    faint = "rgb(50, 55, 64)"
+    outlined = chart_doc(mark(fill=faint, stroke=BAR))
+    assert run(outlined).status is GateStatus.PASS
+    # A light plot panel under the bars: the faint bar is measured against the panel.
+    panel = mark(fill="rgb(255, 255, 255)", box={"x": 0, "y": 0, "width": 400, "height": 200})
+    doc = chart_doc(panel, mark(id="bar", path="#bar", fill="rgb(240, 240, 240)"))
+    outcome = run(doc)
+    (finding,) = outcome.findings
+    assert finding.element == "#bar" and "on #ffffff" in finding.message
+    assert outcome.data["chart_marks"] == 1  # the panel is background, not a mark
+
+
+def test_a_legend_swatch_needs_3_to_1() -> None:
+    legend = {
+        "source": "data-argus-legend",
+        "items": [
+            {
+                "series": "north",
+                "label": "North",
+                "swatch": {
+                    "kind": "box",
+                    "color": BORDER_DARK,
+                    "box": {"x": 0, "y": 220, "width": 12, "height": 12},
+                    "element": 2,
+                },
+            }
+        ],
+    }
+    outcome = run(chart_doc(legend=legend))
+    (finding,) = outcome.findings
+    assert (finding.element, finding.property) == ("#key", "contrast (legend swatch)")
+    legend["items"][0]["swatch"]["color"] = BAR
+    assert run(chart_doc(legend=legend)).status is GateStatus.PASS
+
+
+def test_svg_text_hidden_and_drawn_in_its_background_colour_is_exempt() -> None:
+    hidden = label(DARK_SURFACE, decorative="aria-hidden")
+    outcome = run(chart_doc(mark(), hidden))
+    assert outcome.status is GateStatus.PASS and outcome.data["unseen"] == 1
+    # Seen by nobody only when both: shown to assistive technology, it is measured ...
+    assert run(chart_doc(mark(), label(DARK_SURFACE))).status is GateStatus.FAIL
+    # ... and hidden but visible (1.3:1 is low, not invisible), it is measured too.
+    assert run(chart_doc(mark(), label(BORDER_DARK, decorative="aria-hidden"))).status is (
+        GateStatus.FAIL
+    )
+
+
+# --- the two WCAG 1.4.3 exemptions, on HTML text --------------------------------------------
+
+
+def control(name: str, text: str) -> dict[str, str]:
+    return {"name": name, "text": text}
+
+
+def test_a_glyph_in_a_control_named_otherwise_is_held_to_3_to_1_not_4_5() -> None:
+    doc = page(el("button", id="close", text="X", color=MID))
+    doc["elements"][1]["control"] = control("Close", "X")
+    outcome = check_rendered_contrast(parse_probe(doc), None)
+    assert outcome.status is GateStatus.PASS  # 3.95:1 meets 1.4.11's 3:1
+    doc["elements"][1]["style"]["color"] = GREY
+    (finding,) = check_rendered_contrast(parse_probe(doc), None).findings
+    assert finding.expected == ">= 3:1" and "named 'Close'" in finding.message
+
+
+def test_a_control_whose_name_holds_its_text_is_text() -> None:
+    doc = page(el("button", id="save", text="Save", color=MID))
+    doc["elements"][1]["control"] = control("Save draft", "Save")
+    (finding,) = check_rendered_contrast(parse_probe(doc), None).findings
+    assert finding.expected == ">= 4.5:1"
+
+
+def test_which_controls_show_a_glyph() -> None:
+    def glyph(name: str, text: str) -> bool:
+        doc = page(el("a", text=text))
+        doc["elements"][1]["control"] = control(name, text)
+        return glyph_of_control(parse_probe(doc).elements[1])
+
+    assert glyph("Close", "X") and glyph("Close dialog", "×") and glyph("Add row", "+")
+    assert not glyph("Save draft", "Save")  # its name holds its text
+    assert not glyph("Close", "Close")
+    assert not glyph("Page 2", "2")  # the digit is the name's own word
+    assert not glyph("", "X")  # no other name: the glyph is the control's text
+    assert not glyph("Send the form", "Go")  # a word, not a glyph: measured as text
+    assert glyph("Next page", "»")
+    assert not glyph("More options", "Menu")  # words, not a glyph: measured as text
+
+
+def test_text_hidden_from_assistive_technology_and_invisible_is_exempt() -> None:
+    invisible = "rgb(255, 255, 255)"  # white on white
+    doc = page(
+        el("span", id="ghost", text="Loading", color=invisible), el("p", text="ok", color=DARK)
+    )
+    doc["elements"][1]["aria_hidden"] = True
+    outcome = check_rendered_contrast(parse_probe(doc), None)
+    assert outcome.status is GateStatus.PASS and outcome.data["unseen"] == 1
+    # Not hidden from assistive technology: a screen-reader user gets it, a sighted one does not.
+    doc["elements"][1]["aria_hidden"] = False
+    assert [f.element for f in check_rendered_contrast(parse_probe(doc), None).findings] == [
+        "#ghost"
+    ]
+    # Hidden but faintly visible (2.85:1): still measured.
+    doc["elements"][1]["aria_hidden"] = True
+    doc["elements"][1]["style"]["color"] = GREY
+    assert check_rendered_contrast(parse_probe(doc), None).status is GateStatus.FAIL
