@@ -43,7 +43,8 @@ DEFAULT = (
     "src/argus/loop/records/state.py=tests/loop/test_state.py",  # not the slow SIGKILL test
     "src/argus/diff/kernel.py=tests/diff/test_kernel.py,tests/diff/test_conformance.py",
     "src/argus/gates/token_compliance.py=tests/gates/test_token_compliance.py,tests/gates/test_gate_entrypoints.py",
-    "src/argus/judge/metric/hierarchy.py=tests/judge/test_metric.py",
+    "src/argus/judge/metric/hierarchy.py=tests/judge/test_metric.py,tests/judge/test_metric_hierarchy.py",
+    "src/argus/judge/metric/figures.py=tests/judge/test_metric_hierarchy.py",
     # gates: contrast family
     "src/argus/gates/rendered_contrast.py=tests/gates/test_rendered_contrast.py,tests/gates/test_rendered_contrast_rules.py,tests/gates/test_gate_entrypoints.py",
     "src/argus/gates/text_shadow.py=tests/gates/test_text_shadow.py,tests/gates/test_rendered_contrast.py",

@@ -52,7 +52,11 @@ def view_contract(spec: Spec, view: View) -> dict[str, Any]:
         "state": view.state,
         "appearance": view.appearance,
         "fixture": target.fixture_for(view.state),
-        "primary_action": target.primary_action,
+        # The state's own primary action over the target's; none at all when it says null.
+        "primary_action": target.primary_action_for(view.state),
+        "no_primary_action": target.no_primary_action(view.state),
+        # Selectors the hierarchy check measures as headings or as figures (data).
+        "hierarchy": target.hierarchy.to_contract(),
         "a11y_contract": list(target.a11y_contract),
         "component_contracts": [
             dict(c) for c in target.component_contracts if c.get("state") in (None, view.state)

@@ -76,6 +76,9 @@ def _target_issues(i: int, target: dict[str, Any]) -> Iterator[Issue]:
     for key in target.get("expectations", {}):
         label = f"expectations for '{key}', which"
         yield from _not_in(f"{at}.expectations", label, key, states, "state", tid)
+    for key in target.get("primary_actions", {}):
+        label = f"primary action for '{key}', which"
+        yield from _not_in(f"{at}.primary_actions", label, key, states, "state", tid)
     seen: dict[tuple[str, str], int] = {}
     for j, reference in enumerate(target.get("references", [])):
         ref_at = f"{at}.references[{j}]"

@@ -14,6 +14,7 @@ from argus.spec.model import (
     CountExpectation,
     Expectation,
     FixtureCount,
+    HierarchyOptions,
     Reference,
     SnapshotSettings,
     Spec,
@@ -106,6 +107,11 @@ def _target(raw: dict[str, Any], spec_dir: Path, root: Path) -> Target:
         viewport=_viewport(raw.get("viewport")),
         full_page=raw.get("full_page", False),
         primary_action=raw.get("primary_action"),
+        primary_actions=dict(raw.get("primary_actions", {})),
+        hierarchy=HierarchyOptions(
+            headings=tuple(raw.get("hierarchy", {}).get("headings", [])),
+            figures=tuple(raw.get("hierarchy", {}).get("figures", [])),
+        ),
         allow_truncation=tuple(raw.get("allow_truncation", [])),
         expectations_cover_prose=bool(raw.get("expectations_cover_prose", False)),
         snapshot=SnapshotSettings(

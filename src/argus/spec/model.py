@@ -112,6 +112,18 @@ class Expectation:
 
 
 @dataclass(frozen=True)
+class HierarchyOptions:
+    """What the hierarchy check measures as headings or as figures (data), by selector (as for
+    snapshot masks), over its own reading of the page (argus.judge.metric.figures)."""
+
+    headings: tuple[str, ...] = ()
+    figures: tuple[str, ...] = ()
+
+    def to_contract(self) -> dict[str, list[str]]:
+        return {"headings": list(self.headings), "figures": list(self.figures)}
+
+
+@dataclass(frozen=True)
 class Target:
     id: str
     route: str
@@ -134,6 +146,20 @@ class Target:
     allow_truncation: tuple[str, ...] = ()
     # The author declares the expectations check what the prose criteria say about function.
     expectations_cover_prose: bool = False
+    # State -> that state's primary action over ``primary_action`` (None: the state has none).
+    primary_actions: Mapping[str, str | None] = field(default_factory=dict)
+    hierarchy: HierarchyOptions = field(default_factory=HierarchyOptions)
+
+    def primary_action_for(self, state: str) -> str | None:
+        """The state's primary action: its own entry in ``primary_actions`` (None: it has
+        none), else the target's ``primary_action``."""
+        if state in self.primary_actions:
+            return self.primary_actions[state]
+        return self.primary_action
+
+    def no_primary_action(self, state: str) -> bool:
+        """Whether the spec declares that ``state`` has no primary action."""
+        return state in self.primary_actions and self.primary_actions[state] is None
 
     def fixture_for(self, state: str) -> str:
         return self.fixtures.get(state, state)

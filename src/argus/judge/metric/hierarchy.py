@@ -2,7 +2,9 @@
 
 Checks, each pass or fail:
 - one_h1: exactly one level-1 heading is shown;
-- h1_largest: no shown text is set larger than it;
+- h1_largest: no shown text is set larger than it, figures aside: a KPI value, an amount, a
+  date, a table cell is data, not a heading (argus.judge.metric.figures; the spec's
+  ``hierarchy.headings`` and ``hierarchy.figures`` selectors say otherwise where needed);
 - outline: heading levels start at 1 and never skip a level going down;
 - primary_leads: the spec's primary action is shown with a fill of its own, and no other
   control carries more visual weight (box area × (fill contrast − 1), where fill contrast is
@@ -13,9 +15,11 @@ Disabled controls (``disabled``, ``aria-disabled``, inside a disabled fieldset) 
 competing for prominence: they are left out, and a disabled primary action is only required
 to be shown.
 
-1 when all pass, 0.5 when exactly one fails (and it is neither one_h1 nor the primary action
-missing), 0 otherwise. Without a declared primary action, a page that has controls cannot be
-fully judged: the dimension abstains unless a heading check already failed.
+The primary action is the view's state's (``primary_actions`` in the spec), else the
+target's (``primary_action``). 1 when all pass, 0.5 when exactly one fails (and it is neither
+one_h1 nor the primary action missing), 0 otherwise. Without a declared primary action, a page
+that has controls cannot be fully judged: the dimension abstains unless a heading check already
+failed. A state the spec declares without one (``null``) is judged on its headings alone.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from dataclasses import dataclass
 from argus.color import RGBA, composite, contrast_ratio, delta_e_2000, parse_color
 from argus.gates.rendered_contrast import WHITE, layering
 from argus.judge.metric.context import Measured, MetricContext, Node
+from argus.judge.metric.figures import figures
 
 SAME_TREATMENT_DELTA_E = 5.0
 
@@ -74,13 +79,21 @@ def hierarchy(ctx: MetricContext) -> Measured:
     notes: list[str] = []
     if not checks["one_h1"]:
         notes.append(f"{len(h1s)} level-1 headings are shown (one expected)")
+    data = figures(ctx)
+    if data.unmatched:
+        numbers["hierarchy_selectors_unmatched"] = list(data.unmatched)
     if h1s:
         top = max(_font_size(n) for n in h1s)
-        larger = [n for n in texts if n.heading_level != 1 and _font_size(n) > top]
+        # Figures (KPI values, amounts, dates, cells) lead as data, not as headings.
+        others = [n for n in texts if n.heading_level != 1]
+        figure = {id(ctx.nodes[i]) for i in data.indices}
+        prose = [n for n in others if id(n) not in figure]
+        larger = [n for n in prose if _font_size(n) > top]
         checks["h1_largest"] = not larger
         numbers["h1_px"] = top
-        numbers["largest_other_px"] = max(
-            (_font_size(n) for n in texts if n.heading_level != 1), default=0.0
+        numbers["largest_other_px"] = max((_font_size(n) for n in prose), default=0.0)
+        numbers["figures_larger_than_h1"] = sum(
+            1 for n in others if id(n) in figure and _font_size(n) > top
         )
         if larger:
             notes.append(f"{len(larger)} text element(s) are set larger than the {top:g}px h1")
@@ -94,7 +107,10 @@ def hierarchy(ctx: MetricContext) -> Measured:
     controls = [n for n in shown if n.interactive and not n.disabled]
     ident = ctx.contract.get("primary_action")
     numbers["controls"] = len(controls)
-    if not ident:
+    none_here = ctx.contract.get("no_primary_action") is True
+    if none_here:
+        numbers["no_primary_action"] = True  # the spec: this state has none to lead with
+    elif not ident:
         if all(checks.values()) and controls:
             return Measured.abstain(
                 "The spec names no primary_action, so which of the page's "
@@ -145,7 +161,9 @@ def hierarchy(ctx: MetricContext) -> Measured:
     numbers["failed_checks"] = failed
     if not failed:
         lead = (
-            "the primary action is disabled, so it is not put against the other controls"
+            "no primary action, as the spec declares for this state"
+            if none_here
+            else "the primary action is disabled, so it is not put against the other controls"
             if numbers.get("primary_disabled")
             else f"the primary action outweighs the other {len(controls) - 1} controls (area × "
             f"fill contrast {numbers.get('primary_weight')} against at most "
