@@ -42,11 +42,14 @@ DEFAULT = (
     "src/argus/verdict.py=tests/verdict",
     "src/argus/loop/records/state.py=tests/loop/test_state.py",  # not the slow SIGKILL test
     "src/argus/diff/kernel.py=tests/diff/test_kernel.py,tests/diff/test_conformance.py",
-    "src/argus/gates/token_compliance.py=tests/gates/test_token_compliance.py,tests/gates/test_gate_entrypoints.py",
+    "src/argus/gates/token_compliance.py=tests/gates/test_token_compliance.py,tests/gates/test_gate_entrypoints.py,tests/gates/test_chart_colours.py",
+    "src/argus/gates/chart_colours.py=tests/gates/test_chart_colours.py",
+    "src/argus/gates/canvas_pixels.py=tests/gates/test_chart_colours.py",
     "src/argus/judge/metric/hierarchy.py=tests/judge/test_metric.py,tests/judge/test_metric_hierarchy.py",
     "src/argus/judge/metric/figures.py=tests/judge/test_metric_hierarchy.py",
     # gates: contrast family
-    "src/argus/gates/rendered_contrast.py=tests/gates/test_rendered_contrast.py,tests/gates/test_rendered_contrast_rules.py,tests/gates/test_gate_entrypoints.py",
+    "src/argus/gates/rendered_contrast.py=tests/gates/test_rendered_contrast.py,tests/gates/test_rendered_contrast_rules.py,tests/gates/test_gate_entrypoints.py,tests/gates/test_chart_contrast.py",
+    "src/argus/gates/chart_contrast.py=tests/gates/test_chart_contrast.py",
     "src/argus/gates/text_shadow.py=tests/gates/test_text_shadow.py,tests/gates/test_rendered_contrast.py",
     "src/argus/gates/token_contrast.py=tests/gates/test_declared_gates.py,tests/gates/test_gate_entrypoints.py",
     "src/argus/gates/render_pixels.py=tests/gates/test_render_pixels.py,tests/gates/test_rendered_contrast.py",
@@ -56,6 +59,7 @@ DEFAULT = (
     "src/argus/gates/axe.py=tests/gates/test_axe.py",
     "src/argus/gates/focus_visible.py=tests/gates/test_focus_visible.py",
     "src/argus/evidence/probe.py=tests/evidence/test_probe.py",
+    "src/argus/evidence/graphics.py=tests/gates/test_chart_colours.py,tests/gates/test_chart_contrast.py",
     "src/argus/gates/inputs.py=tests/gates/test_inputs.py",
     # gates: snapshot family
     "src/argus/gates/snapshot.py=tests/gates/test_snapshot.py,tests/gates/test_snapshot_outcome.py,tests/gates/test_baseline_browser.py,tests/gates/test_adapter_gates.py",

@@ -392,3 +392,47 @@ def test_text_over_an_image_is_measured_from_the_render(
     assert result.numbers["contrast"]["not_measurable"] == 0
     assert result.numbers["contrast"]["below_aa"] == 0
     assert result.score == 1, result.evidence
+
+
+def _chart_page(fill: str) -> dict[str, Any]:
+    probe = good_page()
+    svg = len(probe["elements"])
+    probe["elements"].append(
+        {
+            **probe["elements"][1],
+            "index": svg,
+            "parent": 1,
+            "tag": "svg",
+            "id": "sales",
+            "testid": "",
+            "text": "",
+            "role": "img",
+            "name": "Sales",
+            "interactive": False,
+            "box": {"x": 10, "y": 200, "width": 200, "height": 100},
+        }
+    )
+    bar = {
+        "index": 0,
+        "svg": svg,
+        "tag": "rect",
+        "path": "#north",
+        "id": "north",
+        "series": "north",
+        "box": {"x": 20, "y": 210, "width": 30, "height": 80},
+        "fill": fill,
+        "stroke": "none",
+    }
+    probe["graphics"] = {"marks": [bar], "charts": [{"svg": svg, "role": "img", "name": "Sales"}]}
+    return probe
+
+
+def test_a_faint_chart_mark_fails_accessibility_naming_it(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    faint = accessibility(make_packet, tmp_path, _chart_page("rgb(240, 240, 240)"))
+    assert faint.score == 0 and faint.numbers["contrast"]["in_charts"] == 1
+    assert "1 in charts: #north chart mark 1.05:1" in faint.evidence
+    solid = accessibility(make_packet, tmp_path, _chart_page("rgb(52, 71, 196)"))
+    assert solid.score == 1, solid.evidence
+    assert solid.numbers["contrast"]["in_charts"] == 0
