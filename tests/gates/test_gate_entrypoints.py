@@ -122,3 +122,65 @@ def test_a_bad_probe_is_refused_naming_its_file(
     with pytest.raises(InputError) as refused:
         gate(inputs)
     assert str(inputs.sensed.probe) in str(refused.value)
+
+
+def chart_probe(fill: str = PRIMARY_LIGHT, **graphics: object) -> dict[str, object]:
+    doc = page(el("svg", id="chart", box={"x": 0, "y": 0, "width": 200, "height": 100}))
+    bar = {
+        "index": 0,
+        "svg": 1,
+        "tag": "rect",
+        "path": "#bar",
+        "id": "bar",
+        "series": "revenue",
+        "box": {"x": 10, "y": 10, "width": 20, "height": 80},
+        "fill": fill,
+        "stroke": "none",
+    }
+    doc["graphics"] = {
+        "marks": [bar],
+        "charts": [{"svg": 1, "role": "img", "name": "R"}],
+        **graphics,
+    }
+    return doc
+
+
+def test_token_compliance_reads_the_probes_graphics_the_specs_series_and_the_render(
+    habits_inputs: Callable[..., GateInputs],
+) -> None:
+    inputs = habits_inputs(probe=chart_probe())
+    assert token_compliance_gate(inputs).data["charts"]["marks_checked"] == 1
+    mapped = replace(inputs, spec=replace(inputs.spec, chart_series={"revenue": "success"}))
+    outcome = token_compliance_gate(mapped)
+    assert [f.element for f in outcome.findings] == ["#bar"]
+    assert "series 'revenue'" in outcome.findings[0].message
+    canvas = {
+        "element": 1,
+        "tag": "svg",
+        "name": "R",
+        "how": "data-argus-chart",
+        "box": {"x": 0, "y": 0, "width": 200, "height": 100},
+    }
+    inputs = habits_inputs(probe=chart_probe(canvases=[canvas]))
+    assert "no render.png" in token_compliance_gate(inputs).summary
+    Image.new("RGB", (1280, 800), (122, 31, 162)).save(inputs.sensed.render)
+    painted = token_compliance_gate(inputs)
+    assert [f.property for f in painted.findings] == ["canvas colour"]
+
+
+def test_rendered_contrast_reads_the_probes_graphics(
+    habits_inputs: Callable[..., GateInputs],
+) -> None:
+    outcome = rendered_contrast_gate(habits_inputs(probe=chart_probe("rgb(250, 250, 250)")))
+    assert outcome.status is GateStatus.FAIL
+    assert [f.property for f in outcome.findings] == ["contrast (chart mark)"]
+
+
+@pytest.mark.parametrize("gate", [rendered_contrast_gate, token_compliance_gate])
+def test_a_forged_graphics_section_is_refused_naming_the_probe(
+    habits_inputs: Callable[..., GateInputs], gate: Callable[[GateInputs], GateOutcome]
+) -> None:
+    inputs = habits_inputs(probe=chart_probe(marks="many"))
+    with pytest.raises(InputError, match=r"graphics\.marks must be a list") as refused:
+        gate(inputs)
+    assert str(inputs.sensed.probe) in str(refused.value)
