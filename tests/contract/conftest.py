@@ -51,7 +51,41 @@ def write_contract(root: Path, **changes: Any) -> Path:
     contract.update(changes)
     path = root / "contract.json"
     path.write_text(json.dumps(contract, indent=2), "utf-8")
+    pin_as_the_person(root, path)
     return path
+
+
+def pin_as_the_person(root: Path, path: Path) -> None:
+    """What `argus contract pin PATH` records once a person asked for it."""
+    from argus.contract.model import load_contract
+    from argus.contract.pins import pin
+
+    pin(root, load_contract(path))
+
+
+@pytest.fixture(autouse=True)
+def _contracts_pinned_by_the_person(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A person pinned every contract a test starts, retargets to or closes, as it is at that
+    moment (many tests edit a contract before starting it). The tests of pinning itself
+    (``real_pins``) see only the pins they make."""
+    if "real_pins" in request.fixturenames:
+        return
+    from argus.contract import pins
+
+    honest = pins.pin_problem
+
+    def pinned_first(root: Path, contract: Any) -> str | None:
+        pins.pin(root, contract)
+        return honest(root, contract)
+
+    monkeypatch.setattr(pins, "pin_problem", pinned_first)
+
+
+@pytest.fixture
+def real_pins() -> None:
+    """Pins are only what the test itself (or the CLI it runs) records."""
 
 
 @pytest.fixture

@@ -324,17 +324,20 @@ def test_deleting_the_run_s_files_frees_nothing(repo: Path) -> None:
     shutil.rmtree(repo / ".argus")
     decision = stop_decision(repo)
     assert decision is not None and "files are gone" in decision["reason"]
+    agent = {k: v for k, v in os.environ.items() if k != "ARGUS_PERSON_KEY"}
     done = subprocess.run(
         [sys.executable, "-m", "argus", "contract", "abort", "ship-it", "--reason", "x"],
         cwd=repo,
+        env=agent,
         capture_output=True,
         text=True,
         check=False,
     )
-    assert done.returncode == 2 and "a person's decision" in done.stderr, "no terminal here"
-    from argus.contract.registry import forget
+    assert done.returncode == 2 and "a person's decision" in done.stderr, "no passphrase here"
+    from argus.cli import main
 
-    assert forget(repo, "ship-it") and stop_decision(repo) is None
+    assert main(["contract", "abort", "ship-it", "--reason", "x", "--root", str(repo)]) == 0
+    assert stop_decision(repo) is None, "the person's abort forgot the run"
 
 
 def test_a_closed_run_is_not_remembered(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:

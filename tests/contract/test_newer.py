@@ -21,7 +21,7 @@ from argus.contract.hook import session_start, stop_decision
 from argus.contract.retarget import retarget
 from argus.contract.state import load_state
 from argus.errors import InputError
-from tests.contract.conftest import GRADER, summarize
+from tests.contract.conftest import GRADER, pin_as_the_person, summarize
 from tests.judge.stub_llm import StubLLM
 
 GO = json.dumps(
@@ -83,6 +83,7 @@ def newer_contract(root: Path, **changes: Any) -> Path:
     contract.update(changes)
     path = root / "contract.yaml"
     path.write_text(yaml.safe_dump(contract, sort_keys=False), "utf-8")
+    pin_as_the_person(root, path)
     return path
 
 
@@ -269,6 +270,8 @@ def test_a_preset_starts_with_argus_s_own_gates(repo: Path) -> None:
         '[implementer]\nmodel = "anthropic/the-builder"\n[judge]\nmodel = "openai/reviewer"\n'
         '[gates.commands.build]\ncommand = "make build"\n'
     )
+    done = _argus(repo, "contract", "pin", "--preset", "frontend-ui")  # the person
+    assert done.returncode == 0, done.stderr
     done = _argus(repo, "contract", "start", "--preset", "frontend-ui")
     assert done.returncode == 0, done.stderr
     assert "typecheck: no [gates.commands]" in done.stdout
@@ -294,6 +297,11 @@ def test_doctor_reports_every_refusal_before_a_start(repo: Path) -> None:
     data = yaml.safe_load(path.read_text())
     data["stages"][2]["stageVerifier"]["command"] = "make -s grade"
     path.write_text(yaml.safe_dump(data))
+    assert (
+        "edited after it was pinned"
+        in _argus(repo, "contract", "doctor", "--contract", str(path)).stdout
+    )
+    pin_as_the_person(repo, path)
     done = _argus(
         repo, "contract", "doctor", "--contract", str(path),
         "--grader-model", "anthropic/the-builder-20250101",

@@ -2,6 +2,7 @@
 
     argus contract validate CONTRACT.yaml|json    # exit 0 valid, 1 with every problem listed
     argus contract doctor --contract FILE [--executor-model M] [--grader-model M]
+    argus contract pin CONTRACT | --preset NAME   # a person: runs honour it as it is now
     argus contract start CONTRACT | --preset NAME # idle -> running
     argus contract advance ID verifying           # the work is ready to be checked
     argus contract stage-input ID STAGE           # an executor stage: its exact input packet
@@ -59,6 +60,13 @@ def register(subparsers: Any) -> None:
     doctor.add_argument("--executor-model", help="default: [implementer] model")
     doctor.add_argument("--grader-model", default="", help="stands in for every model grader")
     _common(doctor, "doctor")
+
+    pin = actions.add_parser(
+        "pin", help="a person pins CONTRACT (or a preset) as it is now: runs honour only that"
+    )
+    pin.add_argument("contract", type=Path, metavar="CONTRACT", nargs="?")
+    pin.add_argument("--preset", help="frontend-ui, docs-workflow or custom-pipeline")
+    _common(pin, "pin")
 
     start = actions.add_parser("start", help="start a run of CONTRACT (or of a preset)")
     start.add_argument("contract", type=Path, metavar="CONTRACT", nargs="?")
@@ -141,7 +149,7 @@ def run_contract(args: argparse.Namespace) -> int:
     root = repo_root(args)
     if action == "doctor":
         return _doctor(root, args)
-    if action == "start":
+    if action in ("start", "pin"):
         return _start(root, args)
     if action in ("grade", "judge"):
         if action == "grade":
@@ -230,7 +238,9 @@ def _start(root: Path, args: argparse.Namespace) -> int:
 
     config = load_config(root)
     if (args.contract is None) == (args.preset is None):
-        raise InputError("argus contract start: give a CONTRACT file or --preset NAME (one)")
+        raise InputError(
+            f"argus contract {args.action}: give a CONTRACT file or --preset NAME (one)"
+        )
     if args.preset is None:
         path: Path = args.contract
     else:
@@ -239,6 +249,13 @@ def _start(root: Path, args: argparse.Namespace) -> int:
         path, notes = write_preset(root, args.preset, config)
         for note in notes:
             print(f"note: {note}")
+    if args.action == "pin":
+        from argus.contract.model import load_contract
+        from argus.contract.pins import pin
+
+        contract = load_contract(path)
+        print(f"contract {contract.id}: pinned {pin(root, contract)} ({path})")
+        return 0
     implementer = config.implementer
     state = run.start(root, path, implementer.model, implementer.command)
     print(f"contract {state.contract_id}: running ({len(state.stages)} stages)")

@@ -1,6 +1,8 @@
 """`argus hook stop`: the Claude Code Stop hook that keeps a session going while a contract run
 is open; `argus hook session-start`: the SessionStart hook that tells a new session about its
-open runs. Each reads the hook's JSON on standard input and prints its answer, or nothing."""
+open runs; `argus hook pre-tool-use`: the PreToolUse hook that denies an agent's shell and file
+tools a person's decisions and protected files. Each reads the hook's JSON on standard input and
+prints its answer, or nothing. `argus hook install` puts the three in .claude/settings.json."""
 
 from __future__ import annotations
 
@@ -26,6 +28,17 @@ def register(subparsers: Any) -> None:
         "session-start", help="tell a new session about its open contract runs (never resumes)"
     )
     start.set_defaults(func=run_session_start)
+    guard = actions.add_parser(
+        "pre-tool-use",
+        help="deny an agent's shell and file tools a person's decisions and protected files",
+    )
+    guard.set_defaults(func=run_pre_tool_use)
+    install = actions.add_parser(
+        "install",
+        help="add Argus's Stop, SessionStart and PreToolUse hooks to .claude/settings.json",
+    )
+    install.add_argument("--root", type=Path, help="repository root (default: found from cwd)")
+    install.set_defaults(func=run_install)
 
 
 def _stdin() -> bytes:
@@ -53,6 +66,26 @@ def run_session_start(args: argparse.Namespace) -> int:
     out = session_start(_stdin(), os.environ.get("CLAUDE_PROJECT_DIR"), _own_directory())
     if out:
         print(out)
+    return 0
+
+
+def run_pre_tool_use(args: argparse.Namespace) -> int:
+    from argus.agents.guard import run_pre_tool_use as decide
+
+    out = decide(_stdin())
+    if out:
+        print(out)
+    return 0
+
+
+def run_install(args: argparse.Namespace) -> int:
+    from argus.agents.hook_install import install
+    from argus.cli._args import repo_root
+
+    path, added = install(repo_root(args))
+    for line in added:
+        print(f"added {line}")
+    print(f"{path}: Argus's hooks are installed" + ("" if added else " (nothing to add)"))
     return 0
 
 

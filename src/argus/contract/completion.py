@@ -1,6 +1,7 @@
 """Whether a contract run may close, and closing it: the deciding part of ``complete``.
 
-A run completes only from ``verifying``, only on the working tree its passes were earned on (a
+A run completes only under a contract a person pinned (argus.contract.pins), only from
+``verifying``, only on the working tree its passes were earned on (a
 pass earned on another tree is reset to pending, and the run is not ready), only when the
 ledger itself proves every required stage passed (argus.contract.proof, never state.json),
 and only with a fresh closure summary. Then the run moves to ``completed`` and its closure
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from argus.contract import ledger
 from argus.contract.model import Contract
+from argus.contract.pins import require_pinned
 from argus.contract.proof import unproven
 from argus.contract.state import RunState, now, save_state, state_dir
 from argus.contract.summary import require_summary
@@ -51,6 +53,7 @@ def close(root: Path, contract: Contract, state: RunState) -> Path:
     InputError outside ``verifying`` or without a fresh summary, NotReady while a required
     stage is unproven or went stale (the reset is saved)."""
     contract_id = contract.id
+    require_pinned(root, contract)
     if state.phase != "verifying":
         raise InputError(f"contract '{contract_id}' is {state.phase}; it completes from verifying")
     current = worktree_digest(root)

@@ -37,6 +37,11 @@ def diagnose(
         out.refusals.append(str(exc))
         return out
     out.contract = contract
+    from argus.contract import pins
+
+    unpinned = pins.pin_problem(root, contract)
+    if unpinned:
+        out.refusals.append(unpinned)
     needs_litellm = False
     for stage in contract.stages:
         grader = stage.grader

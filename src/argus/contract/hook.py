@@ -4,7 +4,8 @@ Claude Code runs a Stop hook when the agent is about to finish, with a JSON obje
 input (``cwd``, ``session_id``, ``stop_hook_active`` ...). Printing
 ``{"decision": "block", "reason": "..."}`` keeps the session going and gives the agent the
 reason as its next instruction. A run that is running or verifying with a required stage not
-proven blocks; so does a blocked run (a spent budget must not let the session walk away: a
+proven blocks, and so does one whose contract a person has not pinned as it is now
+(argus.contract.pins); so does a blocked run (a spent budget must not let the session walk away: a
 person resumes, pauses or aborts it in a terminal). A paused (a person's decision), completed
 or aborted run does not.
 
@@ -24,6 +25,7 @@ from typing import Any
 
 from argus.contract import ledger
 from argus.contract.model import load_contract
+from argus.contract.pins import pin_problem
 from argus.contract.proof import unproven
 from argus.contract.registry import remembered
 from argus.contract.state import ACTIVE, load_state, state_dir
@@ -65,6 +67,12 @@ def _reason_for(root: Path, contract_id: str) -> str | None:
         return (
             f"contract '{contract_id}' was edited after its run started; the run still holds "
             "the session (a person aborts it: `argus contract abort` in a terminal)"
+        )
+    unpinned = pin_problem(root, contract)
+    if unpinned:
+        return (
+            f"contract '{contract_id}' cannot close: {unpinned}; the run holds the session "
+            "until a person pins its contract or aborts the run"
         )
     tree = worktree_digest(root)
     reasons = unproven(contract, state.executor_model, entries, tree)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from argus.contract.model import check_independence, load_contract
+from argus.contract.pins import require_pinned
 from argus.contract.run import _implementer, _locked, open_run
 from argus.contract.state import TERMINAL, RunState, StageState, now, save_state
 from argus.contract.worktree import worktree_digest
@@ -23,6 +24,7 @@ def retarget(root: Path, contract_id: str, new_path: Path) -> tuple[RunState, li
     new = load_contract(new_path)
     if new.id != contract_id:
         raise InputError(f"{new_path}: its id is '{new.id}'; a retarget keeps the run's id")
+    require_pinned(root, new)
 
     def work() -> tuple[RunState, list[str]]:
         old, state = open_run(root, contract_id)

@@ -29,6 +29,7 @@ from argus.contract.model import (
     check_independence,
     load_contract,
 )
+from argus.contract.pins import require_pinned
 from argus.contract.state import (
     ACTIVE,
     TERMINAL,
@@ -66,6 +67,7 @@ def _locked(root: Path, contract_id: str, work: Callable[[], T]) -> T:
 
 def start(root: Path, contract_path: Path, executor_model: str, executor_command: str) -> RunState:
     contract = load_contract(contract_path)
+    require_pinned(root, contract)
     check_independence(contract, root, executor_model, executor_command)
 
     def work() -> RunState:
