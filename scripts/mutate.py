@@ -98,6 +98,10 @@ DEFAULT = (
     "src/argus/contract/completion.py=tests/contract/test_completion.py",
     "src/argus/contract/proof.py=tests/contract/test_proof.py",
     "src/argus/contract/hook.py=tests/contract/test_hook.py,tests/contract/test_forgery.py",
+    # who counts as a person, pinned contracts, the PreToolUse guard (issue 24, route 6)
+    "src/argus/person.py=tests/contract/test_person.py",
+    "src/argus/contract/pins.py=tests/contract/test_pins.py",
+    "src/argus/agents/guard.py=tests/agents/test_guard.py",
 )
 
 COPIED = ("src", "tests", "examples")

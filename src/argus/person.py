@@ -13,7 +13,8 @@ person. Two things do, and every such decision needs both:
   the proof, since a child can drop it.
 - **The person key.** A passphrase only the person knows, set once with
   ``argus person init``; only its scrypt digest is kept, in the state home
-  (``person-key.json``, argus.state_home). It is read from ``ARGUS_PERSON_KEY``, else asked
+  (``person-key.json``, argus.state_home). It is read from ``ARGUS_PERSON_KEY`` (which the
+  command line takes out of its environment, so no program Argus starts inherits it), else asked
   on the terminal without echo (``getpass``), else read as one line of standard input (the
   MCP server passes what the person typed into its elicitation form that way). An agent that
   drives a pseudo-terminal can answer a prompt but does not know the passphrase. Every state
@@ -46,6 +47,7 @@ KEY_FILE = "person-key.json"
 SECRET_ENV = "ARGUS_PERSON_KEY"
 CONFINED_ENV = "ARGUS_CONFINED"
 MIN_LENGTH = 8
+held_secret: str | None = None  # ARGUS_PERSON_KEY, taken out of the environment by argus.cli
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 
 
@@ -132,7 +134,7 @@ def ask(text: str) -> str:
 
 def person_secret(action: str) -> str:
     """The passphrase offered for ``action``: ARGUS_PERSON_KEY, else asked."""
-    given = os.environ.get(SECRET_ENV)
+    given = held_secret or os.environ.get(SECRET_ENV)
     if given:
         return given
     return ask(f"{action} is a person's decision; your Argus person passphrase: ")

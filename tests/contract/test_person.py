@@ -209,3 +209,18 @@ def test_person_init_sets_then_changes_only_with_the_current_passphrase(
     assert main(["person", "init"]) == 2
     assert "differ" in capsys.readouterr().err
     assert person.verify("second passphrase")
+
+
+def test_no_program_argus_starts_inherits_the_passphrase(repo: Path) -> None:
+    probe = (
+        f"{sys.executable} -c \"import os, pathlib; "
+        "pathlib.Path('seen.txt').write_text(os.environ.get('ARGUS_PERSON_KEY', 'none'))\""
+    )
+    check = {"id": "check", "name": "A stage command", "type": "mechanical", "command": probe}
+    write_contract(repo, stages=[check])
+    root = ["--root", str(repo)]
+    assert main(["contract", "start", str(repo / "contract.json"), *root]) == 0
+    assert main(["contract", "advance", "ship-it", "verifying", *root]) == 0
+    assert main(["contract", "grade", "ship-it", "check", *root]) == 0
+    assert (repo / "seen.txt").read_text() == "none"
+    assert os.environ["ARGUS_PERSON_KEY"] == PERSON_PASSPHRASE, "given back after the command"

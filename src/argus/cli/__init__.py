@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -18,6 +19,8 @@ from argus._blas import one_thread_while_numpy_loads
 from argus.errors import ArgusError
 
 __all__ = ["COMMANDS", "main"]
+
+PERSON_SECRET_ENV = "ARGUS_PERSON_KEY"  # argus.person.SECRET_ENV, without importing it here
 
 # Subcommands, in the order `argus --help` lists them; each is the module argus.cli.NAME
 # (argus.cli.assert_ for `assert`, a Python keyword).
@@ -102,6 +105,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if func is None:
         parser.print_help(sys.stderr)
         return 2
+    # The person passphrase stays with this process: no program Argus starts (a stage command,
+    # the implementer, a web server) inherits it from the environment (argus.person).
+    secret = os.environ.pop(PERSON_SECRET_ENV, None)
+    if secret is not None:
+        from argus import person
+
+        person.held_secret = secret
     try:
         code: int = func(args)
     except ArgusError as err:
@@ -122,4 +132,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RecursionError:
         print("argus: the input is nested too deeply to process", file=sys.stderr)
         return 2
+    finally:
+        if secret is not None:
+            os.environ[PERSON_SECRET_ENV] = secret
+            person.held_secret = None
     return code
