@@ -213,7 +213,7 @@ def test_person_init_sets_then_changes_only_with_the_current_passphrase(
 
 def test_no_program_argus_starts_inherits_the_passphrase(repo: Path) -> None:
     probe = (
-        f"{sys.executable} -c \"import os, pathlib; "
+        f'{sys.executable} -c "import os, pathlib; '
         "pathlib.Path('seen.txt').write_text(os.environ.get('ARGUS_PERSON_KEY', 'none'))\""
     )
     check = {"id": "check", "name": "A stage command", "type": "mechanical", "command": probe}
