@@ -57,6 +57,8 @@ def test_hash_checked_runs_say_so(tmp_path: Path) -> None:
     assert _run(root, implementer=implementer_command()).status is Status.DONE
     assert [r["protection"] for r in _implementer_records(root)] == [HASH_CHECKED]
     assert json.loads((root / RUNS / "run.json").read_text())["protection"] == HASH_CHECKED
+    [signoff] = json.loads((root / RUNS / "signoff.json").read_text())["records"]
+    assert signoff["protection"] == HASH_CHECKED  # the sign-off says it too
 
 
 def test_an_honest_implementer_works_sandboxed(tmp_path: Path, sandboxed: str) -> None:
@@ -65,6 +67,8 @@ def test_an_honest_implementer_works_sandboxed(tmp_path: Path, sandboxed: str) -
     assert outcome.status is Status.DONE
     assert [r["protection"] for r in _implementer_records(root)] == [sandboxed]
     assert json.loads((root / RUNS / "run.json").read_text())["protection"] == sandboxed
+    [signoff] = json.loads((root / RUNS / "signoff.json").read_text())["records"]
+    assert signoff["protection"] == sandboxed
 
 
 def test_a_sandboxed_implementer_cannot_write_the_spec(

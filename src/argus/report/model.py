@@ -122,6 +122,7 @@ class SignoffSummary:
     snapshot_baseline: str
     concerns: tuple[str, ...]
     spotcheck: SpotCheck
+    protection: str = ""  # what confined the implementer; "" when none ran or it was not said
 
     @property
     def slug(self) -> str:

@@ -38,6 +38,7 @@ def summarize(record: Mapping[str, Any]) -> SignoffSummary:
             checked_at=_text(check.get("checked_at")),
             note=_text(check.get("note")),
         ),
+        protection=_text(record.get("protection")),
     )
 
 

@@ -150,6 +150,7 @@ def sign_off(
             final_verdict=replayed.verdict.to_json(),
             snapshot_baseline=baseline,
             concerns=decision.concerns,
+            protection=ctx.sandbox.protection if ctx.implementer is not None else None,
         ).to_json()
         ctx.events.ensure("sign_off", stored, view=view)
         killpoint("after_signoff_event", state.iteration)

@@ -43,6 +43,7 @@ class SignoffRecord:
     snapshot_baseline: str | None
     concerns: tuple[str, ...] = ()
     human_spotcheck: Mapping[str, Any] = field(default_factory=lambda: {"status": "pending"})
+    protection: str | None = None  # what confined the implementer (argus.confine); None: none ran
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -58,6 +59,7 @@ class SignoffRecord:
             "snapshot_baseline": self.snapshot_baseline,
             "concerns": list(self.concerns),
             "human_spotcheck": dict(self.human_spotcheck),
+            **({"protection": self.protection} if self.protection else {}),
         }
 
 
