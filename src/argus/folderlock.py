@@ -21,6 +21,7 @@ leaves a stale lock.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import os
 import threading
@@ -67,7 +68,15 @@ class FolderLock(Closing):
         self._ids: dict[Path, tuple[int, int]] = {}
 
     def _lock(self, path: Path, flags: int) -> None:
-        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC)
+        try:
+            fd = os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.ENOTDIR) and path.is_symlink():
+                raise StateError(
+                    f"{path}: is a symbolic link; a lock holds a folder by its identity, so "
+                    "replace the link with the folder it points to"
+                ) from exc
+            raise
         self._fds.append(fd)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | (0 if self._blocking else fcntl.LOCK_NB))

@@ -160,3 +160,13 @@ def test_the_contract_runner_takes_the_same_lock(tmp_path: Path) -> None:
         with pytest.raises(FolderSwapped):
             atomic_write_json(folder / "state.json", {"forged": 1})
     assert not (folder / "state.json").exists()
+
+
+def test_a_symlinked_feature_folder_is_refused_in_one_line(tmp_path: Path) -> None:
+    real = tmp_path / "elsewhere" / "habits"
+    (real / ".argus-runs").mkdir(parents=True)
+    link = tmp_path / "argus" / "specs" / "habits"
+    link.parent.mkdir(parents=True)
+    link.symlink_to(real, target_is_directory=True)
+    with pytest.raises(StateError, match="is a symbolic link"):
+        FeatureLock(link / ".argus-runs", "habits").acquire()
