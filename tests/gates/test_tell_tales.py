@@ -145,3 +145,19 @@ def test_the_gate_is_on_by_default_and_passes_the_example_app(
     )
     config: ProjectConfig = inputs.config.model_copy(update={"gates": ignored})
     assert tell_tales_gate(dataclasses.replace(inputs, config=config)).status is GateStatus.PASS
+
+
+def test_every_hit_is_counted_but_at_most_100_are_listed(tmp_path: Path) -> None:
+    (tmp_path / "a.js").write_text("navigator.webdriver;\n" * 101)
+    outcome = check_tell_tales(tmp_path, [Path("a.js")], RULES)
+    assert outcome.data == {"count": 101} and len(outcome.findings) == 100
+    assert outcome.summary.startswith("101 line(s) that can detect the sensor: a.js:1 ")
+    assert outcome.summary.endswith("a.js:5 (automation flag or hook) and 96 more")
+
+
+def test_a_file_over_2_mb_is_a_build_output_and_is_not_read(tmp_path: Path) -> None:
+    (tmp_path / "bundle.js").write_text("navigator.webdriver;\n" + "x" * 2_000_000)
+    (tmp_path / "edge.js").write_text("navigator.webdriver;\n" + "x" * (2_000_000 - 21))
+    assert (tmp_path / "edge.js").stat().st_size == 2_000_000
+    outcome = check_tell_tales(tmp_path, [Path("bundle.js"), Path("edge.js")], RULES)
+    assert [f.element for f in outcome.findings] == ["edge.js:1"]

@@ -246,3 +246,20 @@ def test_approve_config_takes_only_the_feature(
     assert "--config accepts the whole feature" in capsys.readouterr().err
     assert main(["approve", "--feature", FEATURE, "--root", str(root)]) == 2
     assert "--target is required" in capsys.readouterr().err
+
+
+def test_an_acceptance_that_does_not_name_what_it_accepted_is_ignored(tmp_path: Path) -> None:
+    from argus.loop.guard.config_pin import accepted_pin
+    from argus.store.model import Event
+
+    root = make_repo(tmp_path, [])
+    assert _run(root).status is Status.DONE  # the baseline
+    weak = {**_settings(root), "gates.max_console_errors": 9}
+    with RunStore.open(root) as store:
+        baseline = accepted_pin(store, FEATURE)
+        assert baseline is not None and baseline.by.startswith("the first run ")
+        forged = {"action": "accept_config", "settings": weak, "sha256": "0" * 64, "by": "x"}
+        store.append(Event("human_decision", FEATURE, payload=forged))
+        assert accepted_pin(store, FEATURE) == baseline  # the digest does not match: ignored
+        store.append(Event("human_decision", FEATURE, payload={"action": "accept_config"}))
+        assert accepted_pin(store, FEATURE) == baseline
