@@ -7,9 +7,9 @@ lock the copy. So a ``FolderLock``
 
 - holds an ``flock`` on an open descriptor of the folder itself and records its device and
   inode (checked against the path right after locking: a swap during ``acquire`` is caught);
-- optionally also holds a *key* file kept outside the folder (the loop's is in the run store's
-  ``.argus/locks/``, which the sandbox protects): a copy swapped in for the folder is locked by
-  nobody, but the key is the same path for both, so a second writer is still refused;
+- optionally also holds a *key* file kept outside the folder (the loop's is in the account's
+  state home, which confinement leaves read-only): a copy swapped in for the folder is locked
+  by nobody, but the key is the same path for both, so a second writer is still refused;
 - re-checks before every write (``argus.io`` calls ``check_writes`` for each file it writes)
   that the folder's path still resolves to the same device and inode, and the key to the file
   it holds, and raises ``FolderSwapped`` (one line) when it does not: the holder stops rather

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from argus import state_home
 from argus.cli import main
 from argus.errors import StateError
 from argus.folderlock import FolderSwapped
@@ -109,7 +110,7 @@ def test_the_key_file_replaced_is_a_swap_too(tmp_path: Path) -> None:
     (feature / ".argus-runs").mkdir(parents=True)
     with FeatureLock(feature / ".argus-runs", "habits") as lock:
         key = key_file(feature)
-        assert key.parent == tmp_path / ".argus" / "locks"  # beside the run store, not inside
+        assert key.parent == state_home.account_home() / "locks"  # outside the repository
         key.unlink()
         key.write_text("")
         with pytest.raises(FolderSwapped, match="the lock file was replaced"):

@@ -1,11 +1,11 @@
 """One writer per feature at a time: a lock on the feature folder by its identity
-(argus.folderlock), keyed in the run store's ``.argus/locks/``.
+(argus.folderlock), keyed outside the repository.
 
 The lock that counts is an flock on an open descriptor of the feature directory itself
 (``argus/specs/F``), whose device and inode are re-checked before every write; and an flock on
-a key file outside the feature folder (``.argus/locks/F-<digest of its path>.lock``), so a
-feature folder swapped for a copy is still held: a second writer is refused and the holder
-stops. Deleting ``loop.lock`` (which only names the holder's pid) cannot release it. Every
+a key file outside the repository (``~/.local/state/argus/locks/F-<digest of its path>.lock``,
+the account's own state home), so a feature folder swapped for a copy is still held: a second
+writer is refused and the holder stops. Deleting ``loop.lock`` (which only names the holder's pid) cannot release it. Every
 writer of the loop's files takes it: the loop, ``argus approve`` and the ``argus state`` steps
 that write.
 """
@@ -18,6 +18,7 @@ import os
 from pathlib import Path
 from typing import Self
 
+from argus import state_home
 from argus.closing import Closing
 from argus.errors import StateError
 from argus.folderlock import FolderLock
@@ -25,22 +26,13 @@ from argus.folderlock import FolderLock
 LOCK_NAME = "loop.lock"
 
 
-LOCKS_DIR = Path(".argus") / "locks"
-
-
-def _project_root(feature_dir: Path) -> Path:
-    """The repository holding ``argus/specs/F``; for a folder laid out otherwise, its parent."""
-    resolved = feature_dir.resolve()
-    if resolved.parent.name == "specs" and resolved.parent.parent.name == "argus":
-        return resolved.parents[2]
-    return resolved.parent
-
-
 def key_file(feature_dir: Path) -> Path:
-    """The feature's lock key: outside the feature folder, named by the folder's path."""
+    """The feature's lock key: outside every repository, in the account's own state home
+    (argus.state_home, from the password database, so no environment variable moves it),
+    named by the feature folder's path."""
     resolved = feature_dir.resolve()
     digest = hashlib.sha256(str(resolved).encode()).hexdigest()[:16]
-    return _project_root(feature_dir) / LOCKS_DIR / f"{resolved.name}-{digest}.lock"
+    return state_home.account_home() / "locks" / f"{resolved.name}-{digest}.lock"
 
 
 class FeatureLock(Closing):
