@@ -5,9 +5,9 @@ The lock that counts is an flock on an open descriptor of the feature directory 
 (``argus/specs/F``), whose device and inode are re-checked before every write; and an flock on
 a key file outside the repository (``~/.local/state/argus/locks/F-<digest of its path>.lock``,
 the account's own state home), so a feature folder swapped for a copy is still held: a second
-writer is refused and the holder stops. Deleting ``loop.lock`` (which only names the holder's pid) cannot release it. Every
-writer of the loop's files takes it: the loop, ``argus approve`` and the ``argus state`` steps
-that write.
+writer is refused and the holder stops. Deleting ``loop.lock`` (which only names the holder's
+pid) cannot release it. Every writer of the loop's files takes it: the loop, ``argus approve``
+and the ``argus state`` steps that write.
 """
 
 from __future__ import annotations
