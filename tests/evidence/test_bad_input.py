@@ -69,9 +69,9 @@ def test_a_contract_state_with_an_object_for_its_path_is_bad_input(
             }
         )
     )
-    code, err = _argus(
-        capsys, "contract", "start", str(tmp_path / "c.json"), "--root", str(tmp_path)
-    )
+    root = ("--root", str(tmp_path))
+    assert _argus(capsys, "contract", "pin", str(tmp_path / "c.json"), *root)[0] == 0
+    code, err = _argus(capsys, "contract", "start", str(tmp_path / "c.json"), *root)
     assert code == 0, err
     path = state_dir / "state.json"
     state = json.loads(path.read_text())

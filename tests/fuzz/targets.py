@@ -273,14 +273,26 @@ def _repo(tmp: Path) -> Path:
     return root
 
 
+def _pinned(root: Path) -> None:
+    """A person pinned the seed contract (a generated one is refused as edited after pinning,
+    once it has been read and its graders checked)."""
+    from argus.contract.model import load_contract
+    from argus.contract.pins import pin
+
+    pin(root, load_contract(root / "contract.json"))
+
+
 def prep_contract(tmp: Path) -> Workdir:
     root = _repo(tmp)
-    return _one_file(Workdir(root), "contract", root / "contract.json", _dumps(_contract(tmp)))
+    work = _one_file(Workdir(root), "contract", root / "contract.json", _dumps(_contract(tmp)))
+    _pinned(root)
+    return work
 
 
 def prep_contract_state(tmp: Path) -> Workdir:
     root = _repo(tmp)
     (root / "contract.json").write_bytes(_dumps(_contract(tmp)))
+    _pinned(root)
     done = run_cli(["contract", "start", "contract.json"], root)
     assert done.code == 0, done.stderr
     return _one_file(Workdir(root), "state", root / ".argus/contracts/ship-it/state.json")

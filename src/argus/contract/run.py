@@ -67,8 +67,8 @@ def _locked(root: Path, contract_id: str, work: Callable[[], T]) -> T:
 
 def start(root: Path, contract_path: Path, executor_model: str, executor_command: str) -> RunState:
     contract = load_contract(contract_path)
-    require_pinned(root, contract)
     check_independence(contract, root, executor_model, executor_command)
+    require_pinned(root, contract)
 
     def work() -> RunState:
         if (state_dir(root, contract.id) / "state.json").is_file():
