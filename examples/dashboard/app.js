@@ -82,6 +82,7 @@ function renderChart() {
     const height = Math.round((series.total / top) * 112);
     const bar = document.createElementNS(SVG, "rect");
     bar.setAttribute("class", "bar");
+    bar.dataset.series = series.region;
     bar.setAttribute("x", String(48 + i * 144));
     bar.setAttribute("y", String(128 - height));
     bar.setAttribute("width", "96");
@@ -110,6 +111,7 @@ function renderChart() {
     ...totals.map((series) => {
       const item = document.createElement("li");
       item.className = "legend-item";
+      item.dataset.series = series.region;
       const swatch = document.createElement("span");
       swatch.className = "swatch";
       swatch.style.backgroundColor = `var(--color-${series.token})`;
