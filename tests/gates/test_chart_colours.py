@@ -255,6 +255,9 @@ def test_a_canvas_charts_colours_are_held_to_the_palette(tmp_path: Path, tokens:
     outcome = check(tokens, canvas_doc(), on)
     assert outcome.status is GateStatus.PASS, outcome.findings
     assert outcome.data["charts"]["canvas_colours"] == 3  # white, primary, success
+    (read,) = outcome.data["charts"]["canvases"]
+    assert read["canvas"] == "#sales" and read["unlisted"] == 0.0
+    assert read["colours"] == [["#ffffff", 0.44], ["#1d7a4a", 0.32], ["#3447c4", 0.24]]
     off = render_with(tmp_path, {(10, 10, 40, 90): (52, 71, 196), (50, 10, 90, 90): (122, 31, 162)})
     outcome = check(tokens, canvas_doc(), off)
     (finding,) = outcome.findings

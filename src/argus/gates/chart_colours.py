@@ -48,6 +48,8 @@ class ChartReport:
     legend_items: int = 0
     legend_unmatched: int = 0
     canvases_checked: int = 0
+    # Per canvas read: its selector, its distinct colours with their shares, the unlisted share.
+    canvases: list[dict[str, object]] = field(default_factory=list)
 
     @property
     def checked(self) -> int:
@@ -62,6 +64,7 @@ class ChartReport:
             "canvases_checked": self.canvases_checked,
             "legend_items": self.legend_items,
             "legend_unmatched": self.legend_unmatched,
+            "canvases": self.canvases[:MAX_UNMEASURED_LISTED],
             "unmeasured": len(self.unmeasured),
             "unmeasured_listed": self.unmeasured[:MAX_UNMEASURED_LISTED],
         }
@@ -249,6 +252,13 @@ def check_canvases(
         if found.partial:
             report.unmeasured.append(f"{where} canvas: only the part inside the render was read")
         report.canvases_checked += 1
+        report.canvases.append(
+            {
+                "canvas": where,
+                "colours": [[to_hex(c), round(share, 3)] for c, share in found.colours],
+                "unlisted": round(found.unlisted, 3),
+            }
+        )
         for colour, share in found.colours:
             report.canvas_colours += 1
             off = problem(colour, to_hex(colour))
