@@ -224,3 +224,27 @@ def test_no_program_argus_starts_inherits_the_passphrase(repo: Path) -> None:
     assert main(["contract", "grade", "ship-it", "check", *root]) == 0
     assert (repo / "seen.txt").read_text() == "none"
     assert os.environ["ARGUS_PERSON_KEY"] == PERSON_PASSPHRASE, "given back after the command"
+
+
+@pytest.mark.process
+@pytest.mark.parametrize("backend", ["bubblewrap", "landlock"])
+def test_a_program_argus_confined_cannot_abort(
+    started: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, backend: str
+) -> None:
+    from argus.confine import detect, run_confined, workspace
+
+    monkeypatch.setenv("ARGUS_SANDBOX", "landlock" if backend == "landlock" else "")
+    confinement = detect()
+    if confinement.backend != backend:
+        pytest.skip(f"{backend} is not available here ({confinement.why_not})")
+    log = tmp_path / "confined.log"
+    env = {**_env_without_the_secret(), "ARGUS_PERSON_KEY": PERSON_PASSPHRASE}
+    # It even knows the passphrase and sheds the marker: the kernel's flag still refuses it.
+    argv = ["env", "-u", "ARGUS_CONFINED", *ABORT]
+    ran = run_confined(
+        argv, workspace("a test", started), cwd=started, timeout=120, log_path=log, env=env,
+        confinement=confinement,
+    )  # fmt: skip
+    assert ran.exit_code == 2, log.read_text()
+    assert "confined by Argus" in log.read_text() and "no_new_privs" in log.read_text()
+    assert load_state(started, "ship-it").phase == "running"

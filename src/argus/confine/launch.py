@@ -32,6 +32,7 @@ from argus.confine.contain import Cgroup
 from argus.confine.detection import Confinement, detect
 from argus.confine.landlock import Ruleset, allow_list
 from argus.confine.policy import Policy
+from argus.person import CONFINED_ENV, SECRET_ENV
 from argus.proc import (
     STOP_GRACE_S,
     Command,
@@ -58,6 +59,11 @@ class _Prepared:
         self.policy = policy
         self.cwd = cwd
         self.env = dict(os.environ if env is None else env)
+        # A confined program is never a person (argus.person): the kernel's no_new_privs, set
+        # by both backends, is the proof; the variable is a hint. It never gets the passphrase.
+        self.env.pop(SECRET_ENV, None)
+        if confinement.active:
+            self.env[CONFINED_ENV] = confinement.backend
         self.ruleset: Ruleset | None = None
         self.cgroup: Cgroup | None = None
         self.scratch: str | None = None
