@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from argus.spec import lint_spec, load_spec
-from tests.examples.test_habits_app import assert_tokens_mirrored
+from tests.examples.test_habits_app import assert_tokens_mirrored, changed_files
 from tests.support.dashboard import (
     DASHBOARD_DIR,
     DASHBOARD_SPEC,
@@ -56,13 +56,7 @@ def test_defects_name_real_views_gates_and_dimensions() -> None:
 def test_each_defect_changes_exactly_one_place(item: Defect, tmp_path: Path) -> None:
     clean = copy_dashboard(tmp_path / "clean")
     broken = copy_dashboard(tmp_path / "broken", [item])  # asserts `find` matched once
-    changed = [
-        p.relative_to(broken)
-        for p in sorted(broken.rglob("*"))
-        if p.is_file() and p.name != "argus.toml"
-        and p.read_bytes() != (clean / p.relative_to(broken)).read_bytes()
-    ]  # fmt: skip
-    assert changed == [Path(item.file)]
+    assert changed_files(clean, broken) == [Path(item.file)]
 
 
 @pytest.mark.parametrize("name", [r.name for r in load_dashboard_refactors()])

@@ -134,13 +134,17 @@ def test_defects_cover_what_the_gates_and_judge_need() -> None:
 def test_each_defect_changes_exactly_one_place(item: Defect, tmp_path: Path) -> None:
     clean = copy_habits(tmp_path / "clean")
     broken = copy_habits(tmp_path / "broken", [item])  # asserts `find` matched once
-    changed = [
+    assert changed_files(clean, broken) == [Path(defect(item.name).file)]
+
+
+def changed_files(clean: Path, broken: Path) -> list[Path]:
+    """The files of ``broken`` that differ from ``clean`` (its port-bearing argus.toml aside)."""
+    return [
         p.relative_to(broken)
         for p in sorted(broken.rglob("*"))
         if p.is_file() and p.name != "argus.toml"
         and p.read_bytes() != (clean / p.relative_to(broken)).read_bytes()
     ]  # fmt: skip
-    assert changed == [Path(defect(item.name).file)]
 
 
 def test_defects_combine(tmp_path: Path) -> None:
