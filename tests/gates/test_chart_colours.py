@@ -361,3 +361,12 @@ def test_a_legend_is_paired_in_order_when_the_marks_name_no_series(tokens: Token
     short = check(tokens, chart_doc(*bars, charts=items(PRIMARY, "rgb(179, 38, 30)"), extra=(key,)))
     assert short.status is GateStatus.PASS
     assert short.data["charts"]["legend_unmatched"] == 2
+
+
+def test_an_undeclared_canvas_is_said_not_read(tokens: Tokens) -> None:
+    doc = chart_doc(mark())
+    doc["graphics"]["canvases_undeclared"] = 2
+    outcome = check(tokens, doc)
+    assert "2 <canvas> not declared as a chart" in outcome.summary
+    doc["graphics"]["canvases_undeclared"] = 0
+    assert "not declared" not in check(tokens, doc).summary

@@ -101,7 +101,8 @@ EXEMPT = """<button id="close" aria-label="Close">X</button>
 <span id="shown">Loading</span>
 <p>Orders</p>
 <svg width="16" height="16" role="img" aria-label="Done"><path id="tick" d="M2 8 L6 12 L14 4"
-  fill="none" stroke="currentColor"/></svg>"""
+  fill="none" stroke="currentColor"/></svg>
+<canvas width="20" height="20"></canvas>"""
 EXEMPT_CSS = (
     "button { color: #808080; background: #ffffff; border: 1px solid #111114; }"
     " #ghost, #shown { color: #ffffff; } svg { color: #2f5bd3; }"
@@ -226,6 +227,9 @@ def test_the_two_exemptions_hold_in_a_real_page(sensed: dict[str, Sensed]) -> No
     # currentColor arrives as the colour it stands for.
     (tick,) = [m for m in parse_graphics(raw, probe).marks if m.id == "tick"]
     assert tick.stroke.color == parse_color("#2f5bd3") and tick.fill.color is None
+    # A canvas the page does not declare as a chart is counted, not read.
+    graphics = parse_graphics(raw, probe)
+    assert graphics.canvases == () and graphics.canvases_undeclared == 1
 
 
 def test_an_on_palette_chart_passes_token_compliance(

@@ -140,6 +140,9 @@ class Graphics:
     charts_total: int = 0
     canvases: tuple[CanvasChart, ...] = ()
     canvases_total: int = 0
+    # Canvases the page does not declare as charts (no role=img with a name, no
+    # data-argus-chart): their bounds are not a chart's, so their pixels are not read.
+    canvases_undeclared: int = 0
 
     @classmethod
     def absent(cls) -> Graphics:
@@ -246,6 +249,7 @@ def parse_graphics(data: Mapping[str, Any], probe: Probe, source: str = "probe.j
         max(_int(raw.get("charts_total", len(charts)), f"{where}.charts_total"), len(charts)),
         canvases,
         max(_int(raw.get("canvases_total", len(canvases)), f"{where}.canvases_total"), 0),
+        _int(raw.get("canvases_undeclared", 0), f"{where}.canvases_undeclared"),
     )
 
 

@@ -231,6 +231,11 @@ def chart_summary(probe: Probe, graphics: Graphics, charts: ChartReport) -> str:
             f"charts: {charts.marks_checked} SVG paint(s), "
             f"{charts.canvas_colours} canvas colour(s) checked"
         )
+    if graphics.canvases_undeclared:
+        parts.append(
+            f"{graphics.canvases_undeclared} <canvas> not declared as a chart (role=img with a "
+            "name, or data-argus-chart): its pixels not read"
+        )
     if graphics.marks_left_out:
         parts.append(f"{graphics.marks_left_out} SVG mark(s) past the probe's cap not read")
     if charts.unmeasured:

@@ -231,11 +231,15 @@
       });
     }
     const declared = [];
+    let undeclared = 0;
     for (const [index, el] of canvases) {
       const role = clean(el.getAttribute("role")).split(" ")[0];
       const name = clean(nameOf(el, role || "img"));
       const marked = el.hasAttribute("data-argus-chart");
-      if (!marked && !(el.tagName === "CANVAS" && role === "img" && name)) continue;
+      if (!marked && !(el.tagName === "CANVAS" && role === "img" && name)) {
+        undeclared++;
+        continue;
+      }
       declared.push({ element: index, tag: el.tagName.toLowerCase(), name,
                       how: marked ? "data-argus-chart" : "role=img", box: rectJson(el.getBoundingClientRect()) });
     }
@@ -246,6 +250,7 @@
       charts_total: chartsTotal,
       canvases: declared.slice(0, MAX_CHARTS),
       canvases_total: declared.length,
+      canvases_undeclared: undeclared,
       limits: { marks: MAX_MARKS, charts: MAX_CHARTS, legend_items: MAX_LEGEND_ITEMS },
     };
   };
