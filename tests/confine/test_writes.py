@@ -81,16 +81,3 @@ def test_an_unconfined_gate_says_so(repo: Path, tmp_path: Path) -> None:
     # tests run with ARGUS_SANDBOX=off (tests/conftest.py): the outcome says what held it.
     outcome = run_command_gate("lint", "true", timeout=30, cwd=repo, log_path=tmp_path / "l.log")
     assert outcome.status is GateStatus.PASS and outcome.data["protection"] == HASH_CHECKED
-
-
-def test_a_confined_program_cannot_pass_for_a_person(
-    repo: Path, backend: Confinement, tmp_path: Path
-) -> None:
-    # argus.person refuses a person's decision from a process with no-new-privileges set.
-    log = tmp_path / "run.log"
-    script = 'grep NoNewPrivs /proc/self/status; echo "hint=$ARGUS_CONFINED"'
-    run_confined(
-        script, workspace("test", repo), cwd=repo, timeout=30, log_path=log, confinement=backend
-    )
-    said = log.read_text().split()
-    assert said[:2] == ["NoNewPrivs:", "1"] and f"hint={backend.backend}" in said
