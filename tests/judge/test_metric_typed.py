@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from argus.errors import InputError
 from tests.judge.conftest import PacketFactory
 from tests.judge.test_metric import el, measure, page
 
@@ -217,3 +218,19 @@ def test_a_focus_trap_is_measured_from_the_walk(
     trap = {"region": "wizard", "traps": traps, "start": "s0", "presses": 3}
     result = judge(make_packet, [], focus_trap=trap, probe_extra=extra)
     assert result.score == score and says in result.evidence, result.evidence
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        {"formats": [{"format": "iso_date"}]},  # no values
+        {"sort": [{"values": {"column": "Date"}}]},  # no order
+        {"formats": [{"values": {"column": "Date"}, "format": None, "pattern": "("}]},
+        {"shown": ["orders.empty"]},
+    ],
+)
+def test_a_malformed_typed_check_in_the_contract_is_bad_input(
+    make_packet: PacketFactory, broken: dict[str, Any]
+) -> None:
+    with pytest.raises(InputError, match=r"contract\.json: a typed check .* is malformed"):
+        judge(make_packet, table(ROWS), **broken)

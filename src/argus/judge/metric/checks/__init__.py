@@ -8,8 +8,10 @@ items. Each check is (what was checked, passed); not measured is never passed.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from argus.errors import InputError
 from argus.judge.metric.checks.alignment import numeric_column_check
 from argus.judge.metric.checks.formats import format_check
 from argus.judge.metric.checks.order import sort_check
@@ -24,7 +26,21 @@ __all__ = ["typed_checks"]
 def typed_checks(
     ctx: MetricContext, expectations: dict[str, Any], numbers: dict[str, Any]
 ) -> list[tuple[str, bool]]:
-    """Every typed check the state's expectations state, in a fixed order."""
+    """Every typed check the state's expectations state, in a fixed order. A check in the
+    contract that is not the shape Argus writes (a hand-edited or forged contract.json) is bad
+    input naming the file, never a traceback."""
+    try:
+        return _typed_checks(ctx, expectations, numbers)
+    except (KeyError, TypeError, AttributeError, re.error) as exc:
+        raise InputError(
+            f"{ctx.packet.require('contract')}: a typed check of the expectations is malformed "
+            f"({type(exc).__name__}: {exc}); rebuild the packet from spec.json"
+        ) from exc
+
+
+def _typed_checks(
+    ctx: MetricContext, expectations: dict[str, Any], numbers: dict[str, Any]
+) -> list[tuple[str, bool]]:
     results: list[tuple[str, bool]] = []
     measured: dict[str, Any] = {}
     if any(expectations.get(k) for k in ("numeric_columns", "formats", "sort", "shown")):
