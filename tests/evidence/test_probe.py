@@ -10,7 +10,8 @@ import pytest
 from argus.color import RGBA
 from argus.diff.masks import Box
 from argus.errors import InputError
-from argus.evidence.probe import Element, FieldText, Probe, parse_probe, parse_px
+from argus.evidence.probe import Element, FieldText, GlyphControl, Probe, parse_probe, parse_px
+from tests.gates.probes import el, page
 
 
 def raw(tag: str, parent: int | None = 0, **fields: Any) -> dict[str, Any]:
@@ -322,3 +323,15 @@ def test_a_root_that_is_not_html_is_named_by_its_tag() -> None:
     html = probe(raw("html", None), raw("p", 0))
     assert html.selector(html.elements[0]) == "html"
     assert html.selector(html.elements[1]) == "p"
+
+
+def test_a_glyph_controls_name_and_text_are_read_and_a_forged_one_refused() -> None:
+    doc = page(el("button", text="X"))
+    doc["elements"][1]["control"] = {"name": "Close", "text": "X"}
+    assert parse_probe(doc).elements[1].control == GlyphControl("Close", "X")
+    doc["elements"][1]["control"] = "Close"
+    with pytest.raises(InputError, match=r"elements\[1\]\.control must be an object"):
+        parse_probe(doc)
+    doc["elements"][1]["control"] = {"name": 3, "text": "X"}
+    with pytest.raises(InputError, match=r"elements\[1\]\.control\.name must be a string"):
+        parse_probe(doc)
