@@ -124,16 +124,21 @@ def detached_edit(root: Path, prompt: Path) -> None:
 def steal_lock(root: Path, prompt: Path) -> None:
     runs = root / FEATURE_DIR / ".argus-runs"
     _try(lambda: (runs / "loop.lock").unlink(missing_ok=True))
+    # It even knows the person passphrase (the tests' own): only the lock, or the confinement,
+    # stops it here.
+    knows = {**os.environ, "ARGUS_PERSON_KEY": "the person's own passphrase"}
     approve = subprocess.run(
         [
             *(sys.executable, "-m", "argus", "approve", "--feature", "demo", "--target", "list"),
             *("--state", "a", "--appearance", "light", "--root", str(root)),
         ],
+        env=knows,
         capture_output=True,
         text=True,
         check=False,
     )
     (root / "scratch" / "approve-rc.txt").write_text(str(approve.returncode))
+    (root / "scratch" / "approve-err.txt").write_text(approve.stderr)
 
 
 ATTACKS = {

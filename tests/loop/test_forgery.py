@@ -314,6 +314,10 @@ def test_approve_cannot_take_the_lock_from_a_running_loop(tmp_path: Path, protec
     set_defects(root, [dict(GATE)])
     _run(root, implementer=implementer_command("--steal-lock", script=HOSTILE))
     assert (root / "scratch" / "approve-rc.txt").read_text() == "2"
+    # it knows the passphrase: unconfined, the lock stops it; confined, the confinement does
+    refused = (root / "scratch" / "approve-err.txt").read_text()
+    confined = protection in (SANDBOXED, LANDLOCKED)
+    assert ("confined by Argus" if confined else "another argus loop is running") in refused
     records = load_records(root / RUNS / "signoff.json")
     assert [r["human_spotcheck"]["status"] for r in records] == ["pending", "pending"]
 
