@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,8 @@ def project(tmp_path: Path) -> Path:
         "argus person init",
         'python -c \'from argus.cli import main; main(["contract", "abort", "x"])\'',
         "env -u ARGUS_CONFINED argus contract status",
+        'python -c \'from argus.contract import run; run.abort(Path("."), "x", "y")\'',
+        "python -c 'from argus.contract.registry import forget; forget(p, \"x\")'",
         "echo '{}' > argus/specs/checkout/spec.json",
         "sed -i s/4.5/1/ argus.toml",
         "rm -rf .argus/contracts",
@@ -176,10 +179,16 @@ def test_hook_install_twice_adds_once_and_keeps_other_settings(
     assert "nothing to add" in capsys.readouterr().out
 
 
-def test_hook_install_creates_the_settings_file(project: Path) -> None:
+def test_hook_install_creates_the_settings_file(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["hook", "install", "--root", str(project)]) == 0
     data = json.loads((project / ".claude" / "settings.json").read_text())
     assert set(data["hooks"]) == {"Stop", "SessionStart", "PreToolUse"}
+    assert "argus person init" not in capsys.readouterr().out  # the tests' person has a key
+    (Path(os.environ["ARGUS_STATE_HOME"]) / "person-key.json").unlink()
+    assert main(["hook", "install", "--root", str(project)]) == 0
+    assert "set yours with `argus person init`" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(

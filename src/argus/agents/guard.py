@@ -46,6 +46,7 @@ PERSON_COMMANDS = re.compile(
     rf"|\bargus{_OPTIONS}(?:approve|person)\b"
     rf"|\bargus\.cli\b.*['\"](?:approve|person|{_HUMAN})['\"]"
     r"|\bargus\.(?:person|contract\.pins|loop\.human)\b"
+    rf"|\bargus\.contract\b.*\b(?:{_HUMAN}|forget)\s*\("
     r"|\b(?:require_person|set_key|person_secret)\b"
     r"|ARGUS_PERSON_KEY|ARGUS_CONFINED",
     re.DOTALL,

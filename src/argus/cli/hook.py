@@ -86,6 +86,10 @@ def run_install(args: argparse.Namespace) -> int:
     for line in added:
         print(f"added {line}")
     print(f"{path}: Argus's hooks are installed" + ("" if added else " (nothing to add)"))
+    from argus.person import has_key
+
+    if not has_key():
+        print("note: no person passphrase is set yet; set yours with `argus person init`")
     return 0
 
 
