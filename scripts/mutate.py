@@ -74,10 +74,11 @@ DEFAULT = (
     "src/argus/gates/tell_tales.py=tests/gates/test_tell_tales.py",
     "src/argus/gates/lighthouse.py=tests/gates/test_lighthouse_gate.py",
     "src/argus/gates/runner.py=tests/gates/test_runner.py,tests/gates/test_gate_result_schema.py,tests/gates/test_snapshot.py",
-    "src/argus/gates/base.py=tests/gates/test_base.py,tests/gates/test_base_findings.py,tests/gates/test_registry.py",
+    "src/argus/gates/base.py=tests/gates/test_base.py,tests/gates/test_base_findings.py,tests/gates/test_registry.py,tests/spec/test_lint_advice.py",
     # metric judge dimensions
     "src/argus/judge/metric/__init__.py=tests/judge/test_metric_context.py,tests/judge/test_metric.py",
-    "src/argus/judge/metric/accessibility.py=tests/judge/test_metric_accessibility.py,tests/judge/test_metric.py",
+    "src/argus/judge/metric/accessibility.py=tests/judge/test_metric_accessibility.py,tests/judge/test_metric.py,tests/judge/test_metric_focus_and_controls.py",
+    "src/argus/judge/metric/controls.py=tests/judge/test_metric_focus_and_controls.py",
     "src/argus/judge/metric/context.py=tests/judge/test_metric_context.py,tests/judge/test_metric.py",
     "src/argus/judge/metric/design.py=tests/judge/test_metric_design.py,tests/judge/test_metric.py",
     "src/argus/judge/metric/functional.py=tests/judge/test_metric_functional.py,tests/judge/test_metric.py,tests/judge/test_metric_focus.py",

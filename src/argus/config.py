@@ -124,7 +124,7 @@ class SenseConfig(_Section):
     per_shape: int = Field(default=20, ge=1, le=100_000)
     aria_timeout: float = Field(default=10.0, gt=0, le=600)  # seconds
     # Dead controls (docs/sense.md): controls activated per view in a copy of it; 0 = off.
-    max_controls: int = Field(default=12, ge=0, le=500)
+    max_controls: int = Field(default=8, ge=0, le=500)
 
 
 class AdapterConfig(_Section):

@@ -113,6 +113,7 @@ REGRESSIONS = {
     "streak_copy": (None, "functional_correctness"),  # copy the fixture does not imply
     "typo_streak": (None, "functional_correctness"),  # a word in no dictionary
     "focus_ring_removed": ("focus_visible", "accessibility"),  # WCAG 2.4.7
+    "dead_delete_button": (None, "functional_correctness"),  # a control that does nothing
 }
 
 

@@ -30,3 +30,24 @@ def test_a_name_cannot_be_registered_twice() -> None:
 
     with pytest.raises(ValueError, match="already registered"):
         register_gate("console")(other)
+
+
+def test_a_gate_registered_with_wcag_criteria_is_listed_with_them() -> None:
+    from argus.gates import base
+
+    def gate(inputs: GateInputs) -> GateOutcome:
+        return GateOutcome("x", GateStatus.PASS, "")
+
+    register_gate("plain_extra")(gate)
+    register_gate("wcag_extra", wcag="1.4.10 Reflow")(gate)
+    try:
+        listed = base.wcag_gates()
+        assert listed["wcag_extra"] == "1.4.10 Reflow" and "plain_extra" not in listed
+        assert listed["focus_visible"] == "2.4.7 Focus Visible"
+        assert {"axe", "rendered_contrast", "token_contrast"} <= set(listed)
+        assert not {"console", "a11y_ids", "snapshot", "lighthouse"} & set(listed)
+        assert list(listed) == sorted(listed)
+    finally:
+        for name in ("plain_extra", "wcag_extra"):
+            base._REGISTRY.pop(name)
+            base._WCAG.pop(name, None)

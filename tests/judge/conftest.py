@@ -112,6 +112,16 @@ def habits_root(tmp_path: Path) -> Path:
     return copy_habits(tmp_path)
 
 
+# A focus walk whose one stop shows a ring: what the web sensor writes for a sound page.
+VISIBLE_FOCUS: dict[str, Any] = {
+    "version": 1,
+    "pad": 8,
+    "stops": [{"id": "", "testid": "habits.add", "tag": "button",
+               "box": {"x": 10, "y": 10, "width": 80, "height": 32},
+               "changed_pixels": 120, "method": "focused"}],
+}  # fmt: skip
+
+
 @pytest.fixture
 def make_packet(tmp_path: Path, habits_root: Path) -> PacketFactory:
     """make_packet(probe=..., console=..., reference="candidate"|"human"|None, prev=False)."""
@@ -130,6 +140,7 @@ def make_packet(tmp_path: Path, habits_root: Path) -> PacketFactory:
         render_shade: int = 245,
         contract: dict[str, Any] | None = None,
         spec_md: bool = True,
+        focus: dict[str, Any] | None = VISIBLE_FOCUS,
     ) -> Packet:
         n = next(counter)
         src = tmp_path / f"inputs-{n}"
@@ -155,6 +166,9 @@ def make_packet(tmp_path: Path, habits_root: Path) -> PacketFactory:
         if console is not None:
             (src / "console.json").write_text(json.dumps(console), "utf-8")
             inputs["console"] = src / "console.json"
+        if focus is not None:
+            (src / "focus.json").write_text(json.dumps(focus), "utf-8")
+            inputs["focus"] = src / "focus.json"
         if reference:
             inputs["reference"] = png(src / "reference.png")
         if prev:

@@ -297,3 +297,17 @@ def test_a_spotcheck_the_run_store_does_not_hold_reads_pending(tmp_path: Path) -
     signoff.write_text(json.dumps(data))  # not what the person decided (approved)
     populated = _view(_collect(built), POPULATED)
     assert populated.signoff is not None and populated.signoff.spotcheck.status == "pending"
+
+
+def test_a_gate_list_without_a_wcag_gate_is_a_note(tmp_path: Path) -> None:
+    built = build_run(tmp_path)
+    assert not any("WCAG" in note for note in _collect(built).notes)  # the default list
+    (built.root / "argus.toml").write_text(
+        '[gates]\nenabled = ["a11y_ids", "axe", "rendered_contrast", "token_contrast"]\n',
+        encoding="utf-8",
+    )
+    (note,) = [n for n in _collect(built).notes if "WCAG" in n]
+    assert note.startswith("argus.toml [gates] enabled: the project's gate list lacks")
+    assert "focus_visible (2.4.7 Focus Visible)" in note
+    page = write_report(built.root, FEATURE).read_text(encoding="utf-8")
+    assert "focus_visible (2.4.7 Focus Visible)" in page

@@ -454,6 +454,7 @@ def test_report_json_shape(tmp_path: Path) -> None:
         "spec": str(path),
         "valid": True,
         "errors": [],
+        "warnings": [],
         "reference_worklist": [
             {
                 "target": "list",

@@ -20,13 +20,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "lint",
         help="validate spec.json files and list missing references",
         description="Validate feature specs: the schema, then consistency, paths and the files "
-        "they name. Exit 0 valid, 1 invalid, 2 unreadable. Without SPEC, lint every "
-        "argus/specs/*/spec.json of the project.",
+        "they name; then warn about what a valid spec will not do (WCAG gates left out of an "
+        "explicit gate list, views that cannot sign off under the metric judge alone). Exit 0 "
+        "valid (warnings or not), 1 invalid (or warned, with --strict), 2 unreadable. Without "
+        "SPEC, lint every argus/specs/*/spec.json of the project.",
     )
     parser.add_argument(
         "specs", nargs="*", type=Path, metavar="SPEC", help="spec.json files or feature directories"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON report")
+    parser.add_argument("--strict", action="store_true", help="exit 1 on warnings too (for CI)")
     parser.set_defaults(func=run)
 
 
@@ -58,6 +61,8 @@ def _print_text(report: LintReport) -> None:
         print(f"{report.spec}: INVALID ({count} error{'s' if count != 1 else ''})")
     for issue in report.errors:
         print(f"  error {issue}")
+    for issue in report.warnings:
+        print(f"  warning {issue}")
     for item in report.worklist:
         view = f"{item.target} {item.state}/{item.appearance}"
         label = "reference" if item.canonical else "extra reference"
@@ -82,9 +87,11 @@ def run(args: argparse.Namespace) -> int:
         except InputError as err:
             unreadable.append((path, str(err)))
     valid = not unreadable and all(report.valid for report in reports)
+    warned = any(report.warnings for report in reports)
     if args.json:
         document = {
             "valid": valid,
+            "warnings": sum(len(report.warnings) for report in reports),
             "specs": [report.to_json() for report in reports],
             "unreadable": [{"spec": str(path), "error": error} for path, error in unreadable],
         }
@@ -99,4 +106,4 @@ def run(args: argparse.Namespace) -> int:
         print(f"argus: {error}", file=sys.stderr)
     if unreadable or named:
         return 2
-    return 0 if valid else 1
+    return 0 if valid and not (args.strict and warned) else 1

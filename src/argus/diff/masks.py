@@ -8,19 +8,17 @@ pixel ratio, and painted in Playwright's default mask colour.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from argus.diff.arrays import U8
 from argus.errors import InputError
+from argus.spec.selectors import ID as _ID
+from argus.spec.selectors import TESTID as _TESTID
+from argus.spec.selectors import WORD as _WORD
 
 MASK_RGBA = (255, 0, 255, 255)  # Playwright's default maskColor, #FF00FF
-
-_ID = re.compile(r"^#([A-Za-z0-9_\-:.]+)$")
-_TESTID = re.compile(r"""^\[data-testid\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\]\s"']+))\s*\]$""")
-_WORD = re.compile(r"^[A-Za-z][A-Za-z0-9_\-]*$")
 
 
 @dataclass(frozen=True)

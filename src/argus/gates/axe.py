@@ -226,4 +226,4 @@ def axe_gate(inputs: GateInputs) -> GateOutcome:
 
 # Registered by a call, not a decorator, so that mutation testing (mutmut skips decorated
 # functions) reaches the gate's body.
-register_gate("axe")(axe_gate)
+register_gate("axe", wcag="WCAG 2.x A and AA rules (axe-core)")(axe_gate)

@@ -173,15 +173,21 @@ def _read_object(path: Path, what: str) -> dict[str, Any]:
 Gate = Callable[[GateInputs], GateOutcome]
 
 _REGISTRY: dict[str, Gate] = {}
+# Gate name -> the WCAG success criteria it measures (a gate registered with ``wcag=``).
+_WCAG: dict[str, str] = {}
 
 
-def register_gate(name: str) -> Callable[[Gate], Gate]:
-    """Register ``func`` as the gate called ``name`` (one name, one gate)."""
+def register_gate(name: str, *, wcag: str = "") -> Callable[[Gate], Gate]:
+    """Register ``func`` as the gate called ``name`` (one name, one gate). ``wcag`` names the
+    WCAG success criteria the gate measures ("2.4.7"): a project whose explicit gate list
+    leaves such a gate out is told so (argus lint, the report)."""
 
     def decorate(func: Gate) -> Gate:
         if name in _REGISTRY and _REGISTRY[name] is not func:
             raise ValueError(f"gate {name!r} is already registered")
         _REGISTRY[name] = func
+        if wcag:
+            _WCAG[name] = wcag
         return func
 
     return decorate
@@ -199,6 +205,12 @@ def get_gate(name: str) -> Gate:
     except KeyError:
         known = ", ".join(sorted(_REGISTRY))
         raise InputError(f"unknown gate {name!r}; known gates: {known}") from None
+
+
+def wcag_gates() -> dict[str, str]:
+    """Every registered gate that measures WCAG success criteria: name -> the criteria."""
+    _load_builtin_gates()
+    return dict(sorted(_WCAG.items()))
 
 
 def gate_names() -> tuple[str, ...]:

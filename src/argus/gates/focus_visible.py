@@ -82,4 +82,4 @@ def focus_visible_gate(inputs: GateInputs) -> GateOutcome:
 
 # Registered by a call, not a decorator, so that mutation testing (mutmut skips decorated
 # functions) reaches the gate's body.
-register_gate("focus_visible")(focus_visible_gate)
+register_gate("focus_visible", wcag="2.4.7 Focus Visible")(focus_visible_gate)

@@ -570,4 +570,6 @@ def rendered_contrast_gate(inputs: GateInputs) -> GateOutcome:
 
 # Registered by a call, not a decorator, so that mutation testing (mutmut skips decorated
 # functions) reaches the gate's body.
-register_gate("rendered_contrast")(rendered_contrast_gate)
+register_gate("rendered_contrast", wcag="1.4.3 Contrast (Minimum), 1.4.11 Non-text Contrast")(
+    rendered_contrast_gate
+)

@@ -45,4 +45,6 @@ def token_contrast_gate(inputs: GateInputs) -> GateOutcome:
 
 # Registered by a call, not a decorator, so that mutation testing (mutmut skips decorated
 # functions) reaches the gate's body.
-register_gate("token_contrast")(token_contrast_gate)
+register_gate("token_contrast", wcag="1.4.3 Contrast (Minimum), for the declared token pairs")(
+    token_contrast_gate
+)

@@ -66,6 +66,8 @@ def view_contract(spec: Spec, view: View) -> dict[str, Any]:
         "masks": list(target.snapshot.masks),
         # Elements whose text the spec allows to be cut short.
         "allow_truncation": list(target.allow_truncation),
+        # Controls meant to do nothing when activated (the dead-control check leaves them).
+        "inert": list(target.inert_for(view.state)),
         # The author's declaration that the expectations check the prose criteria.
         "expectations_cover_prose": target.expectations_cover_prose,
         # Words the spelling check accepts beyond its dictionary: the spec's own words.
@@ -113,7 +115,12 @@ def packet_for_view(
     spec_md = spec.spec_dir / "spec.md"
     if spec_md.is_file():
         inputs["spec_md"] = spec_md
-    for role, name in (("console", "console.json"), ("axe", "axe.json")):
+    for role, name in (
+        ("console", "console.json"),
+        ("axe", "axe.json"),
+        ("focus", "focus.json"),
+        ("controls", "controls.json"),
+    ):
         if (sensed / name).is_file():
             inputs[role] = sensed / name
     if prev_render is not None and prev_render.is_file():

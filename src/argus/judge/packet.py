@@ -11,7 +11,8 @@ is green and proves something about this render (argus.judge.gatecheck).
     packet/
       manifest.json        view, iteration, reference_source, and for each role: path, sha256
       spec.json spec.md tokens.json rubric.json contract.json
-      reference.png render.png render.prev.png probe.json console.json axe.json gate-result.json
+      reference.png render.png render.prev.png probe.json console.json axe.json focus.json
+      controls.json gate-result.json
 
 ``contract.json`` is derived by Argus from spec.json for this one view (primary action, id
 contract, machine-checkable expectations with fixture counts resolved to numbers), so a judge
@@ -62,6 +63,9 @@ ROLES: Mapping[str, Role] = {
     "probe": Role("probe.json", "json", True, page_content=True),
     "console": Role("console.json", "json", False, page_content=True),
     "axe": Role("axe.json", "json", False, page_content=True),
+    # The sensor's focus walk and dead-control probe (argus.sense.focus_visible, .controls).
+    "focus": Role("focus.json", "json", False, page_content=True),
+    "controls": Role("controls.json", "json", False, page_content=True),
     "gate_result": Role("gate-result.json", "json", True),
 }
 REFERENCE_SOURCES = ("human", "candidate")

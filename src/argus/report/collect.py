@@ -21,6 +21,7 @@ from argus.report.signoffs import checked_spotcheck, read_signoffs, signoff_for
 from argus.report.view import ViewInputs, collect_view
 from argus.schemas import Rubric, load_rubric
 from argus.spec import Spec, View, load_spec
+from argus.spec.advice import wcag_gate_notes
 from argus.spec.paths import SPECS_DIR
 from argus.store import Event
 from argus.store.model import utc_now
@@ -134,6 +135,10 @@ def collect_report(root: Path, found: FoundRun, *, pictures: bool = True) -> Run
         for s in read_signoffs(layout.signoff_file, notes)
     )
     config = _load_config(root, notes) if pictures else None
+    advised = config if config is not None else _load_config(root, [])
+    if advised is not None and spec is not None:
+        # A gate the project's explicit list leaves out never ran: the report says so.
+        notes.extend(wcag_gate_notes(spec.raw, advised))
     views = []
     for view in _views(run.feature, spec, found.events, record):
         reference, label = _reference(spec, spec_dir, view, layout.feature_runs)

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.spec.paths import SPECS_DIR, escape_problem
+from argus.spec.selectors import supported_selector
 from argus.spec.typed import typed_check_issues
 
 
@@ -79,6 +80,7 @@ def _target_issues(i: int, target: dict[str, Any]) -> Iterator[Issue]:
     for key in target.get("primary_actions", {}):
         label = f"primary action for '{key}', which"
         yield from _not_in(f"{at}.primary_actions", label, key, states, "state", tid)
+    yield from _inert_issues(target, at, states, tid)
     seen: dict[tuple[str, str], int] = {}
     for j, reference in enumerate(target.get("references", [])):
         ref_at = f"{at}.references[{j}]"
@@ -92,6 +94,24 @@ def _target_issues(i: int, target: dict[str, Any]) -> Iterator[Issue]:
                 ref_at, f"second reference for {state}/{look} (first: [{seen[state, look]}])"
             )
         seen.setdefault((state, look), j)
+
+
+def _inert_issues(target: dict[str, Any], at: str, states: list[str], tid: str) -> Iterator[Issue]:
+    """``inert``: state keys the target has, selectors of the form the judge can match."""
+    inert = target.get("inert", [])
+    lists = {"": inert} if isinstance(inert, list) else inert
+    for key, selectors in lists.items():
+        where = f"{at}.inert" + (f".{key}" if key else "")
+        if key:
+            yield from _not_in(f"{at}.inert", f"inert controls for '{key}', which", key, states,
+                               "state", tid)  # fmt: skip
+        for j, selector in enumerate(selectors):
+            if not supported_selector(selector):
+                yield Issue(
+                    f"{where}[{j}]",
+                    f"'{selector}' is not a selector the judge can match; use #id, "
+                    "[data-testid=x], an element id or a tag name",
+                )
 
 
 def spec_paths(data: dict[str, Any]) -> Iterator[tuple[str, str, bool]]:

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from argus.schemas import schema_violations
+from argus.spec.advice import lint_warnings
 from argus.spec.checks import Issue, consistency_issues, path_issues
 from argus.spec.files import file_issues
 from argus.spec.load import read_spec_data
 from argus.spec.model import view_slug
 from argus.spec.paths import find_repo_root
+
+if TYPE_CHECKING:
+    from argus.config import ProjectConfig
 
 
 @dataclass(frozen=True)
@@ -45,6 +49,8 @@ class LintReport:
     spec: Path
     errors: tuple[Issue, ...]
     worklist: tuple[WorklistItem, ...]
+    # What a valid spec will not do (argus.spec.advice): never an error; --strict fails on it.
+    warnings: tuple[Issue, ...] = ()
 
     @property
     def valid(self) -> bool:
@@ -60,6 +66,7 @@ class LintReport:
             "spec": str(self.spec),
             "valid": self.valid,
             "errors": [{"path": e.path, "message": e.message} for e in self.errors],
+            "warnings": [{"path": w.path, "message": w.message} for w in self.warnings],
             "reference_worklist": [item.to_json() for item in self.worklist],
         }
 
@@ -94,8 +101,11 @@ def reference_worklist(data: dict[str, Any]) -> list[WorklistItem]:
     return items
 
 
-def lint_data(data: Any, spec_path: Path, root: Path) -> LintReport:
-    """Lint parsed spec JSON: schema first; the semantic checks only run on a schema-valid spec."""
+def lint_data(
+    data: Any, spec_path: Path, root: Path, config: ProjectConfig | None = None
+) -> LintReport:
+    """Lint parsed spec JSON: schema first; the semantic checks only run on a schema-valid spec,
+    and the warnings (``config``'s gates and judge against the spec) only on a valid one."""
     violations = schema_violations("spec", data)
     if violations:
         return LintReport(spec_path, tuple(Issue(*v) for v in violations), ())
@@ -105,10 +115,17 @@ def lint_data(data: Any, spec_path: Path, root: Path) -> LintReport:
     # Opening files is only safe once every path is known to stay inside the repository.
     if not escapes:
         issues.extend(file_issues(data, absolute, root))
-    return LintReport(spec_path, tuple(issues), tuple(reference_worklist(data)))
+    warnings: list[Issue] = []
+    if config is not None and not issues:
+        warnings = lint_warnings(data, absolute, config)
+    return LintReport(spec_path, tuple(issues), tuple(reference_worklist(data)), tuple(warnings))
 
 
 def lint_spec(path: Path, root: Path | None = None) -> LintReport:
-    """Lint one spec.json. InputError (exit 2) when the file itself cannot be read as JSON."""
+    """Lint one spec.json under its project's config. InputError (exit 2) when the file itself
+    cannot be read as JSON; ConfigError when the project's config cannot be."""
+    from argus.config import load_config
+
     data = read_spec_data(path)
-    return lint_data(data, path, root or find_repo_root(path.absolute().parent))
+    root = root or find_repo_root(path.absolute().parent)
+    return lint_data(data, path, root, load_config(root))

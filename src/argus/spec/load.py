@@ -114,6 +114,7 @@ def _target(raw: dict[str, Any], spec_dir: Path, root: Path) -> Target:
         ),
         allow_truncation=tuple(raw.get("allow_truncation", [])),
         expectations_cover_prose=bool(raw.get("expectations_cover_prose", False)),
+        inert=_inert(raw.get("inert", [])),
         snapshot=SnapshotSettings(
             masks=tuple(snapshot.get("masks", [])),
             max_diff_pixels=snapshot.get("max_diff_pixels"),
@@ -128,6 +129,13 @@ def _target(raw: dict[str, Any], spec_dir: Path, root: Path) -> Target:
         gates=tuple(raw["gates"]) if "gates" in raw else None,
         steps={state: parse_steps(steps) for state, steps in raw.get("steps", {}).items()},
     )
+
+
+def _inert(raw: list[str] | dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
+    """A list names inert controls in every state ("*"); an object, per state."""
+    if isinstance(raw, list):
+        return {"*": tuple(raw)} if raw else {}
+    return {state: tuple(selectors) for state, selectors in raw.items()}
 
 
 def build_spec(data: dict[str, Any], path: Path, root: Path) -> Spec:

@@ -160,9 +160,15 @@ class Target:
     def no_primary_action(self, state: str) -> bool:
         """Whether the spec declares that ``state`` has no primary action."""
         return state in self.primary_actions and self.primary_actions[state] is None
+    # Controls meant to do nothing when activated, per state ("*": every state).
+    inert: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def fixture_for(self, state: str) -> str:
         return self.fixtures.get(state, state)
+
+    def inert_for(self, state: str) -> tuple[str, ...]:
+        """Selectors of the controls declared inert in ``state``."""
+        return tuple(dict.fromkeys((*self.inert.get("*", ()), *self.inert.get(state, ()))))
 
     def steps_for(self, state: str) -> tuple[Step, ...]:
         return self.steps.get(state, ())

@@ -7,11 +7,14 @@
 - contrast: every visible text element meets WCAG AA against what is behind it (the
   rendered_contrast gate's own measurement);
 - target size: WCAG 2.5.8 from the probe's boxes (axe leaves it incomplete): a control under
-  24x24 CSS px needs a 24 px circle around it clear of the other targets.
+  24x24 CSS px needs a 24 px circle around it clear of the other targets;
+- focus visible: WCAG 2.4.7 from the sensor's focus walk (the focus_visible gate's own check),
+  whatever the project's gate list says.
 
 1 when every check passes, 0 when any fails: an unlabelled button or a missing id is not
 half-accessible. Without axe's results (the sensor ran no axe audit, or axe stopped at its
-timeout) or with text whose contrast could not be measured (over an image, outside the render),
+timeout), without a focus walk, or with text whose contrast could not be measured (over an
+image, outside the render),
 a page whose other checks pass is only partly measured, so the dimension abstains (unverified)
 rather than pass.
 """
@@ -26,6 +29,7 @@ from argus.evidence.content import clip
 from argus.gates.a11y_ids import check_a11y_ids
 from argus.gates.axe import check_axe
 from argus.gates.base import Finding, GateStatus
+from argus.gates.focus_visible import check_focus_visible
 from argus.gates.rendered_contrast import check_rendered_contrast
 from argus.judge.metric.context import Measured, MetricContext, Node
 
@@ -116,6 +120,38 @@ def _axe_audit(ctx: MetricContext) -> _Audit:
     )
 
 
+def _focus_visibility(ctx: MetricContext) -> _Audit:
+    """The sensor's focus walk (focus.json) read by the focus_visible gate's own check, so
+    every focus ring removed counts here whether or not the gate is in the project's list.
+    No walk is not a visible focus: the dimension cannot pass on it."""
+    walk = ctx.optional_json("focus")
+    if walk is None:
+        return _Audit(
+            None,
+            "focus not walked",
+            unmeasured="the keyboard focus indicator (the sensor wrote no focus.json; re-sense)",
+        )
+    outcome = check_focus_visible(walk, str(ctx.packet.require("focus")))
+    numbers = dict(outcome.data)
+    if outcome.status is GateStatus.SKIP:
+        if not numbers.get("stops"):
+            return _Audit(numbers, "no element takes the keyboard focus")
+        return _Audit(
+            numbers,
+            "focus indicator not compared",
+            unmeasured="the keyboard focus indicator (no focus stop was on screen)",
+        )
+    invisible = [f.element for f in outcome.findings]
+    failure = None
+    if invisible:
+        where = ", ".join(clip(e, SELECTOR_CHARS) for e in invisible[:3])
+        failure = (
+            f"{numbers.get('invisible')} focus stop(s) show no sign of the keyboard focus "
+            f"(WCAG 2.4.7: {where})"
+        )
+    return _Audit(numbers, outcome.summary, failure)
+
+
 def accessibility(ctx: MetricContext) -> Measured:
     numbers: dict[str, Any] = {}
     failures: list[str] = []
@@ -178,6 +214,12 @@ def accessibility(ctx: MetricContext) -> Measured:
             )
             + ")"
         )
+
+    focus = _focus_visibility(ctx)
+    numbers["focus_visible"] = focus.numbers
+    ran.append(focus.ran)
+    failures += [focus.failure] if focus.failure else []
+    unmeasured += [focus.unmeasured] if focus.unmeasured else []
 
     if unknown:
         unmeasured.append(

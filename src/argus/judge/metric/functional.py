@@ -10,7 +10,9 @@ From contract.json (spec.json narrowed to this view, fixture counts already reso
 - the typed checks (``numeric_columns``, ``formats``, ``sort``, ``shown``, ``focus_trap``),
   one module each in argus.judge.metric.checks.
 The console is evidence too: an uncaught page error or a console error means the page did not
-work as rendered (counted, never quoted: a page can log anything).
+work as rendered (counted, never quoted: a page can log anything). So is the sensor's
+dead-control probe: a control whose activation changes nothing, unless the spec declares it
+``inert``, is a failed check (argus.judge.metric.controls).
 
 1 when every check passes; 0.5 when more than half pass; 0 otherwise. With no expectations
 for the state (a prose-only contract) and a clean console, the dimension abstains, and so it
@@ -37,12 +39,13 @@ from argus.evidence.content import clip
 from argus.judge.aria import TextPattern, collapse, first_unmatched, parse_aria, template_matches
 from argus.judge.metric.checks import typed_checks
 from argus.judge.metric.context import Measured, MetricContext, Node
+from argus.judge.metric.controls import dead_controls
+from argus.spec.prose import prose_criteria
 
 # A word as the spelling check reads it: letters, with one inner apostrophe (don't).
 WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 MIN_WORD = 3  # shorter tokens (initials, units) are not spell-checked
 MAX_LISTED = 3
-_CHECKLIST = re.compile(r"^\s*[-*] \[[ xX]\]", re.MULTILINE)  # "- [ ] criterion"
 
 
 def _name_pattern(name: str | None) -> TextPattern | None:
@@ -127,14 +130,7 @@ def dictionary() -> SpellChecker:
 
 def unmeasured_prose(ctx: MetricContext) -> list[str]:
     """The view's prose criteria, which no machine expectation checks."""
-    parts = []
-    spec_md = ctx.packet.text("spec_md")
-    if _CHECKLIST.search(spec_md) or "acceptance criteria" in spec_md.lower():
-        parts.append("spec.md acceptance criteria")
-    contracts = ctx.contract.get("component_contracts") or []
-    if contracts:
-        parts.append(f"{len(contracts)} component contract{'' if len(contracts) == 1 else 's'}")
-    return parts
+    return prose_criteria(ctx.packet.text("spec_md"), ctx.contract.get("component_contracts") or [])
 
 
 def _focus_check(
@@ -198,6 +194,9 @@ def functional_correctness(ctx: MetricContext) -> Measured:
         if wanted_texts:
             results.extend(_text_checks(ctx, [str(t) for t in wanted_texts], numbers))
         results.extend(typed_checks(ctx, expectations, numbers))
+    dead = dead_controls(ctx, numbers)
+    if dead:  # a finding when a control does nothing; working controls alone measure nothing
+        results.append(dead)
     misspelt = _spelling(ctx, numbers)
     if misspelt:  # a finding when words are unknown; a clean check alone measures nothing
         results.append(misspelt)

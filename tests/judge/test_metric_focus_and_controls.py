@@ -1,0 +1,163 @@
+"""The metric judge's own reading of the sensor's focus walk (accessibility, WCAG 2.4.7, whatever
+the gate list says) and of its dead-control probe (functional_correctness, less the spec's inert
+controls), on hand-written focus.json and controls.json (no browser)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from argus.config import ProjectConfig
+from argus.errors import InputError
+from argus.judge.metric import MetricJudge
+from tests.judge.conftest import VISIBLE_FOCUS, PacketFactory
+from tests.judge.test_metric import good_page
+from tests.judge.test_metric_accessibility import axe_file
+from tests.support.habits import copy_habits
+
+
+@pytest.fixture(scope="module")
+def habits_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return copy_habits(tmp_path_factory.mktemp("habits"))
+
+
+def _stop(testid: str, changed: int | None, x: float = 10) -> dict[str, Any]:
+    box = {"x": x, "y": 10, "width": 80, "height": 32}
+    return {"id": "", "testid": testid, "tag": "button", "box": box, "changed_pixels": changed}
+
+
+def _accessibility(make_packet: PacketFactory, tmp_path: Path, focus: Any) -> Any:
+    packet = make_packet(
+        probe=good_page(),
+        contract={"a11y_contract": ["habits.add"]},
+        extra={"axe": axe_file(tmp_path)},
+        focus=focus,
+    )
+    config = ProjectConfig.model_validate({"root": "."})
+    return MetricJudge(config).measure(packet, ("accessibility",))["accessibility"]
+
+
+def test_a_focus_ring_removed_scores_accessibility_0_without_the_gate(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    walk = {"version": 1, "pad": 8, "stops": [_stop("habits.add", 120), _stop("x", 0, 200)]}
+    result = _accessibility(make_packet, tmp_path, walk)
+    assert result.score == 0, result.evidence
+    assert "focus" in result.evidence and '[data-testid="x"]' in result.evidence
+    assert result.numbers["focus_visible"]["invisible"] == 1
+    visible = _accessibility(make_packet, tmp_path, VISIBLE_FOCUS)
+    assert visible.score == 1, visible.evidence
+    assert visible.numbers["focus_visible"] == {
+        "stops": 1, "compared": 1, "not_compared": 0, "invisible": 0,
+    }  # fmt: skip
+
+
+def test_no_focus_walk_is_not_a_visible_focus(make_packet: PacketFactory, tmp_path: Path) -> None:
+    result = _accessibility(make_packet, tmp_path, None)
+    assert result.score is None and "focus.json" in result.evidence
+    off_screen = {"version": 1, "pad": 8, "stops": [_stop("habits.add", None)]}
+    result = _accessibility(make_packet, tmp_path, off_screen)
+    assert result.score is None and "no focus stop was on screen" in result.evidence
+
+
+def test_a_page_nothing_can_focus_has_no_indicator_to_miss(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    result = _accessibility(make_packet, tmp_path, {"version": 1, "pad": 8, "stops": []})
+    assert result.score == 1, result.evidence
+    assert "no element takes the keyboard focus" in result.evidence
+
+
+def _control(testid: str, outcome: str, parent: str = "habits.list") -> dict[str, Any]:
+    chain = [
+        {"id": "", "testid": testid, "tag": "button"},
+        {"id": "", "testid": parent, "tag": "ul"},
+    ]
+    return {
+        "id": "", "testid": testid, "tag": "button", "role": "button", "name": "Remove",
+        "selector": f'[data-testid="{testid}"]', "chain": chain, "outcome": outcome,
+        "effects": ["dom"] if outcome == "live" else [],
+    }  # fmt: skip
+
+
+def _functional(
+    make_packet: PacketFactory, tmp_path: Path, controls: Any, inert: list[str] | None = None
+) -> Any:
+    path = tmp_path / f"controls-{len(list(tmp_path.glob('controls-*')))}.json"
+    path.write_text(json.dumps(controls), "utf-8")
+    contract: dict[str, Any] = {"expectations": None}
+    if inert is not None:
+        contract["inert"] = inert
+    packet = make_packet(
+        probe=good_page(), console={"messages": [], "page_errors": []},
+        contract=contract, extra={"controls": path},
+    )  # fmt: skip
+    config = ProjectConfig.model_validate({"root": "."})
+    return MetricJudge(config).measure(packet, ("functional_correctness",))[
+        "functional_correctness"
+    ]
+
+
+def _probe(*controls: dict[str, Any], capped: bool = False) -> dict[str, Any]:
+    found = len(controls) + (5 if capped else 0)
+    return {"version": 1, "url": "u", "found": found, "limit": 12, "capped": capped,
+            "controls": list(controls)}  # fmt: skip
+
+
+def test_a_remove_button_that_does_nothing_fails_functional_correctness(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    controls = _probe(_control("row.a.delete", "live"), _control("row.b.delete", "dead"))
+    result = _functional(make_packet, tmp_path, controls)
+    assert result.score == 0, result.evidence
+    assert '[data-testid="row.b.delete"]' in result.evidence
+    assert "row.a.delete" not in result.evidence
+    assert "Remove" not in result.evidence  # page text is never quoted
+    assert result.numbers["controls"] == {
+        "measured": True, "found": 2, "activated": 2, "dead": 1, "declared_inert": 0,
+        "capped": False,
+    }  # fmt: skip
+
+
+def test_working_controls_alone_measure_nothing(make_packet: PacketFactory, tmp_path: Path) -> None:
+    result = _functional(make_packet, tmp_path, _probe(_control("row.a.delete", "live")))
+    assert result.score is None  # no expectations, clean console: still abstains
+    assert result.numbers["controls"]["dead"] == 0
+
+
+@pytest.mark.parametrize(
+    "inert", [['[data-testid="row.b.delete"]'], ["[data-testid=habits.list]"], ["ul"]]
+)
+def test_a_control_the_spec_declares_inert_is_no_finding(
+    make_packet: PacketFactory, tmp_path: Path, inert: list[str]
+) -> None:
+    controls = _probe(_control("row.b.delete", "dead"))
+    result = _functional(make_packet, tmp_path, controls, inert=inert)
+    assert result.score is None, result.evidence
+    assert result.numbers["controls"]["declared_inert"] == 1
+    # Another control's selector excuses nothing.
+    other = _functional(make_packet, tmp_path, controls, inert=["#elsewhere"])
+    assert other.score == 0
+
+
+def test_a_probe_that_could_not_run_measured_nothing(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    failed = {"version": 1, "url": "u", "error": "the copy kept loading", "controls": []}
+    result = _functional(make_packet, tmp_path, failed)
+    assert result.score is None and result.numbers["controls"] == {"measured": False}
+
+
+def test_a_capped_probe_says_how_many_were_activated(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    result = _functional(make_packet, tmp_path, _probe(_control("b", "dead"), capped=True))
+    assert result.score == 0 and "1 of 6 controls activated" in result.evidence
+
+
+def test_a_broken_controls_file_is_bad_input(make_packet: PacketFactory, tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="'controls' must be a list"):
+        _functional(make_packet, tmp_path, {"version": 1, "controls": "x"})
