@@ -34,10 +34,6 @@ VIEWS = (
 )
 # (defect, "gate" | "dimension") -> why it is not refused there on main yet.
 PENDING: dict[tuple[str, str], str] = {
-    ("dead_remove", "dimension"): "deadctl: dead controls are not activated by default yet",
-    ("focus_rings_removed", "dimension"): (
-        "deadctl: the accessibility dimension does not measure focus visibility yet"
-    ),
 }
 
 

@@ -160,6 +160,7 @@ class Target:
     def no_primary_action(self, state: str) -> bool:
         """Whether the spec declares that ``state`` has no primary action."""
         return state in self.primary_actions and self.primary_actions[state] is None
+
     # Controls meant to do nothing when activated, per state ("*": every state).
     inert: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
