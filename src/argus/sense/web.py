@@ -372,7 +372,8 @@ async def _controls(copy: CopyPage, plan: ViewPlan, config: ProjectConfig) -> di
         async with copy() as other:
             return await probe_controls(other, view, config.sense.max_controls)
     except (SensorError, PlaywrightError) as exc:
-        return {"version": 1, "url": plan.url, "error": str(exc).splitlines()[0], "controls": []}
+        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        return {"version": 1, "url": plan.url, "error": reason, "controls": []}
 
 
 async def _sense(
