@@ -33,8 +33,7 @@ VIEWS = (
     "wizard-details-light",
 )
 # (defect, "gate" | "dimension") -> why it is not refused there on main yet.
-PENDING: dict[tuple[str, str], str] = {
-}
+PENDING: dict[tuple[str, str], str] = {}
 
 
 @pytest.fixture(scope="session")
