@@ -44,7 +44,7 @@ DEFAULT = (
     "src/argus/diff/kernel.py=tests/diff/test_kernel.py,tests/diff/test_conformance.py",
     "src/argus/gates/token_compliance.py=tests/gates/test_token_compliance.py,tests/gates/test_gate_entrypoints.py,tests/gates/test_chart_colours.py",
     "src/argus/gates/chart_colours.py=tests/gates/test_chart_colours.py",
-    "src/argus/gates/canvas_pixels.py=tests/gates/test_chart_colours.py",
+    "src/argus/gates/canvas_pixels.py=tests/gates/test_canvas_pixels.py,tests/gates/test_chart_colours.py",
     "src/argus/judge/metric/hierarchy.py=tests/judge/test_metric.py,tests/judge/test_metric_hierarchy.py",
     "src/argus/judge/metric/figures.py=tests/judge/test_metric_hierarchy.py",
     # gates: contrast family

@@ -1,0 +1,56 @@
+"""canvas_colours: the distinct colours covering a canvas's box in the render, at the share
+boundaries, and what is not in the render."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from argus.color import RGBA
+from argus.diff.masks import Box
+from argus.gates.canvas_pixels import CanvasColours, canvas_colours
+from argus.gates.render_pixels import RenderImage
+
+WHITE = RGBA(255.0, 255.0, 255.0, 1.0)
+RED = RGBA(200.0, 0.0, 0.0, 1.0)
+
+
+def render(pixels: np.ndarray, dpr: float = 1.0) -> RenderImage:
+    return RenderImage(pixels.astype(np.uint8), dpr)
+
+
+def canvas(size: int = 10) -> np.ndarray:
+    return np.full((size, size, 3), 255, dtype=np.uint8)
+
+
+def test_a_colour_at_exactly_the_minimum_share_is_listed() -> None:
+    pixels = canvas()
+    pixels[0, 0] = (200, 0, 0)  # 1 pixel of 100: exactly 1%
+    found = canvas_colours(render(pixels), Box(0, 0, 10, 10))
+    assert found is not None
+    assert found.colours == ((WHITE, 0.99), (RED, 0.01))
+    assert found.unlisted == 0.0 and found.measurable and not found.partial
+    below = canvas_colours(render(pixels), Box(0, 0, 10, 10), min_share=0.011)
+    assert below is not None and below.colours == ((WHITE, 0.99),)
+    assert abs(below.unlisted - 0.01) < 1e-9
+
+
+def test_half_the_pixels_unlisted_is_still_measurable_and_more_is_not() -> None:
+    assert CanvasColours(((WHITE, 0.5),), 0.5, False).measurable
+    assert not CanvasColours(((WHITE, 0.49),), 0.51, False).measurable
+    assert not CanvasColours((), 0.0, False).measurable
+
+
+def test_only_the_box_is_read_scaled_by_the_device_pixel_ratio() -> None:
+    pixels = np.full((20, 40, 3), 255, dtype=np.uint8)
+    pixels[:, 20:] = (200, 0, 0)  # the right half, in device pixels
+    left = canvas_colours(render(pixels, 2.0), Box(0, 0, 10, 10))
+    assert left is not None and left.colours == ((WHITE, 1.0),)
+    right = canvas_colours(render(pixels, 2.0), Box(10, 0, 10, 10))
+    assert right is not None and right.colours == ((RED, 1.0),)
+
+
+def test_a_box_outside_the_render_is_none_and_one_partly_inside_is_partial() -> None:
+    pixels = canvas()
+    assert canvas_colours(render(pixels), Box(20, 20, 5, 5)) is None
+    half = canvas_colours(render(pixels), Box(5, 0, 10, 10))
+    assert half is not None and half.partial and half.colours == ((WHITE, 1.0),)
