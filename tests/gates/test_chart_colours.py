@@ -370,3 +370,24 @@ def test_an_undeclared_canvas_is_said_not_read(tokens: Tokens) -> None:
     assert "2 <canvas> not declared as a chart" in outcome.summary
     doc["graphics"]["canvases_undeclared"] = 0
     assert "not declared" not in check(tokens, doc).summary
+
+
+def test_exact_colours_pass_with_no_tolerance_and_text_is_held_to_the_palette(
+    tokens: Tokens,
+) -> None:
+    exact = chart_doc(mark(series="revenue", fill=SUCCESS))
+    assert check(tokens, exact, series={"revenue": "success"}, delta_e=0.0).status is (
+        GateStatus.PASS
+    )
+    # A series label is text: its fill is a text colour on the palette, not the series token.
+    label = mark("text", text="Revenue", series="revenue", fill="rgb(22, 24, 29)")
+    assert check(tokens, chart_doc(label), series={"revenue": "success"}).status is (
+        GateStatus.PASS
+    )
+    key = el("span", id="key", box={"x": 0, "y": 300, "width": 12, "height": 12})
+    same = chart_doc(
+        mark(series="revenue", fill=PRIMARY),
+        charts=legend({"series": "revenue", "label": "R", "swatch": swatch(PRIMARY, element=2)}),
+        extra=(key,),
+    )
+    assert check(tokens, same, delta_e=0.0).status is GateStatus.PASS

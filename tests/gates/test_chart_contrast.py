@@ -107,11 +107,12 @@ def test_meaningful_marks_need_3_to_1_and_decoration_and_furniture_are_not_measu
         mark(fill=faint, decorative="aria-hidden"),  # a gridband marked decorative
         mark(fill=faint, decorative="data-argus-decorative"),
         mark("path", fill="none", stroke=faint, series="costs", id="line", path="#line"),
+        mark("path", fill="none", stroke=faint, name="Trend", id="trend", path="#trend"),
     )
     outcome = run(doc)
-    assert [f.element for f in outcome.findings] == ["#bar", "#line"]
+    assert [f.element for f in outcome.findings] == ["#bar", "#line", "#trend"]
     assert all(f.expected == ">= 3:1" for f in outcome.findings)
-    assert outcome.data["chart_marks"] == 2
+    assert outcome.data["chart_marks"] == 3
 
 
 def test_a_mark_passes_on_its_stroke_and_a_plot_background_is_its_background() -> None:
