@@ -46,7 +46,7 @@ class FeatureLock(Closing):
 
     def _refuse(self) -> StateError:
         holder = self._lock.holder()
-        if holder is None:
+        if holder in (None, str(os.getpid())):  # our own pid: we got the key, not the folder
             with contextlib.suppress(OSError):
                 holder = self.path.read_text(encoding="ascii", errors="replace").strip()
         who = f" (pid {holder})" if holder and holder.isdigit() else ""
