@@ -55,8 +55,9 @@ def start_in_group(
     stdin empty; ``preexec`` runs in the child between fork and exec (argus.confine). OSError
     when it cannot start."""
     shell = isinstance(command, str)
-    # preexec_fn in a threaded process: safe only for code that takes no lock the fork may have
-    # copied held (no import, no dlopen, no allocation lock); argus.confine's hooks keep to that.
+    # preexec_fn in a threaded process is safe only for code that takes no lock another thread
+    # may have held at the fork (no import, no dlopen; glibc resets malloc's locks in the
+    # child): argus.confine's hooks make pre-resolved syscalls only.
     return subprocess.Popen(
         command if shell else list(command),
         shell=shell,

@@ -49,9 +49,11 @@ def _has_id(body: str, element_id: str) -> bool:
 
 
 def _pages(spec: Spec, config: ProjectConfig) -> Iterator[tuple[str, tuple[str, ...]]]:
-    """Each target's first page with the ids its contract names exactly (no wildcard)."""
+    """Each target's first page with the ids its contract names exactly (no wildcard); a page
+    two targets share is fetched once, for the ids of both."""
     from argus.sense.views import plan_view
 
+    pages: dict[str, tuple[str, ...]] = {}
     for target in spec.targets[:MAX_PAGES]:
         ids = tuple(i for i in target.a11y_contract if not i.endswith("*"))
         if not ids or not target.states or not target.appearances:
@@ -62,7 +64,8 @@ def _pages(spec: Spec, config: ProjectConfig) -> Iterator[tuple[str, tuple[str, 
         except ArgusError:
             continue
         if url:
-            yield url, ids
+            pages[url] = tuple(dict.fromkeys((*pages.get(url, ()), *ids)))
+    yield from pages.items()
 
 
 def prove_app(url: str, config: ProjectConfig, spec: Spec | None) -> None:
