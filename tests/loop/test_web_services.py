@@ -52,3 +52,20 @@ def test_sign_off_writes_the_baseline_with_the_platform_suffix(tmp_path: Path) -
     written = services(root).write_baseline(VIEW, sensed / "render.png")
     assert written == "argus/specs/habits/__snapshots__/list-populated-light-ci-linux.png"
     assert (root / written).is_file()
+
+
+def test_files_left_by_a_failed_sense_are_never_gated_or_judged(tmp_path: Path) -> None:
+    import pytest
+
+    from argus.errors import InputError
+    from argus.sense.attempt import begin_attempt, fail_attempt
+
+    root, sensed = snapshot_project(tmp_path, config_update="none")
+    fail_attempt(sensed, begin_attempt(sensed), "list-populated-light: the page errored")
+    for call in (
+        lambda: services(root).gates(VIEW, sensed, iteration=2),
+        lambda: services(root).judge(VIEW, sensed, None),  # type: ignore[arg-type]
+    ):
+        with pytest.raises(InputError, match="failed: list-populated-light: the page errored"):
+            call()
+    assert not (sensed / "gate-result.json").exists()

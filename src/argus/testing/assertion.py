@@ -96,6 +96,8 @@ class ViewResult:
     gates: tuple[GateOutcome, ...] = ()
     view: str | None = None
     duration_ms: float = 0.0
+    # The target's gates this assertion cannot run on a test's page (argus gates runs them).
+    gates_not_run: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -120,6 +122,7 @@ class ViewResult:
             "gates": [
                 {"name": g.name, "status": g.status.value, "summary": g.summary} for g in self.gates
             ],
+            "gates_not_run": list(self.gates_not_run),
             "duration_ms": self.duration_ms,
         }
 
@@ -145,7 +148,7 @@ def check_view(
         atomic_write_bytes(render_path, render.png)
     else:
         sensed = where.out_dir / f"{name}-sensed"
-        names = tuple(g for g in configured_gates_for(target_view) if g in PAGE_GATES)
+        names, _ = page_gates_for(target_view)
         sense_page(
             page,
             target_view.view,
@@ -183,6 +186,17 @@ def configured_gates_for(target_view: SpecView) -> tuple[str, ...]:
     return target_view.config.gates.for_target(target.gates)
 
 
+def page_gates_for(target_view: SpecView) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The target's gates this assertion runs on the page, and those it leaves to ``argus
+    gates`` (command gates, source scans, the focus walk, Lighthouse), said, never skipped
+    silently. The snapshot gate is neither: the assertion compares its own baseline, with the
+    view's comparison options."""
+    configured = configured_gates_for(target_view)
+    run = tuple(g for g in configured if g in PAGE_GATES)
+    left = tuple(g for g in configured if g not in PAGE_GATES and g != "snapshot")
+    return run, left
+
+
 def _result(
     name: str,
     outcome: SnapshotOutcome,
@@ -218,6 +232,7 @@ def _result(
         ratio=outcome.ratio,
         gates=gates,
         view=None if target_view is None else target_view.view.slug,
+        gates_not_run=() if target_view is None else page_gates_for(target_view)[1],
     )
     if result.red_gates:
         gate_text = _gates_message(result)
@@ -259,5 +274,7 @@ def _gates_message(result: ViewResult) -> str:
             )
         if len(gate.findings) > MAX_FINDINGS:
             lines.append(f"    (+{len(gate.findings) - MAX_FINDINGS} more)")
+    if result.gates_not_run:
+        lines.append(f"  not run here (argus gates runs them): {', '.join(result.gates_not_run)}")
     lines.append(f"  render: {result.render}")
     return "\n".join(lines)

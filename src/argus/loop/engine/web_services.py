@@ -20,7 +20,7 @@ from argus.diff.snapshot import COMPARE_IF_PRESENT
 from argus.diff.unchanged import UnchangedResult
 from argus.errors import ArgusError
 from argus.gates import configured_gates, run_gates
-from argus.gates.inputs import gate_inputs
+from argus.gates.inputs import check_sensed_view, gate_inputs
 from argus.io import atomic_write_json
 from argus.judge.assemble import packet_for_view
 from argus.judge.base import get_judge, run_judge
@@ -119,6 +119,9 @@ class ArgusServices(Closing):
         return SenseResult(result.ok, result.error or "")
 
     def gates(self, view: View, sensed: Path, *, iteration: int) -> GateReport:
+        # The files are all of this iteration's sense, which succeeded (evidence.attempt):
+        # nothing changed them between the sense and here.
+        check_sensed_view(sensed, view)
         inputs = gate_inputs(self.spec, view, sensed, config=self.gate_config, run_dir=sensed)
         run = run_gates(inputs, record=False, iteration=iteration)
         run.write(sensed / "gate-result.json")
@@ -130,6 +133,7 @@ class ArgusServices(Closing):
         return GateReport(run.all_green, run.red_gates, evidence, run.result)
 
     def judge(self, view: View, sensed: Path, inputs: JudgeInputs) -> NormalizedVerdict:
+        check_sensed_view(sensed, view)
         packet = packet_for_view(
             self.spec,
             view,

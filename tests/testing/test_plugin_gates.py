@@ -1,0 +1,32 @@
+"""Which of a named target's gates the pytest plugin runs on the test's page, and which it
+leaves to `argus gates`, said in the result, never skipped silently."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from argus.config import load_config
+from argus.spec import View, load_spec
+from argus.testing.assertion import SpecView, page_gates_for
+from tests.support.habits import HABITS_SPEC, copy_habits
+
+
+def _target_view(tmp_path: Path, gates: tuple[str, ...] | None) -> SpecView:
+    root = copy_habits(tmp_path)
+    spec = load_spec(root / HABITS_SPEC)
+    targets = tuple(replace(t, gates=gates) if t.id == "list" else t for t in spec.targets)
+    view = View("habits", "list", "populated", "light")
+    return SpecView(replace(spec, targets=targets), view, load_config(root))
+
+
+def test_page_gates_run_and_the_rest_are_named(tmp_path: Path) -> None:
+    gates = ("a11y_ids", "focus_visible", "snapshot", "console", "build", "source_tokens")
+    run, left = page_gates_for(_target_view(tmp_path, gates))
+    assert run == ("a11y_ids", "console")
+    assert left == ("focus_visible", "build", "source_tokens")  # snapshot: compared here
+
+
+def test_a_target_of_page_gates_only_leaves_nothing(tmp_path: Path) -> None:
+    run, left = page_gates_for(_target_view(tmp_path, ("axe", "snapshot")))
+    assert (run, left) == (("axe",), ())
