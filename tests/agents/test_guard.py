@@ -54,6 +54,8 @@ def project(tmp_path: Path) -> Path:
         "argus contract pin contract.yaml",
         "argus approve --feature checkout --target page",
         "argus person init",
+        "argus gates --feature checkout --sense --update-snapshots changed",
+        "python -m pytest tests/ui --update-snapshots",
         'python -c \'from argus.cli import main; main(["contract", "abort", "x"])\'',
         "env -u ARGUS_CONFINED argus contract status",
         'python -c \'from argus.contract import run; run.abort(Path("."), "x", "y")\'',

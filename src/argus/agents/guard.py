@@ -6,7 +6,8 @@ input: ``tool_name``, ``tool_input``, ``cwd``) and denies it
 (``hookSpecificOutput.permissionDecision: "deny"`` with the reason, which the agent sees) when:
 
 - a ``Bash`` command names a person's decision: ``argus contract pause|resume|abort|pin``,
-  ``argus approve``, ``argus person``, or Argus's modules that take them
+  ``argus approve``, ``argus person``, ``--update-snapshots`` (accepting renders as
+  baselines), or Argus's modules that take them
   (``argus.person``, ``argus.contract.pins``, ``argus.loop.human``);
 - a ``Bash`` command names a protected path and something that writes (a redirection,
   ``rm``, ``mv``, ``cp``, ``sed -i``, ``tee``, ``chmod``, an interpreter given code ...);
@@ -48,6 +49,7 @@ PERSON_COMMANDS = re.compile(
     r"|\bargus\.(?:person|contract\.pins|loop\.human)\b"
     rf"|\bargus\.contract\b.*\b(?:{_HUMAN}|forget)\s*\("
     r"|\b(?:require_person|set_key|person_secret)\b"
+    r"|--update-snapshots\b"  # accepting renders as baselines (argus gates, the pytest plugin)
     r"|ARGUS_PERSON_KEY|ARGUS_CONFINED",
     re.DOTALL,
 )
@@ -124,7 +126,8 @@ def _bash(command: str) -> str | None:
     if PERSON_COMMANDS.search(command):
         return (
             "the command takes a person's decision (argus contract pause/resume/abort/pin, "
-            "argus approve, argus person); a person runs it in their own terminal"
+            "argus approve, argus person, --update-snapshots); a person runs it in their own "
+            "terminal"
         )
     if PROTECTED_NAMES.search(command) and WRITES.search(command):
         return (
