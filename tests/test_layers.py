@@ -36,6 +36,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "closing",
                 "color",
                 "console_policy",
+                "entrypoints",  # plug-ins of installed packages, by entry-point group
                 "errors",
                 "folderlock",
                 "person",  # whether a person, not an agent, takes a decision

@@ -241,6 +241,27 @@ class TellTalesConfig(_Section):
     ignore: list[str] = Field(default_factory=list)
 
 
+_PLUGIN_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,63}$")
+
+
+def _plugin_tables(section: type[BaseModel], data: Any) -> Any:
+    """Move the tables of a section that are not its own keys (a plug-in's ``[gates.NAME]`` or
+    ``[judge.NAME]``) into ``plugins``, where the plug-in's settings model checks them when
+    the plug-ins are loaded. Anything else unknown stays put and is refused as a typo."""
+    if not isinstance(data, dict):
+        return data
+    own = set(section.model_fields)
+    tables = {
+        key: value
+        for key, value in data.items()
+        if key not in own and isinstance(value, dict) and _PLUGIN_NAME.match(key)
+    }
+    if not tables:
+        return data
+    rest = {key: value for key, value in data.items() if key not in tables}
+    return {**rest, "plugins": {**data.get("plugins", {}), **tables}}
+
+
 class GatesConfig(_Section):
     enabled: list[str] = Field(default_factory=lambda: list(ALL_GATES))
     max_console_errors: int = Field(default=0, ge=0)
@@ -253,6 +274,14 @@ class GatesConfig(_Section):
     snapshot: SnapshotConfig = Field(default_factory=SnapshotConfig)
     lighthouse: LighthouseConfig = Field(default_factory=LighthouseConfig)
     tell_tales: TellTalesConfig = Field(default_factory=TellTalesConfig)
+    # [gates.NAME] tables of plug-in gates, validated by each gate's settings model
+    # (argus.gates.registry.check_plugin_settings).
+    plugins: dict[str, dict[str, Any]] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _gather_plugin_tables(cls, data: Any) -> Any:
+        return _plugin_tables(cls, data)
 
     def for_target(self, target_gates: Sequence[str] | None) -> tuple[str, ...]:
         """The gates one target runs: its own list when the spec gives one, else ``enabled``.
@@ -269,6 +298,13 @@ class JudgeConfig(_Section):
     timeout: float = Field(default=120.0, gt=0)
     max_image_pixels: int = Field(default=1_568_000, ge=1)
     cache: bool = True
+    # [judge.NAME] tables of plug-in backends, validated by each backend's settings model.
+    plugins: dict[str, dict[str, Any]] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _gather_plugin_tables(cls, data: Any) -> Any:
+        return _plugin_tables(cls, data)
 
 
 class ReviewConfig(_Section):
@@ -348,7 +384,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: not valid TOML ({reason}); fix the value") from exc
 
 
-def _first_error(path: Path, prefix: str, exc: ValidationError) -> ConfigError:
+def config_error(path: Path, prefix: str, exc: ValidationError) -> ConfigError:
+    """A validation error as one line: the file, the dotted key under ``prefix``, what is wrong."""
     err = exc.errors()[0]
     key = prefix + ".".join(str(part) for part in err["loc"])
     if err["type"] == "extra_forbidden":
@@ -370,7 +407,7 @@ def parse_config(
     try:
         return ProjectConfig.model_validate({**data, "source": source, "root": root})
     except ValidationError as exc:
-        raise _first_error(source, prefix, exc) from exc
+        raise config_error(source, prefix, exc) from exc
 
 
 def load_config(root: Path) -> ProjectConfig:

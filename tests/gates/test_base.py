@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from argus.errors import InputError
-from argus.gates import base
+from argus.gates import registry
 from argus.gates.base import (
     MAX_FINDING_CHARS,
     Finding,
@@ -20,11 +20,9 @@ from argus.gates.base import (
     GateStatus,
     SensedFiles,
     adapter_probe_without_elements,
-    gate_names,
-    get_gate,
-    register_gate,
     skip_for_adapter_probe,
 )
+from argus.gates.registry import GatePlugin, gate_names, get_gate, register_gate
 
 MakeInputs = Callable[..., GateInputs]
 FIELDS = ("element", "property", "value", "expected", "message")
@@ -132,24 +130,24 @@ def test_skip_for_adapter_probe(habits_inputs: MakeInputs) -> None:
     assert isinstance(outcome.summary, str) and outcome.summary  # the reason is given
 
 
-def test_registering_the_same_gate_twice_is_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(base, "_REGISTRY", {})
+def test_declaring_the_same_gate_twice_is_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(registry, "_BUILTIN", [])
 
     def gate(inputs: GateInputs) -> GateOutcome:
         return GateOutcome("mine", GateStatus.PASS, "")
 
     assert register_gate("mine")(gate) is gate
     assert register_gate("mine")(gate) is gate
-    assert {"mine": gate} == base._REGISTRY
+    assert registry.builtin_gates() == (GatePlugin("mine", gate),)
     with pytest.raises(ValueError):
         register_gate("mine")(lambda inputs: gate(inputs))
-    assert {"mine": gate} == base._REGISTRY
+    assert registry.builtin_gates() == (GatePlugin("mine", gate),)
 
 
 def test_get_gate_and_gate_names() -> None:
     names = gate_names()
     assert names == tuple(sorted(names))
     assert "console" in names
-    assert get_gate("console") is base._REGISTRY["console"]
+    assert get_gate("console") is registry.gate_plugin("console").run
     with pytest.raises(InputError):
         get_gate("Console")

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from argus.gates import base
+from argus.gates import registry
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus
+from argus.gates.registry import GatePlugin
 from argus.gates.runner import run_gates
 from argus.schemas import validate, validate_errors
 from tests.gates.test_runner import clean
@@ -40,7 +41,7 @@ def test_every_status_the_runner_writes_validates(
     if status is not GateStatus.FAIL and status is not GateStatus.DIFF:
         names.append("snapshot")
     for name in names:
-        monkeypatch.setitem(base._REGISTRY, name, forced(name, status))
+        monkeypatch.setitem(registry._registry(), name, GatePlugin(name, forced(name, status)))
     run = run_gates(clean(habits_inputs), [*names, "a11y_ids"], record=False)
     validate("gate-result", dict(run.result), source="gate-result.json")
     for name in names:
@@ -54,7 +55,9 @@ def test_the_a11y_ids_block_carries_its_status(
 ) -> None:
     counts = {"expected": 2, "present": 2 if status is GateStatus.PASS else 1}
     counts["missing"] = [] if status is GateStatus.PASS else ["habits.title"]
-    monkeypatch.setitem(base._REGISTRY, "a11y_ids", forced("a11y_ids", status, counts))
+    monkeypatch.setitem(
+        registry._registry(), "a11y_ids", GatePlugin("a11y_ids", forced("a11y_ids", status, counts))
+    )
     run = run_gates(clean(habits_inputs), ["a11y_ids"], record=False)
     validate("gate-result", dict(run.result), source="gate-result.json")
     assert run.result["gates"]["a11y_ids"] == {**counts, "status": status.value}

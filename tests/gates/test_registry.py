@@ -28,7 +28,7 @@ def test_a_name_cannot_be_registered_twice() -> None:
     def other(inputs: GateInputs) -> GateOutcome:
         return GateOutcome("console", GateStatus.PASS, "")
 
-    with pytest.raises(ValueError, match="already registered"):
+    with pytest.raises(ValueError, match="already declared"):
         register_gate("console")(other)
 
 

@@ -10,8 +10,9 @@ from types import SimpleNamespace
 import pytest
 
 from argus.errors import InputError
-from argus.gates import base, runner
+from argus.gates import registry, runner
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus
+from argus.gates.registry import GatePlugin
 from argus.gates.runner import configured_gates, run_gates
 from argus.schemas import validate
 from argus.store import RunStore
@@ -77,7 +78,7 @@ def test_an_exception_inside_a_gate_is_status_error_with_one_line(
     def broken(inputs: GateInputs) -> GateOutcome:
         raise RuntimeError("disk on fire\nsecond line")
 
-    monkeypatch.setitem(base._REGISTRY, "console", broken)
+    monkeypatch.setitem(registry._registry(), "console", GatePlugin("console", broken))
     run = run_gates(clean(habits_inputs), FLOOR, record=False)
     assert run.result["gates"]["console"] == "error"
     assert run.result["details"]["console"]["summary"] == "RuntimeError: disk on fire"
@@ -98,7 +99,7 @@ def test_a_self_reported_pass_cannot_hide_a_failure(
     def lying(inputs: GateInputs) -> GateOutcome:
         return GateOutcome("something-else", GateStatus.FAIL, "all good, trust me")
 
-    monkeypatch.setitem(base._REGISTRY, "axe", lying)
+    monkeypatch.setitem(registry._registry(), "axe", GatePlugin("axe", lying))
     run = run_gates(clean(habits_inputs), FLOOR, record=False)
     assert run.result["gates"]["axe"] == "fail"
     assert not run.all_green
@@ -171,7 +172,7 @@ def test_a_gate_named_twice_runs_once_in_the_order_given(
         ran.append("console")
         return GateOutcome("console", GateStatus.PASS, "")
 
-    monkeypatch.setitem(base._REGISTRY, "console", counting)
+    monkeypatch.setitem(registry._registry(), "console", GatePlugin("console", counting))
     run = run_gates(clean(habits_inputs), ["console", "axe", "console"], record=False)
     assert ran == ["console"]
     assert [o.name for o in run.outcomes] == ["console", "axe"]
@@ -193,7 +194,7 @@ def test_only_the_snapshot_gate_runs_on_the_worker_thread(
             threads[name] = threading.current_thread().name
             return GateOutcome(name, GateStatus.PASS, "")
 
-        monkeypatch.setitem(base._REGISTRY, name, gate)
+        monkeypatch.setitem(registry._registry(), name, GatePlugin(name, gate))
     run = run_gates(clean(habits_inputs), ["snapshot", "console"], record=False)
     assert threads["snapshot"].startswith("argus-gate")
     assert threads["console"] == threading.main_thread().name
@@ -228,7 +229,7 @@ def test_the_error_summary_is_one_line_of_at_most_300_characters(
     def broken(inputs: GateInputs) -> GateOutcome:
         raise raised
 
-    monkeypatch.setitem(base._REGISTRY, "console", broken)
+    monkeypatch.setitem(registry._registry(), "console", GatePlugin("console", broken))
     run = run_gates(clean(habits_inputs), ["console"], record=False)
     outcome = run.outcome("console")
     assert outcome.status is GateStatus.ERROR
@@ -244,7 +245,7 @@ def test_a_gate_reporting_under_another_name_keeps_everything_under_its_own(
     def misnamed(inputs: GateInputs) -> GateOutcome:
         return GateOutcome("other", GateStatus.FAIL, "told", (finding,), {"n": 3})
 
-    monkeypatch.setitem(base._REGISTRY, "axe", misnamed)
+    monkeypatch.setitem(registry._registry(), "axe", GatePlugin("axe", misnamed))
     run = run_gates(clean(habits_inputs), ["axe"], record=False)
     outcome = run.outcome("axe")
     assert (outcome.status, outcome.summary, outcome.findings, dict(outcome.data)) == (
@@ -289,7 +290,7 @@ def test_the_a11y_ids_block_only_for_a_judged_a11y_ids_gate_with_its_counts(
     data: dict,
     entry: object,
 ) -> None:
-    monkeypatch.setitem(base._REGISTRY, name, _forced(name, status, data))
+    monkeypatch.setitem(registry._registry(), name, GatePlugin(name, _forced(name, status, data)))
     run = run_gates(clean(habits_inputs), [name], record=False)
     assert run.result["gates"][name] == entry
 

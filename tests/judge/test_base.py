@@ -9,16 +9,11 @@ from typing import Any
 import pytest
 
 from argus.errors import ConfigError, InputError, JudgeError
-from argus.judge.base import (
-    BUILTIN_BACKENDS,
-    MalformedAnswer,
-    get_judge,
-    judge_names,
-    require_independent,
-    run_judge,
-)
+from argus.judge.base import MalformedAnswer, require_independent, run_judge
+from argus.judge.builtin import BUILTIN
 from argus.judge.identity import model_identity
 from argus.judge.packet import Packet
+from argus.judge.registry import get_judge, judge_names
 from tests.judge.conftest import RUBRIC, PacketFactory, answer, config_for
 
 
@@ -41,7 +36,8 @@ class Scripted:
 
 
 def test_every_builtin_backend_is_registered() -> None:
-    assert set(BUILTIN_BACKENDS) <= set(judge_names())
+    names = {plugin.name for plugin in BUILTIN}
+    assert names == {"metric", "litellm", "command", "composite"} and names <= set(judge_names())
 
 
 def test_an_unknown_backend_is_a_config_error(tmp_path: Path) -> None:

@@ -12,8 +12,9 @@ import pytest
 from argus.config import ProjectConfig
 from argus.errors import ConfigError, JudgeError
 from argus.evidence.content import FENCE_TAG
-from argus.judge.base import get_judge, run_judge
+from argus.judge.base import run_judge
 from argus.judge.command import CommandJudge
+from argus.judge.registry import get_judge
 from tests.judge.conftest import RUBRIC, PacketFactory, answer, config_for
 
 # The stub agent: records its arguments and stdin, then plays the next scripted behaviour.

@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from argus.judge.base import get_judge, run_judge
+from argus.judge.base import run_judge
 from argus.judge.composite import CompositeJudge
 from argus.judge.llm import LiteLLMJudge
+from argus.judge.registry import get_judge
 from tests.judge.conftest import RUBRIC, PacketFactory, answer, config_for
 from tests.judge.stub_llm import StubLLM
 

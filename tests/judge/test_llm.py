@@ -12,8 +12,9 @@ import pytest
 
 from argus.errors import ConfigError, JudgeError
 from argus.evidence.content import FENCE_TAG, MAX_PAGE_CHARS, TRUNCATION_MARKER
-from argus.judge.base import get_judge, run_judge
+from argus.judge.base import run_judge
 from argus.judge.llm import LiteLLMJudge, load_litellm
+from argus.judge.registry import get_judge
 from tests.judge.conftest import RUBRIC, PacketFactory, answer, config_for, small_probe
 from tests.judge.stub_llm import StubLLM
 

@@ -18,7 +18,6 @@ from PIL import Image
 
 from argus.config import ProjectConfig
 from argus.errors import InputError, JudgeError
-from argus.judge.base import get_judge
 from argus.judge.metric import MEASURES, MetricJudge, dimension_entry
 from argus.judge.metric.accessibility import accessibility
 from argus.judge.metric.context import Measured, MetricContext
@@ -27,6 +26,7 @@ from argus.judge.metric.functional import functional_correctness
 from argus.judge.metric.hierarchy import hierarchy
 from argus.judge.metric.visual import closer_than_previous, visual_fidelity
 from argus.judge.packet import Packet, PacketFile
+from argus.judge.registry import get_judge
 from argus.schemas.rubric import default_rubric_text
 from tests.judge.conftest import RUBRIC, PacketFactory
 from tests.judge.test_metric_design import HABITS_TOKENS, el

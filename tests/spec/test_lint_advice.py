@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 
 from argus.cli import main
-from argus.gates import base
-from argus.gates.base import GateOutcome, GateStatus, register_gate, wcag_gates
+from argus.gates import registry
+from argus.gates.base import GateOutcome, GateStatus
+from argus.gates.registry import GatePlugin, wcag_gates
 from argus.spec.lint import lint_spec
 from tests.support.habits import HABITS_SPEC, copy_habits
 
@@ -72,13 +73,13 @@ def test_a_target_gate_list_is_held_to_the_same(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def plugin_gate() -> Iterator[str]:
+def plugin_gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     def gate(inputs: Any) -> GateOutcome:
         return GateOutcome("reflow", GateStatus.PASS, "fine")
 
-    register_gate("reflow", wcag="1.4.10 Reflow")(gate)
+    plugin = GatePlugin("reflow", gate, wcag="1.4.10 Reflow")
+    monkeypatch.setitem(registry._registry(), "reflow", plugin)
     yield "reflow"
-    del base._REGISTRY["reflow"], base._WCAG["reflow"]
 
 
 def test_the_wcag_gates_come_from_the_registry(tmp_path: Path, plugin_gate: str) -> None:

@@ -15,7 +15,8 @@ from argus.gates.inputs import check_sensed_view, gate_inputs, view_dir
 from argus.gates.runner import RESULT_FILE, configured_gates
 from argus.io import atomic_write_json
 from argus.judge.assemble import packet_for_view
-from argus.judge.base import BUILTIN_BACKENDS, get_judge, run_judge
+from argus.judge.base import run_judge
+from argus.judge.registry import get_judge
 from argus.schemas import load_rubric
 from argus.sense.views import check_view
 from argus.spec import View
@@ -41,7 +42,8 @@ def register(subparsers: Any) -> None:
     add_view_arguments(parser)
     parser.add_argument(
         "--backend",
-        help=f"judge backend (default: [judge] backend); one of {', '.join(BUILTIN_BACKENDS)}",
+        help="judge backend (default: [judge] backend): metric, litellm, command, composite, "
+        "or an installed plug-in's (docs/plugins.md)",
     )
     parser.add_argument(
         "--sensed",

@@ -4,7 +4,7 @@
     run.all_green, run.red_gates       # derived from the statuses, never self-reported
     run.write(run_dir / "gate-result.json")
 
-Importing the package registers every built-in gate.
+Importing the package declares every built-in gate (argus.gates.registry).
 """
 
 from argus.gates import (  # noqa: F401  (imported to register the gates)
@@ -21,28 +21,36 @@ from argus.gates import (  # noqa: F401  (imported to register the gates)
     token_compliance,
     token_contrast,
 )
-from argus.gates.base import (
-    Finding,
-    GateInputs,
-    GateOutcome,
-    GateStatus,
-    SensedFiles,
+from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, SensedFiles
+from argus.gates.registry import (
+    GatePlugin,
+    builtin_gates,
     gate_names,
+    gate_plugin,
     get_gate,
     register_gate,
+    wcag_gates,
 )
 from argus.gates.runner import GateRun, configured_gates, run_gates
 
+# The built-in gates, published to the argus.gates entry-point group (pyproject.toml) and loaded
+# from there like any plug-in's.
+BUILTIN = builtin_gates()
+
 __all__ = [
+    "BUILTIN",
     "Finding",
     "GateInputs",
     "GateOutcome",
+    "GatePlugin",
     "GateRun",
     "GateStatus",
     "SensedFiles",
     "configured_gates",
     "gate_names",
+    "gate_plugin",
     "get_gate",
     "register_gate",
     "run_gates",
+    "wcag_gates",
 ]

@@ -17,9 +17,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from argus.config import DEFAULT_BEST_PRACTICE_RULES
+from argus.config import DEFAULT_BEST_PRACTICE_RULES, AxeConfig
 from argus.errors import InputError
-from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, register_gate
+from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus
+from argus.gates.registry import register_gate
 
 IMPACT_ORDER = ("minor", "moderate", "serious", "critical")
 # Selectors come from the page's own markup: keep them short.
@@ -226,4 +227,4 @@ def axe_gate(inputs: GateInputs) -> GateOutcome:
 
 # Registered by a call, not a decorator, so that mutation testing (mutmut skips decorated
 # functions) reaches the gate's body.
-register_gate("axe", wcag="WCAG 2.x A and AA rules (axe-core)")(axe_gate)
+register_gate("axe", wcag="WCAG 2.x A and AA rules (axe-core)", settings=AxeConfig)(axe_gate)

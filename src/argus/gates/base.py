@@ -1,9 +1,9 @@
-"""What every gate shares: its inputs, its outcome, and the registry that names it.
+"""What every gate shares: its inputs and its outcome (argus.gates.registry names the gates).
 
-A gate is a function ``(GateInputs) -> GateOutcome`` registered under a name with
-``@register_gate("name")``. A red gate is data (status ``fail`` with findings naming the
-offending elements); an exception means the gate could not run, and the runner turns it into
-status ``error``. Nothing a caller says about a gate's status is ever trusted.
+A gate is a function ``(GateInputs) -> GateOutcome``. A red gate is data (status ``fail``
+with findings naming the offending elements); an exception means the gate could not run, and
+the runner turns it into status ``error``. Nothing a caller says about a gate's status is ever
+trusted.
 """
 
 from __future__ import annotations
@@ -171,48 +171,3 @@ def _read_object(path: Path, what: str) -> dict[str, Any]:
 
 
 Gate = Callable[[GateInputs], GateOutcome]
-
-_REGISTRY: dict[str, Gate] = {}
-# Gate name -> the WCAG success criteria it measures (a gate registered with ``wcag=``).
-_WCAG: dict[str, str] = {}
-
-
-def register_gate(name: str, *, wcag: str = "") -> Callable[[Gate], Gate]:
-    """Register ``func`` as the gate called ``name`` (one name, one gate). ``wcag`` names the
-    WCAG success criteria the gate measures ("2.4.7"): a project whose explicit gate list
-    leaves such a gate out is told so (argus lint, the report)."""
-
-    def decorate(func: Gate) -> Gate:
-        if name in _REGISTRY and _REGISTRY[name] is not func:
-            raise ValueError(f"gate {name!r} is already registered")
-        _REGISTRY[name] = func
-        if wcag:
-            _WCAG[name] = wcag
-        return func
-
-    return decorate
-
-
-def _load_builtin_gates() -> None:
-    # Importing the package imports every gate module, which registers it.
-    import argus.gates  # noqa: F401
-
-
-def get_gate(name: str) -> Gate:
-    _load_builtin_gates()
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        known = ", ".join(sorted(_REGISTRY))
-        raise InputError(f"unknown gate {name!r}; known gates: {known}") from None
-
-
-def wcag_gates() -> dict[str, str]:
-    """Every registered gate that measures WCAG success criteria: name -> the criteria."""
-    _load_builtin_gates()
-    return dict(sorted(_WCAG.items()))
-
-
-def gate_names() -> tuple[str, ...]:
-    _load_builtin_gates()
-    return tuple(sorted(_REGISTRY))

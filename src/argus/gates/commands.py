@@ -16,7 +16,8 @@ from pathlib import Path
 
 from argus.confine import detect, run_confined, workspace
 from argus.errors import InputError
-from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, register_gate
+from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus
+from argus.gates.registry import register_gate
 
 COMMAND_GATES = ("build", "lint", "type_check", "flows")
 

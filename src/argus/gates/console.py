@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from argus.config import ConsoleConfig
 from argus.console_policy import ConsolePolicy
 from argus.errors import InputError
-from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, register_gate
+from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus
+from argus.gates.registry import register_gate
 
 
 def check_console(
@@ -78,4 +80,4 @@ def console_gate(inputs: GateInputs) -> GateOutcome:
 
 # Registered by a call, not a decorator, so that mutation testing (mutmut skips decorated
 # functions) reaches the gate's body.
-register_gate("console")(console_gate)
+register_gate("console", settings=ConsoleConfig)(console_gate)

@@ -10,7 +10,9 @@ not a finite number in [0, 1] is an error; no Node.js or a Lighthouse crash is a
 
 from __future__ import annotations
 
-from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, register_gate
+from argus.config import LighthouseConfig
+from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus
+from argus.gates.registry import register_gate
 from argus.lighthouse.score import CategoryGrade, grade, next_action, overall_of_all
 
 STATUS = {"pass": GateStatus.PASS, "fail": GateStatus.FAIL, "error": GateStatus.ERROR}
@@ -63,4 +65,4 @@ def _finding(g: CategoryGrade) -> Finding:
 
 # Registered by a call, not a decorator, so that mutation testing (mutmut skips decorated
 # functions) reaches the gate's body.
-register_gate("lighthouse")(lighthouse_gate)
+register_gate("lighthouse", settings=LighthouseConfig)(lighthouse_gate)

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Literal
 
 from argus.color import RGBA, composite, contrast_ratio, parse_color, to_hex
+from argus.config import RenderedContrastConfig
 from argus.diff.masks import Box
 from argus.evidence.graphics import Graphics, Mark, parse_graphics
 from argus.evidence.probe import Element, Probe, parse_probe
@@ -38,10 +39,10 @@ from argus.gates.base import (
     GateOutcome,
     GateStatus,
     adapter_probe_without_elements,
-    register_gate,
     skip_for_adapter_probe,
 )
 from argus.gates.chart_contrast import ChartContrast, measure_charts
+from argus.gates.registry import register_gate
 from argus.gates.render_pixels import RenderImage, worst_contrast_in_boxes
 from argus.gates.text_shadow import TextShadow, parse_text_shadows
 
@@ -570,6 +571,8 @@ def rendered_contrast_gate(inputs: GateInputs) -> GateOutcome:
 
 # Registered by a call, not a decorator, so that mutation testing (mutmut skips decorated
 # functions) reaches the gate's body.
-register_gate("rendered_contrast", wcag="1.4.3 Contrast (Minimum), 1.4.11 Non-text Contrast")(
-    rendered_contrast_gate
-)
+register_gate(
+    "rendered_contrast",
+    wcag="1.4.3 Contrast (Minimum), 1.4.11 Non-text Contrast",
+    settings=RenderedContrastConfig,
+)(rendered_contrast_gate)

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from argus.errors import ArgusError
-from argus.gates.base import Gate, GateInputs, GateOutcome, GateStatus, get_gate
+from argus.gates.base import Gate, GateInputs, GateOutcome, GateStatus
+from argus.gates.registry import check_plugin_settings, get_gate
 from argus.gates.snapshot import settle_baseline
 from argus.io import atomic_write_json
 from argus.store import Event, RunStore
@@ -69,6 +70,7 @@ def run_gates(
 ) -> GateRun:
     """Run ``names`` (default: the configured gates) on one view and judge the floor."""
     selected = tuple(dict.fromkeys(names if names is not None else configured_gates(inputs)))
+    check_plugin_settings(inputs.config)  # a plug-in's [gates.NAME] table: exit 2 when wrong
     gates = [(name, get_gate(name)) for name in selected]  # unknown names: InputError, exit 2
     timed: dict[str, tuple[GateOutcome, float]] = {}
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="argus-gate") as pool:

@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from argus.color import to_hex
+from argus.config import SnapshotConfig
 from argus.diff import SnapshotOutcome, UpdateMode, baseline_path, compare_to_baseline
 from argus.diff.masks import MaskResolution
 from argus.diff.regions import Region
@@ -26,10 +27,10 @@ from argus.gates.base import (
     GateOutcome,
     GateStatus,
     adapter_probe_without_elements,
-    register_gate,
 )
 from argus.gates.baseline_browser import browser_drift, record_browser
 from argus.gates.comparison import comparison_for, device_pixel_ratio
+from argus.gates.registry import register_gate
 from argus.gates.stale_baseline import stale_regions
 
 MAX_REGIONS = 10
@@ -240,4 +241,4 @@ def _meta_viewport_width(inputs: GateInputs) -> float:
 
 # Registered by a call, not a decorator, so that mutation testing (mutmut skips decorated
 # functions) reaches the gate's body.
-register_gate("snapshot")(snapshot_gate)
+register_gate("snapshot", settings=SnapshotConfig)(snapshot_gate)

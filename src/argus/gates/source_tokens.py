@@ -14,8 +14,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from argus.color import parse_color
+from argus.config import SourceTokensConfig
 from argus.errors import ConfigError, InputError
-from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, register_gate
+from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus
+from argus.gates.registry import register_gate
 from argus.gates.source_scan import SourceHit, language_for, scan_source
 from argus.io import read_bytes
 from argus.tokens import Tokens
@@ -150,4 +152,4 @@ def source_tokens_gate(inputs: GateInputs) -> GateOutcome:
 
 # Registered by a call, not a decorator, so that mutation testing (mutmut skips decorated
 # functions) reaches the gate's body.
-register_gate("source_tokens")(source_tokens_gate)
+register_gate("source_tokens", settings=SourceTokensConfig)(source_tokens_gate)

@@ -22,7 +22,9 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, register_gate
+from argus.config import TellTalesConfig
+from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus
+from argus.gates.registry import register_gate
 from argus.gates.source_scan import LANGUAGES
 from argus.spec.model import Viewport
 
@@ -176,4 +178,4 @@ def tell_tales_gate(inputs: GateInputs) -> GateOutcome:
 
 
 # Registered by a call, not a decorator, so that mutation testing reaches the gate's body.
-register_gate(NAME)(tell_tales_gate)
+register_gate(NAME, settings=TellTalesConfig)(tell_tales_gate)

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from argus.color import RGBA, parse_color, to_hex
+from argus.config import TokenComplianceConfig
 from argus.errors import InputError
 from argus.evidence.graphics import Graphics, Mark, parse_graphics
 from argus.evidence.probe import Element, Probe, parse_probe, parse_px
@@ -25,7 +26,6 @@ from argus.gates.base import (
     GateOutcome,
     GateStatus,
     adapter_probe_without_elements,
-    register_gate,
     skip_for_adapter_probe,
 )
 from argus.gates.chart_colours import (
@@ -35,6 +35,7 @@ from argus.gates.chart_colours import (
     check_marks,
     series_colours,
 )
+from argus.gates.registry import register_gate
 from argus.gates.render_pixels import RenderImage
 from argus.tokens import Tokens
 
@@ -389,4 +390,4 @@ def token_compliance_gate(inputs: GateInputs) -> GateOutcome:
 
 # Registered by a call, not a decorator, so that mutation testing (mutmut skips decorated
 # functions) reaches the gate's body.
-register_gate("token_compliance")(token_compliance_gate)
+register_gate("token_compliance", settings=TokenComplianceConfig)(token_compliance_gate)

@@ -1,7 +1,7 @@
 """The judge protocol, the registry of backends, and the flow every verdict goes through.
 
-A backend is a class registered by name (``@register_judge("metric")``) and built from the
-project config by ``get_judge(name, config)``. Its ``judge(packet)`` returns a *raw* verdict
+A backend is a plug-in found by name (argus.judge.registry) and built from the project config
+by ``get_judge(name, config)``. Its ``judge(packet)`` returns a *raw* verdict
 (a dict in the verdict shape). ``run_judge`` then owns the rules no backend may bend:
 
 - the view's identity (feature, target, state, appearance, iteration, reference_source) comes
@@ -17,10 +17,9 @@ project config by ``get_judge(name, config)``. Its ``judge(packet)`` returns a *
 
 from __future__ import annotations
 
-import importlib
 import re
 import shlex
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from argus.config import ProjectConfig
@@ -31,14 +30,6 @@ from argus.judge.packet import Packet
 from argus.schemas import Rubric
 from argus.verdict import NormalizedVerdict, normalize_verdict
 
-# Backend name -> the module that registers it.
-BUILTIN_MODULES = {
-    "metric": "metric",
-    "litellm": "llm",
-    "command": "command",
-    "composite": "composite",
-}
-BUILTIN_BACKENDS = tuple(BUILTIN_MODULES)
 MAX_EVIDENCE_CHARS = 2000
 MAX_ERROR_CHARS = 300
 ATTEMPTS = 2  # the first answer and one retry
@@ -60,41 +51,6 @@ class Judge(Protocol):
 
 class MalformedAnswer(JudgeError):
     """The backend answered, but not with a usable verdict (worth one retry)."""
-
-
-JudgeFactory = Callable[[ProjectConfig], Judge]
-_REGISTRY: dict[str, JudgeFactory] = {}
-
-
-def register_judge(name: str) -> Callable[[JudgeFactory], JudgeFactory]:
-    def add(factory: JudgeFactory) -> JudgeFactory:
-        _REGISTRY[name] = factory
-        return factory
-
-    return add
-
-
-def judge_names() -> tuple[str, ...]:
-    _load_builtins()
-    return tuple(sorted(_REGISTRY))
-
-
-def _load_builtins() -> None:
-    for module in BUILTIN_MODULES.values():
-        importlib.import_module(f"argus.judge.{module}")
-
-
-def get_judge(name: str, config: ProjectConfig) -> Judge:
-    """The backend called ``name``, built from ``config`` (ConfigError when unknown)."""
-    _load_builtins()
-    factory = _REGISTRY.get(name)
-    if factory is None:
-        where = config.source or "argus.toml"
-        raise ConfigError(
-            f"{where}: judge.backend: unknown judge {name!r}; "
-            f"use one of {', '.join(sorted(_REGISTRY))}"
-        )
-    return factory(config)
 
 
 def require_independent(judge_model: str, config: ProjectConfig, *, required: bool = True) -> None:

@@ -35,7 +35,6 @@ from argus.evidence.content import clip
 from argus.judge.answer import check_schema, dimension_entries, parse_json_object
 from argus.judge.base import (
     MalformedAnswer,
-    register_judge,
     require_distinct_commands,
     require_independent,
 )
@@ -164,8 +163,3 @@ def _answer_part(entry: Any) -> Any:
     part = {k: entry.get(k) for k in ("score", "anchor", "evidence")}
     part["abstained"] = bool(entry.get("abstained", False))
     return part
-
-
-@register_judge("command")
-def _command(config: ProjectConfig) -> CommandJudge:
-    return CommandJudge(config)

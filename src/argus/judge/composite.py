@@ -17,7 +17,7 @@ from typing import Any
 
 from argus.config import ProjectConfig
 from argus.judge.answer import dimension_entries
-from argus.judge.base import MalformedAnswer, register_judge
+from argus.judge.base import MalformedAnswer
 from argus.judge.command import CommandJudge
 from argus.judge.llm import LiteLLMJudge
 from argus.judge.metric import MetricJudge
@@ -114,8 +114,3 @@ def _lower(measured: dict[str, Any], answered: Any, helper: str) -> dict[str, An
     )
     entry["judged_by"] = f"metric+{helper}"
     return entry
-
-
-@register_judge("composite")
-def _composite(config: ProjectConfig) -> CompositeJudge:
-    return CompositeJudge(config)

@@ -27,7 +27,7 @@ from argus.config import ProjectConfig
 from argus.errors import ConfigError, JudgeError
 from argus.evidence.content import clip
 from argus.judge.answer import check_schema, dimension_entries, parse_json_object
-from argus.judge.base import MalformedAnswer, register_judge, require_independent
+from argus.judge.base import MalformedAnswer, require_independent
 from argus.judge.cache import AnswerCache, cache_key
 from argus.judge.packet import Packet
 from argus.judge.prompt import (
@@ -309,8 +309,3 @@ class LiteLLMJudge:
 
     def usage_of(self, response: Any) -> Usage:
         return usage_of(response)
-
-
-@register_judge("litellm")
-def _litellm(config: ProjectConfig) -> LiteLLMJudge:
-    return LiteLLMJudge(config)

@@ -35,7 +35,7 @@ def missing_wcag_gates(gates: Sequence[str], wcag: dict[str, str]) -> list[str]:
 def project_gate_warnings(config: ProjectConfig) -> list[Issue]:
     """The project's explicit ``[gates] enabled`` without a WCAG gate this version offers
     (the default list has them all, so only a list someone wrote can lack one)."""
-    from argus.gates.base import wcag_gates
+    from argus.gates.registry import wcag_gates
 
     if "enabled" not in config.gates.model_fields_set:
         return []
@@ -110,7 +110,7 @@ def signoff_warnings(data: dict[str, Any], spec_dir: Path) -> Iterator[Issue]:
 
 def wcag_gate_notes(spec_data: Mapping[str, Any], config: ProjectConfig) -> list[str]:
     """The WCAG-gate warnings as the report's notes: one line each, naming where to add."""
-    from argus.gates.base import wcag_gates
+    from argus.gates.registry import wcag_gates
 
     found = project_gate_warnings(config)
     if isinstance(spec_data.get("targets"), list):
@@ -120,7 +120,7 @@ def wcag_gate_notes(spec_data: Mapping[str, Any], config: ProjectConfig) -> list
 
 def lint_warnings(data: dict[str, Any], spec_path: Path, config: ProjectConfig) -> list[Issue]:
     """Every warning for one schema-valid spec under its project's config."""
-    from argus.gates.base import wcag_gates
+    from argus.gates.registry import wcag_gates
 
     warnings = project_gate_warnings(config)
     warnings.extend(target_gate_warnings(data, wcag_gates()))

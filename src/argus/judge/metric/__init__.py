@@ -13,7 +13,6 @@ from typing import Any
 
 from argus.config import ProjectConfig
 from argus.errors import InputError
-from argus.judge.base import register_judge
 from argus.judge.metric.accessibility import accessibility
 from argus.judge.metric.context import Measured, MetricContext
 from argus.judge.metric.design import layout_spacing, token_compliance, typography
@@ -86,8 +85,3 @@ class MetricJudge:
             },
             "closer_to_reference_than_prev": closer_than_previous(ctx),
         }
-
-
-@register_judge("metric")
-def _metric(config: ProjectConfig) -> MetricJudge:
-    return MetricJudge(config)

@@ -23,9 +23,10 @@ from argus.gates import configured_gates, run_gates
 from argus.gates.inputs import check_sensed_view, gate_inputs
 from argus.io import atomic_write_json
 from argus.judge.assemble import packet_for_view
-from argus.judge.base import get_judge, run_judge
+from argus.judge.base import run_judge
 from argus.judge.cache import CachingJudge
 from argus.judge.picture import warm_picture
+from argus.judge.registry import get_judge
 from argus.loop.engine.services import GateReport, JudgeInputs, SenseResult
 from argus.loop.human.baseline import keeps_baselines, write_baseline
 from argus.loop.records.layout import RunLayout
