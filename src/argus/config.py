@@ -25,6 +25,7 @@ from pydantic import (
 )
 
 from argus.console_policy import ConsolePolicy
+from argus.entrypoints import PLUGIN_NAME
 from argus.errors import ConfigError, InputError
 from argus.io import read_bytes
 
@@ -241,9 +242,6 @@ class TellTalesConfig(_Section):
     ignore: list[str] = Field(default_factory=list)
 
 
-_PLUGIN_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,63}$")
-
-
 def _plugin_tables(section: type[BaseModel], data: Any) -> Any:
     """Move the tables of a section that are not its own keys (a plug-in's ``[gates.NAME]`` or
     ``[judge.NAME]``) into ``plugins``, where the plug-in's settings model checks them when
@@ -254,7 +252,7 @@ def _plugin_tables(section: type[BaseModel], data: Any) -> Any:
     tables = {
         key: value
         for key, value in data.items()
-        if key not in own and isinstance(value, dict) and _PLUGIN_NAME.match(key)
+        if key not in own and isinstance(value, dict) and PLUGIN_NAME.match(key)
     }
     if not tables:
         return data

@@ -10,6 +10,7 @@ to do, never a traceback.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
@@ -19,6 +20,8 @@ from argus.errors import ConfigError
 
 T = TypeVar("T")
 
+# What a plug-in may be called: a [gates.NAME] / [judge.NAME] table key and a gate-result key.
+PLUGIN_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,63}$")
 # The distribution that declares the built-ins (pyproject.toml's [project] name).
 OWN_DISTRIBUTION = "argus-ui"
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ValidationError
 
-from argus.entrypoints import load_group
+from argus.entrypoints import PLUGIN_NAME, load_group
 from argus.errors import ConfigError, InputError
 from argus.gates.base import Gate
 
@@ -37,6 +37,10 @@ class GatePlugin:
     settings: type[BaseModel] | None = None
     # The WCAG success criteria the gate measures ("2.4.7"); "" for none.
     wcag: str = ""
+
+    def __post_init__(self) -> None:
+        if not PLUGIN_NAME.match(self.name):
+            raise ValueError(f"gate name {self.name!r} must match {PLUGIN_NAME.pattern}")
 
     def settings_from(self, config: ProjectConfig) -> BaseModel | None:
         """This gate's settings in ``config``: a built-in's typed section, else its

@@ -17,7 +17,7 @@ from pathlib import Path
 from pydantic import BaseModel, ValidationError
 
 from argus.config import ProjectConfig, config_error
-from argus.entrypoints import load_group
+from argus.entrypoints import PLUGIN_NAME, load_group
 from argus.errors import ConfigError
 from argus.judge.base import Judge
 
@@ -32,6 +32,10 @@ class JudgePlugin:
     factory: Callable[[ProjectConfig], Judge]
     # The model of the backend's [judge.NAME] table; None: the backend takes no settings.
     settings: type[BaseModel] | None = None
+
+    def __post_init__(self) -> None:
+        if not PLUGIN_NAME.match(self.name):
+            raise ValueError(f"judge name {self.name!r} must match {PLUGIN_NAME.pattern}")
 
     def settings_from(self, config: ProjectConfig) -> BaseModel | None:
         """This backend's ``[judge.NAME]`` table validated (ConfigError naming the key)."""
