@@ -5,7 +5,7 @@ import pytest
 import argus.gates
 from argus.config import ALL_GATES, OPT_IN_GATES
 from argus.errors import InputError
-from argus.gates import gate_names, get_gate, register_gate
+from argus.gates import GatePlugin, gate_names, get_gate, register_gate
 from argus.gates.base import GateInputs, GateOutcome, GateStatus
 
 
@@ -32,22 +32,20 @@ def test_a_name_cannot_be_registered_twice() -> None:
         register_gate("console")(other)
 
 
-def test_a_gate_registered_with_wcag_criteria_is_listed_with_them() -> None:
-    from argus.gates import base
+def test_a_gate_declared_with_wcag_criteria_is_listed_with_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from argus.gates import registry
 
     def gate(inputs: GateInputs) -> GateOutcome:
         return GateOutcome("x", GateStatus.PASS, "")
 
-    register_gate("plain_extra")(gate)
-    register_gate("wcag_extra", wcag="1.4.10 Reflow")(gate)
-    try:
-        listed = base.wcag_gates()
-        assert listed["wcag_extra"] == "1.4.10 Reflow" and "plain_extra" not in listed
-        assert listed["focus_visible"] == "2.4.7 Focus Visible"
-        assert {"axe", "rendered_contrast", "token_contrast"} <= set(listed)
-        assert not {"console", "a11y_ids", "snapshot", "lighthouse"} & set(listed)
-        assert list(listed) == sorted(listed)
-    finally:
-        for name in ("plain_extra", "wcag_extra"):
-            base._REGISTRY.pop(name)
-            base._WCAG.pop(name, None)
+    monkeypatch.setitem(registry._registry(), "plain_extra", GatePlugin("plain_extra", gate))
+    extra = GatePlugin("wcag_extra", gate, wcag="1.4.10 Reflow")
+    monkeypatch.setitem(registry._registry(), "wcag_extra", extra)
+    listed = registry.wcag_gates()
+    assert listed["wcag_extra"] == "1.4.10 Reflow" and "plain_extra" not in listed
+    assert listed["focus_visible"] == "2.4.7 Focus Visible"
+    assert {"axe", "rendered_contrast", "token_contrast"} <= set(listed)
+    assert not {"console", "a11y_ids", "snapshot", "lighthouse"} & set(listed)
+    assert list(listed) == sorted(listed)

@@ -13,15 +13,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.conftest import REPO_ROOT
-from tests.gates.probes import el, page
-from tests.loop.test_loop_e2e import EXAMPLE_IMPLEMENTER, _served_copy
-from tests.plugins.fakedist import forget_plugins
 
 from argus.config import parse_config
 from argus.errors import ConfigError
 from argus.gates import GateInputs, GateStatus, run_gates
 from argus.judge import get_judge
+from tests.conftest import REPO_ROOT
+from tests.gates.probes import el, page
+from tests.loop.test_loop_e2e import EXAMPLE_IMPLEMENTER, _served_copy
+from tests.plugins.fakedist import forget_plugins
 
 MakeInputs = Callable[..., GateInputs]
 

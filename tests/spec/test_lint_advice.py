@@ -44,7 +44,7 @@ def _project(tmp_path: Path, toml: str = "", **target: Any) -> Path:
 
 
 def _messages(path: Path) -> list[str]:
-    report = lint_spec(path)
+    report = lint_spec(path, wcag=wcag_gates())
     assert report.valid, report.errors
     return [str(w) for w in report.warnings]
 

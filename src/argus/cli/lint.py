@@ -77,13 +77,15 @@ def _print_text(report: LintReport) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from argus.spec.lint import lint_spec  # the validator loads only when a spec is linted
+    # The validator and the gates load only when a spec is linted.
+    from argus.gates import wcag_gates
+    from argus.spec.lint import lint_spec
 
     reports: list[LintReport] = []
     unreadable: list[tuple[Path, str]] = []
     for path in _spec_paths(args.specs):
         try:
-            reports.append(lint_spec(path))
+            reports.append(lint_spec(path, wcag=wcag_gates()))
         except InputError as err:
             unreadable.append((path, str(err)))
     valid = not unreadable and all(report.valid for report in reports)

@@ -12,6 +12,7 @@ from typing import Any
 
 from argus.config import ProjectConfig, load_config
 from argus.errors import ArgusError
+from argus.gates import wcag_gates
 from argus.loop.human.baseline import view_baseline
 from argus.loop.human.references import candidate_path
 from argus.report.model import RunReport, SignoffSummary
@@ -138,7 +139,7 @@ def collect_report(root: Path, found: FoundRun, *, pictures: bool = True) -> Run
     advised = config if config is not None else _load_config(root, [])
     if advised is not None and spec is not None:
         # A gate the project's explicit list leaves out never ran: the report says so.
-        notes.extend(wcag_gate_notes(spec.raw, advised))
+        notes.extend(wcag_gate_notes(spec.raw, advised, wcag_gates()))
     views = []
     for view in _views(run.feature, spec, found.events, record):
         reference, label = _reference(spec, spec_dir, view, layout.feature_runs)

@@ -3,7 +3,9 @@
 - **WCAG gates left out.** A project (``[gates] enabled``) or a target (``gates``) whose
   explicit gate list predates a WCAG gate this version offers never runs it: a removed focus
   ring or an unreadable text passes those gates unseen. The gates that measure WCAG criteria
-  are the ones registered with ``wcag=`` (argus.gates.base), not a list kept here.
+  are the ones the gate registry lists with WCAG criteria (``argus.gates.wcag_gates()``), not a
+  list kept here; the callers above the gates (``argus lint``, the report) pass it in, so the
+  spec layer never imports the gates.
 - **Views that cannot sign off under the metric judge alone.** functional_correctness
   abstains on a state without machine expectations, and on one whose expectations all hold
   while prose criteria remain (spec.md acceptance criteria, component contracts) and the
@@ -27,25 +29,23 @@ if TYPE_CHECKING:
     from argus.config import ProjectConfig
 
 
-def missing_wcag_gates(gates: Sequence[str], wcag: dict[str, str]) -> list[str]:
+def missing_wcag_gates(gates: Sequence[str], wcag: Mapping[str, str]) -> list[str]:
     """The WCAG gates (name -> criteria) a gate list leaves out, as "name (criteria)"."""
     return [f"{name} ({criteria})" for name, criteria in wcag.items() if name not in gates]
 
 
-def project_gate_warnings(config: ProjectConfig) -> list[Issue]:
+def project_gate_warnings(config: ProjectConfig, wcag: Mapping[str, str]) -> list[Issue]:
     """The project's explicit ``[gates] enabled`` without a WCAG gate this version offers
     (the default list has them all, so only a list someone wrote can lack one)."""
-    from argus.gates.registry import wcag_gates
-
     if "enabled" not in config.gates.model_fields_set:
         return []
-    missing = missing_wcag_gates(config.gates.enabled, wcag_gates())
+    missing = missing_wcag_gates(config.gates.enabled, wcag)
     if not missing:
         return []
     return [Issue(_enabled_key(config), _gates_message("the project's gate list", missing))]
 
 
-def target_gate_warnings(data: dict[str, Any], wcag: dict[str, str]) -> Iterator[Issue]:
+def target_gate_warnings(data: dict[str, Any], wcag: Mapping[str, str]) -> Iterator[Issue]:
     for i, target in enumerate(data["targets"]):
         if "gates" in target:
             missing = missing_wcag_gates(target["gates"], wcag)
@@ -108,22 +108,23 @@ def signoff_warnings(data: dict[str, Any], spec_dir: Path) -> Iterator[Issue]:
                 )
 
 
-def wcag_gate_notes(spec_data: Mapping[str, Any], config: ProjectConfig) -> list[str]:
+def wcag_gate_notes(
+    spec_data: Mapping[str, Any], config: ProjectConfig, wcag: Mapping[str, str]
+) -> list[str]:
     """The WCAG-gate warnings as the report's notes: one line each, naming where to add."""
-    from argus.gates.registry import wcag_gates
-
-    found = project_gate_warnings(config)
+    found = project_gate_warnings(config, wcag)
     if isinstance(spec_data.get("targets"), list):
-        found.extend(target_gate_warnings(dict(spec_data), wcag_gates()))
+        found.extend(target_gate_warnings(dict(spec_data), wcag))
     return [str(issue) for issue in found]
 
 
-def lint_warnings(data: dict[str, Any], spec_path: Path, config: ProjectConfig) -> list[Issue]:
-    """Every warning for one schema-valid spec under its project's config."""
-    from argus.gates.registry import wcag_gates
-
-    warnings = project_gate_warnings(config)
-    warnings.extend(target_gate_warnings(data, wcag_gates()))
+def lint_warnings(
+    data: dict[str, Any], spec_path: Path, config: ProjectConfig, wcag: Mapping[str, str]
+) -> list[Issue]:
+    """Every warning for one schema-valid spec under its project's config; ``wcag``: the
+    known gates that measure WCAG criteria (name -> criteria)."""
+    warnings = project_gate_warnings(config, wcag)
+    warnings.extend(target_gate_warnings(data, wcag))
     if metric_alone(config):
         warnings.extend(signoff_warnings(data, spec_path.parent))
     return warnings

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -102,10 +103,15 @@ def reference_worklist(data: dict[str, Any]) -> list[WorklistItem]:
 
 
 def lint_data(
-    data: Any, spec_path: Path, root: Path, config: ProjectConfig | None = None
+    data: Any,
+    spec_path: Path,
+    root: Path,
+    config: ProjectConfig | None = None,
+    wcag: Mapping[str, str] | None = None,
 ) -> LintReport:
     """Lint parsed spec JSON: schema first; the semantic checks only run on a schema-valid spec,
-    and the warnings (``config``'s gates and judge against the spec) only on a valid one."""
+    and the warnings (``config``'s gates and judge against the spec, ``wcag`` the gates that
+    measure WCAG criteria, see lint_spec) only on a valid one."""
     violations = schema_violations("spec", data)
     if violations:
         return LintReport(spec_path, tuple(Issue(*v) for v in violations), ())
@@ -117,15 +123,19 @@ def lint_data(
         issues.extend(file_issues(data, absolute, root))
     warnings: list[Issue] = []
     if config is not None and not issues:
-        warnings = lint_warnings(data, absolute, config)
+        warnings = lint_warnings(data, absolute, config, wcag or {})
     return LintReport(spec_path, tuple(issues), tuple(reference_worklist(data)), tuple(warnings))
 
 
-def lint_spec(path: Path, root: Path | None = None) -> LintReport:
+def lint_spec(
+    path: Path, root: Path | None = None, *, wcag: Mapping[str, str] | None = None
+) -> LintReport:
     """Lint one spec.json under its project's config. InputError (exit 2) when the file itself
-    cannot be read as JSON; ConfigError when the project's config cannot be."""
+    cannot be read as JSON; ConfigError when the project's config cannot be. ``wcag``: the
+    gates that measure WCAG criteria (``argus.gates.wcag_gates()``, which the spec layer cannot
+    import); a gate list lacking one is warned of, and without it nobody is."""
     from argus.config import load_config
 
     data = read_spec_data(path)
     root = root or find_repo_root(path.absolute().parent)
-    return lint_data(data, path, root, load_config(root))
+    return lint_data(data, path, root, load_config(root), wcag)
