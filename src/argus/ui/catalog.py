@@ -13,6 +13,7 @@ from pathlib import Path
 
 from argus.config import ProjectConfig, load_config
 from argus.errors import ArgusError
+from argus.evidence.attempt import stale_reason
 from argus.gates.comparison import comparison_for
 from argus.loop.guard.lock import LOCK_NAME
 from argus.loop.human.baseline import view_baseline
@@ -179,6 +180,10 @@ def view_card(
     baseline = view_baseline(spec, config, view)
     snapshot = None
     error = ""
+    stale = stale_reason(render.parent, view.slug) if render is not None else None
+    if stale is not None:
+        # Files of a sense that did not succeed: never shown (or accepted) as this iteration's.
+        render, error = None, stale
     if render is not None and baseline.is_file():
         try:
             snapshot = snapshot_diff(render, baseline, comparison_for(config, spec, view))

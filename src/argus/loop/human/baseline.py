@@ -14,6 +14,8 @@ from pathlib import Path
 from argus.config import ProjectConfig
 from argus.diff import baseline_path, compare_to_baseline
 from argus.diff.snapshot import SnapshotOutcome, UpdateMode
+from argus.errors import InputError
+from argus.evidence.attempt import stale_reason
 from argus.gates import configured_gates
 from argus.gates.baseline_browser import record_browser
 from argus.gates.comparison import comparison_for
@@ -43,7 +45,11 @@ def write_baseline(
     spec: Spec, config: ProjectConfig, view: View, render: Path, mode: UpdateMode
 ) -> SnapshotOutcome:
     """Compare ``render`` (beside its probe.json) with the view's baseline and write it as
-    ``mode`` says (``changed`` or ``all``)."""
+    ``mode`` says (``changed`` or ``all``). A render whose sense did not succeed (or whose
+    files are not all of it) never becomes the baseline: InputError, one line."""
+    stale = stale_reason(render.parent, f"{view.feature} {view.slug}")
+    if stale is not None:
+        raise InputError(f"not taken as the baseline: {stale}")
     comparison = comparison_for(config, spec, view)
     probe = read_json(render.parent / "probe.json", what="probe.json")
     boxes, scale = comparison.masks_on(render, probe if isinstance(probe, dict) else {})
