@@ -7,7 +7,16 @@ from pathlib import Path
 
 import pytest
 
-from argus.confine import BUBBLEWRAP, HASH_CHECKED, LANDLOCK, Policy, bwrap, detect, workspace
+from argus.confine import (
+    BUBBLEWRAP,
+    HASH_CHECKED,
+    LANDLOCK,
+    Policy,
+    bwrap,
+    contain,
+    detect,
+    workspace,
+)
 from argus.confine import detection as detect_module
 from argus.confine.landlock import allow_list
 
@@ -67,15 +76,18 @@ def test_detection_prefers_bubblewrap_then_landlock_and_says_why(
 ) -> None:
     monkeypatch.delenv("ARGUS_SANDBOX", raising=False)
     monkeypatch.setattr(bwrap, "problem", lambda: "")
-    assert detect().protection == BUBBLEWRAP
+    assert (detect().protection, detect().containment) == (BUBBLEWRAP, "pid namespace")
     monkeypatch.setattr(bwrap, "problem", lambda: "bwrap is not installed")
     monkeypatch.setattr(detect_module, "abi_version", lambda: 4)
+    monkeypatch.setattr(contain, "available", lambda: True)
     fallback = detect()
-    assert (fallback.protection, fallback.abi) == (LANDLOCK, 4)
+    assert (fallback.protection, fallback.abi, fallback.containment) == (LANDLOCK, 4, "cgroup")
     assert fallback.why_not == "bwrap is not installed"
+    monkeypatch.setattr(contain, "available", lambda: False)
+    assert detect().containment == "sweep"  # said: a fast chain can outrun the sweep
     monkeypatch.setattr(detect_module, "abi_version", lambda: 0)
     none = detect()
-    assert none.protection == HASH_CHECKED and not none.active
+    assert none.protection == HASH_CHECKED and not none.active and none.containment == "sweep"
     assert none.why_not == "bwrap is not installed; this kernel offers no Landlock"
     monkeypatch.setenv("ARGUS_SANDBOX", "landlock")
     monkeypatch.setattr(detect_module, "abi_version", lambda: 3)

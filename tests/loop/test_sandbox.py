@@ -56,7 +56,8 @@ def test_hash_checked_runs_say_so(tmp_path: Path) -> None:
     root = make_repo(tmp_path, [dict(GATE)])
     assert _run(root, implementer=implementer_command()).status is Status.DONE
     assert [r["protection"] for r in _implementer_records(root)] == [HASH_CHECKED]
-    assert json.loads((root / RUNS / "run.json").read_text())["protection"] == HASH_CHECKED
+    run = json.loads((root / RUNS / "run.json").read_text())
+    assert (run["protection"], run["containment"]) == (HASH_CHECKED, "sweep")
     [signoff] = json.loads((root / RUNS / "signoff.json").read_text())["records"]
     assert signoff["protection"] == HASH_CHECKED  # the sign-off says it too
 
@@ -66,7 +67,9 @@ def test_an_honest_implementer_works_sandboxed(tmp_path: Path, sandboxed: str) -
     outcome = _run(root, implementer=implementer_command())
     assert outcome.status is Status.DONE
     assert [r["protection"] for r in _implementer_records(root)] == [sandboxed]
-    assert json.loads((root / RUNS / "run.json").read_text())["protection"] == sandboxed
+    run = json.loads((root / RUNS / "run.json").read_text())
+    assert run["protection"] == sandboxed
+    assert run["containment"] == ("pid namespace" if sandboxed == BUBBLEWRAP else "cgroup")
     [signoff] = json.loads((root / RUNS / "signoff.json").read_text())["records"]
     assert signoff["protection"] == sandboxed
 

@@ -130,3 +130,12 @@ class Cgroup:
         with contextlib.suppress(OSError):
             os.close(self._procs)
         return _kill(self.path)
+
+
+def available() -> bool:
+    """Whether a cgroup with ``cgroup.kill`` can be made here (one is made and removed)."""
+    probe = Cgroup.make()
+    if probe is None:
+        return False
+    probe.kill()
+    return True

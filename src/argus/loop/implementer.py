@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.confine import HASH_CHECKED, Confinement, Policy, run_confined
-from argus.confine.detection import NONE
+from argus.confine.detection import NONE, SWEEP
 from argus.errors import ConfigError
 from argus.loop.records.status import Status, parse_status
 from argus.proc import one_line, read_tail
@@ -46,6 +46,7 @@ class ImplementerResult:
     log_path: Path
     error: str  # one line when it could not start, crashed or timed out
     protection: str = HASH_CHECKED  # argus.confine: what kept its writes in bounds
+    containment: str = SWEEP  # argus.confine: what ended the processes it started
 
     @property
     def outcome(self) -> str:
@@ -71,6 +72,7 @@ class ImplementerResult:
             "log": self.log_path.name,
             "error": self.error,
             "protection": self.protection,
+            "containment": self.containment,
         }
 
 
@@ -169,4 +171,5 @@ def run_implementer(
         log_path=log_path,
         error=error,
         protection=confinement.protection,
+        containment=confinement.containment,
     )

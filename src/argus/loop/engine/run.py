@@ -269,7 +269,10 @@ def _run_locked(setup: _Setup, services_factory: ServicesFactory, progress: Prog
             ran: _Ran = ([], [pin_note], False)
             return _finish(setup, store, events, record, ran, resumed, needs_person=True)
         sandbox = detect() if setup.implementer is not None else Confinement("", why_not="no edits")
-        record = save_run(layout.run_file, replace(record, protection=sandbox.protection))
+        record = save_run(
+            layout.run_file,
+            replace(record, protection=sandbox.protection, containment=sandbox.containment),
+        )
         killpoint("run_started")
         services = stack.enter_context(services_factory(spec, setup.config, setup.rubric, layout))
         ctx = LoopContext(

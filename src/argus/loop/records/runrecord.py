@@ -33,6 +33,7 @@ class RunRecord:
     store: str = ""  # the run store's path, relative to the runs directory's feature root
     config_sha256: str | None = None  # the effective config it started with (config_guard)
     protection: str | None = None  # how implementer calls are kept in bounds (argus.confine)
+    containment: str | None = None  # what ends the processes they start (argus.confine)
     # the run's settings against the accepted configuration (argus.loop.guard.config_pin)
     config_pin: Mapping[str, Any] | None = None
     views: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
@@ -64,6 +65,7 @@ class RunRecord:
             "store": self.store,
             "config_sha256": self.config_sha256,
             "protection": self.protection,
+            "containment": self.containment,
             "config_pin": dict(self.config_pin) if self.config_pin is not None else None,
             "views": {slug: dict(v) for slug, v in self.views.items()},
             "notes": list(self.notes),
@@ -83,6 +85,7 @@ class RunRecord:
             store=str(data.get("store", "")),
             config_sha256=data.get("config_sha256"),
             protection=data.get("protection"),
+            containment=data.get("containment"),
             config_pin=pin if isinstance(pin := data.get("config_pin"), dict) else None,
             views=dict(data.get("views", {})),
             notes=tuple(data.get("notes", ())),
