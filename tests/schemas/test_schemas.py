@@ -197,6 +197,11 @@ INVALID_CASES = [
         {"max_diff_pixel_ratio": 2},
         "$.targets[0].snapshot.max_diff_pixel_ratio: 2 is greater than the maximum of 1",
     ),
+    ("rubric", "scoring.scale", [1], "$.scoring.scale: [1] is too short"),
+    ("rubric", "scoring.scale", [1, 1], "$.scoring.scale: [1, 1] has non-unique elements"),
+    ("rubric", "dimensions.hierarchy.weight", 0, "$.dimensions.hierarchy.weight: 0 is less than"),
+    ("rubric", "loop.budget", 3, "$.loop: Additional properties are not allowed ('budget'"),
+    ("rubric", "version", None, "$.version: None is not of type 'string'"),
     (
         "verdict",
         "dimensions.typography.score",

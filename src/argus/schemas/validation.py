@@ -1,7 +1,7 @@
-"""Load the shipped JSON Schemas and validate documents against them.
+"""The JSON Schemas of Argus's files, and validating documents against them.
 
-The schema files are package data in ``argus/schemas/json/``; ``argus schema NAME`` prints
-them.
+A schema is generated from its pydantic model (``argus.schemas.models``); the shapes not yet
+modelled are package data in ``argus/schemas/json/``. ``argus schema NAME`` prints them.
 """
 
 from __future__ import annotations
@@ -39,6 +39,11 @@ def _check_name(name: str) -> None:
 
 @functools.cache
 def _schema(name: str) -> dict[str, Any]:
+    from argus.schemas.models import generated_schema  # pydantic only when a schema is needed
+
+    generated = generated_schema(name)
+    if generated is not None:
+        return generated
     files = resources.files("argus.schemas").joinpath("json")
     text = files.joinpath(f"{name}.schema.json").read_text("utf-8")
     loaded: dict[str, Any] = json.loads(text)

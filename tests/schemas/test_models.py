@@ -1,0 +1,50 @@
+"""The schemas of the modelled files come from their pydantic models, not from files."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import pytest
+
+from argus.schemas import SCHEMA_NAMES, schema
+from argus.schemas.models import generated_schema
+
+MODELLED = ("rubric",)
+
+
+@pytest.mark.parametrize("name", MODELLED)
+def test_the_schema_is_generated_from_the_model(name: str) -> None:
+    generated = generated_schema(name)
+    assert generated is not None
+    assert schema(name) == generated
+    assert generated["$id"] == f"urn:argus:schema:{name}"
+    assert generated["title"].startswith("Argus ")
+
+
+@pytest.mark.parametrize("name", MODELLED)
+def test_no_hand_written_schema_is_left_beside_the_model(name: str) -> None:
+    files = resources.files("argus.schemas").joinpath("json")
+    assert not files.joinpath(f"{name}.schema.json").is_file()
+
+
+def test_an_unmodelled_name_has_no_generated_schema() -> None:
+    assert generated_schema("no-such-file") is None
+    assert set(MODELLED) <= set(SCHEMA_NAMES)
+
+
+def test_generated_schemas_carry_no_pydantic_titles() -> None:
+    def titles(node: object, where: str) -> list[str]:
+        if isinstance(node, dict):
+            found = [where] if isinstance(node.get("title"), str) and where != "$" else []
+            for key, value in node.items():
+                if key != "properties":
+                    found += titles(value, f"{where}.{key}")
+                else:
+                    found += [t for k, v in value.items() for t in titles(v, f"{where}.{k}")]
+            return found
+        if isinstance(node, list):
+            return [t for i, v in enumerate(node) for t in titles(v, f"{where}[{i}]")]
+        return []
+
+    for name in MODELLED:
+        assert titles(schema(name), "$") == []
