@@ -13,25 +13,10 @@ from pathlib import Path
 import pytest
 
 from argus.confine import Confinement, run_confined, workspace
+from tests.support.processes import running
 
 CHAIN = Path(__file__).with_name("chain.pl")
 DEPTH = 2000
-
-
-def _alive(marker: str) -> list[int]:
-    """Live processes (zombies aside) whose command line holds ``marker``."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-            state = Path(f"/proc/{entry}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if marker.encode() in cmdline and state != b"Z":
-            found.append(int(entry))
-    return found
 
 
 @pytest.fixture
@@ -40,7 +25,7 @@ def marker(tmp_path: Path) -> Iterator[str]:
     name = f"argus-chain-{os.getpid()}-{tmp_path.name}"
     yield name
     for _ in range(1000):  # a live chain replaces each link it loses: kill until none is left
-        pids = _alive(name)
+        pids = running(name)
         if not pids:
             break
         for pid in pids:
@@ -70,4 +55,4 @@ def test_a_deep_setsid_chain_is_gone_when_the_command_ends(
     )
     said = log.read_text()
     assert (run.exit_code, said.strip()) == (0, "deep"), (run, said)  # 2,000 links deep
-    assert _alive(marker) == []
+    assert running(marker) == []

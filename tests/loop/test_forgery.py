@@ -35,6 +35,7 @@ from tests.loop.fakeapp import (
     make_repo,
     set_defects,
 )
+from tests.support.processes import running
 
 HASHED, SANDBOXED, LANDLOCKED = "hash-checked only", "sandboxed: bubblewrap", "sandboxed: landlock"
 SPEC_DIR = Path("argus") / "specs" / FEATURE
@@ -198,33 +199,15 @@ def test_a_restore_that_fails_stops_the_view_blocked(tmp_path: Path, protection:
 # -- route 4: a detached child edits after the implementer returned --------------------------
 
 
-def _running(marker: str) -> list[int]:
-    """Live processes (zombies aside) whose command line holds ``marker``: a pid the
-    implementer wrote is of its own PID namespace under bubblewrap, so it is looked for by
-    what it runs instead."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
-            state = Path(f"/proc/{entry}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            continue
-        if marker.encode() in cmdline and state != b"Z":
-            found.append(int(entry))
-    return found
-
-
 def _wait_gone(marker: str) -> None:
     for _ in range(4000):  # bounded: the attack gives up after ~30 s
-        if not _running(marker):
+        if not running(marker):
             return
         # A zombie of ours (the loop reaps what it kills; this is belt and braces).
         with contextlib.suppress(ChildProcessError):
             os.waitpid(-1, os.WNOHANG)
         time.sleep(0.01)
-    raise AssertionError(f"still running: {_running(marker)}")
+    raise AssertionError(f"still running: {running(marker)}")
 
 
 def test_a_detached_child_of_the_implementer_does_not_outlive_it(
