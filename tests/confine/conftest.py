@@ -24,10 +24,12 @@ def backend(request: pytest.FixtureRequest) -> Confinement:
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    """A workspace with a config, a spec folder and an editable file."""
+    """A workspace with a config, a spec folder, an adapter and an editable file."""
     root = tmp_path / "repo"
     (root / "argus" / "specs" / "demo").mkdir(parents=True)
     (root / "argus" / "specs" / "demo" / "spec.md").write_text("- the spec\n")
+    (root / "argus" / "adapters" / "tui").mkdir(parents=True)
+    (root / "argus" / "adapters" / "tui" / "sense.sh").write_text("#!/bin/sh\n")
     (root / "argus.toml").write_text("# config\n")
     (root / "app.css").write_text("body {}\n")
     return root

@@ -58,7 +58,7 @@ def test_bubblewrap_binds_the_workspace_writable_and_its_protected_set_read_only
     assert argv[argv.index("--cap-drop") + 1] == "ALL"
     assert ("--ro-bind", "/", "/") in pairs and ("--tmpfs", "/tmp") in itertools.pairwise(argv)
     writable = pairs.index(("--bind", str(repo), str(repo)))
-    for protected in (repo / ".argus", repo / "argus" / "specs", repo / "argus.toml"):
+    for protected in (repo / ".argus", repo / "argus", repo / "argus.toml"):
         # bound read-only after (so on top of) the writable workspace
         assert pairs.index(("--ro-bind", str(protected), str(protected))) > writable
     # The script it names lies in the host's /tmp, hidden by the private one: shown read-only.

@@ -17,6 +17,7 @@ ATTEMPTS = (
     "echo forged > argus.toml",
     "echo forged > argus/specs/demo/spec.md",
     "echo planted > argus/specs/demo/new.md",
+    "echo 'cat fake.png' > argus/adapters/tui/sense.sh",
     "mkdir -p .argus && echo planted > .argus/argus.db",
     "echo escaped > ../outside.txt",
     'echo escaped > "$HOME/argus-confine-test-escape"',
@@ -40,6 +41,7 @@ def test_a_confined_command_writes_only_what_it_may_edit(
     assert (repo / "argus.toml").read_text() == "# config\n"
     assert (repo / "argus" / "specs" / "demo" / "spec.md").read_text() == "- the spec\n"
     assert not (repo / "argus" / "specs" / "demo" / "new.md").exists()
+    assert (repo / "argus" / "adapters" / "tui" / "sense.sh").read_text() == "#!/bin/sh\n"
     assert not (repo / ".argus" / "argus.db").exists()
     assert not (tmp_path / "outside.txt").exists()
     assert not home_file.exists()

@@ -107,3 +107,14 @@ def test_restore_refuses_a_copy_that_no_longer_matches_its_digest(tmp_path: Path
     spec.write_text('{"tampered": 2}')
     assert copies.restore(root, before, compare(before, hash_set(root, paths))) == []
     assert spec.read_text() == "{}"
+
+
+def test_the_loop_protects_the_adapters_sense_scripts(tmp_path: Path) -> None:
+    from argus.loop.engine.run import PROTECTED_GLOBS
+
+    root = _repo(tmp_path)
+    (root / "argus/adapters/tui").mkdir(parents=True)
+    (root / "argus/adapters/tui/sense.sh").write_text("#!/bin/sh\n")
+    found = collect_protected(root, root / "argus/specs/f", [], PROTECTED_GLOBS)
+    assert "argus/adapters/tui/sense.sh" in found  # the sensor of a non-web view
+    assert "app/styles.css" not in found

@@ -4,8 +4,9 @@ Every program Argus starts that the builder could have written or edited (the im
 app's web server, gate commands, contract mechanical stages, graders and judge commands) runs
 under a ``Policy``: it may write beneath ``writable`` and in its own private temporary folder,
 and nowhere else. Inside a writable folder, ``read_only`` paths stay read-only: the project
-config, the run store, the spec folders (spec, tokens, references, ``__snapshots__``, run
-records), git's config and hooks (code git runs for Argus later), and Argus's own installation
+config, the run store, all of ``argus/`` (the spec folders with their tokens, references,
+``__snapshots__`` and run records; the adapters' sense scripts, Argus's sensor for non-web
+views), git's config and hooks (code git runs for Argus later), and Argus's own installation
 and environment where they lie inside the workspace. Everything outside (the home folder and
 its caches, the browser profile, the state home, system folders, the host's ``/tmp``) is never
 writable. The network is the host's for every program: the implementer reaches its model, the
@@ -59,7 +60,9 @@ def protected_in(root: Path) -> tuple[Path, ...]:
     """What stays read-only inside a workspace ``root`` for every confined program: the ones
     that exist, and the run store folder (created now, so that it cannot be planted)."""
     (root / RUN_STORE_DIR).mkdir(exist_ok=True)
-    named = [root / RUN_STORE_DIR, root / SPECS_DIR, *(root / n for n in CONFIG_FILES)]
+    # All of argus/: the spec folders and the adapters' sense scripts (Argus's sensor for
+    # non-web views, which the builder must not rewrite).
+    named = [root / RUN_STORE_DIR, root / SPECS_DIR.parent, *(root / n for n in CONFIG_FILES)]
     named += [root / p for p in GIT_CODE]
     named += [p for p in argus_installation() if _inside(p, root)]
     return tuple(p for p in named if p.exists() or p.is_symlink())

@@ -60,7 +60,14 @@ from argus.spec.paths import SPECS_DIR, find_repo_root
 from argus.store.runstore import RunStore, db_path
 
 # Beyond the spec directory, files an implementer must not touch (repo-relative globs).
-PROTECTED_GLOBS = ("tests/**", "test/**", "**/fixtures/**", "**/__snapshots__/**")
+# argus/adapters/**: an adapter's sense.sh is the sensor of a non-web view.
+PROTECTED_GLOBS = (
+    "tests/**",
+    "test/**",
+    "**/fixtures/**",
+    "**/__snapshots__/**",
+    "argus/adapters/**",
+)
 
 
 ServicesFactory = Callable[
