@@ -51,7 +51,7 @@ def require_fresh(sensed_dir: Path, meta: Mapping[str, Any], view: str) -> None:
         raise InputError(
             f"{where}: the last sense of this view (attempt {last.get('attempt')}) failed: "
             f"{last.get('error') or 'no reason recorded'}; the files left are an older "
-            f"render's and are not judged; fix that and {REDO}"
+            f"render's, never evidence for it; fix that and {REDO}"
         )
     if not isinstance(sealed, dict) or sealed.get("id") != last.get("id"):
         raise InputError(
