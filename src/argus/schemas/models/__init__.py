@@ -13,6 +13,8 @@ from typing import Any
 # Schema name -> the module whose PUBLISHED holds its model.
 _MODULES: dict[str, str] = {
     "rubric": "rubric",
+    "verdict": "verdict",
+    "gate-result": "gate_result",
 }
 
 

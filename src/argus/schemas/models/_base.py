@@ -3,7 +3,7 @@ editor may use to find the published schema."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
 from pydantic.json_schema import SkipJsonSchema
@@ -23,6 +23,12 @@ def _a_score(value: float) -> float:
 
 
 Score = Annotated[float, AfterValidator(_a_score), WithJsonSchema({"enum": list(SCORES)})]
+
+
+# An array whose items are all different (pydantic has no constraint for it on a list).
+UNIQUE_ITEMS = {"uniqueItems": True}
+
+Anchor = Literal["reference", "design-system", "spec-text"]
 
 
 class Closed(BaseModel):

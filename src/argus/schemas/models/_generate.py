@@ -3,7 +3,8 @@
 Pydantic's own output is close; this keeps it in the shape the hand-written schemas had, so
 validation messages stay ``$.path: message`` as users know them:
 
-- no generated ``title`` on every property and model (only the document's own title);
+- no generated ``title`` on every property and model (only the document's own title), and
+  a model's docstring as a one-line description;
 - ``Literal`` values as a bare ``enum``/``const`` (no extra ``type`` to fail first);
 - an optional field that is never null (``X | SkipJsonSchema[None] = None``) carries no
   ``default: null``; a nullable scalar is ``type: [X, "null"]`` (an enum gains ``null``)
@@ -36,6 +37,8 @@ class _ArgusJsonSchema(GenerateJsonSchema):
     def model_schema(self, schema: core_schema.ModelSchema) -> JsonSchemaValue:
         generated = super().model_schema(schema)
         generated.pop("title", None)
+        if isinstance(generated.get("description"), str):  # a docstring, wrapped for the code
+            generated["description"] = " ".join(generated["description"].split())
         return generated
 
     def literal_schema(self, schema: core_schema.LiteralSchema) -> JsonSchemaValue:

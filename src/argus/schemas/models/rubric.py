@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import Field, StringConstraints
 
-from argus.schemas.models._base import Absent, Closed, Document, Score
+from argus.schemas.models._base import UNIQUE_ITEMS, Absent, Anchor, Closed, Document, Score
 from argus.schemas.models._generate import Published
 
-Anchor = Literal["reference", "design-system", "spec-text"]
 DimensionName = Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]*$")]
 
 _DESCRIPTION = (
@@ -33,10 +32,9 @@ class LoopBudget(Closed):
 
 
 class Scoring(Closed):
-    scale: (
-        Annotated[list[Score], Field(min_length=2, json_schema_extra={"uniqueItems": True})]
-        | Absent
-    ) = None
+    scale: Annotated[list[Score], Field(min_length=2, json_schema_extra=UNIQUE_ITEMS)] | Absent = (
+        None
+    )
     rule: str | Absent = None
     ranking: str | Absent = None
 
