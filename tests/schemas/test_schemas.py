@@ -297,6 +297,31 @@ INVALID_CASES = [
         0,
         "$.records[0].iterations: 0 is less than the minimum of 1",
     ),
+    ("signoff", "version", 2, "$.version: 1 was expected"),
+    ("signoff", "records.0.protection", "trusted", "$.records[0].protection: 'trusted' is not"),
+    (
+        "signoff",
+        "records.0.signed_off_at",
+        "yesterday",
+        "$.records[0].signed_off_at: 'yesterday' does not match",
+    ),
+    (
+        "signoff",
+        "records.0.reference_source",
+        DELETE,
+        "$.records[0]: 'reference_source' is a required property",
+    ),
+    (
+        "signoff",
+        "records.0.final_verdict",
+        {"all_pass": True},
+        "$.records[0].final_verdict: 'dimensions' is a required property",
+    ),
+    ("signoff", "records.0.run_id", "", "$.records[0].run_id: '' should be non-empty"),
+    ("loop-state", "frozen", ["a", "a"], "$.frozen: ['a', 'a'] has non-unique elements"),
+    ("loop-state", "attempts.layout_spacing", -1, "$.attempts.layout_spacing: -1 is less than"),
+    ("loop-state", "frozen", DELETE, "$: 'frozen' is a required property"),
+    ("loop-state", "reference_source", "designer", "$.reference_source: 'designer' is not one of"),
 ]
 
 
@@ -345,6 +370,12 @@ def test_messages_quoting_huge_values_stay_one_short_line() -> None:
     assert "\n" not in error
     assert len(error) < 260
     assert error.endswith("…")
+
+
+def test_loop_state_allows_extra_bookkeeping_and_a_null_reference_source() -> None:
+    data = loop_state_data()
+    data.update(reference_source=None, last_outcome=None, pins={"anything": [1, 2]})
+    assert validate_errors("loop-state", data) == []
 
 
 def test_inconclusive_verdict_never_claims_a_pass() -> None:

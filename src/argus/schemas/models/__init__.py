@@ -15,6 +15,8 @@ _MODULES: dict[str, str] = {
     "rubric": "rubric",
     "verdict": "verdict",
     "gate-result": "gate_result",
+    "loop-state": "loop_state",
+    "signoff": "signoff",
 }
 
 

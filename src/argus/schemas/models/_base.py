@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
+from pydantic.config import JsonDict
 from pydantic.json_schema import SkipJsonSchema
 
 # An optional key that, when present, is never null (absent and null are not the same).
@@ -26,7 +27,7 @@ Score = Annotated[float, AfterValidator(_a_score), WithJsonSchema({"enum": list(
 
 
 # An array whose items are all different (pydantic has no constraint for it on a list).
-UNIQUE_ITEMS = {"uniqueItems": True}
+UNIQUE_ITEMS: JsonDict = {"uniqueItems": True}
 
 Anchor = Literal["reference", "design-system", "spec-text"]
 
