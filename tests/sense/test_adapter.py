@@ -178,3 +178,29 @@ def test_cli_all_reports_every_view_and_fails_with_2(repo: Path, run_argus: RunA
     assert "home-fail-dark: FAILED" in done.stderr
     assert f"sensed 2 of {2 * len(STATES)} views" in done.stdout
     assert (repo / "argus/specs/demo/.argus-runs/home-ok-dark/probe.json").is_file()
+
+
+@pytest.mark.parametrize("sandbox", ["", "landlock"])  # bubblewrap (what a user gets), Landlock
+def test_a_confined_adapter_writes_its_output_and_nothing_it_must_not(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, sandbox: str
+) -> None:
+    from argus.confine import detect
+
+    monkeypatch.setenv("ARGUS_SANDBOX", sandbox)
+    if not detect().active:
+        pytest.skip(f"no confinement here: {detect().why_not}")
+    script = repo / "argus" / "adapters" / "fake" / "sense.sh"
+    tamper = (
+        'echo "exit 0" > "$0" || true\n'
+        "echo forged > argus/specs/demo/spec.json || true\n"
+        "echo escaped > ../escaped.txt || true\n"
+    )
+    original = SENSE_SH.replace('case "$state" in', tamper + 'case "$state" in', 1)
+    script.write_text(original)
+    spec_text = (repo / "argus/specs/demo/spec.json").read_text()
+    out = repo / "argus/specs/demo/.argus-runs/home-ok-dark"  # inside the read-only spec folder
+    result = _sense(repo, "ok", out)
+    assert result.ok, result.error  # its own output folder is writable
+    assert script.read_text() == original  # its own script is not
+    assert (repo / "argus/specs/demo/spec.json").read_text() == spec_text
+    assert not (repo.parent / "escaped.txt").exists()

@@ -93,12 +93,14 @@ def argv(policy: Policy, cwd: Path, command: Sequence[str]) -> list[str]:
     binds: list[str] = []
     for real in _hidden_but_named(cwd, command):
         binds += ["--ro-bind", real, real]
-    for path in policy.writable:
+    # Shallower first, so a deeper bind lands on top: a read-only folder inside the writable
+    # workspace, or a writable output folder inside a read-only one.
+    layered = [(p, "--bind") for p in policy.writable] + [
+        (p, "--ro-bind") for p in policy.read_only
+    ]
+    for path, how in sorted(layered, key=lambda bind: len(Path(os.path.realpath(bind[0])).parts)):
         real = os.path.realpath(path)
-        binds += ["--bind", real, real]
-    for path in sorted(policy.read_only, key=lambda p: len(p.parts)):
-        real = os.path.realpath(path)
-        binds += ["--ro-bind", real, real]
+        binds += [how, real, real]
     return [bwrap, *NAMESPACES, *BASE, *binds, "--chdir", str(cwd), "--", *command]
 
 

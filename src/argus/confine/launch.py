@@ -39,6 +39,7 @@ from argus.proc import (
     GroupRun,
     child_pids,
     run_in_group,
+    signal_group,
     start_in_group,
     stop_group,
 )
@@ -116,6 +117,15 @@ class _Prepared:
                     os.kill(pid, signal.SIGKILL)
         stop_group(process, grace)
 
+    def kill(self, pid: int) -> None:
+        """SIGKILL the program ``pid`` leads and all it started (the namespace's init first,
+        as ``stop`` does); for programs started without a Popen (asyncio)."""
+        if self.confinement.backend == "bubblewrap":
+            for child in child_pids(pid):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(child, signal.SIGKILL)
+        signal_group(pid, signal.SIGKILL)
+
     @property
     def sweeps(self) -> bool:
         """Whether only the subreaper sweep ends what the program left behind."""
@@ -130,6 +140,24 @@ class _Prepared:
         if self.scratch is not None:
             shutil.rmtree(self.scratch, ignore_errors=True)
             self.scratch = None
+
+
+@contextmanager
+def launching(
+    policy: Policy,
+    cwd: Path,
+    env: Mapping[str, str] | None = None,
+    confinement: Confinement | None = None,
+) -> Iterator[_Prepared]:
+    """What starting one program under ``policy`` takes (``argv``, ``preexec``, ``env``,
+    ``kill``), for a caller that spawns it itself (asyncio); cleaned up on leaving (its cgroup
+    killed, its private folder removed)."""
+    prepared = _Prepared(confinement or detect(), policy, cwd, env)
+    try:
+        yield prepared
+    finally:
+        with contextlib.suppress(OSError):
+            prepared.close()
 
 
 def _could_not_confine(exc: subprocess.SubprocessError, who: str) -> OSError:

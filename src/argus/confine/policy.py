@@ -68,11 +68,15 @@ def protected_in(root: Path) -> tuple[Path, ...]:
     return tuple(p for p in named if p.exists() or p.is_symlink())
 
 
-def workspace(who: str, root: Path, also_read_only: Iterable[Path] = ()) -> Policy:
+def workspace(
+    who: str, root: Path, also_read_only: Iterable[Path] = (), also_writable: Iterable[Path] = ()
+) -> Policy:
     """May write in the workspace ``root`` except its protected paths (and ``also_read_only``,
-    e.g. the loop's protected set of the feature)."""
+    e.g. the loop's protected set of the feature), and beneath ``also_writable`` (an output
+    folder Argus named, even inside a protected one)."""
     extra = tuple(p for p in also_read_only if p.exists() and _inside(p, root))
-    return Policy(who, (root,), tuple(dict.fromkeys((*protected_in(root), *extra))))
+    protected = tuple(dict.fromkeys((*protected_in(root), *extra)))
+    return Policy(who, (root, *also_writable), protected)
 
 
 def read_only(who: str) -> Policy:

@@ -14,16 +14,18 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import signal
 import struct
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
 
+from argus.confine import workspace
+from argus.confine.launch import launching
 from argus.diff.png import open_png
 from argus.errors import ArgusError, SensorError
 from argus.io import atomic_write_json, loads_json, read_bytes
-from argus.proc import one_line, signal_group
+from argus.proc import one_line
 from argus.sense import result as files
 from argus.sense.result import SenseResult
 from argus.sense.truncate import truncate_probe
@@ -80,24 +82,33 @@ def _read_capped_json(path: Path, slug: str, *, required: bool, stderr: bytes = 
 
 
 async def _run(
-    command: list[str], cwd: Path, env: dict[str, str], timeout: float
+    command: list[str], cwd: Path, env: dict[str, str], timeout: float, out_dir: Path
 ) -> tuple[int, bytes]:
-    process = await asyncio.create_subprocess_exec(
-        *command,
-        cwd=cwd,
-        env=env,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.PIPE,
-        start_new_session=True,
-    )
-    try:
-        _, stderr = await asyncio.wait_for(process.communicate(), timeout)
-    except TimeoutError:
-        # The adapter's children (a simulator, a build) go with it: kill its process group.
-        signal_group(process.pid, signal.SIGKILL)
-        await process.wait()
-        raise
+    """Run the adapter confined (argus.confine): it may write its output folder and the
+    workspace but its protected set (its own script included), and nothing it starts
+    outlives it."""
+    policy = workspace("the adapter", cwd, also_writable=(out_dir,))
+    with launching(policy, cwd, env) as launch:
+        try:
+            process = await asyncio.create_subprocess_exec(
+                *launch.argv(command),
+                cwd=cwd,
+                env=launch.env,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.PIPE,
+                start_new_session=True,
+                preexec_fn=launch.preexec(),  # argus.proc explains preexec_fn with threads
+            )
+        except subprocess.SubprocessError as exc:
+            raise OSError(f"the confinement could not be applied ({exc})") from exc
+        try:
+            _, stderr = await asyncio.wait_for(process.communicate(), timeout)
+        except TimeoutError:
+            # The adapter's children (a simulator, a build) go with it.
+            launch.kill(process.pid)
+            await process.wait()
+            raise
     return int(process.returncode or 0), stderr
 
 
@@ -132,11 +143,11 @@ async def sense_adapter_view(
     }
     started = time.perf_counter()
     try:
-        code, stderr = await _run(command, root, env, timeout)
+        code, stderr = await _run(command, root, env, timeout, out_dir.resolve())
     except TimeoutError as exc:
         raise SensorError(f"{slug}: adapter {script} timed out after {timeout:g}s") from exc
     except OSError as exc:
-        raise SensorError(f"{slug}: cannot run adapter {script}: {exc.strerror}") from exc
+        raise SensorError(f"{slug}: cannot run adapter {script}: {exc.strerror or exc}") from exc
     elapsed = round((time.perf_counter() - started) * 1000, 1)
     if code != 0:
         tail = one_line(stderr, empty="(no stderr)")
