@@ -17,6 +17,7 @@ from argus.spec import View, load_spec
 from tests.judge.conftest import answer, derived_gate_result, png, small_probe
 from tests.judge.stub_llm import StubLLM
 from tests.support.habits import HABITS_SPEC, copy_habits
+from tests.support.sensed import seal_sensed
 
 VIEW = View("habits", "list", "populated", "light")
 
@@ -51,6 +52,7 @@ def _judge_once(root: Path, stub: StubLLM, *, report_only: bool) -> RunLayout:
     sensed.mkdir(parents=True)
     (sensed / "probe.json").write_text(json.dumps(small_probe()))
     png(sensed / "render.png")
+    seal_sensed(sensed, VIEW)  # bound to one successful sense, as the sensor binds its own
     (sensed / "gate-result.json").write_text(
         json.dumps(derived_gate_result(spec, VIEW, sensed, ("token_contrast",)))
     )
