@@ -9,7 +9,7 @@ import pytest
 from argus.schemas import SCHEMA_NAMES, schema
 from argus.schemas.models import generated_schema
 
-MODELLED = ("rubric", "verdict", "gate-result", "signoff", "loop-state")
+MODELLED = ("rubric", "verdict", "gate-result", "signoff", "loop-state", "contract")
 
 
 @pytest.mark.parametrize("name", MODELLED)

@@ -17,6 +17,7 @@ _MODULES: dict[str, str] = {
     "gate-result": "gate_result",
     "loop-state": "loop_state",
     "signoff": "signoff",
+    "contract": "contract",
 }
 
 
