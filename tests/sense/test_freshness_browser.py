@@ -17,7 +17,7 @@ from argus.gates.inputs import gate_inputs, view_dir
 from argus.sense import Sensor
 from argus.spec import View, load_spec
 from tests.conftest import RunArgus
-from tests.support.habits import HABITS_SPEC, copy_habits
+from tests.support.habits import HABITS_SPEC, copy_habits, short_step_waits
 
 pytestmark = pytest.mark.browser
 
@@ -29,15 +29,6 @@ DEAD_BUTTON = """<script>document.addEventListener("click", (event) => {
 }, true);</script></head>"""
 
 
-def _short_waits(root: Path) -> None:
-    path = root / HABITS_SPEC
-    spec = json.loads(path.read_text())
-    (add,) = [t for t in spec["targets"] if t["id"] == "add"]
-    for step in add["steps"]["open"]:
-        step["timeout_s"] = 1
-    path.write_text(json.dumps(spec, indent=2))
-
-
 def test_after_a_failed_sense_the_older_render_is_never_judged_or_gated(
     tmp_path: Path,
     serve: Callable[[Path], str],
@@ -45,7 +36,7 @@ def test_after_a_failed_sense_the_older_render_is_never_judged_or_gated(
     run_argus: RunArgus,
 ) -> None:
     root = copy_habits(tmp_path)
-    _short_waits(root)
+    short_step_waits(root / HABITS_SPEC, "add")
     url = serve(root)
     spec = load_spec(root / HABITS_SPEC)
     run_dir = view_dir(spec, VIEW)

@@ -126,3 +126,14 @@ def copy_example(
     text = config.read_text(encoding="utf-8")
     config.write_text(text.replace(str(example_port), str(port or free_port())), encoding="utf-8")
     return root
+
+
+def short_step_waits(spec_path: Path, target: str, seconds: float = 1) -> None:
+    """Rewrite an example's spec so every step of ``target`` waits at most ``seconds``: a step
+    that can never succeed (a seeded dead button) fails fast instead of after the default."""
+    spec = json.loads(spec_path.read_text(encoding="utf-8"))
+    (found,) = [t for t in spec["targets"] if t["id"] == target]
+    for steps in found["steps"].values():
+        for step in steps:
+            step["timeout_s"] = seconds
+    spec_path.write_text(json.dumps(spec, indent=2), encoding="utf-8")
