@@ -10,6 +10,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+__all__ = ["generated_schema"]
+
 # Schema name -> the module whose PUBLISHED holds its model.
 _MODULES: dict[str, str] = {
     "rubric": "rubric",
