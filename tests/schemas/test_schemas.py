@@ -203,6 +203,51 @@ INVALID_CASES = [
     ("rubric", "loop.budget", 3, "$.loop: Additional properties are not allowed ('budget'"),
     ("rubric", "version", None, "$.version: None is not of type 'string'"),
     (
+        "spec",
+        "targets.0.steps",
+        {"empty": [{"action": "fill", "locator": {"testid": "name"}}]},
+        "$.targets[0].steps.empty[0]: 'value' is a required property",
+    ),
+    (
+        "spec",
+        "targets.0.steps",
+        {"empty": [{"action": "click", "locator": {"name": "Add"}}]},
+        "$.targets[0].steps.empty[0].locator: 'role' is a dependency of 'name'",
+    ),
+    (
+        "spec",
+        "targets.0.steps",
+        {"empty": [{"action": "emulate"}]},
+        "$.targets[0].steps.empty[0]: {'action': 'emulate'} is not valid under any",
+    ),
+    (
+        "spec",
+        "targets.0.references",
+        [{"state": "empty", "appearance": "light", "status": "present"}],
+        "$.targets[0].references[0]: 'file' is a required property",
+    ),
+    (
+        "spec",
+        "targets.0.expectations",
+        {"empty": {"sort": [{"order": "asc"}]}},
+        "$.targets[0].expectations.empty.sort[0]: {'order': 'asc'} is not valid under any",
+    ),
+    (
+        "spec",
+        "targets.0.expectations",
+        {"empty": {"focus_trap": {"region": "dlg", "traps": True, "presses": 51}}},
+        "$.targets[0].expectations.empty.focus_trap.presses: 51 is greater than the maximum",
+    ),
+    ("spec", "charts", {"series": {"": "red"}}, "$.charts.series: '' should be non-empty"),
+    ("spec", "feature", "x" * 65, "$.feature: 'xxxx"),
+    ("spec", "targets.0.inert", "#x", "$.targets[0].inert: '#x' is not valid under any"),
+    (
+        "spec",
+        "targets.0.primary_actions",
+        {"empty": ""},
+        "$.targets[0].primary_actions.empty: '' should be non-empty",
+    ),
+    (
         "verdict",
         "dimensions.typography.score",
         0.7,
@@ -416,7 +461,7 @@ def test_abstained_dimension_has_no_score() -> None:
 def test_gate_result_accepts_every_gate_name_from_the_spec_schema() -> None:
     from argus.config import ALL_GATES, OPT_IN_GATES
 
-    names = schema("spec")["$defs"]["gate_name"]["enum"]
+    names = schema("spec")["$defs"]["GateName"]["enum"]  # the spec model's GateName
     assert sorted(names) == sorted((*ALL_GATES, *OPT_IN_GATES))  # every gate Argus runs
     data = gate_data()
     data["gates"] = {name: "skip" for name in names}

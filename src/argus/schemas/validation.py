@@ -1,15 +1,13 @@
 """The JSON Schemas of Argus's files, and validating documents against them.
 
-A schema is generated from its pydantic model (``argus.schemas.models``); the shapes not yet
-modelled are package data in ``argus/schemas/json/``. ``argus schema NAME`` prints them.
+Every schema is generated from its file's pydantic model (``argus.schemas.models``), never
+written beside it; ``argus schema NAME`` prints it.
 """
 
 from __future__ import annotations
 
 import copy
 import functools
-import json
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -41,13 +39,7 @@ def _check_name(name: str) -> None:
 def _schema(name: str) -> dict[str, Any]:
     from argus.schemas.models import generated_schema  # pydantic only when a schema is needed
 
-    generated = generated_schema(name)
-    if generated is not None:
-        return generated
-    files = resources.files("argus.schemas").joinpath("json")
-    text = files.joinpath(f"{name}.schema.json").read_text("utf-8")
-    loaded: dict[str, Any] = json.loads(text)
-    return loaded
+    return generated_schema(name)
 
 
 @functools.cache

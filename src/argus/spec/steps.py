@@ -1,8 +1,8 @@
 """Interaction steps: how a spec state is reached after the page loads (a click, a fill ...).
 
-The schema (``$defs.step`` and ``$defs.locator`` in spec.schema.json) fixes which fields each
-action needs; this module holds the frozen model built from a schema-valid step and the one
-line that names a step in an error ("step 2 (click button 'Add habit')").
+The schema (the ``Step`` and ``Locator`` models in ``argus.schemas.models.spec_steps``) fixes
+which fields each action needs; this module holds the frozen model built from a schema-valid
+step and the one line that names a step in an error ("step 2 (click button 'Add habit')").
 """
 
 from __future__ import annotations

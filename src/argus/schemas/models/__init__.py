@@ -14,6 +14,7 @@ __all__ = ["generated_schema"]
 
 # Schema name -> the module whose PUBLISHED holds its model.
 _MODULES: dict[str, str] = {
+    "spec": "spec",
     "rubric": "rubric",
     "verdict": "verdict",
     "gate-result": "gate_result",
@@ -23,11 +24,8 @@ _MODULES: dict[str, str] = {
 }
 
 
-def generated_schema(name: str) -> dict[str, Any] | None:
-    """The schema generated from ``name``'s model, or None when ``name`` has no model yet."""
-    module = _MODULES.get(name)
-    if module is None:
-        return None
-    published = importlib.import_module(f"{__name__}.{module}").PUBLISHED
+def generated_schema(name: str) -> dict[str, Any]:
+    """The JSON Schema generated from the model of the file called ``name`` (a SCHEMA_NAMES)."""
+    published = importlib.import_module(f"{__name__}.{_MODULES[name]}").PUBLISHED
     schema: dict[str, Any] = published.schema(name)
     return schema

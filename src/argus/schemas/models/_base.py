@@ -41,4 +41,6 @@ class Closed(BaseModel):
 class Document(Closed):
     """A whole file: an object that may name its schema in ``$schema``."""
 
-    schema_uri: str | Absent = Field(default=None, alias="$schema")
+    schema_uri: str | Absent = Field(
+        default=None, alias="$schema", description="Optional pointer to this schema, for editors."
+    )
