@@ -11,13 +11,17 @@ pixel.
 from __future__ import annotations
 
 import json
-import shutil
-from pathlib import Path
 
 import pytest
 
-from argus.cli import main
-from argus.ui.catalog import feature_runs
+from argus.spec import View
+from tests.support.one_comparison import (
+    gate_snapshot,
+    plugin_pair,
+    plugin_record,
+    review_card,
+    write_plugin_project,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -27,28 +31,6 @@ PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</t
 <body><main class="card"><svg width="200" height="80" role="img" aria-label="Sales">
 <rect x="10" y="10" width="60" height="60" fill="{fill}"></rect></svg>
 <div id="clock" style="background: {clock}; width: 40px; height: 20px"></div></main></body></html>
-"""
-
-CONFTEST = """
-import pytest
-from playwright.sync_api import sync_playwright
-from argus.testing import context_options, launch_options
-
-
-@pytest.fixture(scope="session")
-def browser():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(**launch_options())
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(**context_options(), viewport={"width": 240, "height": 140})
-    page = context.new_page()
-    yield page
-    context.close()
 """
 
 TESTS = """
@@ -78,7 +60,7 @@ SPEC = {
         }
     ],
 }
-SLUG = "chart-default-light"
+VIEW = View("demo", "chart", "default", "light")
 
 
 @pytest.fixture
@@ -86,8 +68,7 @@ def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytes
     monkeypatch.delenv("CI", raising=False)
     monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
     pytester.makefile(".toml", argus="")
-    pytester.makeconftest(CONFTEST)
-    pytester.makepyfile(test_views=TESTS)
+    write_plugin_project(pytester.path, tests=TESTS, viewport=(240, 140))
     spec_dir = pytester.path / "argus" / "specs" / "demo"
     spec_dir.mkdir(parents=True)
     (spec_dir / "tokens.json").write_text(json.dumps(TOKENS))
@@ -99,66 +80,21 @@ def _page(project: pytest.Pytester, fill: str, clock: str) -> None:
     (project.path / "page.html").write_text(PAGE.format(fill=fill, clock=clock))
 
 
-def _plugin(project: pytest.Pytester, *args: str) -> dict[str, object]:
-    report = project.path / "argus-report.json"
-    project.runpytest_inprocess(
-        "-p", "no:playwright", "-p", "no:cacheprovider", "--argus-report", str(report), *args
-    )
-    (record,) = json.loads(report.read_text())["assertions"]
-    assert isinstance(record, dict)
-    return record
-
-
-def _gate(root: Path, sensed: Path, out: Path) -> tuple[int, dict[str, object]]:
-    code = main(
-        [
-            "gates",
-            "--root",
-            str(root),
-            "--feature",
-            "demo",
-            "--target",
-            "chart",
-            "--state",
-            "default",
-            "--appearance",
-            "light",
-            "--sensed",
-            str(sensed),
-            "--out",
-            str(out),
-            "--update-snapshots",
-            "none",
-        ]
-    )
-    result = json.loads((out / "gate-result.json").read_text())
-    snapshot = result["details"]["snapshot"]
-    assert isinstance(snapshot, dict)
-    return code, snapshot
-
-
 def test_the_plugin_the_gate_and_the_review_page_count_the_same_pixels(
     project: pytest.Pytester,
 ) -> None:
     root = project.path
     _page(project, "#2f5bd3", "#000000")
-    recorded = _plugin(project, "--update-snapshots")
+    recorded = plugin_record(project, "--update-snapshots")
     assert recorded["status"] == "written"
     _page(project, "#3d6be0", "#ff8800")  # the masked clock changed too: never counted
-    plugin = _plugin(project)
+    plugin = plugin_record(project)
 
     # The gate and the review page read the very pair the plugin compared: its sensed render
     # and its baseline, put where the spec keeps them.
-    sensed = Path(str(plugin["render"])).parent / f"{SLUG}-sensed"
-    baseline = root / "argus" / "specs" / "demo" / "__snapshots__" / f"{SLUG}.png"
-    baseline.parent.mkdir(parents=True)
-    shutil.copyfile(str(plugin["baseline"]), baseline)
-    code, gate = _gate(root, sensed, root / "gated")
-    iteration = root / "argus" / "specs" / "demo" / ".argus-runs" / SLUG / "iteration-1"
-    iteration.mkdir(parents=True)
-    for name in ("render.png", "probe.json", "meta.json"):
-        shutil.copyfile(sensed / name, iteration / name)
-    (card,) = feature_runs(root, "demo").views
+    sensed, baseline = plugin_pair(plugin, VIEW.slug)
+    code, gate = gate_snapshot(root, VIEW, sensed, baseline, root / "gated")
+    card = review_card(root, VIEW, sensed)
     assert card.snapshot is not None
 
     bar = 60 * 60  # every pixel of the bar, nothing of the masked clock
