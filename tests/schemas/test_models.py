@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
 from importlib import resources
 
 import pytest
 
 from argus.schemas import SCHEMA_NAMES, schema
-from argus.schemas.models import generated_schema
+from argus.schemas.models import _MODULES, generated_schema
+from tests.schemas.test_schemas import VALID
 
 MODELLED = SCHEMA_NAMES
 
@@ -41,3 +43,11 @@ def test_generated_schemas_carry_no_pydantic_titles() -> None:
 
     for name in MODELLED:
         assert titles(schema(name), "$") == []
+
+
+@pytest.mark.parametrize("name", MODELLED)
+def test_the_model_reads_a_valid_document(name: str) -> None:
+    model = importlib.import_module(f"argus.schemas.models.{_MODULES[name]}").PUBLISHED.model
+    document = VALID[name]()
+    read = model.model_validate(document)
+    assert read.model_dump(by_alias=True, exclude_unset=True) == document

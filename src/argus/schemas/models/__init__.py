@@ -1,6 +1,10 @@
 """Pydantic models of the files Argus reads and writes; each file's JSON Schema is generated
 from its model here, never written beside it.
 
+Validation has one path: jsonschema against the generated schema (``argus.schemas.validate``),
+which holds the rules across keys the models carry only as schema extras (if/then/else, one-of,
+unique items, key patterns). ``Model.model_validate`` alone is not that check.
+
 Imported only when a schema is needed (validation or ``argus schema``): pydantic stays off
 the path of the light commands.
 """
