@@ -54,6 +54,7 @@ STEPPED = """<!doctype html><html><head><meta charset="utf-8"><title>s</title></
 <div id="panel"></div>
 <script>
   document.querySelector('[data-testid="show"]').addEventListener("click", () => {
+    fetch("api/shown", { method: "DELETE" });  // the state's step writes to the server
     document.getElementById("panel").innerHTML =
       '<button type="button" data-testid="drop">Remove</button>';
   });
@@ -165,3 +166,6 @@ def test_the_state_s_steps_are_replayed_in_the_copy(
     steps = [{"action": "click", "locator": {"testid": "show"}}]
     controls = _sense(tmp_path, warm_sensor, recorder, "stepped", steps=steps)
     assert _outcomes(controls) == {"show": "live", "drop": "dead"}
+    # The step's write reached the server twice: the sense, and the copy's first load. The
+    # copy's load after "show" did something replays the step with its writes refused.
+    assert recorder.seen.count("DELETE /api/shown") == 2, recorder.seen

@@ -78,6 +78,11 @@ class _Held:
     """What the copy asked of the outside world while an activation was watched."""
 
     holding: bool = False
+    # Loading the copy again (after a control that did something): reads only. The first load
+    # repeats what sensing the view did; the next ones would repeat a state's writes again and
+    # again, so a request that is not GET or HEAD is refused there (the view may then differ,
+    # and its controls are found no more: not measured, never guessed).
+    reloading: bool = False
     requests: list[str] = field(default_factory=list)
     dialogs: int = 0
     pages: int = 0
@@ -114,7 +119,10 @@ async def probe_controls(warm: WarmPage, view: CopyView, limit: int) -> dict[str
 
     async def route(route: Route, request: Request) -> None:
         if not held.holding:
-            await route.fallback()
+            if held.reloading and request.method not in ("GET", "HEAD"):
+                await route.abort()
+            else:
+                await route.fallback()
             return
         held.requests.append(f"{request.method} {_path(request.url, view.url)}")
         if request.is_navigation_request():
@@ -192,6 +200,7 @@ async def _load(warm: WarmPage, view: CopyView, held: _Held) -> int:
         # way out is held like the rest), and forget what it stored: the copy starts again
         # where the sensed page started. Only then may the view's own loading go out.
         await warm.forget()
+        held.reloading = True
     held.holding = False
     await view.prepare(warm)
     network = NetworkMonitor(page)
