@@ -8,23 +8,11 @@ step and the one line that names a step in an error ("step 2 (click button 'Add 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any
 
-Action = Literal[
-    "click",
-    "fill",
-    "press",
-    "hover",
-    "focus",
-    "select",
-    "check",
-    "uncheck",
-    "scroll_into_view",
-    "wait_for",
-    "wait_for_text",
-    "set_viewport",
-    "emulate",
-]
+if TYPE_CHECKING:  # the names live with the file's model; only a type here
+    from argus.schemas.models.spec_steps import Action
+
 DEFAULT_STEP_TIMEOUT_S = 5.0
 
 
