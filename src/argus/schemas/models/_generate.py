@@ -81,10 +81,13 @@ class Published:
     def schema(self, name: str) -> dict[str, Any]:
         """The JSON Schema of the model as ``argus schema NAME`` prints it."""
         body = self.model.model_json_schema(schema_generator=_ArgusJsonSchema, mode="validation")
-        return {
+        defs = body.pop("$defs", None)
+        head = {
             "$schema": DRAFT_2020_12,
             "$id": f"urn:argus:schema:{name}",
             "title": self.title,
             "description": self.description,
-            **body,
         }
+        # The document's own keys first, then its parts: the order a reader of
+        # ``argus schema NAME`` wants.
+        return {**head, **body} if defs is None else {**head, **body, "$defs": defs}
