@@ -61,6 +61,16 @@ STEPPED = """<!doctype html><html><head><meta charset="utf-8"><title>s</title></
 </script></body></html>"""
 
 
+# Save with a required field left empty (and already focused, as an opened add form's is)
+# shows the browser's validation message, with no DOM change and no focus move: it works. A form that checks nothing and whose submit handler does nothing is dead.
+FORMS = """<!doctype html><html><head><meta charset="utf-8"><title>f</title></head><body>
+<form><input name="title" required autofocus>
+<button type="submit" data-testid="save">Save</button></form>
+<form novalidate onsubmit="event.preventDefault()"><input name="note" required>
+<button type="submit" data-testid="send">Send</button></form>
+</body></html>"""
+
+
 class _Recorder(http.server.SimpleHTTPRequestHandler):
     """Serves files and remembers every request it was sent."""
 
@@ -94,8 +104,8 @@ def _sense(
 ) -> dict[str, Any]:  # fmt: skip
     root = make_web_repo(
         tmp_path,
-        {"list.html": LIST, "stepped.html": STEPPED, "other.html": "<p>other</p>"},
-        {"list": "/list.html", "stepped": "/stepped.html"},
+        {"list.html": LIST, "stepped.html": STEPPED, "forms.html": FORMS, "other.html": "<p>o</p>"},
+        {"list": "/list.html", "stepped": "/stepped.html", "forms": "/forms.html"},
     )
     spec_path = root / "argus/specs/demo/spec.json"
     if steps is not None:
@@ -169,3 +179,12 @@ def test_the_state_s_steps_are_replayed_in_the_copy(
     # The step's write reached the server twice: the sense, and the copy's first load. The
     # copy's load after "show" did something replays the step with its writes refused.
     assert recorder.seen.count("DELETE /api/shown") == 2, recorder.seen
+
+
+def test_a_submit_that_shows_the_validation_message_is_live(
+    tmp_path: Path, warm_sensor: Sensor, recorder: type[_Recorder]
+) -> None:
+    controls = _sense(tmp_path, warm_sensor, recorder, "forms")
+    assert _outcomes(controls) == {"save": "live", "send": "dead"}, controls
+    by_id = {c["testid"]: c for c in controls["controls"]}
+    assert by_id["save"]["effects"] == ["validation"]

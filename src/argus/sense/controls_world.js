@@ -1,7 +1,8 @@
 // The dead-control probe's helper (argus.sense.controls), defined in an isolated world of a
 // throw-away copy of the page: it shares the copy's DOM, not its JavaScript globals.
 //   __argusControls.list()     every enabled, shown control, in document order (described)
-//   __argusControls.arm(i)     start watching: DOM mutations, focus, URL, scroll, effects
+//   __argusControls.arm(i)     start watching: DOM mutations, focus, URL, scroll, validation,
+//                              effects
 //   __argusControls.activate(i) click it (a select: choose its next option)
 //   __argusControls.effects()  what changed since arm(), and stop watching
 globalThis.__argusControls = (() => {
@@ -101,6 +102,11 @@ globalThis.__argusControls = (() => {
                     scroll: [scrollX, scrollY], el, value: valueOf(el) };
     state.observer = new MutationObserver((records) => { state.mutations += records.length; });
     state.observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    // A submit button of a form with an unmet constraint (a required field left empty) makes
+    // the browser show its validation message: an effect with no DOM trace.
+    state.invalid = false;
+    state.onInvalid = () => { state.invalid = true; };
+    document.addEventListener("invalid", state.onInvalid, true);
     watch = state;
   }
   function activate(i) {
@@ -120,8 +126,10 @@ globalThis.__argusControls = (() => {
     watch = null;
     state.mutations += state.observer.takeRecords().length;
     state.observer.disconnect();
+    document.removeEventListener("invalid", state.onInvalid, true);
     const found = [];
     if (state.mutations) found.push("dom");
+    if (state.invalid) found.push("validation");
     const now = document.activeElement;
     if (now !== state.focus && now !== state.el) found.push("focus");
     if (valueOf(state.el) !== state.value) found.push("value");
