@@ -23,8 +23,16 @@ def _target_view(tmp_path: Path, gates: tuple[str, ...] | None) -> SpecView:
 def test_page_gates_run_and_the_rest_are_named(tmp_path: Path) -> None:
     gates = ("a11y_ids", "focus_visible", "snapshot", "console", "build", "source_tokens")
     run, left = page_gates_for(_target_view(tmp_path, gates))
-    assert run == ("a11y_ids", "console")
-    assert left == ("focus_visible", "build", "source_tokens")  # snapshot: compared here
+    assert run == ("a11y_ids", "focus_visible", "console", "source_tokens")
+    assert left == ("build",)  # snapshot: compared here
+
+
+def test_only_gates_needing_a_build_tool_or_lighthouse_are_left(tmp_path: Path) -> None:
+    commands = ("build", "lint", "type_check", "flows", "lighthouse")
+    gates = ("tell_tales", *commands, "focus_visible", "source_tokens")
+    run, left = page_gates_for(_target_view(tmp_path, gates))
+    assert run == ("tell_tales", "focus_visible", "source_tokens")
+    assert left == commands
 
 
 def test_a_target_of_page_gates_only_leaves_nothing(tmp_path: Path) -> None:

@@ -24,11 +24,14 @@ Each stop's focused pixels come from one of two measurements (``method`` in focu
 
 A stop that changes nothing is therefore always measured with real focus, so a missing
 indicator is never decided by the forced state.
+
+The walk is written once over a ``FocusDriver`` (argus.sense.focus_driver): the sensor runs it
+on Playwright's async API (``focus_visibility``), the pytest plugin on a test's sync page
+(``focus_visibility_sync``), with the same scripts and the same measurement.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Sequence
 from contextlib import suppress
@@ -39,9 +42,12 @@ import numpy as np
 from playwright._impl._api_structures import Clip
 from playwright.async_api import CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
+from playwright.sync_api import CDPSession as SyncSession
+from playwright.sync_api import Page as SyncPage
 
 from argus.diff.arrays import U8
 from argus.diff.png import decode_png
+from argus.sense.focus_driver import AsyncFocusDriver, FocusDriver, SyncFocusDriver, run_to_end
 from argus.sense.world import isolated_world
 
 MAX_STOPS = 40
@@ -82,17 +88,29 @@ async def focus_visibility(
     without one, or when the browser refuses, every stop is focused and screenshotted. The
     walk asks for the document's DOM node ids on ``session``, which drops the ids handed out
     before: nothing else may use node ids on it meanwhile."""
+    return await measure_focus(AsyncFocusDriver(page, session), render_png)
+
+
+def focus_visibility_sync(
+    page: SyncPage, render_png: bytes, session: SyncSession | None = None
+) -> dict[str, Any]:
+    """``focus_visibility`` on a sync-API page (a test's): the same walk, run to its end."""
+    return run_to_end(measure_focus(SyncFocusDriver(page, session), render_png))
+
+
+async def measure_focus(driver: FocusDriver, render_png: bytes) -> dict[str, Any]:
+    """focus.json of the page behind ``driver`` (see ``focus_visibility``)."""
     render = decode_png(render_png, "render.png")
     stops: list[dict[str, Any]] | None = None
-    if session is not None:
+    if driver.has_session:
         try:
-            stops = await _batched(page, session, render)
+            stops = await _batched(driver, render)
         except PlaywrightError:
-            if page.is_closed():
+            if driver.is_closed():
                 raise
             # CDP refused (an older or remote browser): every stop is measured for real.
     if stops is None:
-        stops = await _focused_walk(page, render)
+        stops = await _focused_walk(driver, render)
     return {"version": FOCUS_VERSION, "pad": PAD, "stops": stops}
 
 
@@ -109,18 +127,18 @@ def _stop(found: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-async def _shot(page: Page, clip: Clip) -> U8:
-    return decode_png(await page.screenshot(clip=clip, animations="disabled", caret="hide"), "clip")
+async def _shot(driver: FocusDriver, clip: Clip) -> U8:
+    return decode_png(await driver.screenshot(clip), "clip")
 
 
-async def _focused_walk(page: Page, render: U8) -> list[dict[str, Any]]:
+async def _focused_walk(driver: FocusDriver, render: U8) -> list[dict[str, Any]]:
     """Every stop focused for real and its area screenshotted."""
-    await page.evaluate(_TO_START_JS)
+    await driver.evaluate(_TO_START_JS)
     stops: list[dict[str, Any]] = []
     seen: set[tuple[Any, ...]] = set()
     for _ in range(MAX_STOPS):
-        await page.keyboard.press("Tab")
-        found = await page.evaluate(_FOCUSED_JS)
+        await driver.press_tab()
+        found = await driver.evaluate(_FOCUSED_JS)
         if not isinstance(found, dict) or _key(found) in seen:
             break
         seen.add(_key(found))
@@ -129,30 +147,30 @@ async def _focused_walk(page: Page, render: U8) -> list[dict[str, Any]]:
         if clip is None:
             stop["changed_pixels"] = None  # not compared: off the viewport or scrolled
         else:
-            stop["changed_pixels"] = _changed(render, await _shot(page, clip), clip)
+            stop["changed_pixels"] = _changed(render, await _shot(driver, clip), clip)
             stop["method"] = "focused"
         stops.append(stop)
-    await page.evaluate(_BLUR_JS)
+    await driver.evaluate(_BLUR_JS)
     return stops
 
 
 class _World:
     """The walk's helper (focus_world.js) in an isolated world of the page's main frame."""
 
-    def __init__(self, session: CDPSession, context_id: int) -> None:
-        self.session = session
+    def __init__(self, driver: FocusDriver, context_id: int) -> None:
+        self.driver = driver
         self.context_id = context_id
 
     @classmethod
-    async def open(cls, session: CDPSession) -> _World:
-        return cls(session, await isolated_world(session, WORLD))
+    async def open(cls, driver: FocusDriver) -> _World:
+        return cls(driver, await isolated_world(driver, WORLD))
 
     async def define(self) -> None:
         source = resources.files("argus.sense").joinpath("focus_world.js").read_text("utf-8")
         await self.call(source)
 
     async def call(self, expression: str, by_value: bool = True) -> Any:
-        answer = await self.session.send(
+        answer = await self.driver.send(
             "Runtime.evaluate",
             {
                 "expression": expression,
@@ -166,29 +184,29 @@ class _World:
         return answer["result"].get("value") if by_value else answer["result"]
 
 
-async def _batched(page: Page, session: CDPSession, render: U8) -> list[dict[str, Any]] | None:
+async def _batched(driver: FocusDriver, render: U8) -> list[dict[str, Any]] | None:
     """The walk with forced groups first; None when the stops cannot be walked again alike."""
-    world = await _World.open(session)
+    world = await _World.open(driver)
     await world.call(f"({_TO_START_JS})()")  # before define(): its DOM change is not the page's
     await world.define()
     found_stops: list[dict[str, Any]] = []
     seen: set[tuple[Any, ...]] = set()
     for _ in range(MAX_STOPS):
-        await page.keyboard.press("Tab")
+        await driver.press_tab()
         found = await world.call("__argusFocus.read()")
         if not isinstance(found, dict) or _key(found) in seen:
             break
         seen.add(_key(found))
         found_stops.append(found)
-    await page.evaluate(_BLUR_JS)
+    await driver.evaluate(_BLUR_JS)
     clips = [_clip(found) for found in found_stops]
     changed: dict[int, int] = {}
     if any(clips) and not await world.call("__argusFocus.mutated()"):
         try:
-            changed = await _forced(page, world, clips, render)
+            changed = await _forced(world, clips, render)
         finally:
             # DOM and CSS stay enabled: the sensor's fonts lookup uses them on this session.
-            await _quietly(session, "Runtime.releaseObjectGroup", {"objectGroup": WORLD})
+            await _quietly(driver, "Runtime.releaseObjectGroup", {"objectGroup": WORLD})
     stops = [_stop(found) for found in found_stops]
     for i, clip in enumerate(clips):
         if clip is None:
@@ -197,27 +215,25 @@ async def _batched(page: Page, session: CDPSession, render: U8) -> list[dict[str
             stops[i]["changed_pixels"] = changed[i]
             stops[i]["method"] = "forced"
     again = [i for i, clip in enumerate(clips) if clip is not None and i not in changed]
-    if again and not await _refocus(page, world, found_stops, again, render, stops):
+    if again and not await _refocus(world, found_stops, again, render, stops):
         return None
     return stops
 
 
-async def _quietly(session: CDPSession, method: str, params: dict[str, Any] | None = None) -> None:
+async def _quietly(driver: FocusDriver, method: str, params: dict[str, Any] | None = None) -> None:
     with suppress(PlaywrightError):
-        await session.send(method, params)
+        await driver.send(method, params)
 
 
-async def _forced(
-    page: Page, world: _World, clips: Sequence[Clip | None], render: U8
-) -> dict[int, int]:
+async def _forced(world: _World, clips: Sequence[Clip | None], render: U8) -> dict[int, int]:
     """Changed pixels of the stops whose forced focus is provably what real focus showed."""
-    session = world.session
+    driver = world.driver
     await world.call(f"__argusFocus.neighbours({json.dumps(clips)})")
-    await session.send("DOM.enable")
-    await session.send("CSS.enable")
-    await session.send("DOM.getDocument", {"depth": 0})
+    await driver.send("DOM.enable")
+    await driver.send("CSS.enable")
+    await driver.send("DOM.getDocument", {"depth": 0})
     elements = await world.call("__argusFocus.elements()", by_value=False)
-    listed = await session.send(
+    listed = await driver.send(
         "Runtime.getProperties", {"objectId": elements["objectId"], "ownProperties": True}
     )
     objects = {
@@ -226,24 +242,17 @@ async def _forced(
         if p["name"].isdigit() and "objectId" in p.get("value", {})
     }
     wanted = [i for i, clip in enumerate(clips) if clip is not None and i in objects]
-    answers = await asyncio.gather(
-        *(session.send("DOM.requestNode", {"objectId": objects[i]}) for i in wanted)
+    answers = _all_answered(
+        await driver.send_all([("DOM.requestNode", {"objectId": objects[i]}) for i in wanted])
     )
     nodes = {i: int(a["nodeId"]) for i, a in zip(wanted, answers, strict=True)}
 
     async def force(group: Sequence[int], classes: list[str]) -> None:
-        answers = await asyncio.gather(
-            *(
-                session.send(
-                    "CSS.forcePseudoState", {"nodeId": nodes[i], "forcedPseudoClasses": classes}
-                )
-                for i in group
-            ),
-            return_exceptions=True,
-        )
-        for answer in answers:
-            if isinstance(answer, BaseException):
-                raise answer
+        calls = [
+            ("CSS.forcePseudoState", {"nodeId": nodes[i], "forcedPseudoClasses": classes})
+            for i in group
+        ]
+        _all_answered(await driver.send_all(calls))  # every call made before one is raised
 
     changed: dict[int, int] = {}
     for group in _groups({i: c for i, c in enumerate(clips) if c is not None and i in nodes}):
@@ -251,7 +260,7 @@ async def _forced(
             await force(group, FORCED)
             checks = await world.call(f"__argusFocus.check({json.dumps(group)})")
             union = _union([clips[i] for i in group])
-            shot = await _shot(page, union)
+            shot = await _shot(driver, union)
         finally:
             # Every stop of the group, whatever failed: a state left forced would show a
             # ring to whatever measures the page next.
@@ -268,8 +277,15 @@ async def _forced(
     return changed
 
 
+def _all_answered(answers: Sequence[dict[str, Any] | BaseException]) -> list[dict[str, Any]]:
+    """The answers, or the first error among them raised."""
+    for answer in answers:
+        if isinstance(answer, BaseException):
+            raise answer
+    return [a for a in answers if not isinstance(a, BaseException)]
+
+
 async def _refocus(
-    page: Page,
     world: _World,
     found_stops: Sequence[dict[str, Any]],
     again: Sequence[int],
@@ -281,11 +297,12 @@ async def _refocus(
 
     Where Tab starts depends on where the focus last was (a blurred element stays the
     starting point), so the walk first tabs round until it reaches the first stop again."""
-    await page.evaluate(_BLUR_JS)
+    driver = world.driver
+    await driver.evaluate(_BLUR_JS)
     todo = set(again)
     try:
         for _ in range(len(found_stops) + 2):
-            await page.keyboard.press("Tab")
+            await driver.press_tab()
             found = await world.call("__argusFocus.current()")
             if isinstance(found, dict) and _key(found) == _key(found_stops[0]):
                 break
@@ -293,7 +310,7 @@ async def _refocus(
             return False
         for i, expected in enumerate(found_stops):
             if i > 0:
-                await page.keyboard.press("Tab")
+                await driver.press_tab()
                 found = await world.call("__argusFocus.current()")
             if not isinstance(found, dict) or _key(found) != _key(expected):
                 return False
@@ -301,13 +318,13 @@ async def _refocus(
                 clip = _clip(found)
                 if clip is None:
                     return False
-                stops[i]["changed_pixels"] = _changed(render, await _shot(page, clip), clip)
+                stops[i]["changed_pixels"] = _changed(render, await _shot(driver, clip), clip)
                 stops[i]["method"] = "focused"
         # On to where the first walk ended (the focus left the page, or came back round).
-        await page.keyboard.press("Tab")
+        await driver.press_tab()
         return True
     finally:
-        await page.evaluate(_BLUR_JS)
+        await driver.evaluate(_BLUR_JS)
 
 
 def _grown(clip: Clip, by: float) -> Clip:

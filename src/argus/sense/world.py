@@ -8,12 +8,16 @@ per script and document, as a navigation drops the worlds of the document before
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from argus.errors import SensorError
 
-if TYPE_CHECKING:
-    from playwright.async_api import CDPSession
+
+class CDPSession(Protocol):
+    """What a world needs of a CDP session: Playwright's async CDPSession, or the focus
+    walk's driver (argus.sense.focus_driver)."""
+
+    async def send(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]: ...
 
 
 def isolated_world_request(frame_id: str, name: str) -> dict[str, Any]:

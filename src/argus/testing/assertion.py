@@ -40,8 +40,11 @@ UpdateMode = Literal["missing", "changed", "all", "none"]
 # written/updated: the baseline was (re)written as asked; recorded: written because it was
 # missing, unasked, which fails the test (as in Playwright).
 Status = Literal["passed", "failed", "written", "updated", "recorded"]
-# Gates that read the page itself; command gates (build, lint ...) and the snapshot gate (the
-# assertion compares its own baseline) and source scans are not the page's.
+# The gates the assertion runs, through the runner's gate functions: those that read the page
+# itself (focus_visible: the sensor's focus walk, run on the test's page), and the source
+# scans, which read only the repository and the project's config (found from the test's
+# directory). Command gates (build, lint ...: a build tool) and Lighthouse are left to argus
+# gates, and the snapshot gate is the assertion's own comparison.
 PAGE_GATES = (
     "token_contrast",
     "a11y_ids",
@@ -49,6 +52,9 @@ PAGE_GATES = (
     "console",
     "rendered_contrast",
     "token_compliance",
+    "source_tokens",
+    "tell_tales",
+    "focus_visible",
 )
 MAX_FINDINGS = 5
 
@@ -188,9 +194,8 @@ def configured_gates_for(target_view: SpecView) -> tuple[str, ...]:
 
 def page_gates_for(target_view: SpecView) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The target's gates this assertion runs on the page, and those it leaves to ``argus
-    gates`` (command gates, source scans, the focus walk, Lighthouse), said, never skipped
-    silently. The snapshot gate is neither: the assertion compares its own baseline, with the
-    view's comparison options."""
+    gates`` (command gates, Lighthouse), said, never skipped silently. The snapshot gate is
+    neither: the assertion compares its own baseline, with the view's comparison options."""
     configured = configured_gates_for(target_view)
     run = tuple(g for g in configured if g in PAGE_GATES)
     left = tuple(g for g in configured if g not in PAGE_GATES and g != "snapshot")

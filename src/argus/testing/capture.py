@@ -7,14 +7,17 @@ drawn frames, and takes screenshots until two in a row are byte-identical, as th
 ``sense_page`` adds what the gates read, into one directory in the sensor's file format:
 probe.json (element dump and ARIA snapshot, taken while the page is frozen and at rest),
 console.json (the messages the page logged so far, from Playwright's own record), axe.json
-(axe-core in an isolated world, so the page never sees it) and meta.json.
+(axe-core in an isolated world, so the page never sees it), focus.json when the focus_visible
+gate runs (the sensor's focus walk, argus.sense.focus_visible, run on the sync page while it is
+still frozen: it presses Tab through the page and leaves nothing focused) and meta.json.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +31,7 @@ from argus.io import atomic_write_json
 from argus.sense import result as files
 from argus.sense.attempt import begin_attempt, fail_attempt, seal_attempt
 from argus.sense.axe import load_request, read_results, run_request, world_request
+from argus.sense.focus_visible import focus_visibility_sync
 from argus.sense.output import Probed, WebCapture, web_meta, write_sensed_files
 from argus.sense.page_state import FONTS_READY_JS, FREEZE_CSS, TWO_FRAMES_JS
 from argus.sense.probe import PROBE_WORLD, ProbeBudget, probe_request, read_probe
@@ -46,6 +50,7 @@ class Render:
     settled: bool  # two consecutive screenshots were identical
     attempts: int
     probed: Probed | None = None
+    focus: dict[str, Any] | None = None  # the focus walk (focus.json), when asked for
 
 
 def stable_render(
@@ -54,32 +59,60 @@ def stable_render(
     full_page: bool = False,
     mask: Sequence[Locator] = (),
     probe: bool = False,
+    walk_focus: bool = False,
 ) -> Render:
     """Screenshots until two in a row are identical (at most MAX_ATTEMPTS), with the probe
-    taken between the last two when ``probe``; SensorError when the browser fails."""
+    taken between the last two when ``probe``, then the focus walk when ``walk_focus``;
+    SensorError when the browser fails."""
     try:
-        style = page.add_style_tag(content=FREEZE_CSS)
-        try:
-            page.evaluate(FONTS_READY_JS)
-            page.evaluate(TWO_FRAMES_JS)
-            return _until_identical(page, full_page, list(mask), probe)
-        finally:
-            style.evaluate(REMOVE_JS)
+        with _frozen(page):
+            render = _until_identical(page, full_page, list(mask), probe)
+            if not walk_focus:
+                return render
+            # The walk compares each stop with the page unfocused: the render, unless masks
+            # were painted over it (then a screenshot of the same page without them).
+            unfocused = _shot(page, full_page, []) if mask else render.png
+            return replace(render, focus=_focus_walk(page, unfocused))
     except PlaywrightError as exc:
         raise SensorError(f"capturing {page.url} failed: {_first_line(exc)}") from exc
 
 
+@contextmanager
+def _frozen(page: Page) -> Iterator[None]:
+    """Animations, transitions and the caret frozen (the stylesheet taken out afterwards),
+    fonts loaded and two frames drawn."""
+    style = page.add_style_tag(content=FREEZE_CSS)
+    try:
+        page.evaluate(FONTS_READY_JS)
+        page.evaluate(TWO_FRAMES_JS)
+        yield
+    finally:
+        style.evaluate(REMOVE_JS)
+
+
+def _focus_walk(page: Page, unfocused: bytes) -> dict[str, Any]:
+    session = page.context.new_cdp_session(page)
+    try:
+        return focus_visibility_sync(page, unfocused, session)
+    finally:
+        session.detach()
+
+
+def _shot(page: Page, full_page: bool, mask: list[Locator]) -> bytes:
+    return page.screenshot(
+        type="png",
+        animations="disabled",
+        caret="hide",
+        full_page=full_page,
+        scale="css",
+        mask=mask,
+        mask_color=MASK_COLOR,
+    )
+
+
 def _until_identical(page: Page, full_page: bool, mask: list[Locator], probe: bool) -> Render:
     def shot() -> bytes:
-        return page.screenshot(
-            type="png",
-            animations="disabled",
-            caret="hide",
-            full_page=full_page,
-            scale="css",
-            mask=mask,
-            mask_color=MASK_COLOR,
-        )
+        return _shot(page, full_page, mask)
 
     previous = shot()
     probed = None
@@ -170,7 +203,9 @@ def sense_page(
     )
     attempt = begin_attempt(out_dir)  # what was in out_dir is an older attempt's from here
     try:
-        render = stable_render(page, full_page=full_page, mask=mask, probe=True)
+        render = stable_render(
+            page, full_page=full_page, mask=mask, probe=True, walk_focus="focus_visible" in gates
+        )
         axe = run_axe_sync(page, config) if "axe" in gates else None
         console = console_record(page)
         browser = page.context.browser
@@ -189,6 +224,7 @@ def sense_page(
         axe=axe,
         settled=render.settled,
         attempts=render.attempts,
+        focus_visible=render.focus,
     )
     write_sensed_files(plan, out_dir, capture)
     info = {
