@@ -144,3 +144,20 @@ def test_focus_rings_taken_away_fail_focus_visible(pytester: pytest.Pytester) ->
         "pass",
         "pass",
     )
+
+
+def test_a_masked_control_is_walked_against_the_page_without_the_mask(
+    pytester: pytest.Pytester,
+) -> None:
+    """The mask paints the render; the walk's reference is the page unmasked, so a control
+    under a mask is not seen as changing when focused (a mask must not hide a missing ring)."""
+    project = _project(pytester, page_css=NO_RING)
+    masked = TESTS.replace(
+        'target="page")', 'target="page", mask=[page.locator("button"), page.locator("a")])'
+    )
+    assert masked != TESTS
+    project.makepyfile(test_views=masked)
+    result, record = _record(project)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*focus_visible: fail: 0 of 2 focus stops visibly change*"])
+    assert _statuses(record)["focus_visible"] == "fail"
