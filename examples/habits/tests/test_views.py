@@ -1,6 +1,7 @@
 """The Habits app's views, asserted with Argus's pytest plugin beside ordinary Playwright
-steps: a snapshot of each view plus, since each names its spec target, the page's gates
-(contrast, axe, token compliance, accessibility ids, console)."""
+steps: a snapshot of each view plus, since each names its spec target, the target's gates
+that need no build tool (contrast, axe, token compliance, accessibility ids, console, the
+focus walk, and the source scans source_tokens and tell_tales)."""
 
 from __future__ import annotations
 
