@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine, Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from playwright._impl._api_structures import Clip
 from playwright.async_api import CDPSession as AsyncSession
@@ -20,6 +20,8 @@ from playwright.sync_api import CDPSession as SyncSession
 from playwright.sync_api import Page as SyncPage
 
 T = TypeVar("T")
+PageT = TypeVar("PageT", AsyncPage, SyncPage)
+SessionT = TypeVar("SessionT", AsyncSession, SyncSession)
 Call = tuple[str, dict[str, Any]]  # a CDP method and its parameters
 
 
@@ -46,10 +48,12 @@ class FocusDriver(Protocol):
         ...
 
 
-class AsyncFocusDriver:
-    def __init__(self, page: AsyncPage, session: AsyncSession | None) -> None:
-        self.page = page
-        self.session = session
+class _OnPage(Generic[PageT, SessionT]):
+    """A page of either API and, optionally, a CDP session on it."""
+
+    def __init__(self, page: PageT, session: SessionT | None) -> None:
+        self.page: PageT = page
+        self.session: SessionT | None = session
 
     @property
     def has_session(self) -> bool:
@@ -58,6 +62,8 @@ class AsyncFocusDriver:
     def is_closed(self) -> bool:
         return self.page.is_closed()
 
+
+class AsyncFocusDriver(_OnPage[AsyncPage, AsyncSession]):
     async def evaluate(self, expression: str) -> Any:
         return await self.page.evaluate(expression)
 
@@ -78,19 +84,8 @@ class AsyncFocusDriver:
         )
 
 
-class SyncFocusDriver:
+class SyncFocusDriver(_OnPage[SyncPage, SyncSession]):
     """Sync Playwright behind the driver's coroutines, which never suspend (``run_to_end``)."""
-
-    def __init__(self, page: SyncPage, session: SyncSession | None) -> None:
-        self.page = page
-        self.session = session
-
-    @property
-    def has_session(self) -> bool:
-        return self.session is not None
-
-    def is_closed(self) -> bool:
-        return self.page.is_closed()
 
     async def evaluate(self, expression: str) -> Any:
         return self.page.evaluate(expression)
