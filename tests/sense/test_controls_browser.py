@@ -62,7 +62,8 @@ STEPPED = """<!doctype html><html><head><meta charset="utf-8"><title>s</title></
 
 
 # Save with a required field left empty (and already focused, as an opened add form's is)
-# shows the browser's validation message, with no DOM change and no focus move: it works. A form that checks nothing and whose submit handler does nothing is dead.
+# shows the browser's validation message, with no DOM change and no focus move: it works. A
+# form that checks nothing and whose submit handler does nothing is dead.
 FORMS = """<!doctype html><html><head><meta charset="utf-8"><title>f</title></head><body>
 <form><input name="title" required autofocus>
 <button type="submit" data-testid="save">Save</button></form>
