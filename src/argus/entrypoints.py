@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from argus.errors import ConfigError
 
@@ -48,6 +48,31 @@ def load_group(group: str, kind: type[T]) -> Iterator[Loaded[T]]:
     for entry in found:
         for plugin in _objects(entry, kind):
             yield Loaded(plugin, _distribution(entry))
+
+
+class Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+N = TypeVar("N", bound=Named)
+
+
+def plugins_by_name(group: str, kind: type[N], what: str) -> dict[str, N]:
+    """Every ``kind`` of ``group`` by its name (see load_group); ConfigError when two installed
+    packages declare one name (``what``: "gate", "judge" for the message)."""
+    found: dict[str, N] = {}
+    origin: dict[str, str] = {}
+    for loaded in load_group(group, kind):
+        name = loaded.plugin.name
+        if name in found and found[name] is not loaded.plugin:
+            raise ConfigError(
+                f"two installed packages declare the {what} {name!r} ({origin[name]} and "
+                f"{loaded.distribution}); uninstall one"
+            )
+        found[name] = loaded.plugin
+        origin[name] = loaded.distribution
+    return found
 
 
 def _objects(entry: EntryPoint, kind: type[T]) -> tuple[T, ...]:

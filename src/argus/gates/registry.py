@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ValidationError
 
-from argus.entrypoints import PLUGIN_NAME, load_group
+from argus.entrypoints import PLUGIN_NAME, plugins_by_name
 from argus.errors import ConfigError, InputError
 from argus.gates.base import Gate
 
@@ -87,18 +87,7 @@ def builtin_gates() -> tuple[GatePlugin, ...]:
 
 @functools.cache
 def _registry() -> dict[str, GatePlugin]:
-    found: dict[str, GatePlugin] = {}
-    origin: dict[str, str] = {}
-    for loaded in load_group(GROUP, GatePlugin):
-        name = loaded.plugin.name
-        if name in found and found[name] is not loaded.plugin:
-            raise ConfigError(
-                f"two installed packages declare the gate {name!r} ({origin[name]} and "
-                f"{loaded.distribution}); uninstall one"
-            )
-        found[name] = loaded.plugin
-        origin[name] = loaded.distribution
-    return found
+    return plugins_by_name(GROUP, GatePlugin, "gate")
 
 
 def gate_plugin(name: str) -> GatePlugin:

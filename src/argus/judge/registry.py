@@ -17,7 +17,7 @@ from pathlib import Path
 from pydantic import BaseModel, ValidationError
 
 from argus.config import ProjectConfig, config_error
-from argus.entrypoints import PLUGIN_NAME, load_group
+from argus.entrypoints import PLUGIN_NAME, plugins_by_name
 from argus.errors import ConfigError
 from argus.judge.base import Judge
 
@@ -53,18 +53,7 @@ def _source(config: ProjectConfig) -> Path:
 
 @functools.cache
 def _registry() -> dict[str, JudgePlugin]:
-    found: dict[str, JudgePlugin] = {}
-    origin: dict[str, str] = {}
-    for loaded in load_group(GROUP, JudgePlugin):
-        name = loaded.plugin.name
-        if name in found and found[name] is not loaded.plugin:
-            raise ConfigError(
-                f"two installed packages declare the judge {name!r} ({origin[name]} and "
-                f"{loaded.distribution}); uninstall one"
-            )
-        found[name] = loaded.plugin
-        origin[name] = loaded.distribution
-    return found
+    return plugins_by_name(GROUP, JudgePlugin, "judge")
 
 
 def judge_names() -> tuple[str, ...]:
