@@ -15,6 +15,7 @@ import pytest
 from PIL import Image
 
 from tests.ci.junit_schema import junit_errors
+from tests.support.one_comparison import CONFTEST as INNER_CONFTEST
 
 pytestmark = pytest.mark.browser
 
@@ -25,27 +26,8 @@ h1 {{ margin: 8px; font-size: 20px; }}</style></head>
 <button type="button">Go</button></main></body></html>
 """
 
-CONFTEST = """
-import pytest
-from playwright.sync_api import sync_playwright
-from argus.testing import context_options, launch_options
-
-
-@pytest.fixture(scope="session")
-def browser():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(**launch_options())
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(**context_options(), viewport={"width": 320, "height": 160})
-    page = context.new_page()
-    yield page
-    context.close()
-"""
+# The inner project's conftest: one Chromium as Argus launches it, a 320×160 page.
+CONFTEST = INNER_CONFTEST.format(width=320, height=160)
 
 TESTS = """
 from pathlib import Path
