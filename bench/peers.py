@@ -7,6 +7,7 @@ version), with the ordinary ``npm install --prefix``.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -14,18 +15,38 @@ from collections.abc import Sequence
 from importlib.metadata import version as _pkg_version
 from pathlib import Path
 
+
+class PeerError(RuntimeError):
+    """A peer could not be installed or found."""
+
+
 PEERS_DIR = Path(__file__).resolve().parent / ".peers"
 DIFF_PEERS = ("pixelmatch@7.2.0", "pngjs@7", "odiff-bin@4")
-# Playwright Test at the Python package's minor version, so both drive Chromium alike.
-VIEW_PEERS = ("@playwright/test@" + ".".join(_pkg_version("playwright").split(".")[:2]),)
+# Playwright Test at the Python package's minor version, so both drive Chromium alike, and
+# @axe-core/playwright at the minor version of the axe-core build Argus runs (the one
+# axe-playwright-python ships), so both sides run the same rules.
+AXE_BUILD = re.compile(r"axe v(\d+)\.(\d+)\.")
+
+
+def _axe_minor() -> str:
+    from importlib.resources import files
+
+    head = files("axe_playwright_python").joinpath("axe.min.js").open("r", encoding="utf-8")
+    with head:
+        found = AXE_BUILD.search(head.read(200))
+    if found is None:
+        raise PeerError("cannot read the axe-core version of axe-playwright-python's build")
+    return f"{found[1]}.{found[2]}"
+
+
+VIEW_PEERS = (
+    "@playwright/test@" + ".".join(_pkg_version("playwright").split(".")[:2]),
+    "@axe-core/playwright@" + _axe_minor(),
+)
 ALL_PEERS = DIFF_PEERS + VIEW_PEERS
 # Python peers from PyPI, installed with pip into bench/.peers/python (never into the venv).
 PYTHON_PEERS_DIR = PEERS_DIR / "python"
 PLUGIN_PEERS = ("pytest-playwright-visual==2.1.2", "pixelmatch==0.3.0")
-
-
-class PeerError(RuntimeError):
-    """A peer could not be installed or found."""
 
 
 def _split(spec: str) -> tuple[str, str]:

@@ -83,3 +83,35 @@ def test_the_view_rows_carry_the_issue_17_targets() -> None:
     assert (per_view.target, per_view.status, per_view.issue) == (1.0, "missed", 17)
     assert (capture.target, capture.status, capture.issue) == (1.1, "met", 17)
     assert rows["one view, whole run (start-up included)"].target is None
+
+
+def test_the_fair_peer_takes_the_per_view_target_from_the_bare_assertion() -> None:
+    medians = {
+        "argus_sense_gates": 300.0,
+        "playwright_assert": 160.0,
+        "playwright_assert_axe": 320.0,
+        "argus_capture": 100.0,
+        "playwright_screenshot": 95.0,
+        "argus_whole_run": 3000.0,
+        "playwright_whole_run": 2800.0,
+    }
+    rows = {row.measure: row for row in comparisons("view", {"medians_ms": medians})}
+    fair = rows["one view at equal evidence, per assertion (warm)"]
+    assert (fair.target, fair.status, fair.issue) == (1.0, "met", 28)
+    assert fair.baseline_ms == 320.0
+    bare = rows["one view, per assertion (warm)"]
+    assert (bare.target, bare.status) == (None, "no target")
+    slower = {**medians, "playwright_assert_axe": 290.0}
+    rows = {row.measure: row for row in comparisons("view", {"medians_ms": slower})}
+    assert rows["one view at equal evidence, per assertion (warm)"].status == "missed"
+
+
+def test_the_plugin_row_against_playwright_test_has_the_issue_28_target() -> None:
+    medians = {
+        "argus_plugin": 110.0,
+        "playwright_to_have_screenshot": 100.0,
+        "pytest_playwright_visual": 900.0,
+    }
+    against_pw, against_visual = comparisons("plugin", {"medians_ms": medians})
+    assert (against_pw.target, against_pw.issue, against_pw.status) == (1.0, 28, "missed")
+    assert against_visual.target is None
