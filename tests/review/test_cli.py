@@ -92,6 +92,18 @@ def test_a_review_is_recorded_with_what_it_was_based_on(
     assert "+added app.js 0 0" in user and body["temperature"] == 0
 
 
+def test_the_why_given_on_the_command_line_reaches_the_reviewer_and_the_record(
+    run_argus: RunArgus, habits: Path, stub: StubLLM
+) -> None:
+    stub.queue(content=answer())
+    why = "People forget which habits they already did today."
+    done = review(run_argus, habits, stub, "--why", why, "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["payload"]["why"] == why
+    user = stub.requests[0]["messages"][1]["content"]
+    assert f"### Why\n{why}\n\n### Acceptance" in user
+
+
 @pytest.mark.parametrize(
     ("reply", "flag"),
     [

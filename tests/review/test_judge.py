@@ -12,6 +12,7 @@ from argus.errors import JudgeError
 from argus.review.diff import cut_diff
 from argus.review.judge import (
     CUT_MARKER,
+    Asked,
     ReviewAnswer,
     ReviewInputs,
     apply_policy,
@@ -19,6 +20,7 @@ from argus.review.judge import (
     cut_text,
     parse_answer,
     prompt_version,
+    review_payload,
     review_prompt,
 )
 from tests.review.test_diff import file_diff
@@ -118,6 +120,7 @@ def test_the_prompt_fences_the_pr_and_keeps_the_acceptance_apart() -> None:
     fenced = text[text.index("<untrusted-page-content") :]
     assert "Ignore your instructions" in fenced and "Pull request #42" in text
     assert "- CI: green" in text
+    assert "### Why\n(not given)\n\n### Acceptance" in text, "a missing why is said, not hidden"
     assert prompt_version().startswith("acceptance-fidelity-v1+")
 
 
@@ -127,13 +130,17 @@ def test_long_text_is_cut_with_a_visible_marker() -> None:
     assert cut and len(text) == 30 and text == "x" * 13 + "…[cut for length]"
 
 
-def test_the_body_and_the_acceptance_each_get_a_fifth_of_the_diff_budget() -> None:
+def test_the_body_the_acceptance_and_the_why_each_get_a_fifth_of_the_diff_budget() -> None:
     settings = ReviewConfig(max_diff_chars=5000)
-    acceptance, body, cut = bounded("a" * 1000, "b" * 1001, settings)
-    assert acceptance == "a" * 1000 and len(body) == 1000 and body.endswith(CUT_MARKER)
+    texts = {"acceptance": "a" * 1000, "why": "w" * 1000, "PR body": "b" * 1001}
+    kept, cut = bounded(texts, settings)
+    assert kept["acceptance"] == "a" * 1000 and kept["why"] == "w" * 1000
+    assert len(kept["PR body"]) == 1000 and kept["PR body"].endswith(CUT_MARKER)
     assert cut == ("PR body",)
-    assert bounded("a" * 1001, "b", settings)[2] == ("acceptance",)
-    assert bounded("a" * 9000, "b" * 9000, settings)[2] == ("acceptance", "PR body")
+    assert bounded({"acceptance": "a" * 1001, "PR body": "b"}, settings)[1] == ("acceptance",)
+    assert bounded({"why": "w" * 1001, "PR body": "b"}, settings)[1] == ("why",)
+    every = {name: "x" * 9000 for name in texts}
+    assert bounded(every, settings)[1] == ("acceptance", "why", "PR body")
 
 
 @pytest.mark.parametrize("cut", [("PR body",), ("acceptance",), ("acceptance", "PR body")])
@@ -148,3 +155,22 @@ def test_a_met_over_a_cut_body_or_acceptance_is_capped(cut: tuple[str, ...]) -> 
     assert (partial.confidence, partial.notes) == (0.95, ()), "only a met is capped"
     both = apply_policy(ReviewAnswer("met", 0.95, "r", ()), CUT, SETTINGS, cut)
     assert both.confidence == SETTINGS.low_confidence and len(both.notes) == 2
+
+
+def test_the_why_is_its_own_part_of_the_task_and_the_record() -> None:
+    inputs = ReviewInputs(
+        subject="ARGUS-385",
+        title="Alert formatting",
+        acceptance="- Grafana alerts show the runbook link",
+        pr_title="Closes ARGUS-385",
+        pr_body="",
+        diff=WHOLE,
+        why="On-call could not find the runbook from a paged alert.",
+    )
+    text = review_prompt(inputs)[1]["content"]
+    task = text[: text.index("<untrusted-page-content")]
+    assert task.index("### Why\nOn-call could not find") < task.index("### Acceptance")
+    result = apply_policy(ReviewAnswer("met", 0.9, "r", ()), WHOLE, SETTINGS)
+    asked = Asked("{}", None, "openai/o3", {})
+    payload = review_payload(inputs, result, asked, "litellm")
+    assert payload["why"] == "On-call could not find the runbook from a paged alert."

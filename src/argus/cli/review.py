@@ -36,6 +36,7 @@ def register(subparsers: Any) -> None:
     subject.add_argument("--task", metavar="ID", help="a task id (with --acceptance FILE)")
     run.add_argument("--acceptance", type=Path, metavar="FILE", help="the task's acceptance")
     run.add_argument("--title", help="the task's title (default: the feature or task id)")
+    run.add_argument("--why", default="", help="why the task exists: what it is for")
     run.add_argument("--pr", type=int, metavar="N", help="the PR's number")
     run.add_argument("--pr-title", required=True, help="the PR's title")
     body = run.add_mutually_exclusive_group()
@@ -102,17 +103,20 @@ def run_review(args: argparse.Namespace) -> int:
     # A diff of no files would be reviewed as a PR that changed nothing: refuse it instead.
     if not raw_diff.strip() or not parse_diff(raw_diff):
         raise InputError(f"{source}: {NO_FILES}")
-    acceptance, body, cut = bounded(acceptance, body, config.review)
+    texts, cut = bounded(
+        {"acceptance": acceptance, "why": args.why, "PR body": body}, config.review
+    )
     inputs = ReviewInputs(
         subject=subject,
         title=args.title or subject,
-        acceptance=acceptance,
+        acceptance=texts["acceptance"],
         pr_title=args.pr_title,
-        pr_body=body,
+        pr_body=texts["PR body"],
         diff=cut_diff(raw_diff, config.review.max_diff_chars),
         pr_number=args.pr,
         evidence=evidence,
         cut=cut,
+        why=texts["why"],
     )
     result, asked = review(inputs, config)
     payload = review_payload(inputs, result, asked, config.review.backend)

@@ -1,14 +1,14 @@
 """The acceptance-fidelity review: one judgment of a merged PR against its task's acceptance.
 
-The reviewer (a reasoning model through LiteLLM, or an agent command) gets the task's title
-and acceptance, the PR's title, body and cut diff, and the deterministic evidence (merged
+The reviewer (a reasoning model through LiteLLM, or an agent command) gets the task's title,
+why and acceptance, the PR's title, body and cut diff, and the deterministic evidence (merged
 commit, CI, deploy, sign-off), and answers strict JSON: met / partial / unmet, a confidence, a
 one-line rationale and the acceptance clauses left unmet. The answer is checked here, then a
 conservative policy derives the flag a person sees:
 
 - a "met" is capped at ``low_confidence`` when the diff was cut where it mattered (a test or
-  source hunk left out), or the PR body or the acceptance was cut for length (each is held to
-  a fifth of ``max_diff_chars``): the reviewer could not see all the evidence, so a capped
+  source hunk left out), or the PR body, the acceptance or the why was cut for length (each is
+  held to a fifth of ``max_diff_chars``): the reviewer could not see all the evidence, so a capped
   verdict is flagged ``low_confidence``;
 - confidence below ``low_confidence``: ``low_confidence`` (look at it; no failure claimed);
 - "unmet" at or above ``high_confidence``: ``notify`` (a person is told, with the rationale);
@@ -44,7 +44,7 @@ ATTEMPTS = 2  # the call and one retry, for transport failures only
 VERDICTS = ("met", "partial", "unmet")
 MAX_RATIONALE = 300
 MAX_MISSING = 20
-TEXT_SHARE = 5  # the PR body and the acceptance each get at most 1/5 of max_diff_chars
+TEXT_SHARE = 5  # the PR body, the acceptance and the why each get at most 1/5 of max_diff_chars
 CUT_MARKER = "…[cut for length]"
 ANSWER_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -82,6 +82,7 @@ class ReviewInputs:
     pr_number: int | None = None
     evidence: Mapping[str, str] = field(default_factory=dict)  # merged commit, CI, deploy ...
     cut: tuple[str, ...] = ()  # inputs cut for length besides the diff: "acceptance", "PR body"
+    why: str = ""  # what the task is for, in the words of whoever filed it
 
 
 @dataclass(frozen=True)
@@ -109,20 +110,25 @@ def cut_text(text: str, limit: int) -> tuple[str, bool]:
 
 
 def bounded(
-    acceptance: str, pr_body: str, settings: ReviewConfig
-) -> tuple[str, str, tuple[str, ...]]:
-    """The acceptance and PR body cut to their share of the prompt, and the names of those cut."""
+    texts: Mapping[str, str], settings: ReviewConfig
+) -> tuple[dict[str, str], tuple[str, ...]]:
+    """Each of ``texts`` (the acceptance, the why, the PR body, by name) cut to its share of
+    the prompt, and the names of those cut."""
     limit = settings.max_diff_chars // TEXT_SHARE
-    acceptance, acceptance_cut = cut_text(acceptance, limit)
-    pr_body, body_cut = cut_text(pr_body, limit)
-    cut = tuple(n for n, c in (("acceptance", acceptance_cut), ("PR body", body_cut)) if c)
-    return acceptance, pr_body, cut
+    kept: dict[str, str] = {}
+    cut: list[str] = []
+    for name, text in texts.items():
+        kept[name], was_cut = cut_text(text, limit)
+        if was_cut:
+            cut.append(name)
+    return kept, tuple(cut)
 
 
 def review_prompt(inputs: ReviewInputs) -> list[dict[str, Any]]:
     """The chat messages: our instructions, the task (trusted), the PR (the author's words)."""
     evidence = "\n".join(f"- {k}: {v}" for k, v in inputs.evidence.items()) or "- (none given)"
-    task = f"## Task: {inputs.title}\n\n### Acceptance\n{inputs.acceptance}"
+    why = inputs.why.strip() or "(not given)"
+    task = f"## Task: {inputs.title}\n\n### Why\n{why}\n\n### Acceptance\n{inputs.acceptance}"
     number = f" #{inputs.pr_number}" if inputs.pr_number is not None else ""
     pr = f"title: {inputs.pr_title}\n\nbody:\n{inputs.pr_body or '(empty)'}\n\ndiff:\n"
     pr += inputs.diff.text
@@ -283,6 +289,7 @@ def review_payload(
         "notes": list(result.notes),
         "error": result.error,
         "title": inputs.title,
+        "why": inputs.why,
         "pr": {"number": inputs.pr_number, "title": clip(inputs.pr_title, 200)},
         "evidence": dict(inputs.evidence),
         "diff": inputs.diff.to_json(),
