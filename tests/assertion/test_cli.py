@@ -244,7 +244,7 @@ def test_judge_with_an_agent_command(run_argus: RunArgus, tmp_path: Path) -> Non
     saved = json.loads((out / "judge-verdict.json").read_text())
     assert saved == {**PASS, "packet_id": packet_id(out)}
     result = json.loads((out / "judge-result.json").read_text())
-    assert result["asked"] == {"backend": "command", "model": None, "error": None}
+    assert result["asked"] == {"backend": "command", "model": None, "error": None, "usage": None}
 
 
 @pytest.mark.parametrize(
@@ -329,7 +329,7 @@ def test_judge_with_a_model_through_litellm(
     # A canned answer cannot know the id of a packet built in this call: it is for another
     # packet, so it is not accepted, however well it is argued.
     stale = {**PASS, "packet_id": "0123456789abcdef", "citations": ["screenshot", "ui-tree"]}
-    stub.queue(content=json.dumps(stale))
+    stub.queue(content=json.dumps(stale), model="stub-vision-fallback")
     judged = run_argus(
         "assert", "judge", "--root", str(root), "--assertion", ASSERTION, "--json",
         "--evidence", f"screenshot={evidence['screenshot']}",
@@ -339,7 +339,13 @@ def test_judge_with_a_model_through_litellm(
     doc = json.loads(judged.stdout)
     assert (doc["verdict"], doc["code"]) == ("failed", "ASSERTION_INCONCLUSIVE")
     assert doc["reason"].startswith("the judge's answer is for another packet")
-    assert doc["asked"] == {"backend": "litellm", "model": "openai/stub-vision", "error": None}
+    asked = {k: doc["asked"][k] for k in ("backend", "model", "error")}
+    assert asked == {"backend": "litellm", "model": "openai/stub-vision", "error": None}
+    usage = doc["asked"]["usage"]  # the provider fell back: both models are recorded
+    assert (usage["model_requested"], usage["model_actual"]) == (
+        "openai/stub-vision",
+        "stub-vision-fallback",
+    )
     body = stub.requests[0]
     assert body["temperature"] == 0
     assert "a fresh judge for one assertion" in body["messages"][0]["content"]

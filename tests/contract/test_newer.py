@@ -119,16 +119,17 @@ def test_the_four_stage_types_run_end_to_end(
     assert run.judge(repo, "answer", "inspect").status == "passed"
     stub.queue(status=503)
     stub.queue(status=503)  # the primary model cannot be reached (its retry too) ...
-    stub.queue(content=GO)  # ... so the fallback answers
+    stub.queue(content=GO, model="fallback-grader-2025-05-01")  # ... so the fallback answers
     assert run.judge(repo, "answer", "complete-loop").status == "passed"
     models = [r["model"] for r in stub.requests]
     assert models == ["primary-grader", "primary-grader", "fallback-grader"]
     prompt = stub.requests[-1]["messages"][0]["content"]
     assert "loop grader" in prompt and "### produce" in prompt and "### inspect" in prompt
     grader = load_state(repo, "answer").stages["complete-loop"].last["grader"]
-    assert (grader["model"], grader["model_ran"]) == (
+    assert (grader["model"], grader["model_requested"], grader["model_actual"]) == (
         "openai/primary-grader",
         "openai/fallback-grader",
+        "fallback-grader-2025-05-01",  # the provider's answer names a dated snapshot
     )
     assert (grader["input_tokens"], grader["output_tokens"]) == (120, 30)
     assert grader["tried"][0]["model"] == "openai/primary-grader"

@@ -131,8 +131,11 @@ def test_a_command_graded_pass_needs_a_go_with_evidence_from_its_grader(
     ("grader", "proven"),
     [
         ({"model": "openai/gpt-5"}, True),
-        ({"model_ran": "openai/gpt-4o", "model": "openai/gpt-5"}, True),  # a fallback ran
-        ({"model_ran": EXECUTOR, "model": "openai/gpt-5"}, False),  # what ran decides
+        ({"model_requested": "openai/gpt-4o", "model": "openai/gpt-5"}, True),  # a fallback
+        ({"model_requested": EXECUTOR, "model": "openai/gpt-5"}, False),  # what ran decides
+        ({"model_requested": "openai/gpt-5", "model_actual": "gpt-5-2025-08-07"}, True),
+        # the provider answered with the executor's model (a dated snapshot of it)
+        ({"model_requested": "openai/gpt-5", "model_actual": "the-builder-20250929"}, False),
         ({"model": "the-builder"}, False),  # the executor under another name
         ({"model": EXECUTOR}, False),
         ({"model": ""}, False),

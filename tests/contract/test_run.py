@@ -165,11 +165,12 @@ def test_a_model_grader_through_litellm(
     prompt = stub.requests[0]["messages"][0]["content"]
     assert "independent grader" in prompt and "done.txt says done" in prompt
     grader = load_state(repo, "ship-it").stages["review"].last["grader"]
-    assert (grader["model"], grader["model_ran"], grader["tried"]) == (
+    assert (grader["model"], grader["model_requested"], grader["model_actual"]) == (
         "openai/stub-grader",
         "openai/stub-grader",
-        [],
+        "stub-grader",  # as the provider's answer names it
     )
+    assert grader["tried"] == []
     assert (grader["input_tokens"], grader["output_tokens"]) == (120, 30)
 
 

@@ -4,6 +4,7 @@
         stub.queue(content=json.dumps(answer))       # one reply per request, in order
         stub.queue(status=503)                        # an HTTP error
         stub.queue(delay=2.0, content="...")          # answer late (for timeouts)
+        stub.queue(content="...", model="gpt-4o-2024-08-06")  # answer as another model
         ... LiteLLM with api_base=stub.url ...
         stub.requests                                 # the JSON bodies received, in order
 
@@ -38,6 +39,7 @@ class Reply:
     status: int = 200
     content: str = ""
     delay: float = 0.0
+    model: str | None = None  # the answer's "model" (default: the one requested)
 
 
 class StubLLM(Closing):
@@ -70,7 +72,7 @@ class StubLLM(Closing):
                         "id": f"stub-{len(stub.requests)}",
                         "object": "chat.completion",
                         "created": 0,
-                        "model": body.get("model", "stub"),
+                        "model": reply.model or body.get("model", "stub"),
                         "choices": [
                             {
                                 "index": 0,
@@ -101,9 +103,11 @@ class StubLLM(Closing):
         self._server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
 
-    def queue(self, content: str = "", *, status: int = 200, delay: float = 0.0) -> None:
+    def queue(
+        self, content: str = "", *, status: int = 200, delay: float = 0.0, model: str | None = None
+    ) -> None:
         with self._lock:
-            self._replies.append(Reply(status, content, delay))
+            self._replies.append(Reply(status, content, delay, model))
 
     def __enter__(self) -> StubLLM:
         threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True).start()

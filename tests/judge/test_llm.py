@@ -58,8 +58,37 @@ def test_success_scores_every_dimension_and_records_usage(
         "output_tokens": 30,
         "cost_usd": None,
         "cached": False,
+        "model_requested": STUB_MODEL,
+        "model_actual": "stub-vision",  # as the provider's answer names it
     }
     assert {d["judged_by"] for d in data["dimensions"].values()} == {"litellm"}
+
+
+def test_the_model_that_answered_is_recorded_beside_the_one_requested(
+    stub: StubLLM, make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    # The provider served a dated snapshot for the scores and fell back for one ranking.
+    snapshot = "stub-vision-2025-06-01"
+    stub.queue(answer(), model=snapshot)
+    stub.queue(json.dumps({"closer": "A", "evidence": "the button"}), model=snapshot)
+    stub.queue(json.dumps({"closer": "B", "evidence": "the button"}), model="stub-fallback")
+    verdict = run_judge(
+        make_judge(stub, tmp_path), make_packet(reference="candidate", prev=True), RUBRIC
+    )
+    assert [body["model"] for body in stub.requests] == ["stub-vision"] * 3
+    usage = verdict.to_json()["usage"]
+    assert (usage["model_requested"], usage["model_actual"]) == (
+        STUB_MODEL,
+        "stub-vision-2025-06-01, stub-fallback",
+    )
+
+
+def test_an_answer_that_names_no_model_records_none_as_actual() -> None:
+    from argus.judge.llm import answered_model
+
+    assert answered_model(type("A", (), {"model": "  "})()) is None
+    assert answered_model(object()) is None
+    assert answered_model(type("A", (), {"model": " m-1 "})()) == "m-1"
 
 
 def test_without_structured_output_the_schema_is_in_the_instructions(
@@ -167,7 +196,9 @@ def test_an_identical_packet_is_answered_from_the_cache(
     again = run_judge(make_judge(stub, tmp_path), packet, RUBRIC)
     assert len(stub.requests) == 1
     assert again.failed_dimensions == first.failed_dimensions == ("typography",)
-    assert again.to_json()["usage"]["cached"] is True
+    cached = again.to_json()["usage"]
+    assert cached["cached"] is True
+    assert cached["model_requested"] is cached["model_actual"] is None  # nothing was asked
     assert list((tmp_path / ".argus" / "judge-cache").glob("*.json"))
     # A different render is a different packet: asked again.
     stub.queue(answer())

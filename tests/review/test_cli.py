@@ -71,7 +71,7 @@ def events(root: Path, kind: str) -> list[dict[str, Any]]:
 def test_a_review_is_recorded_with_what_it_was_based_on(
     run_argus: RunArgus, habits: Path, stub: StubLLM
 ) -> None:
-    stub.queue(content=answer())
+    stub.queue(content=answer(), model="stub-reasoner-2025-04-16")  # a dated snapshot answers
     done = review(run_argus, habits, stub, "--json")
     assert done.returncode == 0, done.stderr
     event = json.loads(done.stdout)
@@ -83,6 +83,8 @@ def test_a_review_is_recorded_with_what_it_was_based_on(
     assert payload["reviewer"]["model"] == "openai/stub-reasoner"
     assert payload["reviewer"]["prompt"].startswith("acceptance-fidelity-v1+")
     assert payload["usage"]["input_tokens"] == 120 and payload["diff"]["files"] == 2
+    models = (payload["usage"]["model_requested"], payload["usage"]["model_actual"])
+    assert models == ("openai/stub-reasoner", "stub-reasoner-2025-04-16")
     assert payload["advisory"] is True
     assert events(habits, "acceptance_fidelity_review")[0]["payload"] == payload
     body = stub.requests[0]

@@ -45,6 +45,7 @@ class Asked:
     error: str | None
     backend: str
     model: str | None
+    usage: dict[str, Any] | None = None  # a model's tokens, cost, models requested and answered
 
 
 def _tree_text(packet: AssertionPacket) -> str | None:
@@ -117,7 +118,7 @@ def _ask_model(packet: AssertionPacket, config: ProjectConfig) -> Asked:
     except JudgeError as exc:
         return Asked(None, str(exc), "litellm", judge.model)
     text = response.choices[0].message.content or ""
-    return Asked(text, None, "litellm", judge.model)
+    return Asked(text, None, "litellm", judge.model, judge.usage_of(response).to_json())
 
 
 def _ask_command(packet: AssertionPacket, config: ProjectConfig) -> Asked:
@@ -151,4 +152,9 @@ def _ask_command(packet: AssertionPacket, config: ProjectConfig) -> Asked:
 
 
 def describe(asked: Asked) -> dict[str, Any]:
-    return {"backend": asked.backend, "model": asked.model, "error": asked.error}
+    return {
+        "backend": asked.backend,
+        "model": asked.model,
+        "error": asked.error,
+        "usage": asked.usage,
+    }

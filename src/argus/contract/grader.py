@@ -249,10 +249,11 @@ def _ask_model(
         except JudgeError as exc:
             tried.append({"model": candidate, "error": clip(str(exc), 200)})
             continue
-        usage = usage_of(response)
+        usage = usage_of(response, candidate)
         who = {
             "model": model,
-            "model_ran": candidate,
+            "model_requested": candidate,
+            "model_actual": usage.model_actual,
             "tried": tried,
             "input_tokens": usage.input_tokens,
             "output_tokens": usage.output_tokens,

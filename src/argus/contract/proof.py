@@ -8,8 +8,9 @@ never of state.json. A required stage is proven when its latest record is a pass
 - an executor stage: a completion against its input packet (the packet's fingerprint, a
   SHA-256 of the output, evidence references, the prompt's digest);
 - a stage-verifier or loop-grader (judgment) stage: a GO with non-empty evidence from a
-  grader that is not the executor (a model with another identity than the executor's, or
-  the command the contract names);
+  grader that is not the executor (a model with another identity than the executor's, both
+  the one requested and the one the provider's answer names, or the command the contract
+  names);
 - the working tree it passed on is the current one (when there is a git tree to compare).
 """
 
@@ -58,10 +59,14 @@ def _why_not(stage: Stage, record: dict[str, Any] | None, executor: str, tree: s
     if last.get("verdict") != "GO" or not isinstance(evidence, str) or not evidence.strip():
         return "no GO with evidence is recorded"
     assert stage.grader is not None
-    ran = str(grader.get("model_ran") or grader.get("model") or "")
     if stage.grader.model:
-        if not ran or same_model(ran, executor):
-            return f"its verdict names no grader independent of the executor ({ran or 'none'})"
+        # The model dispatched and the one the provider says answered must both be another
+        # identity than the executor's (a provider may fall back to it).
+        named = [str(grader.get(k) or "") for k in ("model_requested", "model_actual")]
+        ran = [m for m in named if m] or [str(grader.get("model") or "")]
+        same = [m for m in ran if not m or same_model(m, executor)]
+        if same:
+            return f"its verdict names no grader independent of the executor ({same[0] or 'none'})"
     elif grader.get("command") != stage.grader.command:
         return "its verdict names no grader command of this contract"
     return ""

@@ -10,7 +10,8 @@ Transport failures (connection, timeout, HTTP 429 and 5xx) are retried a bounded
 times with backoff; any other error, and a malformed answer, are not retried here (the judge
 flow retries a malformed answer once). Every validated answer is cached by content hash, so an
 identical packet is never sent twice. Tokens and cost are recorded (cost null when LiteLLM
-does not know the model's price).
+does not know the model's price), and so are the model requested and the model the provider
+says answered (a fallback or a dated snapshot may differ from the one asked for).
 """
 
 from __future__ import annotations
@@ -62,10 +63,14 @@ def load_litellm() -> Any:
 
 @dataclass(frozen=True)
 class Usage:
+    """What one call (or a sum of calls) cost, and which model was asked and which answered."""
+
     input_tokens: int | None = 0
     output_tokens: int | None = 0
     cost_usd: float | None = 0.0
     cached: bool = True
+    model_requested: str | None = None  # None: no call was made (every answer was cached)
+    model_actual: str | None = None  # as the provider's answer names it; None if it names none
 
     def __add__(self, other: Usage) -> Usage:
         def add(a: Any, b: Any) -> Any:
@@ -76,6 +81,8 @@ class Usage:
             add(self.output_tokens, other.output_tokens),
             add(self.cost_usd, other.cost_usd),
             self.cached and other.cached,
+            _both(self.model_requested, other.model_requested),
+            _both(self.model_actual, other.model_actual),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -84,7 +91,24 @@ class Usage:
             "output_tokens": self.output_tokens,
             "cost_usd": self.cost_usd,
             "cached": self.cached,
+            "model_requested": self.model_requested,
+            "model_actual": self.model_actual,
         }
+
+
+def _both(a: str | None, b: str | None) -> str | None:
+    """The models of two sums of calls: each name once, in order (", "-separated)."""
+    names = [n for part in (a, b) if part for n in part.split(", ")]
+    return ", ".join(dict.fromkeys(names)) or None
+
+
+def answered_model(response: Any) -> str | None:
+    """The model the provider says produced ``response`` (LiteLLM keeps the answer's
+    ``model``); None when the answer names none. Clipped: the provider is not ours."""
+    model = getattr(response, "model", None)
+    if not isinstance(model, str) or not model.strip():
+        return None
+    return clip(model.strip(), 200)
 
 
 def _is_transport_error(exc: Exception) -> bool:
@@ -175,8 +199,9 @@ def with_schema_in_instructions(
     return [{"role": "system", "content": block}, *out]
 
 
-def usage_of(response: Any) -> Usage:
-    """Tokens and cost of one response (cost None when LiteLLM does not know the price)."""
+def usage_of(response: Any, requested: str) -> Usage:
+    """Tokens, cost (None when LiteLLM does not know the price) and the models requested and
+    answered of one response to a request for the model ``requested``."""
     usage = getattr(response, "usage", None)
     try:
         cost: float | None = float(load_litellm().completion_cost(completion_response=response))
@@ -187,6 +212,8 @@ def usage_of(response: Any) -> Usage:
         getattr(usage, "completion_tokens", None),
         cost,
         cached=False,
+        model_requested=requested,
+        model_actual=answered_model(response),
     )
 
 
@@ -308,4 +335,4 @@ class LiteLLMJudge:
         )
 
     def usage_of(self, response: Any) -> Usage:
-        return usage_of(response)
+        return usage_of(response, str(self.model))

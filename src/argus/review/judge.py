@@ -240,7 +240,7 @@ def ask_reviewer(inputs: ReviewInputs, config: ProjectConfig) -> Asked:
     except JudgeError as exc:
         return Asked(None, str(exc), model, {})
     text = response.choices[0].message.content or ""
-    return Asked(text, None, model, usage_of(response).to_json())
+    return Asked(text, None, model, usage_of(response, model).to_json())
 
 
 def _ask_command(messages: list[dict[str, Any]], config: ProjectConfig) -> Asked:

@@ -34,6 +34,14 @@ class Usage(Closed):
     output_tokens: Count | None = None
     cost_usd: Annotated[float, Field(ge=0)] | None = None
     cached: bool | Absent = None
+    model_requested: str | None = Field(
+        default=None, description="The model asked for; null when no call was made (cached)."
+    )
+    model_actual: str | None = Field(
+        default=None,
+        description="The model the provider's answer names (a fallback or a dated snapshot may "
+        "differ from the one requested); null when it names none. Several: ', '-separated.",
+    )
 
 
 class JudgedDimension(Closed):
