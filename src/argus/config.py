@@ -11,6 +11,7 @@ import os
 import re
 import sys
 import tomllib
+import urllib.parse
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -403,9 +404,43 @@ def parse_config(
 ) -> ProjectConfig:
     """Validate one config mapping; ConfigError names the file and the dotted key."""
     try:
-        return ProjectConfig.model_validate({**data, "source": source, "root": root})
+        config = ProjectConfig.model_validate({**data, "source": source, "root": root})
     except ValidationError as exc:
         raise config_error(source, prefix, exc) from exc
+    _one_server(config, source, prefix)
+    return config
+
+
+_LOOPBACK = {"localhost", "127.0.0.1", "::1", "[::1]"}
+
+
+def _origin(url: str) -> tuple[str, str, int | None] | None:
+    """``(scheme, host, port)`` of an http(s) URL, loopback names made one; None: unreadable."""
+    parts = urllib.parse.urlsplit(url.strip())
+    try:
+        port = parts.port
+    except ValueError:
+        return None
+    scheme = parts.scheme.lower()
+    if scheme not in ("http", "https") or not parts.hostname:
+        return None
+    host = "loopback" if parts.hostname.lower() in _LOOPBACK else parts.hostname.lower()
+    return scheme, host, port or (443 if scheme == "https" else 80)
+
+
+def _one_server(config: ProjectConfig, source: Path, prefix: str) -> None:
+    """ConfigError when ``base_url`` and ``[web_server] url`` name different servers: Argus
+    would start and wait on one and sense the other."""
+    server = config.web_server
+    if server is None or not server.url or not config.base_url:
+        return
+    ours, theirs = _origin(config.base_url), _origin(server.url)
+    if ours is not None and theirs is not None and ours != theirs:
+        raise ConfigError(
+            f"{source}: {prefix}base_url {config.base_url!r} and {prefix}web_server.url "
+            f"{server.url!r} name different servers (Argus waits on the second and senses the "
+            "first); make them the same scheme, host and port"
+        )
 
 
 def load_config(root: Path) -> ProjectConfig:

@@ -28,6 +28,7 @@ def test_extract_fits_the_known_scale_and_ratio(
     url = serve(site) + "/index.html"
     result = run_argus("design", "extract", url, "--out", "entry/design-schema.json", cwd=repo)
     assert result.returncode == 0, result.stderr
+    assert not result.stdout and result.stderr.startswith("argus: wrote ")
     schema = json.loads((repo / "entry" / "design-schema.json").read_text())
     assert schema["capture_method"] == "computed"
     assert schema["spacing"]["base_unit"] == 8.0
@@ -42,6 +43,42 @@ def test_extract_fits_the_known_scale_and_ratio(
     assert "IGNORE" not in json.dumps(schema)  # no page text is written
     written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.json"))
     assert written == ["repo/entry/design-schema.json"]
+
+
+def test_without_out_the_schema_goes_to_stdout_and_the_status_to_stderr(
+    tmp_path: Path, serve: Callable[[Path], str], run_argus: RunArgus
+) -> None:
+    """As a user redirects it: `argus design extract URL > schema.json` captures JSON only,
+    no file appears in the working directory, and a row of unstyled sort buttons (the
+    browser's default look) does not become the page's button recipe."""
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text(
+        "<!doctype html><style>.go{padding:8px 16px;border-radius:4px;border:0}</style>"
+        "<table><tr><th><button>Name</button></th><th><button>Price</button></th>"
+        "<th><button>Stock</button></th></tr></table><button class=go>Buy</button>"
+    )
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "argus.toml").write_text("")
+    result = run_argus("design", "extract", serve(site) + "/index.html", cwd=repo)
+    assert result.returncode == 0, result.stderr
+    schema = json.loads(result.stdout)
+    assert schema["components"]["button"]["padding"] == [8.0, 16.0, 8.0, 16.0]
+    assert schema["components"]["button"]["elements"] == 1
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("argus: design schema of ")
+    assert list(repo.iterdir()) == [repo / "argus.toml"]
+
+
+def test_a_configured_browser_that_is_not_there_is_exit_2(
+    tmp_path: Path, run_argus: RunArgus
+) -> None:
+    (tmp_path / "argus.toml").write_text('[browser]\nexecutable = "/nope/chrome"\n')
+    result = run_argus("design", "extract", "http://127.0.0.1:9/", cwd=tmp_path)
+    assert result.returncode == 2 and not result.stdout
+    assert result.stderr.count("\n") == 1
+    assert "[browser] executable = '/nope/chrome': does not exist" in result.stderr
 
 
 def test_out_outside_the_repository_is_refused(tmp_path: Path, run_argus: RunArgus) -> None:

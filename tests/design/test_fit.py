@@ -88,3 +88,18 @@ def test_nothing_measured_is_null_not_invented() -> None:
     schema = build_schema("not a dict", "http://x/", "t")
     assert schema["spacing"]["base_unit"] is None and schema["type_scale"]["ratio"] is None
     assert len(schema["confidence_notes"]) == 2
+
+
+def test_buttons_in_the_browser_default_look_are_not_the_recipe() -> None:
+    bare = {"padding": [1, 6, 1, 6], "radius": 0, "font_size": 13.33, "browser_default": True}
+    styled = {"padding": [8, 16, 8, 16], "radius": 4, "font_size": 16, "browser_default": False}
+    raw = {"components": {"button": [bare, bare, bare, styled]}}
+    schema = build_schema(raw, "http://x/", "t")
+    button = schema["components"]["button"]
+    assert button["padding"] == [8.0, 16.0, 8.0, 16.0] and button["elements"] == 1
+    assert any("3 button(s) in the browser's default look" in n for n in schema["confidence_notes"])
+    only_bare = build_schema({"components": {"button": [bare]}}, "http://x/", "t")
+    assert "button" not in only_bare["components"]
+    # A forged flag that is not exactly true leaves the element in.
+    forged = build_schema({"components": {"button": [{**bare, "browser_default": "yes"}]}}, "u")
+    assert forged["components"]["button"]["padding"] == [1.0, 6.0, 1.0, 6.0]

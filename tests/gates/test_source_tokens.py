@@ -185,8 +185,13 @@ def test_gate_skips_when_unconfigured_and_errors_when_globs_match_nothing(
         return dataclasses.replace(inputs, config=config)
 
     assert source_tokens_gate(configured(paths=[])).status is GateStatus.SKIP
-    with pytest.raises(ConfigError, match="match no"):
+    with pytest.raises(ConfigError, match=r"'nothing/\*\.css' matches no file"):
         source_tokens_gate(configured(paths=["nothing/*.css"]))
+    # One path that names nothing is a typo even beside paths that do: never quietly unscanned.
+    with pytest.raises(ConfigError, match=r"'app\.ccs' matches no file"):
+        source_tokens_gate(configured(paths=["app.css", "app.ccs"]))
+    with pytest.raises(ConfigError, match="match no CSS"):
+        source_tokens_gate(configured(paths=["*.py"]))
     (inputs.root / "extra.css").write_text(".x { margin: 13px; }")
     outcome = source_tokens_gate(configured(paths=["*.css", "!app.css"]))
     assert outcome.status is GateStatus.FAIL

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -197,3 +198,18 @@ def test_cli_json_envelope_and_exit_codes(tmp_path: Path, run_argus: RunArgus) -
     assert degraded.returncode == 3
     listed = run_argus("layout", "lint", "--list-checks", "--format", "json", cwd=tmp_path)
     assert [c["id"] for c in json.loads(listed.stdout)] == [f"check-{i}" for i in range(1, 8)]
+
+
+def test_a_visual_type_reference_that_is_not_there_is_exit_2(
+    tmp_path: Path, run_argus: RunArgus
+) -> None:
+    """From the flag or the environment, a wrong path is one line, whatever the page holds."""
+    (tmp_path / "argus.toml").write_text("")
+    write_page(tmp_path / "pages" / "good", good_page())
+    env = {**os.environ, "ARGUS_VISUAL_TYPES": str(tmp_path / "nope.json")}
+    done = run_argus("layout", "lint", "pages/good", cwd=tmp_path, env=env)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "nope.json: no visual-type reference there" in done.stderr
+    flag = run_argus("layout", "lint", "pages/good", "--visual-types", "x.json", cwd=tmp_path)
+    assert flag.returncode == 2 and "x.json: no visual-type reference there" in flag.stderr
+    assert run_argus("layout", "lint", "pages/good", cwd=tmp_path).returncode == 0

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from argus.config import BrowserConfig, ProjectConfig
-from argus.errors import SensorError
+from argus.errors import ConfigError, SensorError
 from argus.sense import browser
 
 
@@ -38,18 +38,61 @@ def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Path]:
 
 
 def _discover(world: dict[str, Path]) -> str:
-    config = ProjectConfig(browser=BrowserConfig(executable=str(world["config"])))
+    named = str(world["config"]) if "config" in world else ""
+    config = ProjectConfig(browser=BrowserConfig(executable=named))
     return browser.discover_browser(config, playwright_path=lambda: str(world["playwright"]))
 
 
 ORDER = ["env", "config", "playwright", "debian_lib", "debian_bin", "google"]
 
 
-@pytest.mark.parametrize("first_present", range(len(ORDER)))
-def test_discovery_order(world: dict[str, Path], first_present: int) -> None:
-    for name in ORDER[:first_present]:
+def _gone(world: dict[str, Path], name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Take one candidate away: the user's two by not naming them, the rest by deleting."""
+    if name == "env":
+        monkeypatch.delenv("ARGUS_BROWSER")
+    elif name == "config":
+        del world["config"]
+    else:
         world[name].unlink()
-    assert _discover(world) == str(world[ORDER[first_present]])
+
+
+@pytest.mark.parametrize("first_present", range(len(ORDER)))
+def test_discovery_order(
+    world: dict[str, Path], first_present: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    expected = str(world[ORDER[first_present]])
+    for name in ORDER[:first_present]:
+        _gone(world, name, monkeypatch)
+    assert _discover(world) == expected
+
+
+@pytest.mark.parametrize("named", ["env", "config"])
+@pytest.mark.parametrize("how", ["missing", "not executable", "not on PATH"])
+def test_a_named_browser_that_is_not_there_is_an_error_not_a_fallback(
+    world: dict[str, Path], monkeypatch: pytest.MonkeyPatch, named: str, how: str
+) -> None:
+    if how == "missing":
+        world[named].unlink()
+        value = str(world[named])
+    elif how == "not executable":
+        world[named].chmod(0o644)
+        value = str(world[named])
+    else:
+        value = "no-such-chrome"
+    if named == "env":
+        monkeypatch.setenv("ARGUS_BROWSER", value)
+    else:
+        monkeypatch.delenv("ARGUS_BROWSER")
+        world["config"] = Path(value)
+    with pytest.raises(ConfigError) as info:
+        _discover(world)
+    message = str(info.value)
+    assert "\n" not in message
+    assert value in message
+    assert ("ARGUS_BROWSER" if named == "env" else "[browser] executable") in message
+    assert {"missing": "does not exist", "not executable": "is not executable"}.get(
+        how, "is not on PATH"
+    ) in message
 
 
 def test_env_may_name_a_program_on_path(
@@ -59,23 +102,26 @@ def test_env_may_name_a_program_on_path(
     assert _discover(world) == str(world["google"])
 
 
-def test_nothing_found_is_one_line_listing_what_was_tried(world: dict[str, Path]) -> None:
+def test_nothing_found_is_one_line_listing_what_was_tried(
+    world: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     for name in ORDER:
-        world[name].unlink()
+        _gone(world, name, monkeypatch)
     with pytest.raises(SensorError) as info:
         _discover(world)
     message = str(info.value)
     assert "\n" not in message
-    for part in ("ARGUS_BROWSER=", "[browser] executable=", "Playwright", "google-chrome"):
+    for part in ("Playwright", "google-chrome"):
         assert part in message
     assert str(world["debian_lib"]) in message
     assert "python -m playwright install chromium" in message
     assert "chromium" in message
 
 
-def test_no_playwright_driver_is_skipped(world: dict[str, Path]) -> None:
-    for name in ("env", "config"):
-        world[name].unlink()
+def test_no_playwright_driver_is_skipped(
+    world: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ARGUS_BROWSER")
     found = browser.discover_browser(None, playwright_path=lambda: None)
     assert found == str(world["debian_lib"])
 

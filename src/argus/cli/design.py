@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -61,8 +62,8 @@ def register(subparsers: Any) -> None:
     extract.add_argument(
         "--out",
         type=Path,
-        help="where to write (inside the repository; default: the view's .argus-runs entry, "
-        "or ./design-schema.json for a URL)",
+        help="where to write (inside the repository; default: the view's .argus-runs entry "
+        "for a feature, standard output for a URL)",
     )
     add_root_argument(extract)
     extract.set_defaults(func=run_extract)
@@ -90,6 +91,7 @@ def _inside(root: Path, path: Path) -> Path:
 
 def run_extract(args: argparse.Namespace) -> int:
     from argus.cli._view import served_view
+    from argus.config import load_config
     from argus.design.extract import build_schema, measure
     from argus.io import atomic_write_json
     from argus.sense.browser import discover_browser
@@ -97,17 +99,18 @@ def run_extract(args: argparse.Namespace) -> int:
     root = repo_root(args)
     if (args.url is None) == (args.feature is None):
         raise InputError("design extract: give a URL or --feature F --target T, not both")
+    out: Path | None
     if args.url is not None:
         if not args.url.startswith(("http://", "https://")):
             raise InputError(f"{args.url}: design extract renders http(s) URLs only")
-        out = _inside(root, args.out or Path("design-schema.json"))
-        browser = discover_browser()
+        out = _inside(root, args.out) if args.out else None
+        browser = discover_browser(load_config(root))
         raw = measure(args.url, width=args.width, height=args.height, browser=browser)
         url = args.url
     else:
         if not args.target:
             raise InputError("design extract: --feature needs --target")
-        browser = discover_browser()
+        browser = discover_browser(load_config(root))
         with served_view(root, args) as view:
             out = _inside(root, args.out) if args.out else view.out_dir / "design-schema.json"
             raw = measure(
@@ -119,12 +122,19 @@ def run_extract(args: argparse.Namespace) -> int:
             )
             url = view.url
     schema = build_schema(raw, url)
-    atomic_write_json(out, schema)
     spacing, types = schema["spacing"], schema["type_scale"]
-    print(
-        f"wrote {out}: base unit {spacing['base_unit']}, type ratio {types['ratio']}, "
+    summary = (
+        f"base unit {spacing['base_unit']}, type ratio {types['ratio']}, "
         f"{len(schema['grid']['breakpoints'])} breakpoint(s), "
         f"{len(schema['elevation']['shadows'])} shadow(s), "
         f"components {', '.join(schema['components']) or 'none'}"
     )
+    # The schema is the output: to stdout, or to the file named; what happened goes to stderr,
+    # so `argus design extract URL > schema.json` captures JSON and nothing else.
+    if out is None:
+        print(json.dumps(schema, indent=2))
+        print(f"argus: design schema of {url}: {summary}", file=sys.stderr)
+    else:
+        atomic_write_json(out, schema)
+        print(f"argus: wrote {out}: {summary}", file=sys.stderr)
     return 0

@@ -92,6 +92,12 @@ def run_lint(args: argparse.Namespace) -> int:
         raise InputError("layout lint needs a PATH (a page.json, a page directory or boxes JSON)")
     if args.max_overrides < 0:
         raise InputError("--max-overrides must be >= 0")
+    if args.visual_types is not None and not args.visual_types.is_file():
+        # Read only when a page has visuals: a wrong path must not pass a page without any.
+        raise InputError(
+            f"{args.visual_types}: no visual-type reference there (--visual-types or "
+            "$ARGUS_VISUAL_TYPES); fix the path, or unset it to use Argus's own"
+        )
     root = repo_root(args)
     path = args.path if args.path.is_absolute() else Path.cwd() / args.path
     settings = Settings(args.tolerance_gap, args.tolerance_align, args.max_overrides)

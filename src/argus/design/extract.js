@@ -24,6 +24,10 @@
     font_size: px(cs.fontSize),
     font_weight: Number(cs.fontWeight) || null,
     shadow: cs.boxShadow === "none" ? null : cs.boxShadow,
+    // Chromium's own look for a control nobody styled (2px outset border, 1px 6px padding):
+    // the browser's recipe, not the page's.
+    browser_default: cs.borderTopStyle === "outset" && cs.borderTopWidth === "2px"
+      && cs.paddingTop === "1px" && cs.paddingLeft === "6px",
   });
   const spacing = [];
   const fontSizes = [];

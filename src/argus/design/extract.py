@@ -71,15 +71,28 @@ def _recipe(raw: Any) -> dict[str, Any] | None:
     }
 
 
-def _components(raw: Any) -> dict[str, Any]:
-    """Per kind (button, input, card): the most common recipe and how many elements use it."""
+def _browser_default(item: Any) -> bool:
+    """Whether the page measured this control in the browser's own look (exactly true only)."""
+    return isinstance(item, dict) and item.get("browser_default") is True
+
+
+def _components(raw: Any, notes: list[str]) -> dict[str, Any]:
+    """Per kind (button, input, card): the most common recipe and how many elements use it.
+
+    A control in the browser's default look was never styled by the page: it is left out (a
+    note says how many), so a row of bare sort buttons cannot become the page's button."""
     out: dict[str, Any] = {}
     kinds = raw if isinstance(raw, dict) else {}
     for kind in ("button", "input", "card"):
         items = kinds.get(kind)
-        recipes = (
-            [r for r in map(_recipe, items[:MAX_VALUES]) if r] if isinstance(items, list) else []
-        )
+        listed = items[:MAX_VALUES] if isinstance(items, list) else []
+        styled = [i for i in listed if not _browser_default(i)]
+        if len(styled) < len(listed):
+            notes.append(
+                f"components: {len(listed) - len(styled)} {kind}(s) in the browser's default "
+                "look left out (not styled by the page)"
+            )
+        recipes = [r for r in map(_recipe, styled) if r]
         if not recipes:
             continue
         counted = Counter(json.dumps(r, sort_keys=True) for r in recipes)
@@ -126,6 +139,7 @@ def build_schema(raw: Any, url: str, fetched_at: str | None = None) -> dict[str,
     columns = _number(data.get("columns"))
     viewport = _number(data.get("viewport_width")) or 100000.0
     containers = [w for w in _numbers(data.get("max_widths")) if w <= viewport]
+    components = _components(data.get("components"), notes)
     return {
         "source": {"url": url, "fetched_at": fetched_at or datetime.now(UTC).isoformat()},
         "capture_method": CAPTURE,
@@ -148,7 +162,7 @@ def build_schema(raw: Any, url: str, fetched_at: str | None = None) -> dict[str,
             "capture_method": CAPTURE,
         },
         "elevation": {"shadows": ramp, "capture_method": CAPTURE},
-        "components": _components(data.get("components")),
+        "components": components,
         "identity_flags": {},
         "confidence_notes": notes,
     }

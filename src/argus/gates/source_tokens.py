@@ -35,7 +35,7 @@ def select_files(root: Path, patterns: Sequence[str], git_base: str = "") -> lis
     root = root.resolve()
     include = [p for p in patterns if not p.startswith("!")]
     exclude = [p[1:] for p in patterns if p.startswith("!")]
-    matched = _globbed(root, include)
+    matched = _globbed(root, include, must_match=True)
     if git_base:
         changed = set(changed_files(root, git_base))
         matched = matched & changed if include else changed
@@ -43,14 +43,21 @@ def select_files(root: Path, patterns: Sequence[str], git_base: str = "") -> lis
     return sorted(p for p in matched if language_for(p) is not None)
 
 
-def _globbed(root: Path, patterns: Sequence[str]) -> set[Path]:
+def _globbed(root: Path, patterns: Sequence[str], *, must_match: bool = False) -> set[Path]:
     found: set[Path] = set()
     for pattern in patterns:
         if not pattern or Path(pattern).is_absolute() or ".." in Path(pattern).parts:
             raise ConfigError(
                 f"[gates.source_tokens] paths: {pattern!r} must be a glob inside the repository"
             )
-        found.update(p.relative_to(root) for p in root.glob(pattern) if p.is_file())
+        files = {p.relative_to(root) for p in root.glob(pattern) if p.is_file()}
+        if must_match and not files:
+            # A configured path that names nothing is a typo or a moved file, never "clean".
+            raise ConfigError(
+                f"[gates.source_tokens] paths: {pattern!r} matches no file under {root}; "
+                "fix the path or remove it"
+            )
+        found.update(files)
     return found
 
 

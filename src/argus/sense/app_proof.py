@@ -86,6 +86,7 @@ def prove_app(url: str, config: ProjectConfig, spec: Spec | None) -> None:
     what = "; ".join(looked) or "nothing to look for (no marker, no a11y contract id)"
     raise SensorError(
         f"web server: {url} already answers but Argus did not start it and cannot tell it is "
-        f"this project's app (looked for {what}); stop it, or set [web_server] marker to a "
-        "text its page holds"
+        f"this project's app (looked for {what}): another program may hold the port; stop it "
+        "or move [web_server] url and base_url to a free port, or, if it is your app, set "
+        "[web_server] marker to a text its page holds"
     )

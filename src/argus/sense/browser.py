@@ -8,7 +8,9 @@ Order of preference (first hit wins):
 4. Debian's ``/usr/lib/chromium/chromium`` and ``/usr/bin/chromium``;
 5. ``google-chrome`` on PATH.
 
-Nothing found is one SensorError line naming every place tried and how to install one.
+A browser the user named (1 or 2) that is not there is a ConfigError, never a quiet fall back
+to another Chromium: renders and baselines depend on which browser drew them. Nothing found
+among 3-5 is one SensorError line naming every place tried and how to install one.
 
 A remote browser replaces all of this: ``ARGUS_BROWSER_CONNECT`` or ``[browser] connect``
 (see remote_endpoint and docs/sense.md, "Remote browsers").
@@ -26,7 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from argus.errors import SensorError
+from argus.errors import ConfigError, SensorError
 
 if TYPE_CHECKING:
     from argus.config import ProjectConfig
@@ -84,6 +86,22 @@ def _executable(candidate: str) -> str | None:
     return None
 
 
+def _named_browser(candidate: str, where: str, otherwise: str) -> str:
+    """The browser a user named, or a ConfigError saying it is not there."""
+    found = _executable(candidate)
+    if found:
+        return found
+    if Path(candidate).expanduser().is_file():
+        what = "is not executable"
+    elif os.sep in candidate:
+        what = "does not exist"
+    else:
+        what = "is not on PATH"
+    raise ConfigError(
+        f"{where} = {candidate!r}: {what}; point it at a Chromium or Chrome, or {otherwise}"
+    )
+
+
 def playwright_chromium_path() -> str | None:
     """Where Playwright keeps its own Chromium, asked of its driver without launching a browser.
 
@@ -109,20 +127,16 @@ def discover_browser(
     *,
     playwright_path: Callable[[], str | None] = playwright_chromium_path,
 ) -> str:
-    """The path of the Chromium to launch; SensorError listing what was tried when none."""
-    tried: list[str] = []
+    """The path of the Chromium to launch: ConfigError when the one the user named is not
+    there, SensorError listing what was tried when none is found."""
     env = os.environ.get("ARGUS_BROWSER", "").strip()
     if env:
-        found = _executable(env)
-        if found:
-            return found
-        tried.append(f"ARGUS_BROWSER={env} (not an executable)")
+        return _named_browser(env, "ARGUS_BROWSER", "unset it to let Argus find a Chromium")
     configured = config.browser.executable.strip() if config is not None else ""
-    if configured:
-        found = _executable(configured)
-        if found:
-            return found
-        tried.append(f"[browser] executable={configured} (not an executable)")
+    if configured and config is not None:
+        where = f"{config.source or 'config'}: [browser] executable"
+        return _named_browser(configured, where, "remove the key to let Argus find a Chromium")
+    tried: list[str] = []
     bundled = playwright_path()
     if bundled and _executable(bundled):
         return bundled

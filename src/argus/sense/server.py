@@ -65,6 +65,14 @@ def web_server(
         yield None
         return
     url = server_url(config, server)
+    workdir = (root or config.root).resolve()
+    cwd = (workdir / server.cwd).resolve()
+    if not cwd.is_dir():
+        # Checked even when a running server is reused: a wrong path is wrong either way.
+        raise ConfigError(
+            f"{config.source or 'argus.toml'}: [web_server] cwd = {server.cwd!r}: no such "
+            f"directory ({cwd}); fix the path (it is relative to {workdir})"
+        )
     end_orphans()  # a server an Argus killed with kill -9 started is never reused
     if url_answers(url):
         if server.reuse_existing:
@@ -75,8 +83,6 @@ def web_server(
             f"web server: {url} already answers and reuse_existing is false; "
             "stop the running server or set web_server.reuse_existing = true"
         )
-    workdir = (root or config.root).resolve()
-    cwd = (workdir / server.cwd).resolve()
     with tempfile.TemporaryDirectory(prefix="argus-server-") as tmp, ExitStack() as running:
         log_path = Path(tmp) / "server.log"
         with log_path.open("wb") as log:
