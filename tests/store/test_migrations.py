@@ -67,6 +67,7 @@ def _old_store(root: Path, events: list[tuple[object, ...]] = OLD_EVENTS) -> Pat
     path = db_path(root)
     path.parent.mkdir(parents=True)
     conn = sqlite3.connect(path, isolation_level=None)
+    assert isinstance(MIGRATIONS[0], str)
     for statement in _statements(MIGRATIONS[0]):
         conn.execute(statement)
     conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
@@ -89,12 +90,14 @@ def _raw_events(path: Path) -> list[tuple[object, ...]]:
 
 
 def test_migration_1_is_frozen_with_the_original_nine_kinds() -> None:
+    assert isinstance(MIGRATIONS[0], str)
     assert _check_kinds(MIGRATIONS[0]) == list(ORIGINAL_KINDS)
     digest = hashlib.sha256(MIGRATIONS[0].encode()).hexdigest()
     assert digest == MIGRATION_1_SHA256, "migration 1 shipped: never edit it, add a migration"
 
 
 def test_migration_2_allows_the_review_kinds() -> None:
+    assert isinstance(MIGRATIONS[1], str)
     assert _check_kinds(MIGRATIONS[1]) == [*ORIGINAL_KINDS, *REVIEW_KINDS]
 
 
@@ -111,13 +114,13 @@ def test_old_store_upgrades_keeping_every_event(tmp_path: Path) -> None:
     before = _raw_events(path)
     assert [row[0] for row in before] == [1, 2, 3, 4]
     with RunStore.open(tmp_path) as store:
-        assert store.schema_version() == LATEST_VERSION == 3
+        assert store.schema_version() == LATEST_VERSION == 4
         kept = store.events()
     assert _raw_events(path) == before
     assert [(e.id, e.kind, e.created_at) for e in kept] == [(r[0], r[2], r[8]) for r in before]
     assert [e.payload for e in kept[:2]] == [{}, {"a": 1}]
     conn = sqlite3.connect(path)
-    assert [row[0] for row in conn.execute("SELECT version FROM schema_version")] == [1, 2, 3]
+    assert [row[0] for row in conn.execute("SELECT version FROM schema_version")] == [1, 2, 3, 4]
     assert _check_kinds(_events_sql(conn)) == list(EVENT_KINDS)
 
 
@@ -131,6 +134,7 @@ def test_upgraded_store_has_indexes_and_triggers_and_no_leftovers(tmp_path: Path
         ("index", "events_feature"),
         ("trigger", "events_no_update"),
         ("trigger", "events_no_delete"),
+        ("trigger", "events_chained"),
     ]:
         assert (kind, name, "events") in objects
     assert not any("events_v" in str(obj) for obj in objects)
@@ -164,7 +168,7 @@ def test_new_ids_continue_past_the_old_ones(tmp_path: Path, old_sequence: int | 
 def test_empty_old_store_upgrades(tmp_path: Path) -> None:
     _old_store(tmp_path, events=[])
     with RunStore.open(tmp_path) as store:
-        assert store.schema_version() == 3
+        assert store.schema_version() == LATEST_VERSION
         first = store.append(Event(kind="review_outcome", feature="habits"))
     assert first.id == 1
 
@@ -195,10 +199,12 @@ def test_upgraded_store_still_refuses_unknown_kinds(tmp_path: Path) -> None:
     with RunStore.open(tmp_path) as store, pytest.raises(InputError, match="unknown event kind"):
         store.append(Event(kind="oops", feature="habits"))
     conn = sqlite3.connect(path)
+    (last,) = conn.execute("SELECT hash FROM events ORDER BY id DESC LIMIT 1").fetchone()
     with pytest.raises(sqlite3.IntegrityError, match="CHECK"):
         conn.execute(
-            "INSERT INTO events (kind, feature, created_at, payload)"
-            " VALUES ('oops', 'f', 'now', '{}')"
+            "INSERT INTO events (kind, feature, created_at, payload, prev_hash, hash)"
+            " VALUES ('oops', 'f', 'now', '{}', ?, ?)",
+            (last, "0" * 64),
         )
 
 
@@ -211,10 +217,10 @@ def test_reopening_applies_nothing_twice(tmp_path: Path) -> None:
     schema_first = _events_sql(conn)
     conn.close()
     with RunStore.open(tmp_path) as store:
-        assert store.schema_version() == 3
+        assert store.schema_version() == LATEST_VERSION
     conn = sqlite3.connect(path, isolation_level=None)
     assert migrate(conn) == LATEST_VERSION
-    assert [row[0] for row in conn.execute("SELECT version FROM schema_version")] == [1, 2, 3]
+    assert [row[0] for row in conn.execute("SELECT version FROM schema_version")] == [1, 2, 3, 4]
     assert _events_sql(conn) == schema_first
     conn.close()
     assert _raw_events(path) == after_first
@@ -247,7 +253,7 @@ def test_event_whose_run_is_missing_survives_the_upgrade(tmp_path: Path) -> None
     )
     path = _old_store(tmp_path, events=[*OLD_EVENTS, orphan])
     with RunStore.open(tmp_path) as store:
-        assert store.schema_version() == 3
+        assert store.schema_version() == LATEST_VERSION
         # Enforcement is back on once migrations are done.
         with pytest.raises(StateError, match="refused"):
             store.append(Event(kind="note", feature="habits", run_id="still-missing"))
@@ -270,6 +276,7 @@ def test_rebuild_is_the_same_under_either_pragma(
         "SELECT name, tbl_name, sql FROM sqlite_master WHERE type='trigger' ORDER BY name"
     ).fetchall()
     assert [(name, table) for name, table, _ in triggers] == [
+        ("events_chained", "events"),
         ("events_no_delete", "events"),
         ("events_no_update", "events"),
     ]

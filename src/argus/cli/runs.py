@@ -28,12 +28,18 @@ def register(subparsers: Any) -> None:
         help="list recent runs and their events",
         description="Read the run store (.argus/argus.db, and each feature's report-only "
         "store): recent runs with their event counts, "
-        "or every event of one run with --run. Exit 0, or 2 when the store is unreadable.",
+        "or every event of one run with --run; --verify checks the events' hash chain. "
+        "Exit 0, 1 when --verify finds a broken link, 2 when the store is unreadable.",
     )
     parser.add_argument("--feature", help="only runs of this feature")
     parser.add_argument("--run", metavar="RUN_ID", help="show every event of this run")
     parser.add_argument("--kind", choices=EVENT_KINDS, help="only events of this kind")
     parser.add_argument("--limit", type=int, default=10, help="runs to list (default 10)")
+    parser.add_argument(
+        "--verify",
+        action="store_true",
+        help="walk each store's hash-chained events and name the first broken link (exit 1)",
+    )
     add_root_argument(parser)
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(func=run_runs)
@@ -62,6 +68,8 @@ def run_runs(args: argparse.Namespace) -> int:
             else f"no runs recorded yet in {root}"
         )
         return 0
+    if args.verify:
+        return verify_stores(stores)
     runs: list[Run] = []
     events: dict[str, list[Event]] = {}
     loose: list[Event] = []
@@ -95,6 +103,23 @@ def run_runs(args: argparse.Namespace) -> int:
     else:
         print(render_runs(runs, events, loose))
     return 0
+
+
+def verify_stores(stores: list[Path]) -> int:
+    """One line a store: how many events its chain holds, or the first link that is broken."""
+    broken = False
+    for where in stores:
+        with RunStore.open(where) as store:
+            count, bad = store.verify()
+        if bad is None:
+            print(f"{db_path(where)}: {count} event(s), hash chain intact")
+        else:
+            broken = True
+            print(
+                f"{db_path(where)}: hash chain broken at event {bad.seq}: {bad.why}; the store "
+                "was changed outside Argus (keep it aside as evidence)"
+            )
+    return 1 if broken else 0
 
 
 def render_runs(runs: list[Run], events: dict[str, list[Event]], loose: list[Event]) -> str:

@@ -8,6 +8,10 @@ shipped migration: append a new one.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
+
+from argus.store.chain import GENESIS, link_hash
+from argus.store.model import CHAINED_COLUMNS, chain_content
 
 # The kinds each migration's CHECK allows are frozen literals: a migration's SQL text must stay
 # byte-identical once shipped, so a new kind needs a new migration that rebuilds the table.
@@ -173,7 +177,87 @@ BEGIN
 END;
 """
 
-MIGRATIONS: tuple[str, ...] = (_MIGRATION_1, _MIGRATION_2, _MIGRATION_3)
+# Migration 4: the events become a hash chain (argus.store.chain). Each row gains ``prev_hash``
+# (the hash of the row before it, '' for the first) and ``hash`` (over its chained columns and
+# prev_hash). SQLite has no SHA-256, so this migration is Python: the same rebuild as 2 and 3,
+# with every existing row's link computed in id order as it is copied. It runs inside the one
+# transaction ``migrate`` holds, so a crash (or SIGKILL) part-way leaves the store exactly at
+# version 3, readable, and the next open starts the migration again. A third trigger makes the
+# database itself refuse an insert that does not extend the chain from its current end.
+_EVENTS_V4 = f"""
+CREATE TABLE events_v4 (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id      TEXT REFERENCES runs (run_id),
+    kind        TEXT NOT NULL CHECK (kind IN ({_kind_list(_KINDS_3)})),
+    feature     TEXT NOT NULL,
+    target      TEXT,
+    state       TEXT,
+    appearance  TEXT,
+    iteration   INTEGER,
+    created_at  TEXT NOT NULL,
+    payload     TEXT NOT NULL CHECK (json_valid(payload)),
+    prev_hash   TEXT NOT NULL,
+    hash        TEXT NOT NULL CHECK (length(hash) = 64)
+);
+"""
+_SWAP_V4 = """
+UPDATE sqlite_sequence
+    SET seq = (SELECT MAX(seq) FROM sqlite_sequence WHERE name IN ('events', 'events_v4'))
+    WHERE name = 'events_v4';
+INSERT INTO sqlite_sequence (name, seq)
+    SELECT 'events_v4', seq FROM sqlite_sequence
+    WHERE name = 'events'
+      AND NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'events_v4');
+DROP TRIGGER events_no_update;
+DROP TRIGGER events_no_delete;
+DROP TABLE events;
+ALTER TABLE events_v4 RENAME TO events;
+CREATE INDEX events_run ON events (run_id);
+CREATE INDEX events_feature ON events (feature, kind);
+
+CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+BEGIN
+    SELECT RAISE(ABORT, 'events are append-only');
+END;
+CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+BEGIN
+    SELECT RAISE(ABORT, 'events are append-only');
+END;
+CREATE TRIGGER events_chained BEFORE INSERT ON events
+WHEN NEW.prev_hash IS NOT COALESCE((SELECT hash FROM events ORDER BY id DESC LIMIT 1), '')
+BEGIN
+    SELECT RAISE(ABORT, 'events are hash-chained: prev_hash must be the last event''s hash');
+END;
+"""
+_COPY_BATCH = 500
+
+
+def _copy_chained(conn: sqlite3.Connection) -> None:
+    """Copy every event into events_v4 in id order, linking each to the one before it."""
+    columns = ", ".join(CHAINED_COLUMNS)
+    rows = conn.execute(f"SELECT id, {columns} FROM events ORDER BY id")
+    insert = (
+        f"INSERT INTO events_v4 (id, {columns}, prev_hash, hash)"
+        f" VALUES ({', '.join('?' * (len(CHAINED_COLUMNS) + 3))})"
+    )
+    previous = GENESIS
+    while batch := rows.fetchmany(_COPY_BATCH):
+        for row in batch:
+            digest = link_hash(previous, chain_content(tuple(row[1:])))
+            conn.execute(insert, (*row, previous, digest))
+            previous = digest
+
+
+def _migration_4(conn: sqlite3.Connection) -> None:
+    for statement in _statements(_EVENTS_V4):
+        conn.execute(statement)
+    _copy_chained(conn)
+    for statement in _statements(_SWAP_V4):
+        conn.execute(statement)
+
+
+Migration = str | Callable[[sqlite3.Connection], None]
+MIGRATIONS: tuple[Migration, ...] = (_MIGRATION_1, _MIGRATION_2, _MIGRATION_3, _migration_4)
 LATEST_VERSION = len(MIGRATIONS)
 
 
@@ -204,8 +288,11 @@ def migrate(conn: sqlite3.Connection) -> int:
             for number, script in enumerate(MIGRATIONS, start=1):
                 if number <= before:
                     continue
-                for statement in _statements(script):
-                    conn.execute(statement)
+                if callable(script):
+                    script(conn)
+                else:
+                    for statement in _statements(script):
+                        conn.execute(statement)
                 conn.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
             conn.execute("COMMIT")
         except BaseException:

@@ -78,6 +78,20 @@ class Run:
         }
 
 
+# The columns an event's hash covers, in the order the store selects them: everything but its
+# id (the chain, not the id, fixes its place) and the chain columns themselves. The payload is
+# its stored text, so an old store's rows hash exactly as they are.
+CHAINED_COLUMNS = (
+    "run_id", "kind", "feature", "target", "state", "appearance", "iteration", "created_at",
+    "payload",
+)  # fmt: skip
+
+
+def chain_content(values: tuple[Any, ...]) -> dict[str, Any]:
+    """What an event's link in the chain covers: its ``CHAINED_COLUMNS`` values by name."""
+    return dict(zip(CHAINED_COLUMNS, values, strict=True))
+
+
 def utc_now() -> str:
     """ISO 8601 UTC with microseconds and a Z, so that text order is time order."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")

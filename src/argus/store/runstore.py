@@ -19,8 +19,9 @@ from typing import Any
 
 from argus.closing import Closing
 from argus.errors import InputError, StateError
+from argus.store.chain import GENESIS, BrokenLink, Link, first_broken, link_hash
 from argus.store.migrations import EVENT_KINDS, LATEST_VERSION, migrate
-from argus.store.model import Event, Run, ViewLike, utc_now
+from argus.store.model import CHAINED_COLUMNS, Event, Run, ViewLike, chain_content, utc_now
 
 DB_RELATIVE = Path(".argus") / "argus.db"
 BUSY_TIMEOUT_MS = 30_000
@@ -138,21 +139,29 @@ class RunStore(Closing):
         except (TypeError, ValueError) as exc:
             raise InputError(f"{event.kind} event payload is not plain JSON ({exc})") from exc
         created_at = utc_now()
-        with _sqlite_errors(self.path):
+        values = (
+            event.run_id,
+            event.kind,
+            event.feature,
+            event.target,
+            event.state,
+            event.appearance,
+            event.iteration,
+            created_at,
+            payload,
+        )
+        columns = ", ".join(CHAINED_COLUMNS)
+        # The chain's end is read and extended in one write transaction: two writers (two
+        # views sensed in parallel, two loops) each link to the other's event, never both to
+        # the same one.
+        with _sqlite_errors(self.path), self._write():
+            row = self._conn.execute("SELECT hash FROM events ORDER BY id DESC LIMIT 1").fetchone()
+            previous = str(row[0]) if row else GENESIS
+            digest = link_hash(previous, chain_content(values))
             cursor = self._conn.execute(
-                "INSERT INTO events (run_id, kind, feature, target, state, appearance,"
-                " iteration, created_at, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    event.run_id,
-                    event.kind,
-                    event.feature,
-                    event.target,
-                    event.state,
-                    event.appearance,
-                    event.iteration,
-                    created_at,
-                    payload,
-                ),
+                f"INSERT INTO events ({columns}, prev_hash, hash)"
+                f" VALUES ({', '.join('?' * (len(values) + 2))})",
+                (*values, previous, digest),
             )
         return replace(event, id=cursor.lastrowid, created_at=created_at)
 
@@ -183,6 +192,17 @@ class RunStore(Closing):
         with _sqlite_errors(self.path):
             rows = self._conn.execute(sql, params).fetchall()
         return [_event_from_row(row) for row in rows]
+
+    def verify(self) -> tuple[int, BrokenLink | None]:
+        """Walk the event chain: how many events it holds, and the first broken link (named by
+        its event id), or None when every event is as it was appended."""
+        columns = ", ".join(CHAINED_COLUMNS)
+        with _sqlite_errors(self.path):
+            rows = self._conn.execute(
+                f"SELECT id, prev_hash, hash, {columns} FROM events ORDER BY id"
+            ).fetchall()
+        links = (Link(row[0], row[1], row[2], chain_content(tuple(row[3:]))) for row in rows)
+        return len(rows), first_broken(links)
 
     def schema_version(self) -> int:
         with _sqlite_errors(self.path):
