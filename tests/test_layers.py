@@ -46,8 +46,9 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
             }
         ),
     ),
-    # The shapes of the files Argus reads and writes, the project's settings, the run store.
-    ("schemas and settings", frozenset({"config", "schemas", "store", "verdict"})),
+    # The shapes of the files Argus reads and writes, the project's settings, and the run-state
+    # layer the loop and the contract runner share (store: run store, hash chain, open runs).
+    ("schemas, settings, run state", frozenset({"config", "schemas", "store", "verdict"})),
     # What a person declares: design tokens, the spec, a report layout.
     ("design inputs", frozenset({"layout", "spec", "tokens"})),
     # Looking at a UI: rendering and sensing it, comparing images, running tools on it.
