@@ -13,7 +13,7 @@ $(BIN)/python:
 # Reinstall only when the package metadata changed.
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,frameworks]'
 	touch $(STAMP)
 
 browser: $(STAMP)

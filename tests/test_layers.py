@@ -47,8 +47,12 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
         ),
     ),
     # The shapes of the files Argus reads and writes, the project's settings, and the run-state
-    # layer the loop and the contract runner share (store: run store, hash chain, open runs).
-    ("schemas, settings, run state", frozenset({"config", "schemas", "store", "verdict"})),
+    # layer the loop and the contract runner share (store: run store, hash chain, open runs);
+    # frameworks: what Argus knows of Python UI frameworks, pure data the config names.
+    (
+        "schemas, settings, run state",
+        frozenset({"config", "frameworks", "schemas", "store", "verdict"}),
+    ),
     # What a person declares: design tokens, the spec, a report layout.
     ("design inputs", frozenset({"layout", "spec", "tokens"})),
     # Looking at a UI: rendering and sensing it, comparing images, running tools on it.

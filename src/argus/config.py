@@ -28,6 +28,7 @@ from pydantic import (
 from argus.console_policy import ConsolePolicy
 from argus.entrypoints import PLUGIN_NAME
 from argus.errors import ConfigError, InputError
+from argus.frameworks import get_framework
 from argus.io import read_bytes
 
 DEFAULT_URL_TEMPLATE = "{route}?argus_fixture={fixture}&argus_appearance={appearance}"
@@ -333,6 +334,9 @@ class ImplementerConfig(_Section):
 
 class ProjectConfig(_Section):
     base_url: str = ""
+    # The Python UI framework the app is built with (argus.frameworks): its settle rule and
+    # mask preset apply to every view. Empty: none.
+    framework: str = ""
     url_template: str = DEFAULT_URL_TEMPLATE
     viewport: ViewportConfig = Field(default_factory=ViewportConfig)
     workers: int | None = Field(default=None, ge=1, le=64)
@@ -347,6 +351,16 @@ class ProjectConfig(_Section):
     # Where the config came from (None: defaults) and the directory its paths are relative to.
     source: Path | None = Field(default=None, exclude=True)
     root: Path = Field(default_factory=Path.cwd, exclude=True)
+
+    @field_validator("framework")
+    @classmethod
+    def _known_framework(cls, value: str) -> str:
+        if value:
+            try:
+                return get_framework(value).name
+            except InputError as exc:
+                raise ValueError(str(exc)) from exc
+        return value
 
     @property
     def pool_size(self) -> int:

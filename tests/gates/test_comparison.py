@@ -121,3 +121,37 @@ def test_masks_are_resolved_through_the_probe_and_scaled_to_the_render(tmp_path:
     boxes, scale = masked.masks_on(render, probe)
     assert scale == 2.0 and [(b.x, b.y, b.width, b.height) for b in boxes] == [(1, 2, 3, 4)]
     assert Comparison().masks_on(render, probe) == ((), 1.0)
+
+
+def test_the_frameworks_preset_masks_join_the_targets_and_go_unreported_when_absent(
+    habits: tuple[ProjectConfig, Spec, View], tmp_path: Path
+) -> None:
+    from PIL import Image
+
+    from argus.frameworks import get_framework
+
+    config, spec, view = habits
+    assert comparison_for(config, spec, view).preset_masks == ()
+    streamlit = config.model_copy(update={"framework": "streamlit"})
+    chosen = comparison_for(streamlit, spec, view)
+    assert chosen.preset_masks == get_framework("streamlit").masks
+    render = tmp_path / "render.png"
+    Image.new("RGBA", (40, 10)).save(render)
+    probe = {
+        "viewport": {"width": 40, "height": 10},
+        "elements": [
+            {
+                "tag": "div",
+                "testid": "stToolbar",
+                "box": {"x": 30, "y": 0, "width": 10, "height": 4},
+            }
+        ],
+    }
+    declared = Comparison(masks=("clock",), preset_masks=chosen.preset_masks)
+    found = declared.mask_boxes(probe)
+    # The toolbar is painted over; the presets the page does not show are not reported, the
+    # target's own mask that matches nothing still is.
+    assert [(b.x, b.y, b.width, b.height) for b in found.boxes] == [(30, 0, 10, 4)]
+    assert found.unresolved == ("clock",)
+    boxes, _ = Comparison(preset_masks=chosen.preset_masks).masks_on(render, probe)
+    assert len(boxes) == 1

@@ -8,9 +8,16 @@ import sys
 from pathlib import Path
 
 from argus.errors import InputError
+from argus.frameworks import Framework, get_framework
 from argus.io import atomic_write_text
 from argus.spec import find_repo_root
-from argus.spec.project_config import CONFIG_FILE, check_url, config_text, existing_config
+from argus.spec.project_config import (
+    CONFIG_FILE,
+    check_url,
+    config_text,
+    existing_config,
+    framework_config_text,
+)
 from argus.spec.scaffold import init_feature
 
 
@@ -36,6 +43,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="the shell command that starts your app, e.g. 'npm run dev' ([web_server] command)",
     )
     parser.add_argument(
+        "--framework",
+        metavar="NAME",
+        help="the Python UI framework the app is built with (streamlit, dash, gradio, nicegui, "
+        "panel, server-rendered): writes its [web_server] command and readiness settings, and "
+        "turns on its settle rule and mask preset (docs/frameworks.md)",
+    )
+    parser.add_argument(
         "--url",
         metavar="URL",
         help="where the running app answers, e.g. http://127.0.0.1:3000 (base_url)",
@@ -46,15 +60,27 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     root = find_repo_root(Path.cwd())
     config_path = existing_config(root)
-    start, url = _app_settings(args, config_path)
+    framework = _framework(args, config_path)
+    if framework is None:
+        start, url = _app_settings(args, config_path)
+        text = config_text(url, start)
+    else:
+        url = check_url(args.url) if args.url else ""
+        text = framework_config_text(framework, url)
     scaffold = init_feature(root, args.feature, with_rubric=args.rubric)
     for path in scaffold.written:
         print(f"wrote {path.relative_to(root)}")
     if config_path is None:
-        atomic_write_text(root / CONFIG_FILE, config_text(url, start))
+        atomic_write_text(root / CONFIG_FILE, text)
         print(f"wrote {CONFIG_FILE}")
     feature_dir = scaffold.feature_dir.relative_to(root)
-    if config_path is None and not url:
+    if framework is not None:
+        print(
+            f"next: check that [web_server] command in {CONFIG_FILE} names your "
+            f"{framework.title} app's file; fixtures arrive as query parameters "
+            f"({framework.fixture_input}); see docs/frameworks.md"
+        )
+    elif config_path is None and not url:
         print(
             f"next: set base_url in {CONFIG_FILE} to where your app answers, and [web_server] "
             "command to how it starts (or start it yourself before argus sense)"
@@ -71,6 +97,26 @@ def run(args: argparse.Namespace) -> int:
         f"'argus sense --feature {args.feature} --all'"
     )
     return 0
+
+
+def _framework(args: argparse.Namespace, config_path: Path | None) -> Framework | None:
+    """The framework ``--framework`` names (InputError for an unknown name, or beside
+    --start-command, or where Argus is already configured)."""
+    if args.framework is None:
+        return None
+    framework = get_framework(args.framework)
+    if args.start_command:
+        raise InputError(
+            f"--framework {framework.name} writes the command that starts the app; "
+            "drop --start-command (edit [web_server] command in argus.toml afterwards)"
+        )
+    if config_path is not None:
+        raise InputError(
+            f"{config_path}: Argus is already configured here; set framework = "
+            f"{framework.name!r} and [web_server] there (docs/frameworks.md) instead of "
+            "passing --framework"
+        )
+    return framework
 
 
 def _app_settings(args: argparse.Namespace, config_path: Path | None) -> tuple[str, str]:

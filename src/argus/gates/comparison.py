@@ -13,7 +13,10 @@ tokens), because a baseline is a render by the same sensor and pixelmatch's defa
 would let a swap between neighbouring tokens, or an off-palette chart bar, through unseen.
 Only without a view (an assertion naming no spec target) or without a palette for its
 appearance is the threshold pixelmatch's default. The masks are the target's
-``snapshot.masks``, resolved through the render's probe and painted in both images.
+``snapshot.masks`` and the mask preset of the project's ``framework`` (argus.frameworks: its
+spinners, toolbar, deploy button), resolved through the render's probe and painted in both
+images; a preset mask that matches nothing is not reported, as the framework shows those parts
+only at times.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from argus.diff.png import read_png_header
 from argus.diff.sensor_tolerance import SensorTolerance, sensor_tolerance
 from argus.diff.tolerance import Tolerance
 from argus.errors import InputError
+from argus.frameworks import get_framework
 from argus.spec.model import Spec, Target, View
 from argus.tokens import Tokens, load_tokens
 
@@ -50,11 +54,17 @@ class Overrides:
 @dataclass(frozen=True)
 class Comparison:
     """The options of one comparison: the tolerance, how its threshold was measured (None:
-    set by a person, or pixelmatch's default), and the mask selectors."""
+    set by a person, or pixelmatch's default), the target's mask selectors and the framework's
+    preset ones."""
 
     tolerance: Tolerance = field(default_factory=Tolerance)
     measured: SensorTolerance | None = None
     masks: tuple[str, ...] = ()
+    preset_masks: tuple[str, ...] = ()
+
+    @property
+    def all_masks(self) -> tuple[str, ...]:
+        return (*self.masks, *self.preset_masks)
 
     def threshold_json(self) -> dict[str, object]:
         """The threshold as the gate's outcome records it (``data.tolerance``)."""
@@ -75,13 +85,16 @@ class Comparison:
         )
 
     def mask_boxes(self, probe: Mapping[str, Any]) -> MaskResolution:
-        """The masks' boxes (CSS pixels) among the probe's elements."""
-        return resolve_masks(self.masks, probe)
+        """The masks' boxes (CSS pixels) among the probe's elements; only the target's own
+        masks are reported when they match nothing."""
+        found = resolve_masks(self.all_masks, probe)
+        unresolved = tuple(m for m in found.unresolved if m not in self.preset_masks)
+        return MaskResolution(found.boxes, unresolved)
 
     def masks_on(self, render: Path, probe: Mapping[str, Any]) -> tuple[tuple[Box, ...], float]:
         """The masks' boxes among the probe's elements and the render's image pixels per CSS
         pixel, as ``compare_to_baseline`` takes them (nothing to paint without masks)."""
-        if not self.masks:
+        if not self.all_masks:
             return (), 1.0
         return self.mask_boxes(probe).boxes, device_pixel_ratio(render, viewport_width(probe))
 
@@ -121,12 +134,13 @@ def comparison_for(
         settings = (target or spec.target(view.target)).snapshot
     tolerance = chosen.apply(Tolerance.resolve(project, settings))
     masks = tuple(settings.masks) if settings is not None else ()
+    preset = get_framework(config.framework).masks if config and config.framework else ()
     if spec is None or view is None:
-        return Comparison(tolerance, None, masks)
+        return Comparison(tolerance, None, masks, preset)
     if chosen.threshold is not None or Tolerance.threshold_set(project, settings):
-        return Comparison(tolerance, None, masks)
+        return Comparison(tolerance, None, masks, preset)
     palette_of = tokens if tokens is not None else load_tokens(spec.tokens_path)
     if not palette_of.has_appearance(view.appearance):
-        return Comparison(tolerance, None, masks)
+        return Comparison(tolerance, None, masks, preset)
     measured = sensor_tolerance(palette_of.palette(view.appearance))
-    return Comparison(replace(tolerance, threshold=measured.threshold), measured, masks)
+    return Comparison(replace(tolerance, threshold=measured.threshold), measured, masks, preset)

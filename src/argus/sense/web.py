@@ -29,6 +29,7 @@ from argus.sense.controls import CopyView, probe_controls
 from argus.sense.focus_trap import trap_walk
 from argus.sense.focus_visible import focus_visibility
 from argus.sense.fonts import FontProbe
+from argus.sense.framework_settle import FrameworkSettle, framework_settle, settle_framework
 from argus.sense.output import Probed, WebCapture, web_meta, write_sensed_files
 from argus.sense.page_state import FONTS_READY_JS, FREEZE_CSS, NetworkMonitor
 from argus.sense.pages import WarmPage
@@ -286,11 +287,16 @@ async def sense_web_view(
     console = ConsoleLog()
     console.attach(page)
     network = NetworkMonitor(page)
+    framework = framework_settle(page, config.framework)
     try:
-        return await _sense(warm, plan, config, out_dir, browser, probe, console, network, copy)
+        return await _sense(
+            warm, plan, config, out_dir, browser, probe, console, network, copy, framework
+        )
     finally:
         console.detach(page)
         network.detach()
+        if framework is not None:
+            framework.detach()
 
 
 async def _prepare(warm: WarmPage, plan: ViewPlan, timeout_s: float) -> None:
@@ -329,7 +335,11 @@ async def _at_rest(
 
 
 async def _interact(
-    warm: WarmPage, plan: ViewPlan, network: NetworkMonitor, timeout_s: float
+    warm: WarmPage,
+    plan: ViewPlan,
+    network: NetworkMonitor,
+    timeout_s: float,
+    framework: FrameworkSettle | None = None,
 ) -> None:
     """The state's steps on the settled page, then at rest again (fonts, quiet network)."""
     if any(step.action in ("set_viewport", "emulate") for step in plan.steps):
@@ -342,6 +352,7 @@ async def _interact(
             f"{plan.view.slug}: the page kept loading for {timeout_s:g}s after its steps "
             "(network never went idle)"
         )
+    await settle_framework(framework, network, timeout_s, f"{plan.view.slug}: after its steps")
 
 
 async def _run_loaded(
@@ -386,6 +397,7 @@ async def _sense(
     console: ConsoleLog,
     network: NetworkMonitor,
     copy: CopyPage | None = None,
+    framework: FrameworkSettle | None = None,
 ) -> SenseResult:
     assert plan.url is not None
     url = plan.url
@@ -424,15 +436,21 @@ async def _sense(
             # warm-up has the page's main thread then, and the shot only waited for it
             # (measured: settle + capture 70 ms slower), and with a baseline to match the first
             # shot belongs beside the probe.
-            early = None if plan.steps or probe else _shooter(page, plan.full_page)
+            # A framework's page may still be busy in the network's quiet window: no early shot.
+            quick = not (plan.steps or probe or framework)
+            early = _shooter(page, plan.full_page) if quick else None
             settling = _at_rest(page, network, config.browser.timeout, start_warming, early)
             if not await clock.phase("settle", settling):
                 raise SensorError(
                     f"{plan.view.slug}: {url} kept loading for {config.browser.timeout:g}s "
                     "(network never went idle)"
                 )
+            timeout = config.browser.timeout
+            if framework is not None:
+                what = f"{plan.view.slug}: {url}"
+                await clock.phase("framework", settle_framework(framework, network, timeout, what))
             if plan.steps:
-                await clock.phase("steps", _interact(warm, plan, network, config.browser.timeout))
+                await clock.phase("steps", _interact(warm, plan, network, timeout, framework))
             png, sensed, settled, attempts = await clock.phase(
                 "capture_and_probe",
                 stable_capture(
@@ -442,7 +460,7 @@ async def _sense(
                     warming,
                     probe_budget(plan, config),
                     expected,
-                    None if plan.steps else network.early,
+                    None if plan.steps or framework else network.early,
                 ),
             )
             probed, picks = sensed if sensed is not None else (None, None)

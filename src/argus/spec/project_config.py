@@ -13,6 +13,7 @@ import urllib.parse
 from pathlib import Path
 
 from argus.errors import InputError
+from argus.frameworks import Framework
 
 CONFIG_FILE = "argus.toml"
 
@@ -82,6 +83,39 @@ def config_text(url: str, start_command: str = "") -> str:
             '# command = "npm run dev"',
             f"# url = {_toml_string(url)}",
         ]
+    return "\n".join(lines) + "\n"
+
+
+def framework_config_text(framework: Framework, url: str = "") -> str:
+    """The argus.toml for an app built with ``framework``: its name (the sensor's settle rule and
+    the snapshot mask preset), and the ``[web_server]`` command and readiness settings that
+    start it at ``url`` (empty: the framework's usual port on 127.0.0.1)."""
+    preset = framework.server
+    parts = urllib.parse.urlsplit(url) if url else None
+    port = (parts.port if parts is not None else None) or preset.port
+    base = url.rstrip("/") if url else f"http://127.0.0.1:{port}"
+    reuse = "true" if preset.reuse_existing else "false"
+    lines = [
+        "# Argus config, written by argus init. Every key: docs/sense.md, docs/gates.md and",
+        f"# docs/frameworks.md ({framework.title}).",
+        f"base_url = {_toml_string(base)}",
+        f"framework = {_toml_string(framework.name)}",
+        "",
+        "# Fixtures reach the app as the URL's query parameters (docs/frameworks.md):",
+        f"# {framework.fixture_input}",
+        "# Argus starts the app with this command (name your app's file in it) and waits for",
+        "# url to answer before rendering; it stops the app afterwards.",
+        "[web_server]",
+        f"command = {_toml_string(preset.command_for(port))}",
+        f"url = {_toml_string(base + preset.health_path)}",
+        f"timeout = {preset.timeout:g}",
+    ]
+    if not preset.reuse_existing:
+        lines.append(
+            f"# {framework.title} serves the same page shell for every app: a server Argus did"
+        )
+        lines.append("# not start could not prove it is yours, so it is never reused.")
+    lines.append(f"reuse_existing = {reuse}")
     return "\n".join(lines) + "\n"
 
 

@@ -55,7 +55,7 @@ def _stamp(path: Path) -> tuple[str, int, int]:
 def _masks(render: Path, comparison: Comparison) -> tuple[tuple[Box, ...], float]:
     """The masks' boxes (via the render's probe.json) and the render's pixel scale."""
     probe_path = render.parent / "probe.json"
-    if not comparison.masks or not probe_path.is_file():
+    if not comparison.all_masks or not probe_path.is_file():
         return (), 1.0
     try:
         probe = read_json(probe_path, what="probe.json")

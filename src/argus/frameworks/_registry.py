@@ -1,0 +1,33 @@
+"""The frameworks Argus knows, by name. A new one is a module beside the others holding one
+``Framework`` constant, and a line in ``KNOWN``."""
+
+from __future__ import annotations
+
+from argus.errors import InputError
+from argus.frameworks import dash, gradio, nicegui, panel, server_rendered, streamlit
+from argus.frameworks._model import Framework
+
+KNOWN: tuple[Framework, ...] = (
+    streamlit.STREAMLIT,
+    dash.DASH,
+    gradio.GRADIO,
+    nicegui.NICEGUI,
+    panel.PANEL,
+    server_rendered.SERVER_RENDERED,
+)
+_BY_NAME = {framework.name: framework for framework in KNOWN}
+
+
+def framework_names() -> tuple[str, ...]:
+    """Every known framework's name, in the registry's order."""
+    return tuple(_BY_NAME)
+
+
+def get_framework(name: str) -> Framework:
+    """The framework called ``name``; InputError naming the known ones otherwise."""
+    found = _BY_NAME.get(name.strip().lower())
+    if found is None:
+        raise InputError(
+            f"unknown framework {name!r}; known frameworks: {', '.join(framework_names())}"
+        )
+    return found
