@@ -16,7 +16,7 @@ from argus.diff import (
     load_png,
     save_png,
 )
-from argus.diff.compare import compare
+from argus.diff.comparison import compare
 from argus.errors import InputError
 
 from .conftest import page

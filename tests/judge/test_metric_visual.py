@@ -14,7 +14,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from argus.config import ProjectConfig
-from argus.diff.compare import compare
+from argus.diff.comparison import compare
 from argus.judge.composition import DesignScores, design_scores
 from argus.judge.metric import MetricJudge
 from argus.judge.metric.visual import PARTIAL, PASS, distance_to, pixel_numbers

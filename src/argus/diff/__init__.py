@@ -6,24 +6,22 @@ compare_files(a_png, b_png, ...) -> DiffResult            decode included
 is_unchanged(prev_png, curr_png) -> UnchangedResult       the loop's suppression check
 compare_to_baseline(render, baseline, ...) -> SnapshotOutcome
 
-The kernel and the PNG codec load with the package; the snapshot gate's part (masks,
-baselines, tolerance, the spec's path helpers) loads on first use (PEP 562), so ``argus diff``
-never imports the spec package and its JSON Schema validator.
+Every name loads on first use (PEP 562): importing a light submodule (``pngcheck``,
+``result``) loads neither numpy nor Pillow, so ``argus diff`` on byte-identical files answers
+without them, and it never imports the spec package and its JSON Schema validator.
 """
 
 import typing as _typing
 
 from argus._lazy import lazy_attributes as _lazy_attributes
 
-# Eager: `compare` is both a function and the submodule it lives in; importing the submodule
-# sets the package attribute to the module, so the function must be bound here, after it.
-from argus.diff.compare import DiffResult, compare, compare_files
-from argus.diff.kernel import pixelmatch
-from argus.diff.png import decode_png, encode_png, load_png, load_png_pair, save_png
-from argus.diff.regions import Region
-
 if _typing.TYPE_CHECKING:
+    from argus.diff.comparison import compare, compare_files
+    from argus.diff.kernel import pixelmatch
     from argus.diff.masks import MASK_RGBA, Box, MaskResolution, paint_masks, resolve_masks
+    from argus.diff.png import decode_png, encode_png, load_png, load_png_pair, save_png
+    from argus.diff.regions import Region
+    from argus.diff.result import DiffResult
     from argus.diff.snapshot import (
         UPDATE_MODES,
         SnapshotOutcome,
@@ -37,6 +35,16 @@ if _typing.TYPE_CHECKING:
 
 # Each name loaded on first use and the module it comes from.
 _SOURCES = {
+    "DiffResult": "argus.diff.result",
+    "compare": "argus.diff.comparison",
+    "compare_files": "argus.diff.comparison",
+    "pixelmatch": "argus.diff.kernel",
+    "decode_png": "argus.diff.png",
+    "encode_png": "argus.diff.png",
+    "load_png": "argus.diff.png",
+    "load_png_pair": "argus.diff.png",
+    "save_png": "argus.diff.png",
+    "Region": "argus.diff.regions",
     "MASK_RGBA": "argus.diff.masks",
     "Box": "argus.diff.masks",
     "MaskResolution": "argus.diff.masks",

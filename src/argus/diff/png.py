@@ -8,81 +8,32 @@ opaque RGBA. Other modes are converted, then pasted into the buffer (``np.asarra
 copy through ``tobytes``). 16-bit greyscale, which Pillow's own conversion clips to white above
 255, is scaled to 8 bits here (its high byte, as Pillow does for 16-bit colour).
 
-Before any decoding, ``check_png`` reads the header and the chunk list: dimensions over
-``MAX_PNG_PIXELS`` (a 69-byte file can declare 150 million pixels) and files made of many
-metadata chunks (which Pillow parses one by one, slowly) are refused in one line. Every reader
-of a PNG in Argus goes through it, so Pillow never decodes, or warns about, an image that
-large.
+Before any decoding, ``check_png`` (argus.diff.pngcheck, re-exported here) refuses what
+Pillow must never see.
 """
 
 from __future__ import annotations
 
 import io
-import struct
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from PIL import Image, ImageFile, PngImagePlugin, UnidentifiedImageError
 
 from argus.diff.arrays import U8
+from argus.diff.pngcheck import MAX_METADATA_CHUNKS as MAX_METADATA_CHUNKS
+from argus.diff.pngcheck import MAX_PNG_BYTES as MAX_PNG_BYTES
+from argus.diff.pngcheck import MAX_PNG_PIXELS as MAX_PNG_PIXELS
+from argus.diff.pngcheck import PNG_SIGNATURE as PNG_SIGNATURE
+from argus.diff.pngcheck import PngHeader as PngHeader
+from argus.diff.pngcheck import check_png as check_png
+from argus.diff.pngcheck import read_png_bytes
 from argus.diff.preinflate import pre_inflated
 from argus.errors import InputError
-from argus.io import atomic_write_bytes, read_bytes
+from argus.io import atomic_write_bytes
 
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-# Screenshots of long pages are large; the cap only guards against absurd files.
-MAX_PNG_BYTES = 256 * 1024 * 1024
-# Pillow's own decompression-bomb warning threshold: nothing above it is ever decoded, so Pillow
-# never prints its multi-line warning (about 9459 x 9459, or 2560 x 34952 at a scale of 2).
-MAX_PNG_PIXELS = 89_478_485
-# A browser screenshot has a handful of metadata chunks; image data may be split into many.
-MAX_METADATA_CHUNKS = 1000
-MAX_CHUNKS = 100_000
-_CHUNK_HEAD = struct.Struct(">I4s")
-_IHDR = struct.Struct(">IIBBBBB")
 _GREY16_MODES = frozenset({"I;16", "I;16B", "I;16L", "I"})
-
-
-@dataclass(frozen=True)
-class PngHeader:
-    width: int
-    height: int
-    bit_depth: int
-    colour_type: int
-
-
-def check_png(data: bytes, source: Path | str = "image") -> PngHeader:
-    """The PNG's header, or one InputError line when it is not a PNG Argus will decode: no
-    signature, no IHDR first, zero or too many pixels, or too many chunks."""
-    if not data.startswith(PNG_SIGNATURE):
-        raise InputError(f"{source}: not a PNG image (no PNG signature); pass a .png file")
-    pos = len(PNG_SIGNATURE)
-    if len(data) < pos + 8 + _IHDR.size or data[pos + 4 : pos + 8] != b"IHDR":
-        raise InputError(f"{source}: corrupt or truncated PNG (no IHDR header); re-export it")
-    width, height, depth, colour, *_ = _IHDR.unpack_from(data, pos + 8)
-    if width == 0 or height == 0:
-        raise InputError(f"{source}: corrupt PNG (it declares {width} x {height} pixels)")
-    if width * height > MAX_PNG_PIXELS:
-        raise InputError(
-            f"{source}: PNG is too large to decode safely ({width} x {height} pixels, over "
-            f"{MAX_PNG_PIXELS:,}); pass a smaller image"
-        )
-    chunks = metadata = 0
-    while pos + 8 <= len(data):
-        length, kind = _CHUNK_HEAD.unpack_from(data, pos)
-        chunks += 1
-        if kind not in (b"IDAT", b"IHDR", b"PLTE", b"IEND"):
-            metadata += 1
-        if metadata > MAX_METADATA_CHUNKS or chunks > MAX_CHUNKS:
-            what = "metadata chunks" if metadata > MAX_METADATA_CHUNKS else "chunks"
-            limit = MAX_METADATA_CHUNKS if metadata > MAX_METADATA_CHUNKS else MAX_CHUNKS
-            raise InputError(f"{source}: PNG has more than {limit:,} {what}; re-export it")
-        if kind == b"IEND":
-            break
-        pos += 12 + length
-    return PngHeader(width, height, depth, colour)
 
 
 def open_png(data: bytes, source: Path | str = "image") -> Image.Image:
@@ -96,7 +47,7 @@ def open_png(data: bytes, source: Path | str = "image") -> Image.Image:
 
 def read_png_header(path: Path) -> PngHeader:
     """The checked header of the PNG file at ``path`` (nothing is decoded)."""
-    return check_png(read_bytes(path, what="PNG image", limit=MAX_PNG_BYTES), path)
+    return check_png(read_png_bytes(path), path)
 
 
 def _grey16_to_rgba(im: Image.Image) -> U8:
@@ -182,26 +133,33 @@ def decode_png(data: bytes, source: Path | str = "image") -> U8:
 
 def load_png(path: Path) -> U8:
     """Read and decode one PNG file to an H x W x 4 uint8 RGBA array."""
-    return decode_png(read_bytes(path, what="PNG image", limit=MAX_PNG_BYTES), path)
+    return decode_png(read_png_bytes(path), path)
 
 
 def load_png_pair(first: Path, second: Path) -> tuple[U8, U8]:
-    """Decode two PNG files in parallel: the second on a thread of its own (a bare thread,
-    not a pool: concurrent.futures' imports cost ``argus diff`` more than the thread does).
-    An error in the first file is the one raised when both are bad."""
+    """Read and decode two PNG files, decoding in parallel (``decode_png_pair``)."""
+    return decode_png_pair(read_png_bytes(first), read_png_bytes(second), (first, second))
+
+
+def decode_png_pair(
+    first: bytes, second: bytes, sources: tuple[Path | str, Path | str] = ("image 1", "image 2")
+) -> tuple[U8, U8]:
+    """Decode two PNGs in parallel: the second on a thread of its own (a bare thread, not a
+    pool: concurrent.futures' imports cost ``argus diff`` more than the thread does).
+    An error in the first image is the one raised when both are bad."""
     decoded: list[U8] = []
     failed: list[BaseException] = []
 
     def decode_second() -> None:
         try:
-            decoded.append(load_png(second))
+            decoded.append(decode_png(second, sources[1]))
         except BaseException as exc:  # handed to the caller's thread below
             failed.append(exc)
 
     worker = threading.Thread(target=decode_second, name="argus-png", daemon=True)
     worker.start()
     try:
-        a = load_png(first)
+        a = decode_png(first, sources[0])
     finally:
         worker.join()
     if failed:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from argus.diff.compare import DiffResult, compare
+from argus.diff.comparison import DiffResult, compare
 from argus.diff.masks import Box, paint_masks
 from argus.diff.png import MAX_PNG_BYTES, check_png, decode_png, load_png, save_png
 from argus.diff.regions import Region

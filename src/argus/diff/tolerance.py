@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from argus.diff.compare import DEFAULT_WINDOW, DiffResult
+from argus.diff.result import DEFAULT_WINDOW, DiffResult
 
 if TYPE_CHECKING:
     from argus.config import SnapshotConfig

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from argus.diff.compare import compare
+from argus.diff.comparison import compare
 from argus.diff.masks import Box, paint_masks
 from argus.diff.regions import Region
 from argus.diff.sensor_tolerance import SensorTolerance

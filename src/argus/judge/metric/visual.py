@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from argus.diff.compare import compare
+from argus.diff.comparison import compare
 from argus.diff.masks import resolve_masks
 from argus.diff.sensor_tolerance import sensor_tolerance
 from argus.judge.composition import StructureChange, design_scores

@@ -7,7 +7,6 @@ pixels in any N x N window), the bounding boxes of changed regions, and timings.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,48 +22,12 @@ from argus.diff.kernel import (
     draw_gray,
     match,
 )
-from argus.diff.png import load_png_pair
-from argus.diff.regions import Region, changed_regions
-
-DEFAULT_WINDOW = 16
-
-
-@dataclass(frozen=True)
-class DiffResult:
-    width: int
-    height: int
-    mismatch: int
-    window: int
-    density: int  # most differing pixels in any window x window square
-    regions: tuple[Region, ...]
-    timings_ms: dict[str, float] = field(default_factory=dict)
-    diff_image: U8 | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def total(self) -> int:
-        return self.width * self.height
-
-    @property
-    def ratio(self) -> float:
-        return self.mismatch / self.total
-
-    @property
-    def density_ratio(self) -> float:
-        """The densest window's share of differing pixels (its area clipped to the image)."""
-        return self.density / (min(self.window, self.width) * min(self.window, self.height))
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "width": self.width,
-            "height": self.height,
-            "mismatch": self.mismatch,
-            "ratio": self.ratio,
-            "window": self.window,
-            "density": self.density,
-            "density_ratio": self.density_ratio,
-            "regions": [r.to_json() for r in self.regions],
-            "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
-        }
+from argus.diff.png import decode_png_pair
+from argus.diff.pngcheck import read_png_bytes
+from argus.diff.regions import changed_regions
+from argus.diff.result import DEFAULT_WINDOW as DEFAULT_WINDOW
+from argus.diff.result import DiffResult as DiffResult
+from argus.diff.result import same_bytes
 
 
 def compare(
@@ -107,11 +70,22 @@ def compare(
 
 
 def compare_files(first: Path, second: Path, **options: Any) -> DiffResult:
-    """``compare`` on two PNG files, decoded in parallel; decode time is in the timings."""
+    """``compare`` on two PNG files, decoded in parallel; read and decode times are in the
+    timings. Byte-identical files are not decoded (``same_bytes``) unless a diff image is
+    asked for: no pixel of them can differ."""
     started = time.perf_counter()
-    a, b = load_png_pair(first, second)
-    decode_ms = (time.perf_counter() - started) * 1000
+    data_a, data_b = read_png_bytes(first), read_png_bytes(second)
+    read_ms = (time.perf_counter() - started) * 1000
+    if not options.get("diff_image"):
+        same = same_bytes(data_a, data_b, first, options.get("window", DEFAULT_WINDOW))
+        if same is not None:
+            same.timings_ms["read"] = read_ms
+            return same
+    mark = time.perf_counter()
+    a, b = decode_png_pair(data_a, data_b, (first, second))
+    decode_ms = (time.perf_counter() - mark) * 1000
     check_same_size(a, b, str(first), str(second))
     result = compare(a, b, **options)
+    result.timings_ms["read"] = read_ms
     result.timings_ms["decode"] = decode_ms
     return result
