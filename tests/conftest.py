@@ -77,11 +77,15 @@ def run_argus(request: pytest.FixtureRequest) -> RunArgus:
     as_process = any(request.node.get_closest_marker(name) for name in ("process", "browser"))
 
     def run(
-        *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = 300
+        *args: str,
+        cwd: Path | None = None,
+        env: dict[str, str] | None = None,
+        timeout: float = 300,
+        stdin: bytes = b"",
     ) -> subprocess.CompletedProcess[str]:
         if as_process:
-            return run_as_process(args, cwd, env, timeout)
-        return run_in_process(args, cwd, env)
+            return run_as_process(args, cwd, env, timeout, stdin)
+        return run_in_process(args, cwd, env, stdin)
 
     return run
 

@@ -100,6 +100,19 @@ def test_diff_imports_the_kernel_but_no_browser_or_schema(tmp_path: Path) -> Non
     assert {"PIL.JpegImagePlugin", "PIL.GifImagePlugin", "PIL.BmpImagePlugin"} & modules == set()
 
 
+def test_diff_of_byte_identical_files_loads_neither_numpy_nor_pillow(tmp_path: Path) -> None:
+    a = np.full((40, 60, 4), 255, dtype=np.uint8)
+    save_png(tmp_path / "a.png", a)
+    (tmp_path / "copy.png").write_bytes((tmp_path / "a.png").read_bytes())
+    code, modules = imported("diff", "a.png", "copy.png", cwd=tmp_path)
+    assert code == 0
+    assert "argus.diff.pngcheck" in modules  # the files were checked, not taken on trust
+    assert heavy(modules, BROWSER_AND_SCHEMAS | IMAGES) == set()
+    # Asked for a diff image, it decodes after all (the image needs the pixels).
+    code, modules = imported("diff", "a.png", "copy.png", "--out", "d.png", cwd=tmp_path)
+    assert code == 0 and {"numpy", "PIL"} <= modules
+
+
 @pytest.mark.parametrize("command", [("verdict", "check"), ("lint",)])
 def test_help_of_a_light_command_imports_nothing_heavy(
     tmp_path: Path, command: tuple[str, ...]

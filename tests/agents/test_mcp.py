@@ -120,6 +120,38 @@ def test_a_bad_call_is_argus_s_one_line_and_exit_2(tmp_path: Path) -> None:
     assert failed["exit_code"] == 2 and failed["stderr"].startswith("argus: ")
 
 
+def test_the_diff_tool_compares_many_pairs_in_one_call(tmp_path: Path) -> None:
+    import numpy as np
+
+    from argus.diff import save_png
+
+    a = np.full((20, 30, 4), 255, dtype=np.uint8)
+    b = a.copy()
+    b[5:7, 5:9, :3] = 0
+    save_png(tmp_path / "a.png", a)
+    save_png(tmp_path / "b.png", b)
+    same = {"expected": "a.png", "actual": "a.png"}
+    server = build_server(tmp_path)
+    _, mixed, clean, both, empty = asyncio.run(
+        calls(
+            server,
+            ("diff", {"pairs": [same, {"expected": "a.png", "actual": "b.png"},
+                                {"expected": "a.png", "actual": "--root=/x.png"}]}),
+            ("diff", {"pairs": [same]}),
+            ("diff", {"image_a": "a.png", "pairs": [same]}),
+            ("diff", {"pairs": []}),
+        )
+    )  # fmt: skip
+    reports = result_of(mixed)["json"]
+    assert [r["exit_code"] for r in reports] == [0, 1, 2]
+    assert reports[1]["mismatch"] == 8
+    assert reports[2]["error"] == "stdin line 3: --root=/x.png: PNG image not found"
+    assert mixed.is_error is True and result_of(mixed)["exit_code"] == 2
+    assert clean.is_error is False and result_of(clean)["json"][0]["mismatch"] == 0
+    for refusal in (both, empty):
+        assert refusal.is_error is True and result_of(refusal)["exit_code"] == 2
+
+
 @pytest.mark.parametrize("mode", ["interactive"])
 def test_the_loop_tool_refuses_a_mode_that_waits_for_a_person(tmp_path: Path, mode: str) -> None:
     _, answer = asyncio.run(calls(build_server(tmp_path), ("loop", {"feature": "x", "mode": mode})))

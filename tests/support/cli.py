@@ -23,12 +23,13 @@ from argus.cli import main
 
 
 def run_in_process(
-    args: tuple[str, ...], cwd: Path | None, env: Mapping[str, str] | None
+    args: tuple[str, ...], cwd: Path | None, env: Mapping[str, str] | None, stdin: bytes = b""
 ) -> subprocess.CompletedProcess[str]:
-    """``argus ARGS`` run by ``argus.cli.main`` with a process's surroundings; an exception that
-    escapes is printed as a traceback on stderr and exits 1, as the interpreter would."""
+    """``argus ARGS`` run by ``argus.cli.main`` with a process's surroundings (``stdin`` on its
+    standard input); an exception that escapes is printed as a traceback on stderr and exits
+    1, as the interpreter would."""
     stdout, stderr = _stream(), _stream()
-    with _surroundings(cwd, env, stdout, stderr):
+    with _surroundings(cwd, env, stdout, stderr, stdin):
         try:
             code = main(list(args))
         except SystemExit as ended:  # argparse's usage errors, --help
@@ -43,13 +44,18 @@ def run_in_process(
 
 
 def run_as_process(
-    args: tuple[str, ...], cwd: Path | None, env: Mapping[str, str] | None, timeout: float
+    args: tuple[str, ...],
+    cwd: Path | None,
+    env: Mapping[str, str] | None,
+    timeout: float,
+    stdin: bytes = b"",
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "argus", *args],
         cwd=cwd,
         env=None if env is None else dict(env),
         capture_output=True,
+        input=stdin.decode("utf-8", "surrogateescape"),
         text=True,
         timeout=timeout,
         check=False,
@@ -82,9 +88,10 @@ def _surroundings(
     env: Mapping[str, str] | None,
     stdout: io.TextIOWrapper,
     stderr: io.TextIOWrapper,
+    stdin: bytes = b"",
 ) -> Iterator[None]:
     """The working directory, environment and standard streams of a process started from here
-    with no standard input, put back afterwards whatever happens."""
+    (``stdin`` its standard input), put back afterwards whatever happens."""
     saved_env = dict(os.environ)
     saved_cwd = os.getcwd()
     saved_streams = sys.stdin, sys.stdout, sys.stderr
@@ -93,7 +100,7 @@ def _surroundings(
         os.environ.update(env)
     if cwd is not None:
         os.chdir(cwd)
-    sys.stdin = io.TextIOWrapper(io.BytesIO(b""), encoding="utf-8")
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
     sys.stdout, sys.stderr = stdout, stderr
     try:
         yield

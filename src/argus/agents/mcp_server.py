@@ -58,6 +58,7 @@ DEFAULT_TIMEOUT_S = 1800.0
 ROLES = ("executor", "grader")
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 MAX_TEXT = 4000
+MAX_DIFF_PAIRS = 10_000
 
 
 class BadArgument(ValueError):
@@ -88,10 +89,16 @@ def text_arg(value: str, what: str, *, limit: int = MAX_TEXT) -> str:
 
 
 def run_argus(
-    root: Path, args: list[str], timeout: float = DEFAULT_TIMEOUT_S, stdin: str | None = None
+    root: Path,
+    args: list[str],
+    timeout: float = DEFAULT_TIMEOUT_S,
+    stdin: str | None = None,
+    *,
+    json_lines: bool = False,
 ) -> dict[str, Any]:
     """Run ``argus ARGS`` in ``root`` (``stdin`` on its standard input); the result as a tool
-    returns it. The command never inherits the person passphrase from the server."""
+    returns it, with ``json`` the parsed document (``json_lines``: the list of one object a
+    line). The command never inherits the person passphrase from the server."""
     env = {k: v for k, v in os.environ.items() if k != SECRET_ENV}
     try:
         done = subprocess.run(
@@ -112,7 +119,10 @@ def run_argus(
         "stderr": done.stderr[-MAX_OUTPUT_CHARS:],
     }
     text = done.stdout.strip()
-    if text.startswith(("{", "[")):
+    if json_lines:
+        with contextlib.suppress(json.JSONDecodeError, ValueError, RecursionError):
+            result["json"] = [json.loads(line) for line in text.splitlines() if line.strip()]
+    elif text.startswith(("{", "[")):
         with contextlib.suppress(json.JSONDecodeError, ValueError, RecursionError):
             result["json"] = json.loads(text)
     return result
@@ -238,18 +248,33 @@ def _view_tools(server: MCPServer[Any], root: Path) -> None:
         )
 
     @server.tool()
-    def diff(image_a: str, image_b: str) -> CallToolResult:
-        """Compare two PNGs (pixelmatch-compatible): mismatch count, density, changed regions."""
-        return call(
-            root,
-            lambda: [
-                "diff",
-                "--json",
-                "--",
-                text_arg(image_a, "image_a"),
-                text_arg(image_b, "image_b"),
-            ],
-        )
+    def diff(
+        image_a: str = "", image_b: str = "", pairs: list[dict[str, Any]] | None = None
+    ) -> CallToolResult:
+        """Compare PNGs (pixelmatch-compatible): mismatch count, density, changed regions.
+        One pair: image_a and image_b (json: the report). Many pairs, compared in one process:
+        pairs=[{"expected": PATH, "actual": PATH, "diff"?: PATH to write the diff image,
+        "threshold"?: 0..1, "include_aa"?: bool, "window"?: int}, ...] (json: one report per
+        pair, in order; a pair that cannot be compared has "error"). Paths are relative to the
+        repository. isError when any pair differs or could not be compared."""
+        if pairs is None:
+            return call(
+                root,
+                lambda: [
+                    "diff",
+                    "--json",
+                    "--",
+                    text_arg(image_a, "image_a"),
+                    text_arg(image_b, "image_b"),
+                ],
+            )
+        if image_a or image_b:
+            return refused("diff: give image_a and image_b, or pairs, not both")
+        if not pairs or len(pairs) > MAX_DIFF_PAIRS:
+            return refused(f"diff: pairs must list 1 to {MAX_DIFF_PAIRS} pairs")
+        # Each pair is a JSON line on the command's standard input: data, never an option.
+        stdin = "".join(json.dumps(pair) + "\n" for pair in pairs)
+        return tool_result(run_argus(root, ["diff", "--pairs", "-"], stdin=stdin, json_lines=True))
 
     @server.tool()
     def referee(config: str) -> CallToolResult:

@@ -1,15 +1,22 @@
-"""`argus diff A.png B.png`: the pixelmatch count of two PNG files, with density and regions."""
+"""`argus diff A.png B.png`: the pixelmatch count of two PNG files, with density and regions;
+`argus diff --pairs FILE|-`: many pairs in one process, one JSON line each.
+
+Only the light modules load up front: two byte-identical files are answered without numpy or
+Pillow (see argus.diff.result.same_bytes), and the kernel loads when a pair needs it.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from argus.diff import compare_files, save_png
-from argus.diff.compare import DEFAULT_WINDOW
+from argus.cli import one_line
+from argus.diff.result import DEFAULT_WINDOW, DiffResult
 from argus.errors import InputError
 
 
@@ -19,10 +26,19 @@ def register(subparsers: Any) -> None:
         help="count the pixels two PNG screenshots differ in (pixelmatch-compatible)",
         description="Compare two PNG images of the same size with a pixelmatch 7.2.0-compatible "
         "kernel and print the number of differing pixels. Exit 0 when none differ, 1 when "
-        "some do, 2 on bad input (missing file, not a PNG, different sizes).",
+        "some do, 2 on bad input (missing file, not a PNG, different sizes). With --pairs, "
+        "compare many pairs in one process: one JSON object a line in, one JSON line a pair "
+        "out, in order; exit 2 when any pair could not be compared, else 1 when any differs.",
     )
-    parser.add_argument("a", type=Path, metavar="A.png", help="the expected image")
-    parser.add_argument("b", type=Path, metavar="B.png", help="the actual image")
+    parser.add_argument("a", type=Path, nargs="?", metavar="A.png", help="the expected image")
+    parser.add_argument("b", type=Path, nargs="?", metavar="B.png", help="the actual image")
+    parser.add_argument(
+        "--pairs",
+        metavar="FILE|-",
+        help="compare the pairs listed in FILE (- for standard input), one JSON object a line: "
+        '{"expected": "a.png", "actual": "b.png", "diff"?: "d.png", "threshold"?, '
+        '"include_aa"?, "window"?}; the options below are the defaults',
+    )
     parser.add_argument(
         "--threshold",
         type=float,
@@ -50,20 +66,26 @@ def register(subparsers: Any) -> None:
 def run_diff(args: argparse.Namespace) -> int:
     if args.window < 1:
         raise InputError(f"--window {args.window}: use a window of at least 1 pixel")
+    if not 0 <= args.threshold <= 1:
+        raise InputError(f"--threshold: expected a number from 0 to 1, got {args.threshold!r}")
+    if args.pairs is not None:
+        if args.a is not None or args.out is not None:
+            raise InputError(
+                "--pairs: give the images in the pairs file, not as A.png B.png or --out "
+                '(a line\'s "diff" key names its diff image)'
+            )
+        return _run_pairs(args)
+    if args.a is None or args.b is None:
+        raise InputError("argus diff: give two images (A.png B.png) or --pairs FILE|-")
+    return _run_one(args)
+
+
+def _run_one(args: argparse.Namespace) -> int:
+    from argus.diff.outpath import check_new_file
+
     if args.out is not None:
-        _check_out(args.out)
-    result = compare_files(
-        args.a,
-        args.b,
-        threshold=args.threshold,
-        include_aa=args.include_aa,
-        window=args.window,
-        diff_image=args.out is not None,
-    )
-    if args.out is not None and result.diff_image is not None:
-        started = time.perf_counter()
-        save_png(args.out, result.diff_image, compress_level=1)
-        result.timings_ms["write"] = (time.perf_counter() - started) * 1000
+        check_new_file(args.out, "--out")
+    result = _compare_one(args)
     if args.json:
         report = {"a": str(args.a), "b": str(args.b), **result.to_json()}
         if args.out is not None:
@@ -77,10 +99,66 @@ def run_diff(args: argparse.Namespace) -> int:
     return 0 if result.mismatch == 0 else 1
 
 
-def _check_out(out: Path) -> None:
-    """Refuse an --out that cannot be a new file before comparing (a typo in the directory
-    must not create a tree of directories somewhere)."""
-    if out.is_dir():
-        raise InputError(f"--out {out}: is a directory; pass a file name such as diff.png")
-    if not out.parent.is_dir():
-        raise InputError(f"--out {out}: directory {out.parent} does not exist; create it first")
+def _compare_one(args: argparse.Namespace) -> DiffResult:
+    """The pair's result; byte-identical files without --out are answered before numpy and
+    Pillow load (the first thing the kernel's import costs a process)."""
+    from argus.diff.pngcheck import read_png_bytes
+    from argus.diff.result import same_bytes
+
+    if args.out is None:
+        started = time.perf_counter()
+        first, second = read_png_bytes(args.a), read_png_bytes(args.b)
+        same = same_bytes(first, second, args.a, args.window)
+        if same is not None:
+            same.timings_ms["read"] = (time.perf_counter() - started) * 1000
+            return same
+    from argus.diff.comparison import compare_files
+    from argus.diff.png import save_png
+
+    result = compare_files(
+        args.a,
+        args.b,
+        threshold=args.threshold,
+        include_aa=args.include_aa,
+        window=args.window,
+        diff_image=args.out is not None,
+    )
+    if args.out is not None and result.diff_image is not None:
+        started = time.perf_counter()
+        save_png(args.out, result.diff_image, compress_level=1)
+        result.timings_ms["write"] = (time.perf_counter() - started) * 1000
+    return result
+
+
+def _run_pairs(args: argparse.Namespace) -> int:
+    from argus.diff.pairs import PairDefaults, pair_records, read_lines, summary_exit_code
+
+    defaults = PairDefaults(args.threshold, args.include_aa, args.window)
+    source = "stdin" if args.pairs == "-" else args.pairs
+    codes: list[int] = []
+    with _open_pairs(args.pairs) as stream:
+        for record in pair_records(read_lines(stream, source), defaults, source):
+            codes.append(record["exit_code"])
+            sys.stdout.write(json.dumps(record) + "\n")
+            sys.stdout.flush()  # a reader sees each pair as it is done
+            if "error" in record:
+                print(f"argus: {one_line(record['error'])}", file=sys.stderr)
+    if not codes:
+        print(f"argus: {source}: no pairs; write one JSON object a line", file=sys.stderr)
+    return summary_exit_code(codes)
+
+
+def _open_pairs(name: str) -> contextlib.AbstractContextManager[IO[bytes]]:
+    """The pairs stream: standard input for ``-`` (left open), else the file (a FIFO or
+    ``<(...)`` is fine; a missing or unreadable file or a directory is one line, exit 2)."""
+    if name == "-":
+        return contextlib.nullcontext(sys.stdin.buffer)
+    path = Path(name)
+    try:
+        return path.open("rb")
+    except FileNotFoundError as exc:
+        raise InputError(f"--pairs {path}: file not found") from exc
+    except IsADirectoryError as exc:
+        raise InputError(f"--pairs {path}: is a directory; pass a file of pairs") from exc
+    except OSError as exc:
+        raise InputError(f"--pairs {path}: cannot read ({exc.strerror or exc})") from exc
