@@ -38,6 +38,11 @@ class JsonContentError(json.JSONDecodeError):
         return self.msg
 
 
+class NonFiniteNumber(JsonContentError):
+    """``NaN``, ``Infinity`` or a number that overflows to infinity: a reader that treats a
+    non-finite number as corrupt evidence (not as bad input) catches this one."""
+
+
 def _unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj: dict[str, Any] = {}
     for key, value in pairs:
@@ -57,12 +62,12 @@ def _bounded_int(text: str) -> int:
 def _finite_float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise JsonContentError(f"the number {text[:40]} is too large to represent")
+        raise NonFiniteNumber(f"the number {text[:40]} is too large to represent")
     return value
 
 
 def _no_constant(name: str) -> Any:
-    raise JsonContentError(f"{name} is not a JSON number")
+    raise NonFiniteNumber(f"{name} is not a JSON number")
 
 
 def loads_json(text: str | bytes) -> Any:

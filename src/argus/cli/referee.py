@@ -17,8 +17,10 @@ def register(subparsers: Any) -> None:
         "schema) into one verdict with a next action",
         description="Read CONFIG.json (repository-relative evidence paths), grade each source "
         "and print one JSON verdict {passed, gates, next_action, notes}. Exit 0 when passed is "
-        "true or null (nothing determinate yet), 1 when a determinate gate failed, 2 for bad "
-        "input (unreadable, over 5 MiB, a path with '..' or outside the repository).",
+        "true or null (nothing determinate yet), 1 when a determinate gate failed (a non-finite "
+        "number in evidence is an error), 2 for bad input (unreadable, over 5 MiB, a path with "
+        "'..' or outside the repository). An evidence file that does not exist is not_captured "
+        "with its reason, never a refusal.",
     )
     parser.add_argument("config", type=Path, metavar="CONFIG.json")
     add_root_argument(parser)

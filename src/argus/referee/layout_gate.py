@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.io import loads_json
+from argus.referee.evidence import require_present
 from argus.referee.sources import Gate
 
 LINT_SCHEMA_VERSION = 1
@@ -41,6 +42,7 @@ def _count(summary: Any, key: str) -> int:
 
 
 def layout_gate(path: Path, root: Path) -> Gate:
+    require_present(path)  # a layout not written yet is not captured, not a broken one
     command = [sys.executable, "-m", "argus", "layout", "lint", "--format", "json"]
     command += ["--root", str(root), str(path)]
     try:

@@ -20,8 +20,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from argus.io import read_json
 from argus.layout.reference import ReferenceUnavailable, load_visual_types
+from argus.referee.evidence import read_evidence
 from argus.referee.sources import MAX_LISTED, Gate, _safe_key
 
 
@@ -87,8 +87,8 @@ def _is_data_visual(visual_type: str) -> bool:
 def parity_gate(candidate: Path, reference: Path) -> Gate:
     if candidate.resolve() == reference.resolve():
         return Gate("parity", "not_captured", {"self_reference": True})
-    ref = pbir_visual(read_json(reference, what="parity reference"))
-    cand = pbir_visual(read_json(candidate, what="parity candidate"))
+    ref = pbir_visual(read_evidence(reference, "parity reference"))
+    cand = pbir_visual(read_evidence(candidate, "parity candidate"))
     if ref is None or cand is None:
         return Gate("parity", "not_captured", {"pbir_visual": False})
     if ref["visualType"] != cand["visualType"]:

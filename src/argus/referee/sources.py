@@ -11,6 +11,9 @@ degraded, with numbers and fixed words only (never text from a page or a report)
 - ``parity``: see argus.referee.parity (PBIR visual against a known-good exemplar);
 - ``design_schema``: the asymmetric diff over declared design systems (argus.design.diff):
   spacing base unit, type ratio within a tolerance, elevation levels, breakpoints, components.
+
+Files are read by argus.referee.evidence: a missing one is ``not_captured``, a non-finite number
+in one is an ``error``, both with the reason (the referee turns them into the gate).
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from typing import Any
 
 from argus.console_policy import ConsolePolicy
 from argus.errors import InputError
-from argus.io import read_json
+from argus.referee.evidence import read_evidence, require_present
 
 _KEY_SAFE = re.compile(r"[^A-Za-z0-9_.$\[\]-]")
 MAX_LISTED = 20
@@ -65,7 +68,7 @@ def _score(value: Any) -> float | None:
 def gates_gate(path: Path) -> Gate:
     from argus.verdict import normalize_gate_result
 
-    result = normalize_gate_result(read_json(path, what="gate result"), source=path)
+    result = normalize_gate_result(read_evidence(path, "gate result"), source=path)
     red = len(result.red_gates)
     measured = {"gates": len(result.gates), "red": red}
     if not red and result.nothing_measured:
@@ -75,9 +78,12 @@ def gates_gate(path: Path) -> Gate:
 
 
 def console_gate(path: Path, max_errors: int, policy: ConsolePolicy) -> Gate:
-    data = read_json(path, what="console capture")
+    data = read_evidence(path, "console capture")
+    if not isinstance(data, dict) or "messages" not in data:
+        # A capture without its messages list is no evidence of a clean console.
+        return Gate("console", "error", {"readable": False})
     try:
-        counts = policy.count(data if isinstance(data, dict) else {"messages": None})
+        counts = policy.count(data)
     except InputError:
         return Gate("console", "error", {"readable": False})
     errors = counts.console_errors + counts.page_errors
@@ -89,7 +95,7 @@ def lighthouse_gate(path: Path, minimums: Mapping[str, float]) -> Gate:
     """Each category present in the report against its own minimum (argus.lighthouse.score)."""
     from argus.lighthouse.score import grade, overall
 
-    data = read_json(path, what="Lighthouse report")
+    data = read_evidence(path, "Lighthouse report")
     categories = data.get("categories") if isinstance(data, dict) else None
     if not isinstance(categories, dict):
         return Gate("lighthouse", "error", {"readable": False})
@@ -106,6 +112,8 @@ def ssim_gate(spec: Any, resolve: Callable[[Any, str], Path], minimum: float) ->
     if isinstance(spec, dict):  # two renders: Argus measures, out of the page
         render_path = resolve(spec.get("render"), "ssim.render")
         reference_path = resolve(spec.get("reference"), "ssim.reference")
+        require_present(render_path)
+        require_present(reference_path)
         if render_path.read_bytes() == reference_path.read_bytes():
             # A render compared with itself (or a copy) proves nothing about fidelity.
             return Gate("ssim", "not_captured", {"self_reference": True}, thresholds)
@@ -116,8 +124,10 @@ def ssim_gate(spec: Any, resolve: Callable[[Any, str], Path], minimum: float) ->
         reference = Picture(load_png(reference_path))
         score = render.ssim(reference.fitted(render.shape))
         source = "measured"
+        if not math.isfinite(score):  # never compared, never a pass
+            return Gate("ssim", "error", {"valid": False, "source": source}, thresholds)
     else:
-        data = read_json(resolve(spec, "ssim"), what="SSIM capture")
+        data = read_evidence(resolve(spec, "ssim"), "SSIM capture")
         raw = data.get("ssim_score") if isinstance(data, dict) else None
         if raw is None:
             return Gate("ssim", "not_captured", thresholds=thresholds)
@@ -140,8 +150,9 @@ def design_gate(candidate: Path, reference: Path, tolerance: float) -> Gate:
     """Declared design systems compared (argus.design.diff): seed or flat shape."""
     from argus.design.diff import diff_documents
 
-    ref = read_json(reference, what="reference design schema")
-    cand = read_json(candidate, what="candidate design schema")
+    # The seed's contract: a design schema that cannot be parsed is not captured, not bad input.
+    ref = read_evidence(reference, "reference design schema", malformed="not_captured")
+    cand = read_evidence(candidate, "candidate design schema", malformed="not_captured")
     result = diff_documents(cand, ref, tolerance)
     thresholds = {"type_ratio_tolerance": tolerance}
     if result.status == "not_captured":

@@ -10,11 +10,14 @@ page can write anything into its console, and the verdict is read back as truste
 
 Paths in the config are relative to the repository root, may not contain ``..``, and must
 resolve inside the root (symlinks included); every file is capped at 5 MiB before parsing.
+An evidence file that does not exist is ``not_captured`` and one holding a non-finite number
+is an ``error``, each with its reason (argus.referee.evidence): the verdict is still written.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +27,7 @@ from argus.config import load_config
 from argus.errors import InputError
 from argus.io import read_json
 from argus.referee import sources
+from argus.referee.evidence import MISSING, NON_FINITE, Unusable
 from argus.referee.sources import Gate
 
 SCHEMA_VERSION = 1
@@ -132,20 +136,24 @@ def referee(config_path: Path, root: Path) -> RefereeVerdict:
     if "layout" in config:
         from argus.referee.layout_gate import layout_gate
 
-        gates.append(layout_gate(path(config["layout"], "layout"), root.resolve()))
+        where = path(config["layout"], "layout")
+        gates.append(_graded("layout", lambda: layout_gate(where, root.resolve())))
     if "gates" in config:
-        gates.append(sources.gates_gate(path(config["gates"], "gates")))
+        where = path(config["gates"], "gates")
+        gates.append(_graded("gates", lambda: sources.gates_gate(where)))
     if "parity" in config:
         from argus.referee.parity import parity_gate
 
-        gates.append(parity_gate(*pair("parity")))
+        candidate, reference = pair("parity")
+        gates.append(_graded("parity", lambda: parity_gate(candidate, reference)))
     if "design_schema" in config:
-        candidate, reference = pair("design_schema")
-        gates.append(sources.design_gate(candidate, reference, limits["design_ratio_tolerance"]))
+        design, tolerance = pair("design_schema"), limits["design_ratio_tolerance"]
+        gates.append(_graded("design_schema", lambda: sources.design_gate(*design, tolerance)))
     if "console" in config:
         max_errors = int(limits["max_console_errors"])
         policy = load_config(root).gates.console.policy()  # the console gate's own policy
-        gates.append(sources.console_gate(path(config["console"], "console"), max_errors, policy))
+        where = path(config["console"], "console")
+        gates.append(_graded("console", lambda: sources.console_gate(where, max_errors, policy)))
     else:
         gates.append(Gate("console", "not_captured"))
     if "lighthouse" in config:
@@ -155,20 +163,43 @@ def referee(config_path: Path, root: Path) -> RefereeVerdict:
             "best-practices": limits["lighthouse_best_practices_min"],
             "seo": limits["lighthouse_seo_min"],
         }
-        gates.append(sources.lighthouse_gate(path(config["lighthouse"], "lighthouse"), minimums))
+        where = path(config["lighthouse"], "lighthouse")
+        gates.append(_graded("lighthouse", lambda: sources.lighthouse_gate(where, minimums)))
     else:
         gates.append(Gate("lighthouse", "not_captured"))
+    minimum = limits["ssim_min"]
     gates.append(
-        sources.ssim_gate(config["ssim"], path, limits["ssim_min"])
+        _graded("ssim", lambda: sources.ssim_gate(config["ssim"], path, minimum))
         if "ssim" in config
-        else Gate("ssim", "not_captured", thresholds={"ssim_min": limits["ssim_min"]})
+        else Gate("ssim", "not_captured", thresholds={"ssim_min": minimum})
     )
     return merge(surface, tuple(gates))
 
 
+def _graded(name: str, grade: Callable[[], Gate]) -> Gate:
+    """One source's gate; evidence that cannot be graded is that gate's state, with why."""
+    try:
+        return grade()
+    except Unusable as unusable:
+        return Gate(name, unusable.status, {"reason": unusable.reason})
+
+
+def _reason_notes(gates: tuple[Gate, ...]) -> list[str]:
+    """Loud notes for evidence named but absent, and for corrupt numbers (gate names only)."""
+    notes = []
+    for reason, text in (
+        (MISSING, "evidence named in the config does not exist (not captured)"),
+        (NON_FINITE, "evidence holds a non-finite number (NaN or infinity), never a pass"),
+    ):
+        names = [g.name for g in gates if g.measured.get("reason") == reason]
+        if names:
+            notes.append(f"{text}: {', '.join(names)}")
+    return notes
+
+
 def merge(surface: str, gates: tuple[Gate, ...]) -> RefereeVerdict:
     determinate = [g for g in gates if g.status in ("pass", "fail", "error")]
-    notes: list[str] = []
+    notes: list[str] = _reason_notes(gates)
     if any(g.status == "degraded" for g in gates):
         notes.append("a gate could not be verified with the tools at hand (degraded)")
     if any(g.measured.get("schema_drift") for g in gates):
