@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +14,8 @@ import pytest
 from argus.store import RunStore
 from tests.conftest import RunArgus
 from tests.judge.stub_llm import StubLLM
+from tests.review.conftest import SIGNOFF
 from tests.review.test_diff import file_diff
-from tests.support.habits import copy_habits
-
-SIGNOFF = Path("argus/specs/habits/.argus-runs/signoff.json")
 
 
 def answer(**fields: Any) -> str:
@@ -30,28 +26,6 @@ def answer(**fields: Any) -> str:
         "missing_acceptance": [],
     }
     return json.dumps({**base, **fields})
-
-
-@pytest.fixture
-def stub() -> Iterator[StubLLM]:
-    with StubLLM() as server:
-        yield server
-
-
-@pytest.fixture
-def habits(tmp_path: Path) -> Path:
-    root = copy_habits(tmp_path)
-    config = root / "argus.toml"
-    notify = tmp_path / "notified.txt"
-    config.write_text(
-        config.read_text()
-        + f'\n[review]\nmodel = "openai/stub-reasoner"\nnotify_command = "cat > {notify}"\n'
-    )
-    signoff = root / SIGNOFF
-    signoff.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(Path(__file__).parent / "signoff.json", signoff)
-    (tmp_path / "pr.diff").write_text(file_diff("app.js") + file_diff("tests/test_app.py"))
-    return root
 
 
 def review(run_argus: RunArgus, root: Path, stub: StubLLM, *extra: str) -> Any:

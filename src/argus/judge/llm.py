@@ -30,6 +30,7 @@ from argus.evidence.content import clip
 from argus.judge.answer import check_schema, dimension_entries, parse_json_object
 from argus.judge.base import MalformedAnswer, require_independent
 from argus.judge.cache import AnswerCache, cache_key
+from argus.judge.callbacks import honour_callbacks
 from argus.judge.packet import Packet
 from argus.judge.prompt import (
     RANK_SCHEMA,
@@ -58,6 +59,7 @@ def load_litellm() -> Any:
             "(or choose another judge.backend)"
         ) from exc
     litellm.suppress_debug_info = True
+    honour_callbacks(litellm)  # Langfuse and other tracing, when the environment asks for it
     return litellm
 
 
