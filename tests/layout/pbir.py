@@ -86,3 +86,24 @@ def write_page(directory: Path, page: dict[str, Any]) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps(item))
     return directory
+
+
+def inline_page(page: dict[str, Any]) -> dict[str, Any]:
+    """The same page in the linter's own one-file format: each visual's ``visualType``,
+    ``queryState``, ``objects`` and ``visualContainerObjects`` on the item itself."""
+    doc: dict[str, Any] = copy.deepcopy(page["page"])
+    doc["visuals"] = []
+    for item in copy.deepcopy(page["visuals"]):
+        body = item.pop("visual")
+        item.pop("$schema", None)
+        query = body.pop("query", None)
+        if query is not None:
+            item["queryState"] = query["queryState"]
+        doc["visuals"].append({**item, **body})
+    return doc
+
+
+def write_inline(path: Path, page: dict[str, Any]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(inline_page(page)))
+    return path

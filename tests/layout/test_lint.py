@@ -16,15 +16,15 @@ from argus.layout import checks as checks_module
 from argus.layout.checks import CHECKS, Settings
 from argus.layout.lint import LintOptions, lint
 from tests.conftest import RunArgus
-from tests.layout.pbir import good_page, variant, write_page
+from tests.layout.pbir import good_page, variant, write_inline, write_page
 
 OVERRIDES = {f"p{i}": {"expr": {"Literal": {"Value": "true"}}} for i in range(11)}
 
 # One bad page per check: it fires exactly that check and nothing else.
 BAD: dict[str, dict[str, Any]] = {
     "check-1": variant(chart={"position.height": 545}),  # runs 5 px into the textbox
-    "check-2": variant(table={"position.height": 570}),  # bottom 730 on a 720 canvas
-    "check-3": variant(card2={"position.x": 450}),  # gaps 26 and 6 in the card row
+    "check-2": variant(table={"position.width": 430}),  # right edge 1286 on a 1280 canvas
+    "check-3": variant(card3={"position.x": 866, "position.width": 390}),  # gaps 16 and 26
     "check-4": variant(title={"position.x": 34}),  # 10 px off the chart's left edge
     "check-5": variant(chart={"visual.query": {"queryState": {"Y": {"projections": []}}}}),
     "check-6": variant(card1={"visual.objects": {"labels": [{"properties": OVERRIDES}]}}),
@@ -36,35 +36,47 @@ def fired(result_json: dict[str, Any]) -> set[str]:
     return {f["check"] for f in result_json["findings"]}
 
 
-def run(tmp_path: Path, page: dict[str, Any], **options: Any) -> dict[str, Any]:
-    directory = write_page(tmp_path / "report" / "pages" / "p1", page)
-    return lint(directory, tmp_path, LintOptions(**options)).to_json()
+# The same pages in both shapes the linter reads: a PBIR page folder (page.json and
+# visuals/*/visual.json) and the linter's own one-file page (visuals[] with visualType,
+# queryState, objects and visualContainerObjects inline).
+SHAPES = ("folder", "inline")
 
 
-def test_a_clean_page_passes_every_check(tmp_path: Path) -> None:
-    result = run(tmp_path, good_page(), strict=True)
+def run(tmp_path: Path, page: dict[str, Any], shape: str = "folder", **options: Any) -> Any:
+    if shape == "inline":
+        target = write_inline(tmp_path / "report" / "overview.json", page)
+    else:
+        target = write_page(tmp_path / "report" / "pages" / "p1", page)
+    return lint(target, tmp_path, LintOptions(**options)).to_json()
+
+
+@pytest.mark.parametrize("shape", SHAPES)
+def test_a_clean_page_passes_every_check(tmp_path: Path, shape: str) -> None:
+    result = run(tmp_path, good_page(), shape, strict=True)
     assert (result["exit_code"], result["findings"], result["pbir"]) == (0, [], True)
     assert result["summary"]["visuals"] == 6 and result["schema_version"] == 1
 
 
+@pytest.mark.parametrize("shape", SHAPES)
 @pytest.mark.parametrize("check", sorted(BAD))
-def test_each_bad_page_fires_exactly_its_check(tmp_path: Path, check: str) -> None:
-    result = run(tmp_path, BAD[check], strict=True)
+def test_each_bad_page_fires_exactly_its_check(tmp_path: Path, check: str, shape: str) -> None:
+    result = run(tmp_path, BAD[check], shape, strict=True)
     assert fired(result) == {check}
     assert result["exit_code"] == 1
     severity = CHECKS[check].severity
     assert {f["severity"] for f in result["findings"]} == {severity}
 
 
+@pytest.mark.parametrize("shape", SHAPES)
 @pytest.mark.parametrize("check", sorted(BAD))
 def test_an_always_pass_mutant_of_a_check_is_caught(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, check: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, check: str, shape: str
 ) -> None:
     def silent(*_: Any) -> Iterator[checks_module.Finding]:
         return iter(())
 
     monkeypatch.setitem(CHECKS, check, dataclasses.replace(CHECKS[check], run=silent))
-    result = run(tmp_path, BAD[check], strict=True)
+    result = run(tmp_path, BAD[check], shape, strict=True)
     assert result["exit_code"] == 0  # the mutant lets the bad page through: the test above fails
 
 

@@ -108,3 +108,63 @@ def test_self_reference_and_decorative_exemplars(tmp_path: Path) -> None:
     assert gate(tmp_path, visual("t2", "textbox", 0, 0, 1, 1), text)[1]["deltas"] == [
         {"missing": "objects.general"}
     ]
+
+
+def with_container_items(ids: list[str], values: list[str]) -> dict[str, Any]:
+    """A card whose visualContainerObjects and role projections carry per-item ids."""
+    doc = card()
+    doc["visual"]["visualContainerObjects"] = {
+        "title": [{"$id": item, "properties": {}} for item in ids]
+    }
+    projections = doc["visual"]["query"]["queryState"]["Values"]["projections"]
+    projections[:] = [{**projections[0], "$id": value} for value in values]
+    return doc
+
+
+@pytest.mark.parametrize(
+    ("candidate", "missing"),
+    [
+        # two of the exemplar's three title items: a partial match of the list
+        (with_container_items(["a", "b"], ["v1", "v2"]), "visualContainerObjects.title[$id_c]"),
+        # one projection of two in a bound role: the role is there, one of its items is not
+        (
+            with_container_items(["a", "b", "c"], ["v1"]),
+            "query.queryState.Values.projections[$id_v2]",
+        ),
+        # the same id twice in the exemplar, once in the candidate
+        (with_container_items(["a", "b", "c"], ["v1", "v2"]), "objects.dataPoint[$id_sales]"),
+    ],
+)
+def test_a_candidate_matching_a_list_of_items_in_part_fails(
+    tmp_path: Path, candidate: dict[str, Any], missing: str
+) -> None:
+    reference = with_container_items(["a", "b", "c"], ["v1", "v2"])
+    if missing.startswith("objects"):
+        points = reference["visual"]["objects"]["dataPoint"]
+        points.append({"$id": "sales", "properties": {}})  # "sales" twice in the exemplar
+    status, result = gate(tmp_path, candidate, reference)
+    assert status == "fail" and result["deltas"] == [{"missing": missing}]
+    assert gate(tmp_path, reference, candidate)[0] == "pass"  # the other way it is an addition
+
+
+def test_a_selector_id_counts_as_an_item_id_and_a_missing_key_is_reported_once(
+    tmp_path: Path,
+) -> None:
+    reference = card()
+    reference["visual"]["objects"]["dataPoint"].append({"selector": {"id": "east"}})
+    status, result = gate(tmp_path, card(), reference)
+    assert status == "fail" and result["deltas"] == [{"missing": "objects.dataPoint[$id_east]"}]
+    dropped = mutated(lambda v: v["objects"].pop("dataPoint"))
+    _, result = gate(tmp_path, dropped, reference)
+    assert result["deltas"] == [{"missing": "objects.dataPoint"}]  # not also each of its ids
+
+
+def test_an_item_of_the_linters_own_page_format_is_a_visual_too(tmp_path: Path) -> None:
+    inline = {"name": "kpi", **card()["visual"]}
+    state = inline.pop("query")["queryState"]
+    inline["queryState"] = state
+    blank = {**inline, "queryState": {"Values": {"projections": []}}}
+    status, result = gate(tmp_path, blank, inline)
+    assert status == "fail" and result["deltas"][0] == {"missing": "query.queryState.Category"}
+    mixed = {**card(), "visualType": "card"}  # both shapes at once: not comparable
+    assert gate(tmp_path, mixed, card())[1]["measured"] == {"pbir_visual": False}

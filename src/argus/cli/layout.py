@@ -45,7 +45,7 @@ def register(subparsers: Any) -> None:
     pbir.add_argument("--pbir", dest="pbir", action="store_true", default=None)
     pbir.add_argument("--no-pbir", dest="pbir", action="store_false")
     lint.add_argument("--tolerance-gap", type=_pixels, default=4.0, metavar="PX")
-    lint.add_argument("--tolerance-align", type=_pixels, default=4.0, metavar="PX")
+    lint.add_argument("--tolerance-align", type=_pixels, default=2.0, metavar="PX")
     lint.add_argument("--max-overrides", type=int, default=10, metavar="N")
     lint.add_argument(
         "--visual-types",

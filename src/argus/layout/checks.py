@@ -7,22 +7,21 @@ their members by design) take no part in the geometric checks 1, 3 and 4.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from itertools import combinations, pairwise
+from itertools import combinations
 from typing import Any
 
-from argus.layout.model import Box, Page
+from argus.layout.geometry import EPSILON, Axis, gaps, lines, misalignment, neighbours
+from argus.layout.model import Box, Page, bound_roles
 from argus.layout.reference import VisualTypes
-
-EPSILON = 0.01  # float noise in hand-written or exported positions
-ALIGN_WINDOW_PX = 40.0  # left edges further apart than this are different columns, by intent
 
 
 @dataclass(frozen=True)
 class Settings:
     equal_gap_px: float = 4.0
-    column_align_px: float = 4.0
+    column_align_px: float = 2.0  # columns' left/right edges and rows' top/bottom edges
     max_overrides: int = 10
 
 
@@ -114,74 +113,76 @@ def within_canvas(page: Page, settings: Settings, types: VisualTypes | None) -> 
             )
 
 
-def _rows(boxes: list[Box], tolerance: float) -> list[list[Box]]:
-    """Boxes whose top edges lie within ``tolerance`` of a row's first box, left to right."""
-    rows: list[list[Box]] = []
-    for box in sorted(boxes, key=lambda b: (b.y, b.x)):
-        if rows and abs(box.y - rows[-1][0].y) <= tolerance + EPSILON:
-            rows[-1].append(box)
+def _misaligned(
+    page: Page, check: str, found: list[list[Box]], axis: Axis, tolerance: float
+) -> Iterator[Finding]:
+    """One finding per pair of neighbours that miss their shared edge. The fix moves the box
+    that misses more of its neighbours (the card 3 px below its row, not the row around it)."""
+    pairs = [
+        (a, b, miss)
+        for a, b in neighbours(found)
+        if (miss := misalignment(a, b, axis, tolerance)) is not None
+    ]
+    misses = Counter(id(box) for a, b, _ in pairs for box in (a, b))
+    for a, b, miss in pairs:
+        mover, anchor = (a, b) if misses[id(a)] > misses[id(b)] else (b, a)
+        start = miss.edge in ("left", "top")
+        if axis == "x":
+            target, coordinate = (anchor.x if start else anchor.right - mover.width), "x"
+            relation = "stacked with"
         else:
-            rows.append([box])
-    return [sorted(row, key=lambda b: b.x) for row in rows]
+            target, coordinate = (anchor.y if start else anchor.bottom - mover.height), "y"
+            relation = "in a row with"
+        yield Finding(
+            check,
+            "warning",
+            page.name,
+            (a.name, b.name),
+            f"{mover.name} is {relation} {anchor.name} but their {miss.edge} edges are "
+            f"{_n(miss.offset)} px apart (> {_n(tolerance)})",
+            f"set {mover.name} {coordinate}={_n(target)} to line up with {anchor.name}'s "
+            f"{miss.edge} edge",
+            {"offset": miss.offset, "edge": miss.edge, "tolerance": tolerance},
+        )
 
 
 def equal_gaps(page: Page, settings: Settings, types: VisualTypes | None) -> Iterator[Finding]:
+    """Rows (docs/layout.md): the gaps between neighbours are even, and neighbours share a top
+    or bottom edge (a card 3 px below its row is found)."""
     boxes = _subjects(page, "check-3", geometric=True)
-    for row in _rows(boxes, settings.column_align_px):
-        if len(row) < 3:
+    rows = lines(boxes, "y", settings.column_align_px, page.height)
+    for row in rows:
+        spaced = gaps(row, "x")
+        if len(spaced) < 2:
             continue
-        gaps = [right.x - left.right for left, right in pairwise(row)]
-        spread = max(gaps) - min(gaps)
+        spread = max(spaced) - min(spaced)
         if spread > settings.equal_gap_px + EPSILON:
-            target = sorted(gaps)[len(gaps) // 2]
+            target = sorted(spaced)[len(spaced) // 2]
             names = tuple(b.name for b in row)
             yield Finding(
                 "check-3",
                 "warning",
                 page.name,
                 names,
-                f"gaps in the row {', '.join(names)} are {', '.join(_n(g) for g in gaps)} px "
+                f"gaps in the row {', '.join(names)} are {', '.join(_n(g) for g in spaced)} px "
                 f"(spread {_n(spread)} > {_n(settings.equal_gap_px)})",
                 f"space the row evenly at {_n(target)} px between neighbours",
-                {"gaps": gaps, "spread": spread, "tolerance": settings.equal_gap_px},
+                {"gaps": spaced, "spread": spread, "tolerance": settings.equal_gap_px},
             )
+    yield from _misaligned(page, "check-3", rows, "y", settings.column_align_px)
 
 
 def column_alignment(
     page: Page, settings: Settings, types: VisualTypes | None
 ) -> Iterator[Finding]:
-    window = max(ALIGN_WINDOW_PX, 4 * settings.column_align_px)
+    """Columns (docs/layout.md): stacked neighbours share a left or a right edge."""
     boxes = _subjects(page, "check-4", geometric=True)
-    for a, b in combinations(sorted(boxes, key=lambda b: (b.y, b.x)), 2):
-        stacked = a.bottom <= b.y + EPSILON or b.bottom <= a.y + EPSILON
-        shared = min(a.right, b.right) - max(a.x, b.x)
-        offset = abs(a.x - b.x)
-        if stacked and shared > EPSILON and settings.column_align_px + EPSILON < offset <= window:
-            yield Finding(
-                "check-4",
-                "warning",
-                page.name,
-                (a.name, b.name),
-                f"{b.name} is stacked under {a.name} but its left edge is {_n(offset)} px off "
-                f"(> {_n(settings.column_align_px)})",
-                f"set {b.name} x={_n(a.x)} to align with {a.name}",
-                {"offset": offset, "tolerance": settings.column_align_px},
-            )
+    columns = lines(boxes, "x", settings.column_align_px, page.width)
+    yield from _misaligned(page, "check-4", columns, "x", settings.column_align_px)
 
 
 def _visual_type(box: Box) -> Any:
     return box.visual.get("visualType") if box.visual is not None else None
-
-
-def _bound(visual: Mapping[str, Any]) -> bool:
-    query = visual.get("query")
-    state = query.get("queryState") if isinstance(query, dict) else None
-    if not isinstance(state, dict):
-        return False
-    for role in state.values():
-        if isinstance(role, dict) and (role.get("projections") or role.get("fieldParameters")):
-            return True
-    return False
 
 
 def no_empty_binding(
@@ -192,7 +193,7 @@ def no_empty_binding(
         kind = _visual_type(box)
         if box.visual is None or not isinstance(kind, str) or not types.is_data_visual(kind):
             continue
-        if not _bound(box.visual):
+        if not bound_roles(box.visual):
             roles = ", ".join(types.roles[kind])
             yield Finding(
                 "check-5",
@@ -205,6 +206,17 @@ def no_empty_binding(
             )
 
 
+def _entry_properties(entry: Any) -> int:
+    """The properties one formatting entry sets: its ``properties`` object (PBIR), else its own
+    keys (a flat entry), never fewer than one for an entry that is not ``properties: {}``."""
+    if not isinstance(entry, dict):
+        return 1
+    props = entry.get("properties")
+    if isinstance(props, dict):
+        return len(props)
+    return len(set(entry) - {"selector", "$id"}) or 1
+
+
 def _override_count(visual: Mapping[str, Any]) -> int:
     count = 0
     for key in ("objects", "visualContainerObjects"):
@@ -213,8 +225,7 @@ def _override_count(visual: Mapping[str, Any]) -> int:
             continue
         for entries in objects.values():
             for entry in entries if isinstance(entries, list) else [entries]:
-                props = entry.get("properties") if isinstance(entry, dict) else None
-                count += len(props) if isinstance(props, dict) else 1
+                count += _entry_properties(entry)
     return count
 
 

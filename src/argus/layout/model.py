@@ -8,6 +8,9 @@ Accepted inputs (every file read through argus.io: capped, regular files only):
   ``visuals/<visual>/visual.json``;
 - a single page JSON (its sibling ``visuals/`` directory is read when the file is a
   ``page.json``; an inline ``visuals`` list is read too);
+- the linter's own page JSON: one file whose ``visuals[]`` carry ``visualType``,
+  ``queryState.<Role>.projections[]``, ``objects`` and ``visualContainerObjects`` inline
+  rather than under a PBIR ``visual`` object (``visual_body`` reads both into one shape);
 - a directory of pages (``<dir>/pages/*/page.json`` or ``<dir>/*/page.json``);
 - a plain JSON list of boxes ``[{"name", "x", "y", "width", "height"}]``, or an object
   ``{"width", "height", "boxes": [...], "_lintConfig": {...}}`` for web dashboards.
@@ -32,6 +35,8 @@ from argus.io import loads_json, read_json
 MAX_BOXES = 2000
 _NAME_SAFE = re.compile(r"[^A-Za-z0-9_.:-]")
 CONFIG_KEYS = ("tolerance", "max_overrides")
+# the visual's own keys in the linter's page format (PBIR nests them under ``visual``)
+INLINE_KEYS = ("visualType", "query", "queryState", "objects", "visualContainerObjects")
 TOLERANCE_KEYS = ("equal_gap_px", "column_align_px")
 
 
@@ -128,8 +133,14 @@ def page_config(doc: Mapping[str, Any], where: str) -> PageConfig:
     if not isinstance(raw, dict) or set(raw) - set(CONFIG_KEYS):
         raise InputError(f"{where}: _lintConfig takes only {', '.join(CONFIG_KEYS)}")
     tolerance = raw.get("tolerance", {})
-    if not isinstance(tolerance, dict) or set(tolerance) - set(TOLERANCE_KEYS):
-        raise InputError(f"{where}: _lintConfig.tolerance takes only {', '.join(TOLERANCE_KEYS)}")
+    if not isinstance(tolerance, dict):  # one number: the same pixels for gaps and alignment
+        both = _number(tolerance, f"{where}: _lintConfig", "tolerance", minimum=0)
+        tolerance = dict.fromkeys(TOLERANCE_KEYS, both)
+    if set(tolerance) - set(TOLERANCE_KEYS):
+        raise InputError(
+            f"{where}: _lintConfig.tolerance is a number of pixels or an object with only "
+            f"{', '.join(TOLERANCE_KEYS)}"
+        )
     overrides = _optional_number(raw, "max_overrides", f"{where}: _lintConfig")
     return PageConfig(
         equal_gap_px=_optional_number(tolerance, "equal_gap_px", f"{where}: _lintConfig"),
@@ -147,6 +158,46 @@ def _ignores(doc: Mapping[str, Any], where: str) -> frozenset[str]:
     return frozenset(raw)
 
 
+def visual_body(doc: Mapping[str, Any], where: str) -> Mapping[str, Any] | None:
+    """A visual's type, query and formatting, whichever shape carries them.
+
+    PBIR nests them under ``visual`` (``visual.query.queryState``); the linter's own page
+    format puts them on the item itself (``queryState`` directly, or ``query.queryState``).
+    Both come back in the PBIR shape. An item that mixes the two is ambiguous: bad input.
+    """
+    nested = doc.get("visual")
+    inline = {key: doc[key] for key in INLINE_KEYS if key in doc}
+    if nested is not None:
+        if not isinstance(nested, dict):
+            raise InputError(f"{where}: visual must be an object")
+        if inline:
+            raise InputError(
+                f"{where}: has both a visual object and inline {', '.join(sorted(inline))}; "
+                "keep one shape"
+            )
+        return nested
+    if not inline:
+        return None
+    if "queryState" in inline:
+        if "query" in inline:
+            raise InputError(f"{where}: has both query and queryState; keep one")
+        inline["query"] = {"queryState": inline.pop("queryState")}
+    return inline
+
+
+def bound_roles(visual: Mapping[str, Any]) -> set[str]:
+    """The query roles of a visual body that hold a projection or a field parameter."""
+    query = visual.get("query")
+    state = query.get("queryState") if isinstance(query, dict) else None
+    if not isinstance(state, dict):
+        return set()
+    return {
+        str(role)
+        for role, entry in state.items()
+        if isinstance(entry, dict) and (entry.get("projections") or entry.get("fieldParameters"))
+    }
+
+
 def _box(doc: Any, where: str, fallback: str) -> Box:
     if not isinstance(doc, dict):
         raise InputError(f"{where}: a visual or box must be a JSON object")
@@ -157,9 +208,7 @@ def _box(doc: Any, where: str, fallback: str) -> Box:
     width, height = (
         _number(position.get(k), where, f"position.{k}", minimum=0) for k in ("width", "height")
     )
-    visual = doc.get("visual")
-    if visual is not None and not isinstance(visual, dict):
-        raise InputError(f"{where}: visual must be an object")
+    visual = visual_body(doc, where)
     return Box(
         name=safe_name(doc.get("name") or doc.get("id") or fallback),
         x=x,
