@@ -36,11 +36,15 @@ def test_a_clean_page_passes_and_a_broken_one_fails(tmp_path: Path) -> None:
 def test_a_missing_reference_is_degraded_but_a_failing_lint_stays_a_fail(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("ARGUS_VISUAL_TYPES", str(tmp_path / "absent.json"))
+    (tmp_path / "types.json").write_text("{not json")  # there, but unreadable: could not verify
+    monkeypatch.setenv("ARGUS_VISUAL_TYPES", str(tmp_path / "types.json"))
     clean = verdict_for(tmp_path / "a", good_page())
     assert layout(clean)["status"] == "degraded" and clean["passed"] is None
     failing = verdict_for(tmp_path / "b", variant(table={"position.height": 570}))
     assert layout(failing)["status"] == "fail" and failing["passed"] is False
+    monkeypatch.setenv("ARGUS_VISUAL_TYPES", str(tmp_path / "absent.json"))
+    named_but_absent = verdict_for(tmp_path / "c", good_page())
+    assert layout(named_but_absent)["status"] == "error"  # a wrong path is bad input (exit 2)
 
 
 def test_a_broken_layout_file_is_an_error(tmp_path: Path) -> None:
