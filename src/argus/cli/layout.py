@@ -32,7 +32,7 @@ def register(subparsers: Any) -> None:
     actions = parser.add_subparsers(dest="layout_action", metavar="ACTION", required=True)
     lint = actions.add_parser(
         "lint",
-        help="check a PBIR page, a directory of pages or a JSON list of boxes",
+        help="check a PBIR page, a one-file page, a directory of pages or a JSON list of boxes",
         description="Run the layout checks (overlap, canvas, gaps, alignment, and with PBIR: "
         "empty bindings, theme overrides, visualType/displayOption). Exit 0 clean, 1 an error "
         "finding (or a warning with --strict), 2 bad input or a path outside the repository, "
@@ -44,8 +44,21 @@ def register(subparsers: Any) -> None:
     pbir = lint.add_mutually_exclusive_group()
     pbir.add_argument("--pbir", dest="pbir", action="store_true", default=None)
     pbir.add_argument("--no-pbir", dest="pbir", action="store_false")
-    lint.add_argument("--tolerance-gap", type=_pixels, default=4.0, metavar="PX")
-    lint.add_argument("--tolerance-align", type=_pixels, default=2.0, metavar="PX")
+    lint.add_argument(
+        "--tolerance-gap",
+        type=_pixels,
+        default=4.0,
+        metavar="PX",
+        help="how far a row's gaps may spread (default 4)",
+    )
+    lint.add_argument(
+        "--tolerance-align",
+        type=_pixels,
+        default=2.0,
+        metavar="PX",
+        help="how far edges meant to meet may miss: a column's left/right, a row's top/bottom "
+        "(default 2)",
+    )
     lint.add_argument("--max-overrides", type=int, default=10, metavar="N")
     lint.add_argument(
         "--visual-types",
