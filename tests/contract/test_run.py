@@ -94,13 +94,44 @@ def test_only_a_go_with_evidence_passes_judgment(
     outcome = run.judge(started, "ship-it", "review")
     assert outcome.status == status
     assert load_state(started, "ship-it").stages["review"].status == status
-    # Rounds are budgeted: the third dispatch of a two-round grader is refused, and only it:
-    # the run stays open (verifying), so the Stop hook keeps holding the session.
-    run.judge(started, "ship-it", "review")
-    refused = run.judge(started, "ship-it", "review")
-    assert refused.status == "refused" and "2 round(s)" in refused.detail
-    assert load_state(started, "ship-it").phase == "verifying"
+    # Rounds are budgeted: a two-round grader's rounds spent without a GO block the run with
+    # a blocker naming the stage: at once when the last round says NO-GO, at the next
+    # dispatch when it said nothing. The Stop hook keeps holding the session.
+    second = run.judge(started, "ship-it", "review")
+    if answer != NO_GO:
+        assert second.status == "pending" and load_state(started, "ship-it").phase == "verifying"
+        second = run.judge(started, "ship-it", "review")
+    said = "NO-GO" if answer == NO_GO else "no verdict"
+    assert second.status == "blocked"
+    assert second.detail.startswith(
+        f"grading rounds spent on 'review': 2 round(s) without a GO (the last: {said})"
+    )
+    state = load_state(started, "ship-it")
+    assert (state.phase, state.reason, state.resume_phase) == (
+        "blocked",
+        second.detail,
+        "verifying",
+    )
+    assert state.stages["review"].status == "blocked" and state.stages["review"].attempts == 2
     assert stop_decision(started) is not None
+    # Resumed without an amended contract, the stage has no round left: blocked again.
+    run.resume(started, "ship-it")
+    assert run.judge(started, "ship-it", "review").status == "blocked"
+    assert load_state(started, "ship-it").stages["review"].attempts == 2, "nothing was asked"
+
+
+def test_one_no_go_within_the_rounds_leaves_the_run_verifying(
+    started: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (started / "done.txt").write_text("done")
+    run.advance(started, "ship-it", "verifying")
+    run.grade(started, "ship-it", "check")
+    monkeypatch.setenv("GRADER_ANSWER", NO_GO)
+    assert run.judge(started, "ship-it", "review").status == "failed"
+    assert load_state(started, "ship-it").phase == "verifying"
+    monkeypatch.setenv("GRADER_ANSWER", GO)  # fixed within the contract: the next round passes
+    assert run.judge(started, "ship-it", "review").status == "passed"
+    assert load_state(started, "ship-it").phase == "verifying"
 
 
 def test_a_spent_attempt_budget_blocks_the_run_until_resumed(started: Path) -> None:

@@ -4,7 +4,8 @@ Nobody reports a stage's outcome to Argus. A mechanical stage passes when Argus 
 in the repository root and it exited 0; a judgment stage passes when an independent grader
 (a model other than the executor's, or an agent command other than the implementer's) said GO
 with evidence. A grader that does not answer, or answers without evidence, is a blocker, never
-a GO. Stages run only after the stages they require passed; budgets bound the attempts. A pass
+a GO. Stages run only after the stages they require passed; budgets bound the attempts, and a
+reviewer stage whose grading rounds (3 by default) end without a GO blocks the run. A pass
 belongs to the working tree it was earned on: once the tree changes, the pass is stale and the
 stage must be graded again. One command at a time works on a run (a lock).
 """
@@ -355,14 +356,16 @@ def _judge(root: Path, contract_id: str, stage_id: str, expect: str | None) -> S
     if dispatches == 0:
         save_state(root, state)
         return StageOutcome(stage.id, "refused", "the judgment budget is 0: nothing is asked")
-    if mine.attempts >= rounds or state.judgment_dispatches >= dispatches:
-        # Judgment exhaustion refuses this dispatch; the run stays open (the Stop hook keeps
-        # holding the session until a person resumes with a new contract, pauses or aborts).
-        spent = (
-            f"{rounds} round(s) for '{stage.id}'"
-            if mine.attempts >= rounds
-            else (f"{dispatches} judgment dispatch(es) for the run")
-        )
+    if mine.attempts >= rounds:
+        # The stage's rounds are spent (a run from before rounds blocked, or a last round
+        # that brought no verdict): escalate with a blocker naming the stage.
+        _block(state, mine, _rounds_spent(stage.id, rounds, mine.last))
+        save_state(root, state)
+        return StageOutcome(stage.id, "blocked", state.reason)
+    if state.judgment_dispatches >= dispatches:
+        # The run's judgment budget refuses this dispatch; the run stays open (the Stop hook
+        # keeps holding the session until a person resumes with a new contract, pauses or aborts).
+        spent = f"{dispatches} judgment dispatch(es) for the run"
         save_state(root, state)
         return StageOutcome(stage.id, "refused", f"grading budget spent: {spent}")
     mine.attempts += 1
@@ -379,11 +382,23 @@ def _judge(root: Path, contract_id: str, stage_id: str, expect: str | None) -> S
     elif verdict.verdict == "NO-GO":
         mine.status = "failed"
         outcome = StageOutcome(stage.id, "failed", verdict.evidence)
+        if mine.attempts >= rounds:  # the last round said NO-GO: escalate, do not wait
+            _block(state, mine, _rounds_spent(stage.id, rounds, mine.last))
+            outcome = StageOutcome(stage.id, "blocked", state.reason)
     else:
         mine.status = "pending"
         outcome = StageOutcome(stage.id, "pending", f"no verdict: {verdict.error}")
     save_state(root, state)
     return outcome
+
+
+def _rounds_spent(stage_id: str, rounds: int, last: dict[str, object]) -> str:
+    """The blocker for a stage whose grading rounds ended without a GO (names the stage)."""
+    said = "NO-GO" if last.get("verdict") == "NO-GO" else "no verdict"
+    return (
+        f"grading rounds spent on '{stage_id}': {rounds} round(s) without a GO "
+        f"(the last: {said}); a person amends the contract (retarget) or aborts the run"
+    )
 
 
 def _implementer(root: Path) -> str:
