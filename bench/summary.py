@@ -122,6 +122,17 @@ def view_comparisons(report: Report) -> list[Comparison]:
             med["argus_sense_gates"], "Playwright Test goto + toHaveScreenshot",
             med["playwright_assert"], *bare,
         ),
+        *(
+            [
+                Comparison(
+                    "view", "snapshot only, per assertion (warm)",
+                    "argus sense --snapshot-only + snapshot gate", med["argus_snapshot_only"],
+                    "Playwright Test goto + toHaveScreenshot", med["playwright_assert"], 1.0, 28,
+                )
+            ]
+            if "argus_snapshot_only" in med
+            else []
+        ),
         Comparison(
             "view", "capture alone (warm)", "Argus stable capture, no probe",
             med["argus_capture"], "Playwright goto + page.screenshot",

@@ -230,6 +230,21 @@ def _argus_capture(sensor: Sensor, spec: Spec, view: View, out: Path, base_url: 
     return elapsed
 
 
+def _argus_snapshot_gate(spec: Spec, view: View, config: ProjectConfig, out: Path) -> float:
+    """The snapshot gate alone on a capture-only sense (``argus sense --snapshot-only``): its ms.
+    RuntimeError unless it ran and passed."""
+    only = config.gates.model_copy(update={"enabled": ["snapshot"]})
+    started = time.perf_counter()
+    gate_run = run_gates(
+        gate_inputs(spec, view, out, config=config.model_copy(update={"gates": only}))
+    )
+    elapsed = _ms(started)
+    statuses = {o.name: str(o.status) for o in gate_run.outcomes}
+    if statuses != {"snapshot": "pass"}:
+        raise RuntimeError(f"view bench: the snapshot-only path did not pass alone: {statuses}")
+    return elapsed
+
+
 def _argus_view(
     sensor: Sensor, spec: Spec, view: View, config: ProjectConfig, out: Path, base_url: str
 ) -> tuple[float, float, dict[str, Any]]:
@@ -324,6 +339,7 @@ def run(quick: bool = False) -> dict[str, Any]:
                             sensor, spec, view, config, work / f"r{r}-{i}", base_url
                         )
                         captured = _argus_capture(sensor, spec, view, work / f"c{r}-{i}", base_url)
+                        snapshot_gate = _argus_snapshot_gate(spec, view, config, work / f"c{r}-{i}")
                         if i >= warmup:
                             add_phases("argus_sense", work / f"r{r}-{i}")
                             add_phases("argus_capture", work / f"c{r}-{i}")
@@ -331,6 +347,7 @@ def run(quick: bool = False) -> dict[str, Any]:
                             add("argus_gates", [gated])
                             add("argus_sense_gates", [sensed + gated])
                             add("argus_capture", [captured])
+                            add("argus_snapshot_only", [captured + snapshot_gate])
             compared = _digest(project.baseline()) == baseline_digest
             # Whole runs: each tool starts the example's server and its browser itself.
             whole_url = plan_view(spec, view, config).url
@@ -374,6 +391,8 @@ def _report(
         "sense_gates_vs_to_have_screenshot": med["argus_sense_gates"] / med["playwright_assert"],
         "sense_gates_vs_screenshot_axe": med["argus_sense_gates"] / med["playwright_assert_axe"],
         "capture_vs_screenshot": med["argus_capture"] / med["playwright_screenshot"],
+        "snapshot_only_vs_to_have_screenshot": med["argus_snapshot_only"]
+        / med["playwright_assert"],
         "whole_run": med["argus_whole_run"] / med["playwright_whole_run"],
     }
     from importlib.metadata import version
@@ -402,6 +421,9 @@ def _report(
             "sense_gates_vs_screenshot_axe": "per assertion, warm browser, the fair peer of "
             "Argus's default evidence: Argus sense + gates against goto + toHaveScreenshot + "
             "AxeBuilder.withTags(the same tags).analyze() on the same page",
+            "snapshot_only_vs_to_have_screenshot": "per assertion, warm browser: argus sense "
+            "--snapshot-only (capture, no probe) + the snapshot gate alone against goto + "
+            "toHaveScreenshot",
             "capture_vs_screenshot": "per capture, warm browser: Argus stable capture without "
             "the probe against goto + page.screenshot",
             "whole_run": "one process each, start-up included: argus gates --sense against "

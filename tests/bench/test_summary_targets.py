@@ -101,6 +101,12 @@ def test_the_fair_peer_takes_the_per_view_target_from_the_bare_assertion() -> No
     assert fair.baseline_ms == 320.0
     bare = rows["one view, per assertion (warm)"]
     assert (bare.target, bare.status) == (None, "no target")
+    assert "snapshot only, per assertion (warm)" not in rows  # not measured in this report
+    medians["argus_snapshot_only"] = 150.0
+    rows = {row.measure: row for row in comparisons("view", {"medians_ms": medians})}
+    snapshot = rows["snapshot only, per assertion (warm)"]
+    assert (snapshot.target, snapshot.issue, snapshot.status) == (1.0, 28, "met")
+    assert snapshot.baseline_ms == 160.0
     slower = {**medians, "playwright_assert_axe": 290.0}
     rows = {row.measure: row for row in comparisons("view", {"medians_ms": slower})}
     assert rows["one view at equal evidence, per assertion (warm)"].status == "missed"

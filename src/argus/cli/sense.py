@@ -41,6 +41,12 @@ def register(subparsers: Any) -> None:
         "--out-root", type=Path, metavar="DIR", help="with --all: one SLUG/ directory per view "
         "under DIR (default: argus/specs/FEATURE/.argus-runs)"
     )  # fmt: skip
+    parser.add_argument(
+        "--snapshot-only", action="store_true", help="collect less, faster: render.png, "
+        "console.json and meta.json only (meta.json: probed false, evidence snapshot-only); no "
+        "probe, axe, focus walk or dead-control probe, so only the snapshot and console gates "
+        "have their evidence and the judge refuses the view"
+    )  # fmt: skip
     parser.add_argument("--workers", type=int, help="views sensed at once (default: config)")
     parser.add_argument("--base-url", help="override base_url (no web server is started)")
     add_root_argument(parser)
@@ -71,7 +77,12 @@ def run_sense(args: argparse.Namespace) -> int:
                 sensor.plan(spec, view, args.base_url)  # bad input fails before any browser
             with progress(len(views)) as on_done:
                 results = sensor.sense_many(
-                    spec, views, out_root, base_url=args.base_url, on_done=on_done
+                    spec,
+                    views,
+                    out_root,
+                    base_url=args.base_url,
+                    on_done=on_done,
+                    capture_only=args.snapshot_only,
                 )
         failed = [r for r in results if not r.ok]
         unsettled = [r for r in results if r.ok and r.settled is False]
@@ -103,7 +114,9 @@ def run_sense(args: argparse.Namespace) -> int:
     out = (args.out or spec.spec_dir / RUNS_DIR / view.slug).resolve()
     with Sensor(config) as sensor:
         sensor.plan(spec, view, args.base_url)
-        result = sensor.sense(spec, view, out, base_url=args.base_url)
+        result = sensor.sense(
+            spec, view, out, base_url=args.base_url, capture_only=args.snapshot_only
+        )
     if not result.ok:
         raise SensorError(str(result.error))
     if result.settled is False:

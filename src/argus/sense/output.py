@@ -96,5 +96,8 @@ def web_meta(
         "axe": capture.axe is not None,
         "probed": probed,
     }
+    if not probed:
+        # The named faster path (argus sense --snapshot-only): it says it collected less.
+        meta["evidence"] = "snapshot-only"
     result: dict[str, Any] = truncate_probe(meta)
     return result

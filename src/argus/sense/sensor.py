@@ -248,8 +248,10 @@ class Sensor(Closing):
     ) -> SenseResult:
         """Sense one view. A sensor failure is returned as ``SenseResult.error``, not raised.
 
-        ``capture_only`` writes render.png, console.json and meta.json but no probe, fonts or
-        axe results (the benchmark's baseline for the probe's cost).
+        ``capture_only`` writes render.png, console.json and meta.json (``probed`` false,
+        ``evidence`` "snapshot-only") but no probe, fonts, axe, focus walk or controls: the
+        snapshot-only path (``argus sense --snapshot-only``) and the benchmark's baseline for
+        the probe's cost.
         """
         return self.sense_many(
             spec, [view], out_dir, base_url=base_url, single=True, capture_only=capture_only
