@@ -7,13 +7,14 @@ import typing as _typing
 from argus._lazy import lazy_attributes as _lazy_attributes
 
 if _typing.TYPE_CHECKING:
-    from argus.agents.mcp_server import build_server, run_argus, serve
+    from argus.agents.mcp_call import run_argus
+    from argus.agents.mcp_server import build_server, serve
 
 # The package's face: each name is imported from its module on first use (PEP 562), so
 # importing one module of the package loads none of the others.
 _SOURCES = {
     "build_server": "argus.agents.mcp_server",
-    "run_argus": "argus.agents.mcp_server",
+    "run_argus": "argus.agents.mcp_call",
     "serve": "argus.agents.mcp_server",
 }
 
