@@ -62,7 +62,7 @@ DEFAULT = (
     "src/argus/evidence/graphics.py=tests/gates/test_chart_colours.py,tests/gates/test_chart_contrast.py",
     "src/argus/gates/inputs.py=tests/gates/test_inputs.py",
     # gates: snapshot family
-    "src/argus/gates/snapshot.py=tests/gates/test_snapshot.py,tests/gates/test_snapshot_outcome.py,tests/gates/test_baseline_browser.py,tests/gates/test_adapter_gates.py",
+    "src/argus/gates/snapshot.py=tests/gates/test_snapshot.py,tests/gates/test_snapshot_outcome.py,tests/gates/test_baseline_browser.py,tests/gates/test_adapter_gates.py,tests/gates/test_snapshot_only.py",
     "src/argus/gates/comparison.py=tests/gates/test_comparison.py,tests/gates/test_snapshot_outcome.py",
     "src/argus/gates/stale_baseline.py=tests/gates/test_stale_baseline.py,tests/gates/test_snapshot.py",
     "src/argus/gates/baseline_browser.py=tests/gates/test_baseline_browser.py",

@@ -142,14 +142,18 @@ def _snapshot(inputs: GateInputs, mode: UpdateMode) -> GateOutcome:
     comparison = comparison_for(
         inputs.config, inputs.spec, view, tokens=inputs.tokens, target=inputs.target
     )
-    if adapter_probe_without_elements(inputs):
+    snapshot_only = sensed_snapshot_only(inputs)
+    if snapshot_only or adapter_probe_without_elements(inputs):
         # The render is still compared; only masks (and naming the element under a change)
         # need the element list.
         if comparison.masks:
             return GateOutcome(
                 "snapshot",
-                GateStatus.SKIP,
-                f"snapshot masks need the probe's 'elements' list, and the "
+                GateStatus.ERROR if snapshot_only else GateStatus.SKIP,
+                "snapshot masks need the probe's 'elements' list, and the view was sensed "
+                "with --snapshot-only (no probe); sense it without"
+                if snapshot_only
+                else f"snapshot masks need the probe's 'elements' list, and the "
                 f"{inputs.spec.adapter!r} adapter's probe has none",
             )
         probe = Probe((), _meta_viewport_width(inputs), 0.0)
@@ -230,6 +234,13 @@ def _stale_baseline(
         findings=(finding, *outcome.findings),
         data=data,
     )
+
+
+def sensed_snapshot_only(inputs: GateInputs) -> bool:
+    """True when meta.json says the view was sensed on the snapshot-only path (argus sense
+    --snapshot-only) and there is no probe.json: the render is all there is to compare. A
+    probe.json beside such a record is read, and refused, as usual."""
+    return inputs.meta.get("evidence") == "snapshot-only" and not inputs.sensed.probe.exists()
 
 
 def _meta_viewport_width(inputs: GateInputs) -> float:
