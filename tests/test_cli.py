@@ -95,3 +95,23 @@ def test_unmapped_os_memory_and_recursion_errors_are_one_line(
     assert main(["schema"]) == 2
     err = capsys.readouterr().err
     assert err.startswith(needle) and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("where", ["build_parser", "one_thread_while_numpy_loads"])
+def test_ctrl_c_anywhere_is_one_line_and_130(
+    where: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """While a command's modules import as much as while it runs (tests/sense/
+    test_interrupt_browser.py sends a real SIGINT); a caller of main keeps its own hooks."""
+    import sys
+
+    import argus.cli
+
+    def interrupted(*_: object, **__: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(argus.cli, where, interrupted)
+    hook = sys.unraisablehook
+    assert argus.cli.main(["lint"]) == 130
+    assert capsys.readouterr().err == "argus: interrupted\n"
+    assert sys.unraisablehook is hook

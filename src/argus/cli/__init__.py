@@ -93,6 +93,29 @@ def one_line(message: str) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _run(argv)
+    except KeyboardInterrupt:
+        # Anywhere: while commands import, while one runs, while it cleans up. Each resource
+        # closes on the way out (a sensor ends its browser's tasks first, argus.sense.sensor),
+        # so this one line is all a Ctrl-C prints.
+        print("argus: interrupted", file=sys.stderr)
+        if argv is None:
+            _quiet_exit()
+        return 130
+
+
+def _quiet_exit() -> None:
+    """The process is ending on a Ctrl-C: what a foreign library abandoned half-way (a
+    browser driver still starting, an asyncio transport) must not print its own teardown
+    complaints after our one line. Only as the program: a caller of ``main`` keeps its hooks."""
+    import logging
+
+    logging.getLogger("asyncio").disabled = True
+    sys.unraisablehook = lambda _: None
+
+
+def _run(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv == ["--version"]:
         # Agents and hooks probe this often: answer before any subcommand module is imported.
@@ -117,9 +140,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ArgusError as err:
         print(f"argus: {one_line(str(err))}", file=sys.stderr)
         return err.exit_code
-    except KeyboardInterrupt:
-        print("argus: interrupted", file=sys.stderr)
-        return 130
     except OSError as err:
         # Last safety net: the seams map these to ArgusErrors naming the file; one that slips
         # through is still one line and "could not run", never a traceback.

@@ -172,12 +172,14 @@ async def _measure(
     url: str, width: int, height: int, scheme: str | None, browser: str, timeout_s: float
 ) -> Any:
     from playwright.async_api import Error as PlaywrightError
-    from playwright.async_api import async_playwright
 
-    from argus.sense.browser import launch_args
+    from argus.sense.browser import launch_args, start_playwright
 
-    async with async_playwright() as pw:
-        chromium = await pw.chromium.launch(executable_path=browser, args=launch_args())
+    pw = await start_playwright()
+    try:
+        chromium = await pw.chromium.launch(
+            executable_path=browser, args=launch_args(), handle_sigint=False
+        )
         try:
             context = await chromium.new_context(
                 viewport={"width": width, "height": height},
@@ -200,6 +202,8 @@ async def _measure(
             )
         finally:
             await chromium.close()
+    finally:
+        await pw.stop()
     value = answer.get("result", {}).get("value")
     if not isinstance(value, str) or len(value) > 16 * 1024 * 1024:
         raise SensorError(f"{url}: the style extraction returned nothing usable")

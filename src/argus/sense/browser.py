@@ -18,6 +18,7 @@ A remote browser replaces all of this: ``ARGUS_BROWSER_CONNECT`` or ``[browser] 
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import shutil
@@ -25,12 +26,15 @@ import sys
 import urllib.parse
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import suppress
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from argus.errors import ConfigError, SensorError
 
 if TYPE_CHECKING:
+    from playwright.async_api import Playwright
+
     from argus.config import ProjectConfig
 
 DEBIAN_PATHS = (Path("/usr/lib/chromium/chromium"), Path("/usr/bin/chromium"))
@@ -115,11 +119,27 @@ def playwright_chromium_path() -> str | None:
         with sync_playwright() as pw:
             return str(pw.chromium.executable_path)
 
+    pool = ThreadPoolExecutor(max_workers=1)
     try:
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            return pool.submit(ask).result(timeout=60)
+        return pool.submit(ask).result(timeout=60)
     except Exception:  # the driver itself is broken: treat as "no Playwright Chromium"
         return None
+    finally:
+        pool.shutdown(wait=False)  # a Ctrl-C ends the command now, not when the driver has
+
+
+async def start_playwright() -> Playwright:
+    """Playwright's driver, started so that a cancel half-way (a Ctrl-C) stops it once it is
+    up instead of leaving its process and pipes to be torn down noisily at exit."""
+    from playwright.async_api import async_playwright
+
+    starting = asyncio.ensure_future(async_playwright().start())
+    try:
+        return await asyncio.shield(starting)
+    except asyncio.CancelledError:
+        with suppress(Exception):  # it failed to start: nothing to stop
+            await (await starting).stop()
+        raise
 
 
 def discover_browser(

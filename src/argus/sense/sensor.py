@@ -15,11 +15,11 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
-from contextlib import ExitStack, asynccontextmanager
+from contextlib import ExitStack, asynccontextmanager, suppress
 from pathlib import Path
 from typing import Any, Self, TypeVar
 
-from playwright.async_api import Browser, Playwright, async_playwright
+from playwright.async_api import Browser, Playwright
 from playwright.async_api import Error as PlaywrightError
 
 from argus.closing import Closing
@@ -33,6 +33,7 @@ from argus.sense.browser import (
     neutral_user_agent,
     public_endpoint,
     remote_endpoint,
+    start_playwright,
 )
 from argus.sense.fonts import FontProbe
 from argus.sense.pages import PagePool, WarmPage
@@ -68,6 +69,7 @@ class Sensor(Closing):
         self._server = ExitStack()
         self._server_up = False
         self._server_lock = threading.Lock()
+        self._work: set[asyncio.Task[Any]] = set()  # the callers' work running on the loop
 
     # -- lifetime -------------------------------------------------------------------------
     def __enter__(self) -> Self:
@@ -80,7 +82,7 @@ class Sensor(Closing):
     def close(self) -> None:
         try:
             if self._loop is not None:
-                self._call(self._shutdown_browser())
+                self._call(self._wind_down())
         finally:
             if self._loop is not None:
                 self._loop.call_soon_threadsafe(self._loop.stop)
@@ -95,13 +97,36 @@ class Sensor(Closing):
         if self._loop is None:
             work.close()
             raise RuntimeError("use Sensor as a context manager: with Sensor(config) as sensor")
-        return asyncio.run_coroutine_threadsafe(work, self._loop).result()
+        return asyncio.run_coroutine_threadsafe(self._tracked(work), self._loop).result()
+
+    async def _tracked(self, work: Coroutine[Any, Any, T]) -> T:
+        """``work`` as a task ``close`` can find: a Ctrl-C in the caller's thread leaves it
+        running on the loop, and it must end before the browser does."""
+        task = asyncio.current_task()
+        assert task is not None
+        self._work.add(task)
+        try:
+            return await work
+        finally:
+            self._work.discard(task)
+
+    async def _wind_down(self) -> None:
+        """Stop what the caller left running, close the browser, then end every task still on
+        the loop as ``asyncio.run`` does: after a Ctrl-C nothing may be left pending to print
+        a traceback at exit."""
+        current = asyncio.current_task()
+        await _cancelled({t for t in self._work if t is not current})
+        with suppress(PlaywrightError):  # a driver already gone: nothing left to stop
+            await self._shutdown_browser()
+        await _cancelled({t for t in asyncio.all_tasks() if t is not current})
+        await asyncio.get_running_loop().shutdown_asyncgens()
 
     async def _shutdown_browser(self) -> None:
         await self._pages.close()
         await self._copies.close()
         if self._browser is not None:
-            await self._browser.close()
+            with suppress(PlaywrightError):  # already gone (crashed, or its farm hung up)
+                await self._browser.close()
             self._browser = None
         if self._playwright is not None:
             await self._playwright.stop()
@@ -113,7 +138,7 @@ class Sensor(Closing):
         async with self._browser_lock:
             if self._browser is None or not self._browser.is_connected():
                 if self._playwright is None:
-                    self._playwright = await async_playwright().start()
+                    self._playwright = await start_playwright()
                 self._browser = await self._start_browser(self._playwright)
             return self._browser
 
@@ -132,6 +157,9 @@ class Sensor(Closing):
                 executable_path=self._browser_path,
                 args=launch_args(self.config.browser.args),
                 headless=True,
+                # A Ctrl-C reaches Playwright's driver too; by default it then kills the browser
+                # under the views still running. Argus closes it itself (close, _wind_down).
+                handle_sigint=False,
             )
         except PlaywrightError as exc:
             first = exc.message.splitlines()[0] if exc.message else "launch failed"
@@ -304,6 +332,14 @@ class Sensor(Closing):
             )
 
         return self._call(run_all())
+
+
+async def _cancelled(tasks: set[asyncio.Task[Any]]) -> None:
+    """Cancel ``tasks`` and wait for them, their outcomes (errors included) taken and dropped."""
+    for task in tasks:
+        task.cancel()
+    if tasks:
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def sense_view(spec: Spec, view: View, config: ProjectConfig, out_dir: Path) -> SenseResult:
