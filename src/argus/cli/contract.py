@@ -14,11 +14,13 @@
     argus contract complete ID                    # every required stage passed: closed
     argus contract block ID --reason R            # waiting on something outside the session
     argus contract retarget ID NEW_CONTRACT       # keep verdicts that still hold
-    argus contract status [ID] [--json]
+    argus contract status [ID] [--json]           # runs, each with its archived runs
+    argus contract verify ID                      # the ledger's chain; state.json against it
     argus contract pause ID --reason R | resume ID | abort ID --reason R
 
 Exit codes: 0 done (a stage passed, a phase changed, a contract is valid); 1 a stage did not
-pass, a contract is not valid, or the run cannot close yet; 2 bad input.
+pass, a contract is not valid, the run cannot close yet, or verify found a broken ledger; 2 bad
+input.
 """
 
 from __future__ import annotations
@@ -117,6 +119,12 @@ def register(subparsers: Any) -> None:
     status.add_argument("--json", action="store_true")
     _common(status, "status")
 
+    verify = actions.add_parser(
+        "verify", help="walk a run's hash-chained ledger and check state.json against it"
+    )
+    verify.add_argument("id")
+    _common(verify, "verify")
+
     for name, what in (
         ("pause", "pause (a Stop hook lets the session end)"),
         ("abort", "abort"),
@@ -166,6 +174,8 @@ def run_contract(args: argparse.Namespace) -> int:
         return 0
     if action == "status":
         return _status(root, args.id, args.json)
+    if action == "verify":
+        return _verify(root, args.id)
     if action == "summary":
         return _summary(root, args)
     if action == "retarget":
@@ -297,18 +307,55 @@ def _summary(root: Path, args: argparse.Namespace) -> int:
 
 
 def _status(root: Path, contract_id: str | None, as_json: bool) -> int:
+    from argus.contract.history import archived_ids, archived_runs
     from argus.contract.state import load_state, started_runs
 
-    ids = [contract_id] if contract_id else [p.parent.name for p in started_runs(root)]
-    states = [load_state(root, i) for i in ids]
+    if contract_id:
+        ids = [contract_id]
+    else:
+        ids = sorted({p.parent.name for p in started_runs(root)} | set(archived_ids(root)))
+    states = {i: load_state(root, i) for i in ids if contract_id or _has_state(root, i)}
+    archives = {i: archived_runs(root, i) for i in ids}
     if as_json:
-        print(json.dumps([s.to_json() for s in states], indent=2))
+        listed = [
+            {**states[i].to_json(), "archived": [a.to_json() for a in archives[i]]}
+            if i in states
+            else {"contract_id": i, "phase": None, "archived": [a.to_json() for a in archives[i]]}
+            for i in ids
+        ]
+        print(json.dumps(listed, indent=2))
         return 0
-    if not states:
+    if not ids:
         print("no contract runs")
-    for state in states:
-        reason = f" ({state.reason})" if state.reason else ""
-        print(f"{state.contract_id}: {state.phase}{reason}")
-        for stage_id, stage in state.stages.items():
-            print(f"  {stage_id}: {stage.status} ({stage.attempts} attempt(s))")
+    for i in ids:
+        state = states.get(i)
+        if state is None:
+            print(f"{i}: no open run")
+        else:
+            reason = f" ({state.reason})" if state.reason else ""
+            print(f"{state.contract_id}: {state.phase}{reason}")
+            for stage_id, stage in state.stages.items():
+                print(f"  {stage_id}: {stage.status} ({stage.attempts} attempt(s))")
+        for old in archives[i]:
+            summary = ", with its summary" if old.summary else ""
+            print(f"  archived run {old.run_id}: {old.phase}{summary} ({old.folder})")
+    return 0
+
+
+def _verify(root: Path, contract_id: str) -> int:
+    """Exit 0 when the ledger's chain holds and state.json is what it folds to; 1, naming the
+    first broken line, when not."""
+    from argus.contract import ledger
+    from argus.contract.state import load_state, state_dir
+
+    state = load_state(root, contract_id)
+    try:
+        entries = ledger.check(state_dir(root, contract_id), state)
+    except InputError as exc:
+        print(f"contract {contract_id}: {exc}")
+        return 1
+    print(
+        f"contract {contract_id}: ledger intact ({len(entries)} line(s), hash chain holds) "
+        f"and state.json matches it; phase {state.phase}"
+    )
     return 0

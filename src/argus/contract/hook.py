@@ -10,7 +10,8 @@ person resumes, pauses or aborts it in a terminal). A paused (a person's decisio
 or aborted run does not.
 
 The hook fails closed: it looks for runs in every directory the session could mean (the
-event's ``cwd``, ``CLAUDE_PROJECT_DIR``, its own directory, and every directory above each),
+event's ``cwd``, ``CLAUDE_PROJECT_DIR``, its own directory, and every directory above each up to
+its repository's root: a run in another repository is that workspace's, never this one's),
 and anything it cannot read (an event that is not JSON, an integer too long to convert, JSON
 nested past the parser's depth, bytes that are not UTF-8, a run it cannot read) blocks with
 what went wrong, since it cannot prove that no run is open. Several open runs are listed one
@@ -32,20 +33,19 @@ from argus.contract.state import ACTIVE, load_state, state_dir
 from argus.contract.summary import SECTIONS, current_summary
 from argus.contract.worktree import worktree_digest
 from argus.io import loads_json
+from argus.store.registry import workspace_dirs, workspaces
 
 MAX_EVENT_BYTES = 1024 * 1024
 CONTRACTS = Path(".argus") / "contracts"
 
 
 def candidate_roots(starts: list[Path]) -> list[Path]:
-    """Every directory at or above each start that holds contract runs, each once."""
+    """Every folder of the workspaces of ``starts`` (each start and the folders above it up to
+    its repository's root, argus.store.registry.workspace_dirs) that holds contract runs, each
+    once. A run in another repository, even one whose folder holds this one, is not here."""
     found: list[Path] = []
     for start in starts:
-        try:
-            here = start.resolve()
-        except (OSError, RuntimeError):
-            continue
-        for directory in (here, *here.parents):
+        for directory in workspace_dirs(start):
             if (directory / CONTRACTS).is_dir() and directory not in found:
                 found.append(directory)
     return found
@@ -107,19 +107,11 @@ def _reason_for(root: Path, contract_id: str) -> str | None:
 
 
 def vanished(starts: list[Path]) -> list[str]:
-    """Runs remembered as open (outside the repository) whose files are gone or replaced."""
-    places: set[Path] = set()
-    for start in starts:
-        try:
-            here = start.resolve()
-        except (OSError, RuntimeError):
-            continue
-        places.update((here, *here.parents))
+    """Runs remembered as open (outside the repository) in the workspaces of ``starts`` whose
+    files are gone or replaced."""
     out = []
-    for entry in remembered():
+    for entry in remembered(places=workspaces(starts)):
         directory = Path(entry["root"])
-        if directory not in places:
-            continue
         run_id = str(entry.get("contract_id", ""))
         state = directory / CONTRACTS / run_id / "state.json"
         try:

@@ -2,8 +2,11 @@
 
 ``.argus/contracts/ID/ledger.jsonl`` holds one JSON object a line. Each says what changed
 (``kind`` "run": phase, counters, fingerprint; ``kind`` "stage": one stage's status, attempts,
-evidence and the tree it passed on), and carries ``prev`` (the previous line's hash) and
-``hash`` (SHA-256 of the line without it). ``save_state`` appends what changed before it
+evidence and the tree it passed on) and its ``seq`` (its line number), and is a link of the
+run-state layer's hash chain (argus.store.chain, the chain the run store's events keep too):
+``prev`` (the previous line's hash) and ``hash`` (over the line's content and ``prev``). The
+ledger stays a file in the run's folder, so archiving a closed run moves its whole history with
+it. ``save_state`` appends what changed before it
 writes state.json, so state.json is only a view: every command checks that it is exactly what
 the ledger folds to, and ``complete`` and the Stop hook re-derive each stage from the ledger's
 own records (a pass must carry its evidence: an exit 0 of the stage's command, or an
@@ -15,14 +18,13 @@ is signed with a key the executor cannot read); docs/security.md names that limi
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 from pathlib import Path
 from typing import Any, Protocol
 
 from argus.errors import InputError
 from argus.io import loads_json, read_bytes
+from argus.store.chain import GENESIS, Link, canonical, first_broken, link_hash
 
 LEDGER = "ledger.jsonl"
 RUN_FIELDS = (
@@ -37,15 +39,6 @@ class RunState(Protocol):
     A protocol, so the ledger sits below the state module that appends to it."""
 
     def to_json(self) -> dict[str, Any]: ...
-
-
-def _canonical(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-
-
-def _hash(entry: dict[str, Any]) -> str:
-    body = {k: v for k, v in entry.items() if k != "hash"}
-    return hashlib.sha256(_canonical(body).encode()).hexdigest()
 
 
 def snapshot(state: RunState) -> dict[str, Any]:
@@ -64,25 +57,30 @@ def read_ledger(directory: Path) -> list[dict[str, Any]]:
         raise InputError(f"{path}: the run's ledger is missing; a person aborts the run")
     raw = read_bytes(path, what="contract ledger", limit=MAX_LEDGER_BYTES)
     entries: list[dict[str, Any]] = []
-    previous = ""
     for number, line in enumerate(raw.splitlines(), 1):
         try:
             entry = loads_json(line)
         except (ValueError, RecursionError) as exc:
             raise InputError(f"{path}:{number}: not a ledger line Argus wrote") from exc
-        if (
-            not isinstance(entry, dict)
-            or entry.get("prev") != previous
-            or entry.get("seq") != number
-            or entry.get("hash") != _hash(entry)
-        ):
-            raise InputError(
-                f"{path}:{number}: the ledger's chain is broken (edited outside Argus); a "
-                "person aborts the run"
-            )
+        if not isinstance(entry, dict) or entry.get("seq") != number:
+            raise _broken(path, number, "not the ledger's next line")
         entries.append(entry)
-        previous = entry["hash"]
+    broken = first_broken(_link(entry) for entry in entries)
+    if broken is not None:
+        raise _broken(path, broken.seq, broken.why)
     return entries
+
+
+def _link(entry: dict[str, Any]) -> Link:
+    content = {k: v for k, v in entry.items() if k not in ("prev", "hash")}
+    return Link(entry["seq"], entry.get("prev"), entry.get("hash"), content)
+
+
+def _broken(path: Path, number: int, why: str) -> InputError:
+    return InputError(
+        f"{path}:{number}: the ledger's chain is broken ({why}; edited outside Argus); a "
+        "person aborts the run"
+    )
 
 
 def fold(entries: list[dict[str, Any]]) -> dict[str, Any]:
@@ -103,21 +101,22 @@ def record(directory: Path, state: RunState) -> None:
     view = fold(entries)
     now_view = snapshot(state)
     changes: list[dict[str, Any]] = []
-    if _canonical(view["run"]) != _canonical(now_view["run"]):
+    if canonical(view["run"]) != canonical(now_view["run"]):
         changes.append({"kind": "run", "record": now_view["run"]})
     for stage_id, stage in now_view["stages"].items():
-        if _canonical(view["stages"].get(stage_id)) != _canonical(stage):
+        if canonical(view["stages"].get(stage_id)) != canonical(stage):
             changes.append({"kind": "stage", "stage": stage_id, "record": stage})
     if not changes:
         return
-    previous = entries[-1]["hash"] if entries else ""
+    previous = entries[-1]["hash"] if entries else GENESIS
     seq = len(entries)
     lines = []
     for change in changes:
         seq += 1
-        entry = {"seq": seq, "prev": previous, **change}
-        entry["hash"] = previous = _hash(entry)
-        lines.append(_canonical(entry) + "\n")
+        content = {"seq": seq, **change}
+        digest = link_hash(previous, content)
+        lines.append(canonical({**content, "prev": previous, "hash": digest}) + "\n")
+        previous = digest
     directory.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
@@ -131,7 +130,7 @@ def check(directory: Path, state: RunState) -> list[dict[str, Any]]:
     """The ledger's entries when state.json is exactly what they fold to; InputError when not."""
     entries = read_ledger(directory)
     view = fold(entries)
-    if _canonical(view) != _canonical(snapshot(state)):
+    if canonical(view) != canonical(snapshot(state)):
         raise InputError(
             f"{directory / 'state.json'}: does not match the run's ledger (edited outside "
             "Argus); a person aborts the run"

@@ -1,0 +1,189 @@
+"""The contract runner on the run-state layer: a run an earlier Argus left (state.json and a
+ledger.jsonl written here by hand) still reads, resumes and verifies; workspaces are separate;
+a closed run is archived when the contract starts again and is listed by ``status``."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from argus.cli import main
+from argus.contract import run
+from argus.contract.hook import run_stop_hook
+from argus.contract.model import load_contract
+from argus.contract.registry import remembered
+from argus.contract.state import load_state
+from tests.contract.conftest import summarize, write_contract
+
+RUN_DIR = Path(".argus/contracts/ship-it")
+
+
+def _hash(entry: dict[str, Any]) -> str:
+    """How the ledger's lines were hashed before the run-state layer: SHA-256 of the line's
+    canonical JSON without its own hash."""
+    body = {k: v for k, v in entry.items() if k != "hash"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def earlier_run(root: Path, phase: str = "paused") -> list[str]:
+    """A paused run as an earlier Argus left it: state.json (version 2) and its ledger."""
+    contract = load_contract(write_contract(root))
+    stage = {"status": "pending", "attempts": 0, "last": {}, "evidence_sha256": None}
+    stages = {"check": {**stage, "worktree": None}, "review": {**stage, "worktree": None}}
+    fields = {
+        "run_id": "0123456789abcdef",
+        "contract_sha256": contract.digest,
+        "executor_model": "anthropic/the-builder",
+        "phase": phase,
+        "resume_phase": "running",
+        "reason": "a person looks at it",
+        "total_attempts": 0,
+        "judgment_dispatches": 0,
+        "mechanical_failures": 0,
+        "fingerprint": "f" * 64,
+    }
+    state = {
+        "version": 2,
+        **fields,
+        "contract_id": "ship-it",
+        "contract_path": str(root / "contract.json"),
+        "stages": stages,
+        "history": [{"at": "2025-01-01T00:00:00+00:00", "from": "running", "to": phase}],
+    }
+    lines, previous = [], ""
+    changes = [
+        {"kind": "run", "record": fields},
+        *({"kind": "stage", "stage": k, "record": v} for k, v in stages.items()),
+    ]
+    for seq, change in enumerate(changes, 1):
+        entry = {"seq": seq, "prev": previous, **change}
+        entry["hash"] = previous = _hash(entry)
+        lines.append(json.dumps(entry, sort_keys=True, separators=(",", ":")))
+    (root / RUN_DIR).mkdir(parents=True)
+    (root / RUN_DIR / "state.json").write_text(json.dumps(state, indent=2))
+    (root / RUN_DIR / "ledger.jsonl").write_text("\n".join(lines) + "\n")
+    return lines
+
+
+def cli(root: Path, *args: str) -> int:
+    return main(["contract", *args, "--root", str(root)])
+
+
+def test_a_run_an_earlier_argus_left_reads_resumes_and_verifies(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = earlier_run(repo)
+    assert cli(repo, "status") == 0
+    assert "ship-it: paused (a person looks at it)" in capsys.readouterr().out
+    assert cli(repo, "verify", "ship-it") == 0
+    assert "ledger intact (3 line(s)" in capsys.readouterr().out
+    assert run.resume(repo, "ship-it").phase == "running"
+    assert cli(repo, "verify", "ship-it") == 0
+    written = (repo / RUN_DIR / "ledger.jsonl").read_text().splitlines()
+    assert written[:3] == lines and len(written) == 4, "the old lines stay as they were"
+    assert load_state(repo, "ship-it").phase == "running"
+
+
+def test_verify_names_the_first_line_edited_outside_argus(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = earlier_run(repo)
+    entry = json.loads(lines[1])
+    entry["record"]["status"] = "passed"
+    forged = [lines[0], json.dumps(entry), lines[2]]
+    (repo / RUN_DIR / "ledger.jsonl").write_text("\n".join(forged) + "\n")
+    assert cli(repo, "verify", "ship-it") == 1
+    out = capsys.readouterr().out
+    assert "ledger.jsonl:2: the ledger's chain is broken" in out and "edited" in out
+    entry["hash"] = _hash(entry)  # re-hashed: the next line no longer follows it
+    forged = [lines[0], json.dumps(entry), lines[2]]
+    (repo / RUN_DIR / "ledger.jsonl").write_text("\n".join(forged) + "\n")
+    assert cli(repo, "verify", "ship-it") == 1
+    assert "ledger.jsonl:3: the ledger's chain is broken" in capsys.readouterr().out
+
+
+def test_verify_finds_a_state_json_that_is_not_the_ledger_s_view(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    earlier_run(repo)
+    raw = json.loads((repo / RUN_DIR / "state.json").read_text())
+    raw["phase"] = "completed"
+    (repo / RUN_DIR / "state.json").write_text(json.dumps(raw))
+    assert cli(repo, "verify", "ship-it") == 1
+    assert "does not match the run's ledger" in capsys.readouterr().out
+
+
+# -- workspaces are separate ---------------------------------------------------------------
+
+
+def git_repo(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "argus.toml").write_text('[implementer]\nmodel = "anthropic/the-builder"\n')
+    subprocess.run(["git", "init", "-q", str(path)], check=True, capture_output=True)
+    return path
+
+
+def hook(cwd: Path) -> str:
+    return run_stop_hook(json.dumps({"cwd": str(cwd)}).encode(), None, cwd)
+
+
+@pytest.mark.parametrize("nested", [False, True])
+def test_an_open_run_in_one_repository_holds_no_session_in_another(
+    tmp_path: Path, nested: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = git_repo(tmp_path / "first")
+    # Nested: a repository of its own inside the first one's folder (a vendored checkout).
+    second = git_repo(first / "vendor" / "second" if nested else tmp_path / "second")
+    run.start(first, write_contract(first), "anthropic/the-builder", "")
+    (first / "src").mkdir()
+    assert json.loads(hook(first / "src"))["decision"] == "block"
+    assert hook(second) == ""
+    assert cli(second, "status") == 0
+    assert capsys.readouterr().out.strip() == "no contract runs"
+    assert run.start(second, write_contract(second), "anthropic/the-builder", "").phase == (
+        "running"
+    )
+    assert [e["root"] for e in remembered(first)] == [str(first.resolve())]
+    summarize(second)
+    run.abort(second, "ship-it", "done here")
+    assert hook(second) == ""
+    # The first run's files deleted: the registry still holds the first session, and only it.
+    shutil.rmtree(first / ".argus")
+    assert "files are gone" in json.loads(hook(first / "src"))["reason"]
+    assert hook(second) == ""
+
+
+# -- a closed run is archived when the contract starts again ------------------------------
+
+
+def test_the_next_start_archives_a_closed_run_with_its_summary_and_status_lists_it(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = run.start(repo, write_contract(repo), "anthropic/the-builder", "").run_id
+    summarize(repo)
+    run.abort(repo, "ship-it", "a person ends it")
+    capsys.readouterr()
+    assert cli(repo, "status") == 0
+    assert "archived run" not in capsys.readouterr().out  # closed, not archived yet
+    second = run.start(repo, repo / "contract.json", "anthropic/the-builder", "").run_id
+    assert second != first
+    assert not (repo / RUN_DIR / "summaries").exists(), "the old summary moved with its run"
+    assert cli(repo, "status") == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "ship-it: running (started)"
+    (listed,) = [line for line in out if "archived run" in line]
+    assert f"archived run {first}: aborted, with its summary" in listed
+    assert cli(repo, "status", "--json") == 0
+    (shown,) = json.loads(capsys.readouterr().out)
+    assert shown["run_id"] == second
+    (old,) = shown["archived"]
+    assert (old["run_id"], old["phase"], old["summary"]) == (first, "aborted", True)
+    assert (Path(old["folder"]) / "ledger.jsonl").is_file()
+    assert list((Path(old["folder"]) / "summaries").glob("*-summary.md"))
