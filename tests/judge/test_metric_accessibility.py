@@ -104,6 +104,26 @@ def test_a_control_without_an_accessible_name_fails(
 
 
 @pytest.mark.parametrize(
+    ("tag", "role", "unnamed"),
+    [
+        ("main", "main", 0),  # a focusable landmark: its role is its name
+        ("nav", "navigation", 0),
+        ("div", "region", 1),  # a region is no landmark without a name
+        ("div", "", 1),
+        ("div", "generic", 1),
+    ],
+)
+def test_a_focusable_landmark_is_not_an_unnamed_control(
+    make_packet: PacketFactory, tmp_path: Path, tag: str, role: str, unnamed: int
+) -> None:
+    probe = good_page()
+    probe["elements"][4].update({"tag": tag, "role": role, "name": ""})
+    result = accessibility(make_packet, tmp_path, probe)
+    assert result.numbers["unnamed_controls"] == unnamed
+    assert result.score == (0 if unnamed else 1)
+
+
+@pytest.mark.parametrize(
     ("change", "controls"),
     [
         ({"visible": False}, 1),

@@ -14,6 +14,8 @@ gets its next option), watched from an isolated world (argus.sense.world):
 - ``scroll``: the window scrolled;
 - ``request``: the page asked for anything (every request is held, aborted and recorded, so
   no activation reaches the app's server: a "Delete" deletes nothing);
+- ``message``: the page sent a message on one of its websockets (how Streamlit, NiceGUI and
+  Panel tell their server a widget changed); held like a request: counted, never delivered;
 - ``dialog``, ``page``: an alert/confirm/prompt (dismissed), a new window (closed);
 - ``storage``, ``clipboard``, ``print``: the copy's init script reports these calls.
 
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -37,10 +40,11 @@ from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
 
-from playwright.async_api import Dialog, Page, Request, Route
+from playwright.async_api import Dialog, Page, Request, Route, WebSocketRoute
 from playwright.async_api import Error as PlaywrightError
 
 from argus.errors import SensorError
+from argus.sense.framework_settle import framework_settle, settle_framework
 from argus.sense.page_state import FONTS_READY_JS, NetworkMonitor
 from argus.sense.pages import WarmPage
 from argus.sense.steps import run_steps
@@ -84,6 +88,7 @@ class _Held:
     # and its controls are found no more: not measured, never guessed).
     reloading: bool = False
     requests: list[str] = field(default_factory=list)
+    messages: int = 0  # websocket messages the page sent while holding (never delivered)
     dialogs: int = 0
     pages: int = 0
     closing: set[asyncio.Future[None]] = field(default_factory=set)  # dismissing, closing
@@ -95,7 +100,28 @@ class _Held:
 
     def clear(self) -> None:
         self.requests.clear()
-        self.dialogs = self.pages = 0
+        self.messages = self.dialogs = self.pages = 0
+
+
+class SocketHold:
+    """The copy's websockets, routed through Argus once per context (a context keeps its
+    websocket routes): messages pass both ways, except that what the page sends while an
+    activation is watched is counted and never delivered, as its requests are held."""
+
+    def __init__(self) -> None:
+        self.held: _Held | None = None
+
+    def route(self, socket: WebSocketRoute) -> None:
+        server = socket.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            held = self.held
+            if held is not None and held.holding:
+                held.messages += 1
+            else:
+                server.send(message)
+
+        socket.on_message(from_page)
 
 
 @dataclass(frozen=True)
@@ -107,6 +133,7 @@ class CopyView:
     steps: tuple[Any, ...]
     timeout_s: float
     prepare: Callable[[WarmPage], Awaitable[None]]  # viewport and colour scheme, as sensed
+    framework: str = ""  # the project's framework: its settle rule applies to the copy too
 
 
 async def probe_controls(warm: WarmPage, view: CopyView, limit: int) -> dict[str, Any]:
@@ -143,6 +170,10 @@ async def probe_controls(warm: WarmPage, view: CopyView, limit: int) -> dict[str
     if not warm.effects_reported:
         await context.add_init_script(EFFECTS_INIT_JS)
         warm.effects_reported = True
+    if warm.socket_hold is None:
+        warm.socket_hold = SocketHold()
+        await context.route_web_socket(re.compile(r"^wss?://"), warm.socket_hold.route)
+    warm.socket_hold.held = held
     await context.route("**/*", route)
     page.on("dialog", on_dialog)
     context.on("page", on_page)
@@ -153,6 +184,7 @@ async def probe_controls(warm: WarmPage, view: CopyView, limit: int) -> dict[str
         return {"version": CONTROLS_VERSION, "url": view.url, "error": reason, "controls": []}
     finally:
         held.holding = False
+        warm.socket_hold.held = None
         page.remove_listener("dialog", on_dialog)
         context.remove_listener("page", on_page)
         if held.closing:
@@ -204,19 +236,25 @@ async def _load(warm: WarmPage, view: CopyView, held: _Held) -> int:
     held.holding = False
     await view.prepare(warm)
     network = NetworkMonitor(page)
+    framework = framework_settle(page, view.framework)
+    what = f"the copy of {view.url}"
     try:
         response = await page.goto(view.url, wait_until="load")
         if response is not None and response.status >= 400:
-            raise SensorError(f"the copy of {view.url} answered HTTP {response.status}")
+            raise SensorError(f"{what} answered HTTP {response.status}")
         await page.evaluate(FONTS_READY_JS)
         if not await network.wait_idle(view.timeout_s):
-            raise SensorError(f"the copy of {view.url} kept loading")
+            raise SensorError(f"{what} kept loading")
+        await settle_framework(framework, network, view.timeout_s, what)
         if view.steps:
             await run_steps(page, view.steps, view.slug)
             if not await network.wait_idle(view.timeout_s):
-                raise SensorError(f"the copy of {view.url} kept loading after its steps")
+                raise SensorError(f"{what} kept loading after its steps")
+            await settle_framework(framework, network, view.timeout_s, what)
     finally:
         network.detach()
+        if framework is not None:
+            framework.detach()
     world = await isolated_world(warm.session, WORLD)
     source = resources.files("argus.sense").joinpath("controls_world.js").read_text("utf-8")
     await evaluate_in(warm.session, world, source, "the controls probe")
@@ -244,6 +282,8 @@ async def _activate(
         refused, effects = "", ["navigation"]
     if held.requests:
         effects.append("request")
+    if held.messages:
+        effects.append("message")
     if held.dialogs:
         effects.append("dialog")
     if held.pages:

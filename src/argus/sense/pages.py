@@ -63,6 +63,9 @@ class WarmPage:
     viewport: tuple[int, int] | None = None
     color_scheme: str | None = None
     effects_reported: bool = False  # the dead-control probe's init script is in the context
+    # The dead-control probe's websocket route (argus.sense.controls.SocketHold), set once:
+    # a context keeps the websocket routes it was given.
+    socket_hold: Any = None
 
     @classmethod
     async def open(cls, browser: Browser, options: dict[str, Any]) -> WarmPage:

@@ -377,7 +377,12 @@ async def _controls(copy: CopyPage, plan: ViewPlan, config: ProjectConfig) -> di
     assert plan.url is not None
     timeout = config.browser.timeout
     view = CopyView(
-        plan.url, plan.view.slug, plan.steps, timeout, lambda other: _prepare(other, plan, timeout)
+        plan.url,
+        plan.view.slug,
+        plan.steps,
+        timeout,
+        lambda other: _prepare(other, plan, timeout),
+        config.framework,
     )
     try:
         async with copy() as other:

@@ -35,6 +35,10 @@ from argus.judge.metric.context import Measured, MetricContext, Node
 
 SELECTOR_CHARS = 60
 TARGET_PX = 24.0  # WCAG 2.5.8 Target Size (Minimum), AA
+# Landmarks a page makes focusable (a skip link's target, a scrolling <main> given tabindex so
+# the keyboard can scroll it, as Streamlit does): their role is what a screen reader announces,
+# and one of a kind needs no name, so they are not unnamed controls.
+LANDMARK_ROLES = frozenset({"main", "banner", "contentinfo", "navigation", "complementary"})
 
 
 def undersized_targets(ctx: MetricContext, controls: list[Node]) -> list[str]:
@@ -166,7 +170,7 @@ def accessibility(ctx: MetricContext) -> Measured:
         failures.append(f"contract id(s) missing: {', '.join(missing)}")
 
     controls = [n for n in ctx.nodes if n.shown and n.interactive]
-    unnamed = [n for n in controls if not n.name.strip()]
+    unnamed = [n for n in controls if not n.name.strip() and n.role not in LANDMARK_ROLES]
     numbers["controls"] = len(controls)
     numbers["unnamed_controls"] = len(unnamed)
     ran.append(f"{len(controls) - len(unnamed)}/{len(controls)} controls named")

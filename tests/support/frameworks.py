@@ -1,0 +1,72 @@
+"""The framework example apps (examples/frameworks/NAME): a working copy on a free port, the
+environment their [web_server] command runs in, and the loop that signs one off."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from argus.loop.records.signoff import load_records
+from tests.conftest import REPO_ROOT
+from tests.support.habits import copy_example
+
+EXAMPLES = REPO_ROOT / "examples/frameworks"
+FEATURE = "shop"
+
+
+def require(module: str, framework: str) -> None:
+    """Skip the module's tests, naming why, when ``framework`` is not installed here."""
+    if importlib.util.find_spec(module) is None:
+        pytest.skip(
+            f"{framework} is not installed ({module!r} cannot be imported); install the "
+            "'frameworks' extra (make test does) to sign off its example",
+            allow_module_level=True,
+        )
+
+
+def example_port(name: str) -> int:
+    """The port the example's argus.toml serves it on."""
+    config = tomllib.loads((EXAMPLES / name / "argus.toml").read_text())
+    return int(config["base_url"].rsplit(":", 1)[1].strip("/"))
+
+
+def copy_framework_example(name: str, tmp_path: Path) -> Path:
+    """A copy of examples/frameworks/NAME at tmp_path/NAME, served on a free port."""
+    return copy_example(EXAMPLES / name, tmp_path, example_port=example_port(name))
+
+
+def server_env() -> dict[str, str]:
+    """This environment with the test's interpreter first on PATH, so the example's command
+    (``streamlit run``, ``python app.py``) finds the framework installed beside Argus."""
+    bin_dir = str(Path(sys.executable).parent)
+    return {**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")}
+
+
+def sign_off(run_argus: Any, root: Path) -> dict[str, Any]:
+    """``argus loop --mode headless`` on the copy: sense, gates, metric judge, twice, then the
+    sign-off. Returns the one sign-off record."""
+    result = run_argus(
+        "loop", "--feature", FEATURE, "--mode", "headless", cwd=root, env=server_env(), timeout=600
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "status: DONE (exit 0)" in result.stdout
+    (record,) = load_records(root / f"argus/specs/{FEATURE}/.argus-runs/signoff.json")
+    assert not record.get("concerns"), record.get("concerns")
+    # Every dimension measured and passed by the metric judge: none abstained.
+    scores = {k: v["score"] for k, v in record["final_verdict"]["dimensions"].items()}
+    assert scores and all(score == 1 for score in scores.values()), scores
+    return record
+
+
+def sensed(root: Path, view: str) -> dict[str, Any]:
+    """The probe of one sensed view of the copy."""
+    path = root / f"argus/specs/{FEATURE}/.argus-runs/{view}/probe.json"
+    probe: dict[str, Any] = json.loads(path.read_text())
+    return probe
