@@ -10,16 +10,17 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 from pathlib import Path
 
 from PIL import Image, ImageDraw
 from PIL.PngImagePlugin import PngInfo
 
-from argus.spec import View
+from argus.spec import View, load_spec
 from tests.conftest import RunArgus
 from tests.gates.probes import page
 from tests.gates.test_cli_gates import VIEW
-from tests.support.habits import copy_habits
+from tests.support.habits import HABITS_SPEC, copy_habits
 from tests.support.sensed import seal_sensed
 
 BASELINE = Path("argus/specs/habits/__snapshots__/list-populated-light.png")
@@ -172,3 +173,34 @@ def test_in_ci_a_missing_baseline_fails_and_is_not_written(
     # (exit 1: the snapshot is this project's only gate, and a new baseline measures nothing)
     assert done.returncode == 1 and json.loads(done.stdout)["gates"]["snapshot"] == "new"
     assert (root / BASELINE).exists()
+
+
+def test_gates_all_says_per_view_which_baselines_it_wrote(
+    tmp_path: Path, run_argus: RunArgus
+) -> None:
+    """The first `argus gates --all` on a laptop writes the missing baselines (Playwright's
+    default), and says so for each view and once more on stderr; a second run writes none."""
+    root, _ = snapshot_project(tmp_path, config_update="missing")
+    spec = load_spec(root / HABITS_SPEC)
+    views = spec.views("list")
+    sensed = tmp_path / "all"
+    for view in views:
+        shutil.copytree(tmp_path / "sensed", sensed / view.slug)
+        seal_sensed(sensed / view.slug, view)
+    args = ("gates", "--feature", "habits", "--target", "list", "--all", "--sensed", str(sensed))
+    first = run_argus(*args, cwd=root)
+    assert first.returncode in (0, 1), first.stderr
+    for view in views:
+        written = root / f"argus/specs/habits/__snapshots__/{view.slug}.png"
+        assert written.is_file()
+        line = next(x for x in first.stdout.splitlines() if x.startswith(view.slug + " "))
+        assert f"NEW baseline written at {written}" in line
+    assert f"{len(views)} baseline(s) written or replaced" in first.stderr
+    second = run_argus(*args, cwd=root)
+    assert "baseline" not in second.stdout + second.stderr
+    one = run_argus("gates", *VIEW, "--sensed", str(sensed / views[0].slug), cwd=root)
+    assert "NEW baseline" not in one.stdout
+    (root / BASELINE).unlink()
+    one = run_argus("gates", *VIEW, "--sensed", str(tmp_path / "sensed"), "--json", cwd=root)
+    assert json.loads(one.stdout)["gates"]["snapshot"] == "new"
+    assert f"list-populated-light: NEW baseline written at {root / BASELINE}" in one.stderr

@@ -110,7 +110,14 @@ def test_in_ci_a_missing_baseline_fails_and_nothing_is_written(
     monkeypatch.setenv("CI", "true")
     result = run(project)
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*no baseline at *hello-chromium-*.png (update mode none)*"])
+    result.stdout.fnmatch_lines(
+        [
+            "*view 'hello' has no baseline: nothing was compared",
+            "*why: *no baseline at *hello-chromium-*.png (update mode none)*",
+            "*render: *hello-actual.png",
+        ]
+    )
+    assert "does not match its baseline" not in result.stdout.str()
     assert not (project.path / BASELINE).exists()
     run(project, "--update-snapshots=missing").assert_outcomes(passed=1)
     assert (project.path / BASELINE).is_file()

@@ -27,6 +27,7 @@ class FakeConfig:
         ("missing", None, ("missing", True)),
         ("all", None, ("all", True)),
         ("none", None, ("none", False)),
+        (None, "false", ("missing", False)),  # CI=false is not CI, as for `argus gates`
     ],
 )
 def test_update_mode_follows_playwright_and_ci(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -99,10 +100,15 @@ def run_gates_command(args: argparse.Namespace) -> int:
             raise InputError(f"{sensed}: no sensed directory; pass --sense or --sensed DIR")
         check_sensed_view(sensed, view)
     run = _gate(config, spec, view, sensed, out)
+    note = baseline_note(run)
     if args.json:
         print(json.dumps(run.result, indent=2))
+        if note:
+            print(f"argus: {view.slug}: {note}", file=sys.stderr)
     else:
         print(render_table(run))
+        if note:
+            print(note)
         print(f"wrote {out / RESULT_FILE}")
     emit(args, gate_cases(spec, {view: run}), "argus gates", config.root)
     return 0 if run.all_green else 1
@@ -144,6 +150,7 @@ def _gate_all(args: argparse.Namespace, config: ProjectConfig, spec: Spec) -> in
         durations = {r.view.slug: float(r.timings_ms.get("total", 0.0)) for r in results}
     entries: dict[str, ViewEntry] = {}
     runs: dict[View, GateRun] = {}
+    notes: dict[str, str] = {}
     for view in views:
         sensed = sensed_root / view.slug
         if not sensed.is_dir():
@@ -152,6 +159,9 @@ def _gate_all(args: argparse.Namespace, config: ProjectConfig, spec: Spec) -> in
         started = time.perf_counter()
         run = runs[view] = _gate(config, spec, view, sensed, out_root / view.slug)
         gating = (time.perf_counter() - started) * 1000
+        note = baseline_note(run)
+        if note:
+            notes[view.slug] = note
         entries[view.slug] = ViewEntry(
             view=view,
             status="green" if run.all_green else "red",
@@ -161,6 +171,8 @@ def _gate_all(args: argparse.Namespace, config: ProjectConfig, spec: Spec) -> in
         )
     if args.json:
         print(json.dumps({slug: e.gate_result for slug, e in entries.items()}, indent=2))
+        for slug, note in notes.items():
+            print(f"argus: {slug}: {note}", file=sys.stderr)
     else:
         for slug, entry in entries.items():
             if entry.status == "green":
@@ -169,8 +181,14 @@ def _gate_all(args: argparse.Namespace, config: ProjectConfig, spec: Spec) -> in
                 verdict = f"red: {', '.join(entry.red_gates)}"
             else:
                 verdict = "not green: every gate skipped, so nothing was measured"
-            print(f"{slug}  {verdict}")
+            print(f"{slug}  {verdict}" + (f"; {notes[slug]}" if slug in notes else ""))
         print(f"gated {len(entries)} views into {out_root}")
+    if notes:
+        print(
+            f"argus: {len(notes)} baseline(s) written or replaced from these renders: look at "
+            "each before committing it (argus ui, or argus report); --ci or CI=1 writes none",
+            file=sys.stderr,
+        )
     write_shard_results(args, config.root, "gates", spec, views, entries)
     emit(args, gate_cases(spec, runs), "argus gates", config.root)
     return 0 if all(e.status == "green" for e in entries.values()) else 1
@@ -183,6 +201,21 @@ def _sense(config: ProjectConfig, spec: Spec, view: View, out: Path) -> Path:
     if not result.ok:
         raise SensorError(f"sensing failed: {result.error}")
     return out
+
+
+def baseline_note(run: GateRun) -> str | None:
+    """What this run did to the view's snapshot baseline, when it wrote one: a baseline is
+    what every later run is held to, so it is never written without a word."""
+    try:
+        snapshot = run.outcome("snapshot")
+    except KeyError:
+        return None
+    action, path = snapshot.data.get("action"), snapshot.data.get("baseline")
+    if action == "written":
+        return f"NEW baseline written at {path}"
+    if action == "updated":
+        return f"baseline updated at {path}"
+    return None
 
 
 def render_table(run: GateRun) -> str:

@@ -247,6 +247,16 @@ def _result(
 
 
 def _mismatch_message(name: str, outcome: SnapshotOutcome, render: Path, settings: Settings) -> str:
+    if not outcome.baseline.exists():
+        # Nothing was compared: say so, not "does not match" (CI never writes a baseline).
+        return "\n".join(
+            [
+                f"view {name!r} has no baseline: nothing was compared",
+                f"  why:      {outcome.message}",
+                f"  render:   {render}",
+                "  run with --update-snapshots to write the baseline, check it and commit it",
+            ]
+        )
     lines = [
         f"view {name!r} does not match its baseline",
         f"  measured: {outcome.message}",
@@ -261,8 +271,6 @@ def _mismatch_message(name: str, outcome: SnapshotOutcome, render: Path, setting
     lines.append(f"  baseline: {outcome.baseline}")
     if outcome.diff_image is not None:
         lines.append(f"  diff:     {outcome.diff_image}")
-    if not outcome.baseline.exists():
-        lines.append("  run with --update-snapshots to write the baseline")
     return "\n".join(lines)
 
 

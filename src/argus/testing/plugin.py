@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import re
 import sys
 from collections.abc import Generator, Sequence
@@ -35,7 +34,7 @@ from playwright.sync_api import Locator, Page
 
 from argus.ci import CaseResult, emit_reports, parse_reporters
 from argus.ci.cases import CaseStatus, line_of
-from argus.config import ProjectConfig, load_config
+from argus.config import ProjectConfig, load_config, running_in_ci
 from argus.errors import ArgusError
 from argus.gates.comparison import Overrides, comparison_for
 from argus.gates.inputs import spec_path
@@ -120,7 +119,7 @@ def update_mode(config: pytest.Config) -> tuple[UpdateMode, bool]:
     given = config.getoption("argus_update")
     if given is not None:
         return cast(UpdateMode, given), given != "none"
-    return ("none" if os.environ.get("CI") else "missing"), False
+    return ("none" if running_in_ci() else "missing"), False
 
 
 def safe_name(text: str) -> str:
