@@ -17,7 +17,7 @@ from tests.conftest import PERSON_PASSPHRASE
 from tests.contract.conftest import write_contract
 from tests.support.habits import copy_habits
 
-READERS = {"contract_status", "contract_stop_evaluate"}
+READERS = {"contract_status", "contract_stop_evaluate", "contract_verify"}
 TOOLS = READERS | {
     "judge",
     "report",
@@ -254,6 +254,33 @@ def test_stop_evaluate_says_what_the_hook_would(repo: Path) -> None:
     )
     assert started.is_error is False
     assert held.is_error is True and result_of(held)["json"]["decision"] == "block"
+
+
+def test_verify_and_status_reach_the_ledger_and_the_archive(repo: Path) -> None:
+    write_contract(repo)
+    _, none = asyncio.run(
+        calls(build_server(repo, role="grader"), ("contract_verify", {"contract_id": "ship-it"}))
+    )
+    assert none.is_error is True and "no contract run 'ship-it'" in result_of(none)["stderr"]
+    ledger = repo / ".argus/contracts/ship-it/ledger.jsonl"
+    _, _, intact = asyncio.run(
+        calls(
+            build_server(repo),
+            ("contract_start", {"contract": "contract.json"}),
+            ("contract_verify", {"contract_id": "ship-it"}),
+        )
+    )
+    assert intact.is_error is False and "ledger intact" in result_of(intact)["stdout"]
+    ledger.write_text(ledger.read_text().replace('"running"', '"paused"', 1))
+    _, broken, listed = asyncio.run(
+        calls(
+            build_server(repo, role="grader"),
+            ("contract_verify", {"contract_id": "ship-it"}),
+            ("contract_status", {}),
+        )
+    )
+    assert broken.is_error is True and "chain is broken" in result_of(broken)["stdout"]
+    assert result_of(listed)["json"][0]["archived"] == []
 
 
 def test_an_agent_drives_the_newer_contract_without_a_shell(repo: Path) -> None:

@@ -51,6 +51,14 @@ def contract_readers(server: MCPServer[Any], root: Path) -> None:
         )
 
     @server.tool()
+    def contract_verify(contract_id: str) -> CallToolResult:
+        """Walk a run's hash-chained ledger and check its state.json against it: isError,
+        naming the first broken line, when either was changed outside Argus."""
+        return call(
+            root, lambda: ["contract", "verify", "--", name_arg(contract_id, "contract_id")]
+        )
+
+    @server.tool()
     def contract_stop_evaluate() -> CallToolResult:
         """What the Stop hook would decide now: isError (with the reason) while a run holds
         the session, an empty answer when it may end."""
