@@ -28,14 +28,64 @@ from argus.agents.mcp_call import (
     tool_result,
 )
 
+# The command each contract tool runs: every `argus contract` action has a tool and every tool
+# an action (tests/agents/test_contract_surfaces.py holds both surfaces to this table and
+# checks that each tool really runs its command).
+CLI_VERBS = {
+    "contract_validate": "contract validate",
+    "contract_doctor": "contract doctor",
+    "contract_pin": "contract pin",
+    "contract_start": "contract start",
+    "contract_advance": "contract advance",
+    "contract_status": "contract status",
+    "contract_verify": "contract verify",
+    "contract_executor_stage_input": "contract stage-input",
+    "contract_executor_stage_complete": "contract stage-complete",
+    "contract_grade": "contract grade",
+    "contract_judge": "contract judge",
+    "contract_stage_verifier_dispatch": "contract judge",
+    "contract_loop_grader_dispatch": "contract judge",
+    "contract_summary_write": "contract summary write",
+    "contract_summary_show": "contract summary show",
+    "contract_complete": "contract complete",
+    "contract_block": "contract block",
+    "contract_retarget": "contract retarget",
+    "contract_pause": "contract pause",
+    "contract_resume": "contract resume",
+    "contract_abort": "contract abort",
+    "contract_stop_evaluate": "hook stop",
+}
+
+
+def _asking(what: str) -> Elicit[Confirmation]:
+    return Elicit(f"An agent asks to {what}. {PERSON_ASKS}", Confirmation)
+
 
 def _ask_to_resume(contract_id: str) -> Elicit[Confirmation]:
     """The question the client puts to its person before a run is resumed."""
-    return Elicit(
-        f"An agent asks to resume the contract run {contract_id[:128]!r} (argus contract "
-        f"resume). {PERSON_ASKS}",
-        Confirmation,
+    return _asking(f"resume the contract run {contract_id[:128]!r} (argus contract resume)")
+
+
+def _ask_to_pause(contract_id: str, reason: str) -> Elicit[Confirmation]:
+    """The question before a run is paused (a paused run lets the session end)."""
+    return _asking(
+        f"pause the contract run {contract_id[:128]!r} because {reason[:300]!r} (argus "
+        "contract pause; a paused run no longer holds the session)"
     )
+
+
+def _ask_to_abort(contract_id: str, reason: str) -> Elicit[Confirmation]:
+    """The question before a run is aborted (final)."""
+    return _asking(
+        f"abort the contract run {contract_id[:128]!r} because {reason[:300]!r} (argus "
+        "contract abort; an aborted run is final)"
+    )
+
+
+def _ask_to_pin(contract: str = "", preset: str = "") -> Elicit[Confirmation]:
+    """The question before a contract is pinned (runs then honour it as it is now)."""
+    what = f"the preset {preset[:128]!r}" if preset else f"the contract file {contract[:300]!r}"
+    return _asking(f"pin {what} as it is now (argus contract pin): runs honour only that")
 
 
 def contract_readers(server: MCPServer[Any], root: Path) -> None:
@@ -199,8 +249,95 @@ def contract_drivers(server: MCPServer[Any], root: Path) -> None:
         return as_the_person(root, args, person)
 
     @server.tool()
+    def contract_validate(contract: str) -> CallToolResult:
+        """Check a contract file (YAML or JSON, repository-relative): exit 1 with every problem
+        listed, 0 when it is valid."""
+        return call(root, lambda: ["contract", "validate", "--", text_arg(contract, "contract")])
+
+    @server.tool()
+    def contract_doctor(
+        contract: str, executor_model: str = "", grader_model: str = ""
+    ) -> CallToolResult:
+        """Every reason a run of the contract would be refused (independence, programs,
+        pins), before starting it. executor_model: default [implementer] model."""
+
+        def build() -> list[str]:
+            args = ["contract", "doctor", f"--contract={text_arg(contract, 'contract')}"]
+            if executor_model:
+                args.append(f"--executor-model={text_arg(executor_model, 'executor_model')}")
+            if grader_model:
+                args.append(f"--grader-model={text_arg(grader_model, 'grader_model')}")
+            return args
+
+        return call(root, build)
+
+    @server.tool()
+    def contract_summary_show(contract_id: str) -> CallToolResult:
+        """The run's closure summary as Argus stamped it."""
+        return call(
+            root,
+            lambda: ["contract", "summary", "show", "--", name_arg(contract_id, "contract_id")],
+        )
+
+    @server.tool()
+    def contract_pin(
+        person: Annotated[ElicitationResult[Confirmation], Resolve(_ask_to_pin)],
+        contract: str = "",
+        preset: str = "",
+    ) -> CallToolResult:
+        """Pin a contract file or a preset as it is now (runs honour only a pinned contract):
+        a person's decision, asked through the client (MCP elicitation) with their passphrase."""
+        try:
+            if bool(contract) == bool(preset):
+                raise BadArgument("give a contract file or a preset (one)")
+            args = (
+                ["contract", "pin", f"--preset={name_arg(preset, 'preset')}"]
+                if preset
+                else ["contract", "pin", "--", text_arg(contract, "contract")]
+            )
+        except BadArgument as exc:
+            return refused(str(exc))
+        return as_the_person(root, args, person)
+
+    @server.tool()
+    def contract_pause(
+        contract_id: str,
+        reason: str,
+        person: Annotated[ElicitationResult[Confirmation], Resolve(_ask_to_pause)],
+    ) -> CallToolResult:
+        """Pause an active or blocked run (the Stop hook then lets the session end): a
+        person's decision, asked through the client (MCP elicitation) with their passphrase."""
+        return _decided(root, "pause", contract_id, reason, person)
+
+    @server.tool()
+    def contract_abort(
+        contract_id: str,
+        reason: str,
+        person: Annotated[ElicitationResult[Confirmation], Resolve(_ask_to_abort)],
+    ) -> CallToolResult:
+        """Abort a run (final; needs a fresh summary): a person's decision, asked through the
+        client (MCP elicitation) with their passphrase."""
+        return _decided(root, "abort", contract_id, reason, person)
+
+    @server.tool()
     def contract_complete(contract_id: str) -> CallToolResult:
         """Close a contract run whose required stages all passed (needs a fresh summary)."""
         return call(
             root, lambda: ["contract", "complete", "--", name_arg(contract_id, "contract_id")]
         )
+
+
+def _decided(
+    root: Path,
+    action: str,
+    contract_id: str,
+    reason: str,
+    person: ElicitationResult[Confirmation],
+) -> CallToolResult:
+    """A person's pause or abort of a run, with their reason."""
+    try:
+        args = ["contract", action, f"--reason={text_arg(reason, 'reason', limit=500)}"]
+        args += ["--", name_arg(contract_id, "contract_id")]
+    except BadArgument as exc:
+        return refused(str(exc))
+    return as_the_person(root, args, person)

@@ -11,16 +11,18 @@ Arguments are data, never options: each is checked (a name is a name; a path or 
 not start with ``-`` or hold a NUL) and passed as ``--option=VALUE`` or after ``--``, so
 ``contract_id="--root=ELSEWHERE"`` is refused, never obeyed. A result whose command exited
 non-zero comes back with ``isError`` set (an agent must not read a red gate as success); the
-payload is the same. ``approve`` and ``contract_resume`` are a person's decisions
-(argus.person): each asks the person through the client (MCP elicitation) to confirm and type
-their Argus person passphrase, which reaches the command on its standard input; it is refused
+payload is the same. ``approve`` and the contract's pin, pause, resume and abort are a
+person's decisions (argus.person): each asks the person through the client (MCP elicitation)
+to confirm and type their Argus person passphrase, which reaches the command on its standard
+input; it is refused
 where the client cannot ask, where the person declines, and where the passphrase is not the
 person's (an agent answering the form itself does not know it). No tool's command inherits
 ``ARGUS_PERSON_KEY`` from the server.
 
 A server started with ``--role grader`` (for a grader's own session) offers only what a grader
 may do: read where runs stand and evaluate the Stop policy; it can never grade, complete,
-pause, retarget or approve.
+pause, retarget or approve. The contract tools live in argus.agents.mcp_contract, one for
+each ``argus contract`` action.
 """
 
 from __future__ import annotations
