@@ -224,3 +224,19 @@ def test_kill_and_resume(tmp_path: Path, serve: Callable[[Path], str], run_argus
     assert all(count == 1 for count in keys.values()), keys
     assert any(e.kind == "note" and e.payload.get("type") == "protected_manifest" for e in events)
     assert [e.kind for e in events].count("sign_off") == 1
+
+
+def test_report_only_of_the_clean_example_is_green(
+    tmp_path: Path, serve: Callable[[Path], str], run_argus: Any
+) -> None:
+    """As a CI job runs it on a spec with one reference per target (docs/spec.md): every view
+    of the clean example, exit 0. The views without a reference of their own say that their
+    visual fidelity was not compared, and nothing else holds the run back."""
+    root = _served_copy(tmp_path, serve, [], one_view=False)
+    result = run_argus(
+        "loop", "--feature", "habits", "--mode", "report-only", cwd=root, timeout=600
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "status: DONE (exit 0)" in result.stdout
+    assert "concern:" not in result.stdout
+    assert result.stdout.count("visual_fidelity not compared") == 3  # list's other 3 views

@@ -438,3 +438,25 @@ def test_an_edit_that_fixes_something_invisible_is_progress_not_stagnation(
     assert outcome.status is Status.DONE
     identical = [o["render_identical_after_edit"] for o in _outcomes(root)]
     assert identical[:4] == [None, True, True, True]  # three invisible fixes in a row
+
+
+def test_report_only_of_a_view_without_a_reference_by_design_is_done(tmp_path: Path) -> None:
+    """One reference per target, as docs/spec.md recommends: the other view cannot be compared
+    with one, which is said, not raised, so a clean report-only run can end green; the view
+    that has a reference and still cannot be compared with it stays a concern."""
+    root = make_repo(tmp_path, [], states=("a", "b"))
+    outcome = _run(root, mode=Mode.REPORT_ONLY)
+    assert outcome.status is Status.DONE and exit_code(outcome.status) == 0
+
+    set_defects(root, [{"name": "x", "kind": "abstain", "target": "visual_fidelity"}])
+    outcome = _run(root, mode=Mode.REPORT_ONLY)
+    canonical, other = outcome.views
+    assert canonical.status is Status.DONE_WITH_CONCERNS
+    assert canonical.concerns == ("unverified: visual_fidelity",)
+    assert other.status is Status.DONE and other.concerns == ()
+    assert "visual_fidelity not compared: the view has no reference of its own" in other.detail
+    assert outcome.status is Status.DONE_WITH_CONCERNS
+
+    set_defects(root, [{"name": "y", "kind": "abstain", "target": "typography"}])
+    outcome = _run(root, mode=Mode.REPORT_ONLY)
+    assert [v.status for v in outcome.views] == [Status.DONE_WITH_CONCERNS] * 2

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from argus.errors import StateError
+from argus.judge.base import VISUAL
 from argus.loop.engine.context import (
     IMPLEMENTER_STOPPED,
     REPORTED,
@@ -166,20 +167,54 @@ def sign_off(
     )
 
 
-def report_result(view: View, state: LoopState, last: IterationOutcome | None) -> ViewResult:
-    """report-only: the one iteration's finding, as a status."""
+def unverified_by_design(spec: Spec, view: View) -> frozenset[str]:
+    """The dimensions a view leaves unverified because the spec means it to, not for want of
+    evidence: ``visual_fidelity`` of a view other than its target's canonical one, when the
+    canonical view has its reference and this view lists none (docs/spec.md: a target has at
+    most one reference; its other views are described in spec.md as differences from it)."""
+    target = spec.target(view.target)
+    canonical = (target.canonical.state, target.canonical.appearance)
+    if (view.state, view.appearance) == canonical:
+        return frozenset()
+    if target.reference_for(view.state, view.appearance) is not None:
+        return frozenset()  # a reference of its own, present or still to make: it counts
+    reference = target.reference_for(*canonical)
+    if reference is None or reference.status != "present":
+        return frozenset()
+    return frozenset({VISUAL})
+
+
+def report_result(
+    view: View,
+    state: LoopState,
+    last: IterationOutcome | None,
+    by_design: frozenset[str] = frozenset(),
+) -> ViewResult:
+    """report-only: the one iteration's finding, as a status. A dimension unverified only
+    ``by_design`` (unverified_by_design) is said in the detail, not raised as a concern: a
+    clean run of a spec written as the docs recommend ends DONE."""
     if last is None:
         return ViewResult(view, REPORTED, Status.BLOCKED, 0, detail="no iteration ran")
     concerns: tuple[str, ...] = tuple(f"{f.kind} {f.name}" for f in last.findings)
+    expected = tuple(d for d in last.unverified_dimensions if d in by_design)
+    detail = last.summary()
     if last.kind == JUDGED:
         concerns = (
             tuple(f"failing: {d}" for d in last.failed_dimensions)
-            + tuple(f"unverified: {d}" for d in last.unverified_dimensions)
+            + tuple(f"unverified: {d}" for d in last.unverified_dimensions if d not in expected)
             + (("inconclusive verdict",) if last.verdict_outcome == "inconclusive" else ())
         )
+        if expected:
+            detail += (
+                f"; {', '.join(expected)} not compared: the view has no reference of its "
+                "own by design (its target's canonical view has one)"
+            )
     elif last.kind in (GATES_RED, SENSOR_FAILURE):
         concerns = tuple(f"red gate: {g}" for g in last.red_gates)
-    if last.kind == JUDGED and last.verdict_outcome == "pass":
+    if last.kind == JUDGED and (
+        last.verdict_outcome == "pass"
+        or (last.verdict_outcome == "unverified" and expected and not concerns)
+    ):
         status = Status.DONE
     elif last.passed or (
         last.kind == JUDGED and last.verdict_outcome in ("unverified", "inconclusive")
@@ -190,4 +225,4 @@ def report_result(view: View, state: LoopState, last: IterationOutcome | None) -
         status = Status.BLOCKED  # no render: nothing was checked
     else:
         status = Status.FAILED  # a red gate, a failing dimension, no render: it failed
-    return ViewResult(view, REPORTED, status, state.iteration, concerns, last.summary(), last=last)
+    return ViewResult(view, REPORTED, status, state.iteration, concerns, detail, last=last)

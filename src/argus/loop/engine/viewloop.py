@@ -29,7 +29,13 @@ from argus.loop.engine.context import (
     LoopContext,
     ViewResult,
 )
-from argus.loop.engine.endings import implementer_gave_up, reference_source, report_result, sign_off
+from argus.loop.engine.endings import (
+    implementer_gave_up,
+    reference_source,
+    report_result,
+    sign_off,
+    unverified_by_design,
+)
 from argus.loop.engine.killpoint import killpoint
 from argus.loop.engine.prompt import PromptContext, build_prompt
 from argus.loop.engine.services import JudgeInputs
@@ -79,7 +85,7 @@ def converge_view(ctx: LoopContext, view: View) -> ViewResult:
         if decision.should_signoff and ctx.mode.signs_off:
             return sign_off(ctx, view, state, last)
         if ctx.mode.single_iteration and state.iteration >= 1:
-            return report_result(view, state, last)
+            return report_result(view, state, last, unverified_by_design(ctx.spec, view))
         stopped = implementer_gave_up(view, state, last) if last is not None else None
         if stopped is not None:  # also when a resumed loop finds the implementer gave up
             return stopped
