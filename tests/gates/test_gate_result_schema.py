@@ -74,8 +74,10 @@ def minimal(details: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_the_loops_sensor_failure_details_validate() -> None:
-    details = {"build": {"status": "fail", "summary": "sensor failed: no browser"}}
-    assert validate_errors("gate-result", minimal(details)) == []
+    summary = "the view could not be rendered, so no gate ran: no browser"
+    result = {**minimal({"render": {"status": "fail", "summary": summary}})}
+    result["gates"] = {"render": "fail"}
+    assert validate_errors("gate-result", result) == []
 
 
 @pytest.mark.parametrize(

@@ -167,14 +167,20 @@ def test_implementer_crash_and_missing_status_are_recorded_not_fatal(tmp_path: P
     assert second["kind"] == "gates_red"
 
 
-def test_sensor_failure_is_a_failed_build_gate(tmp_path: Path) -> None:
+def test_sensor_failure_is_the_render_pseudo_gate_not_a_build_gate(tmp_path: Path) -> None:
+    # `build` is a gate a project configures (a command): a page that cannot be rendered must
+    # not read as a failed build in a project that has none.
     root = make_repo(tmp_path, [{"name": "boom", "kind": "sensor", "target": "build"}])
     outcome = _run(root, mode=Mode.REPORT_ONLY)
     assert outcome.status is Status.BLOCKED  # no render: nothing was checked
+    assert outcome.views[0].concerns == ("not rendered: the sensor failed, so no gate ran",)
     view_dir = _spec_dir(root) / ".argus-runs" / "report-only" / "list-a-light"
     gate_result = json.loads((view_dir / "iteration-1" / "gate-result.json").read_text())
-    assert gate_result["gates"] == {"build": "fail"}
+    assert gate_result["gates"] == {"render": "fail"}
+    assert "could not be rendered" in gate_result["details"]["render"]["summary"]
     assert gate_result["all_green"] is False
+    outcome_json = _outcomes(root, "report-only/list-a-light")[0]
+    assert outcome_json["red_gates"] == ["render"]
 
 
 def test_no_implementer_configured_blocks_with_a_clear_reason(tmp_path: Path) -> None:

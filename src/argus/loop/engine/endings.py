@@ -209,8 +209,10 @@ def report_result(
                 f"; {', '.join(expected)} not compared: the view has no reference of its "
                 "own by design (its target's canonical view has one)"
             )
-    elif last.kind in (GATES_RED, SENSOR_FAILURE):
+    elif last.kind == GATES_RED:
         concerns = tuple(f"red gate: {g}" for g in last.red_gates)
+    elif last.kind == SENSOR_FAILURE:
+        concerns = ("not rendered: the sensor failed, so no gate ran",)
     if last.kind == JUDGED and (
         last.verdict_outcome == "pass"
         or (last.verdict_outcome == "unverified" and expected and not concerns)

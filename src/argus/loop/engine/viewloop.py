@@ -49,6 +49,7 @@ from argus.loop.records.outcome import (
     GATES_RED,
     INTEGRITY,
     JUDGED,
+    RENDER_GATE,
     SENSOR_FAILURE,
     Finding,
     IterationOutcome,
@@ -232,13 +233,15 @@ def _iterate(
             SENSOR_FAILURE,
             False,
             {},
-            findings=(Finding("gate", "build", f"the view could not be rendered: {sensed.error}"),),
-            red_gates=("build",),
+            findings=(
+                Finding("gate", RENDER_GATE, f"the view could not be rendered: {sensed.error}"),
+            ),
+            red_gates=(RENDER_GATE,),
             implementer=implementer_json,
             error=sensed.error,
             timings=timings,
         )
-        return _commit(ctx, view, state.gate_fail(["build"]), outcome, started)
+        return _commit(ctx, view, state.gate_fail([RENDER_GATE]), outcome, started)
 
     render = directory / RENDER
     previous = ctx.layout.previous_render(view, n)
@@ -516,7 +519,7 @@ def _replay_events(ctx: LoopContext, view: View, n: int) -> None:
 
 
 def _write_sensor_gate_result(view: View, n: int, directory: Path, error: str) -> None:
-    """A failed sensor is a failed build gate, written like any other gate result."""
+    """A failed sensor is the failed ``render`` pseudo-gate, written like any gate result."""
     raw = {
         "feature": view.feature,
         "target": view.target,
@@ -524,8 +527,13 @@ def _write_sensor_gate_result(view: View, n: int, directory: Path, error: str) -
         "appearance": view.appearance,
         "iteration": n,
         "created_at": now_iso(),
-        "gates": {"build": "fail"},
-        "details": {"build": {"status": "fail", "summary": f"sensor failed: {error}"}},
+        "gates": {RENDER_GATE: "fail"},
+        "details": {
+            RENDER_GATE: {
+                "status": "fail",
+                "summary": f"the view could not be rendered, so no gate ran: {error}",
+            }
+        },
     }
     normalized = normalize_gate_result(raw, source=directory / "gate-result.json")
     atomic_write_json(directory / "gate-result.json", normalized.to_json())

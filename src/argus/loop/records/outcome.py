@@ -20,7 +20,10 @@ from argus.io import atomic_write_json, read_json
 JUDGED = "judged"  # the judge scored the render
 CONFIRMED = "confirmed"  # hash-suppressed confirm: unchanged render after a pass
 GATES_RED = "gates_red"  # the deterministic floor failed; the judge did not run
-SENSOR_FAILURE = "sensor_failure"  # no render: recorded as a failed build gate
+SENSOR_FAILURE = "sensor_failure"  # no render: recorded as the failed pseudo-gate below
+# The name a sensor failure is recorded under in gate-result.json and red_gates: not a gate a
+# project configures (a user's `build` command gate is one), so it cannot be mistaken for one.
+RENDER_GATE = "render"
 INTEGRITY = "integrity"  # the implementer changed a protected file
 KINDS = (JUDGED, CONFIRMED, GATES_RED, SENSOR_FAILURE, INTEGRITY)
 
