@@ -29,8 +29,8 @@ from argus.contract import ledger
 from argus.contract.model import Contract
 from argus.contract.registry import remember
 from argus.errors import InputError
-from argus.folderlock import FolderLock
 from argus.io import atomic_write_json, read_json
+from argus.store.lock import run_state_lock
 
 STATE_VERSION = 2
 CONTRACTS_DIR = Path(".argus") / "contracts"
@@ -145,9 +145,10 @@ def run_lock(root: Path, contract_id: str) -> Iterator[None]:
     """One command at a time on a run: each reads, changes and writes the state whole."""
     directory = state_dir(root, contract_id)
     directory.mkdir(parents=True, exist_ok=True)
-    # The loop's lock by folder identity (argus.folderlock): a state folder swapped for a copy
-    # while a command holds it stops that command's next write instead of letting a second in.
-    with FolderLock(directory, blocking=True):
+    # The loop's lock (argus.store.lock): by the folder's identity and a key outside the
+    # repository, so a state folder swapped for a copy while a command holds it stops that
+    # command's next write, and a second command still waits for the first.
+    with run_state_lock(directory, blocking=True):
         yield
 
 

@@ -4,10 +4,13 @@
   hash-chained events (``migrations`` upgrades an older store in place);
 - ``chain``: the one hash chain of every append-only log (the events, a contract's ledger),
   with ``first_broken`` naming the first link that does not hold;
+- ``registry``: open runs, remembered in every state home and read by workspace;
+- ``lock``: the one run-state lock (``argus.folderlock`` by the folder's identity, plus a key in
+  the state home), taken by the loop's feature lock and by every contract command;
 - ``ui_marker``: the marker of a serving ``argus ui``.
 
-Atomic JSON state is ``argus.io.atomic_write_json`` and the one-writer lock by folder identity
-is ``argus.folderlock``: both foundation, used here and by the workflows alike.
+Atomic JSON state is ``argus.io.atomic_write_json`` (foundation), for the loop's state.json and
+signoff.json and a contract run's state.json alike.
 """
 
 from argus.store.chain import BrokenLink, first_broken, link_hash

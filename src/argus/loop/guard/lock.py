@@ -1,5 +1,5 @@
-"""One writer per feature at a time: a lock on the feature folder by its identity
-(argus.folderlock), keyed outside the repository.
+"""One writer per feature at a time: the run-state lock on the feature folder
+(argus.store.lock: by its identity, keyed outside the repository).
 
 The lock that counts is an flock on an open descriptor of the feature directory itself
 (``argus/specs/F``), whose device and inode are re-checked before every write; and an flock on
@@ -13,26 +13,16 @@ and the ``argus state`` steps that write.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 from pathlib import Path
 from typing import Self
 
-from argus import state_home
 from argus.closing import Closing
 from argus.errors import StateError
-from argus.folderlock import FolderLock
+from argus.store.lock import key_file as key_file  # the key's place, for tests and docs
+from argus.store.lock import run_state_lock
 
 LOCK_NAME = "loop.lock"
-
-
-def key_file(feature_dir: Path) -> Path:
-    """The feature's lock key: outside every repository, in the account's own state home
-    (argus.state_home, from the password database, so no environment variable moves it),
-    named by the feature folder's path."""
-    resolved = feature_dir.resolve()
-    digest = hashlib.sha256(str(resolved).encode()).hexdigest()[:16]
-    return state_home.account_home() / "locks" / f"{resolved.name}-{digest}.lock"
 
 
 class FeatureLock(Closing):
@@ -42,7 +32,7 @@ class FeatureLock(Closing):
         self.path = runs_dir / LOCK_NAME
         self.feature_dir = runs_dir.parent
         self.feature = feature
-        self._lock = FolderLock(self.feature_dir, key=key_file(self.feature_dir), busy=self._refuse)
+        self._lock = run_state_lock(self.feature_dir, busy=self._refuse)
 
     def _refuse(self) -> StateError:
         holder = self._lock.holder()
