@@ -99,7 +99,9 @@ DEFAULT = (
     # and the ledger proof it and the Stop hook ask; not the slow CLI end-to-end tests
     "src/argus/contract/completion.py=tests/contract/test_completion.py",
     "src/argus/contract/proof.py=tests/contract/test_proof.py",
-    "src/argus/contract/hook.py=tests/contract/test_hook.py,tests/contract/test_forgery.py",
+    "src/argus/contract/hook.py=tests/contract/test_hook.py,tests/contract/test_forgery.py,tests/contract/test_runstate.py",
+    # the run-state layer's hash chain: what every tamper check of the events and ledgers asks
+    "src/argus/store/chain.py=tests/store/test_chain.py",
     # who counts as a person, pinned contracts, the PreToolUse guard (issue 24, route 6)
     "src/argus/person.py=tests/contract/test_person.py",
     "src/argus/contract/pins.py=tests/contract/test_pins.py",

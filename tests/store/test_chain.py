@@ -35,6 +35,12 @@ def test_content_may_not_use_the_chain_s_own_keys(key: str) -> None:
         link_hash("", {key: "forged"})
 
 
+def test_the_first_link_follows_the_empty_hash() -> None:
+    text = json.dumps({"n": 1, "prev": ""}, sort_keys=True, separators=(",", ":"))
+    first = Link(1, "", hashlib.sha256(text.encode()).hexdigest(), {"n": 1})
+    assert GENESIS == "" and first_broken([first]) is None
+
+
 def test_an_untouched_chain_holds() -> None:
     assert first_broken(chain({"n": 1}, {"n": 2}, {"n": 3})) is None
     assert first_broken([]) is None
