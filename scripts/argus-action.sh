@@ -3,7 +3,9 @@
 # subcommand each, so they run (and are tested) the same on a laptop as on a runner:
 #   install   pip install Argus (ARGUS_INSTALL: action | a requirement | none) and a Chromium
 #   run       run ARGUS_COMMAND with JUnit, JSON and GitHub reporters into ARGUS_OUT, gather
-#             the renders, diffs and reports there, and record the exit code as a step output
+#             the renders, diffs and reports there, and record the exit code as a step output;
+#             with ARGUS_REVIEW_LANDED=true, run `argus review landed` on the merged PR
+#             (ARGUS_PR_*: number, title, body, base and merge commits) instead
 #   finish    exit with the recorded code (after the artifact upload)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,7 +17,34 @@ install() {
     action) "$python" -m pip install --quiet "${ARGUS_ACTION_PATH:-$here/..}" || exit 2 ;;
     *) "$python" -m pip install --quiet "$ARGUS_INSTALL" || exit 2 ;;
   esac
+  [ "${ARGUS_REVIEW_LANDED:-false}" = true ] && return 0  # a review needs no browser
   "$here/ensure-browser.sh" "$python" >/dev/null || exit 2
+}
+
+review_landed() {
+  # The PR's words are data: the body on standard input, the title and range as --opt=VALUE
+  # (a title that starts with '-' is not an option), nothing through the shell.
+  local range=${ARGUS_REVIEW_RANGE:-}
+  if [ -z "$range" ]; then
+    if [ -z "${ARGUS_PR_BASE:-}" ] || [ -z "${ARGUS_PR_MERGE:-}" ]; then
+      echo "argus-action: review-landed needs a merged pull_request event (or review-range)" >&2
+      return 2
+    fi
+    range="$ARGUS_PR_BASE..$ARGUS_PR_MERGE"
+  fi
+  local args=(review landed "--pr-title=${ARGUS_PR_TITLE:-}" --pr-body-file - "--git-range=$range")
+  [ -z "${ARGUS_PR_NUMBER:-}" ] || args+=("--pr=$ARGUS_PR_NUMBER")
+  [ -z "${ARGUS_REPOSITORY:-}" ] || args+=("--repo=$ARGUS_REPOSITORY")
+  [ -z "${ARGUS_PR_MERGE:-}" ] || args+=("--merged-commit=$ARGUS_PR_MERGE")
+  echo "argus-action: argus ${args[*]}"
+  printf '%s' "${ARGUS_PR_BODY:-}" | "$python" -m argus "${args[@]}" > "$out/review-landed.txt"
+  local code=$?
+  cat "$out/review-landed.txt"
+  if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+    { echo "### Acceptance-fidelity review (advice)"; echo '```'
+      cat "$out/review-landed.txt"; echo '```'; } >> "$GITHUB_STEP_SUMMARY"
+  fi
+  return "$code"
 }
 
 with_reporters() {
@@ -45,8 +74,15 @@ gather() {
 run() {
   out=${ARGUS_OUT:-argus-ci}
   mkdir -p "$out"
-  [ -n "${ARGUS_COMMAND:-}" ] || { echo "argus-action: the command input is empty" >&2; exit 2; }
   local command code
+  if [ "${ARGUS_REVIEW_LANDED:-false}" = true ]; then
+    review_landed
+    code=$?
+    [ -z "${GITHUB_OUTPUT:-}" ] || echo "exit-code=$code" >> "$GITHUB_OUTPUT"
+    echo "argus-action: exit $code"
+    return 0
+  fi
+  [ -n "${ARGUS_COMMAND:-}" ] || { echo "argus-action: the command input is empty" >&2; exit 2; }
   command=$(with_reporters)
   echo "argus-action: $command"
   bash -c "$command"

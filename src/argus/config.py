@@ -318,6 +318,19 @@ class ReviewConfig(_Section):
     high_confidence: float = Field(default=0.8, ge=0, le=1)
     low_confidence: float = Field(default=0.5, ge=0, le=1)
     notify_command: str = ""
+    # The form of the project's task ids in "Closes ID" (besides #N and owner/repo#N).
+    task_id_pattern: str = r"[A-Z][A-Z0-9]+-[0-9]+"
+
+    @field_validator("task_id_pattern")
+    @classmethod
+    def _a_pattern(cls, value: str) -> str:
+        try:
+            compiled = re.compile(value)
+        except re.error as exc:
+            raise ValueError(f"not a regular expression ({exc})") from exc
+        if compiled.fullmatch(""):
+            raise ValueError("the pattern matches an empty id")
+        return value
 
     @model_validator(mode="after")
     def _ordered(self) -> ReviewConfig:
@@ -379,9 +392,10 @@ def running_in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def read_toml(path: Path, what: str = "config file") -> dict[str, Any]:
+    """A TOML file Argus reads (the config, a task file); ConfigError in one line."""
     try:
-        raw = read_bytes(path, what="config file")
+        raw = read_bytes(path, what=what)
     except InputError as exc:
         raise ConfigError(str(exc)) from exc
     try:
@@ -462,10 +476,10 @@ def load_config(root: Path) -> ProjectConfig:
     root = root.resolve()
     toml_path = root / "argus.toml"
     if toml_path.is_file():
-        return parse_config(_read_toml(toml_path), source=toml_path, root=root)
+        return parse_config(read_toml(toml_path), source=toml_path, root=root)
     pyproject = root / "pyproject.toml"
     if pyproject.is_file():
-        tool = _read_toml(pyproject).get("tool", {})
+        tool = read_toml(pyproject).get("tool", {})
         if not isinstance(tool, dict):
             raise ConfigError(f"{pyproject}: 'tool' must be a table")
         section = tool.get("argus")

@@ -28,7 +28,14 @@ EXPRESSION = re.compile(r"\$\{\{\s*([^}]+?)\s*\}\}")
 
 
 class FakeRunner:
-    def __init__(self, inputs: dict[str, str], workspace: Path, tmp: Path) -> None:
+    def __init__(
+        self,
+        inputs: dict[str, str],
+        workspace: Path,
+        tmp: Path,
+        github: dict[str, str] | None = None,
+    ) -> None:
+        self.github = github or {}  # the github context: "event.pull_request.body" ...
         self.action: dict[str, Any] = yaml.safe_load(ACTION.read_text())
         defaults = {k: str(v.get("default", "")) for k, v in self.action["inputs"].items()}
         self.inputs = {**defaults, **inputs}
@@ -45,6 +52,8 @@ class FakeRunner:
             return self.inputs[name]
         if expression == "github.action_path":
             return str(REPO_ROOT)
+        if scope == "github":
+            return self.github.get(name, "")  # as on a runner: a missing value is empty
         match = re.fullmatch(r"steps\.([\w-]+)\.outputs\.([\w-]+)", expression)
         if match:
             return self.outputs.get(match[1], {}).get(match[2], "")
@@ -152,3 +161,71 @@ def test_reporters_are_added_in_the_command_s_own_flags(
     assert (
         shown == f"{command} {flag} junit=out/junit.xml {flag} json=out/summary.json {flag} github"
     )
+
+
+def _git(root: Path, *args: str) -> str:
+    git = ["git", "-c", "user.email=a@b", "-c", "user.name=a"]
+    done = subprocess.run([*git, *args], cwd=root, check=True, capture_output=True, text=True)
+    return done.stdout.strip()
+
+
+def test_review_landed_reviews_the_merged_pr_of_the_event_and_never_fails_the_job(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "repo"
+    (root / "argus" / "tasks").mkdir(parents=True)
+    reviewer = tmp_path / "reviewer.py"
+    reviewer.write_text(
+        "import json, sys\nprompt = sys.stdin.read()\n"
+        "ok = 'wrapped in brackets' in prompt and \"return f'[{a}]'\" in prompt\n"
+        "print(json.dumps({'verdict': 'partial' if ok else 'unmet', 'confidence': 0.6,"
+        " 'rationale': 'saw the task and the diff' if ok else 'blind',"
+        " 'missing_acceptance': []}))\n"
+    )
+    (root / "argus.toml").write_text(
+        f'[review]\nbackend = "command"\ncommand = "{sys.executable} {reviewer}"\n'
+    )
+    (root / "argus/tasks/ARGUS-1.toml").write_text(
+        'acceptance = "- alerts are wrapped in brackets"\n'
+    )
+    _git(root, "init", "-q", "-b", "main")
+    (root / "alerts.py").write_text("def fmt(a):\n    return a\n")
+    _git(root, "add", ".")
+    _git(root, "commit", "-qm", "base")
+    base = _git(root, "rev-parse", "HEAD")
+    (root / "alerts.py").write_text("def fmt(a):\n    return f'[{a}]'\n")
+    _git(root, "commit", "-qam", "merge")
+    merge = _git(root, "rev-parse", "HEAD")
+    event = {
+        "event.pull_request.number": "5",
+        "event.pull_request.title": "--root=/elsewhere $(touch pwned)",
+        "event.pull_request.body": "Wraps alerts.\n\nCloses ARGUS-1; see `$(touch pwned)`\n",
+        "event.pull_request.base.sha": base,
+        "event.pull_request.merge_commit_sha": merge,
+        "repository": "acme/alerts",
+    }
+    runner = FakeRunner({"review-landed": "true", "install": "none"}, root, tmp_path, event)
+    runner.run()
+    assert runner.outputs["run"]["exit-code"] == "0", runner.log
+    assert not runner.failed, runner.log
+    summary = runner.summary_file.read_text()
+    assert "review 1: ARGUS-1 PR #5: partial (confidence 0.60)" in summary, runner.log
+    assert "saw the task and the diff" in summary
+    assert not (root / "pwned").exists(), "the PR's words are data, never shell"
+    uploaded = runner.artifacts / "argus-report" / "review-landed.txt"
+    assert "ARGUS-1" in uploaded.read_text()
+    from argus.store import RunStore
+
+    with RunStore.open(root) as store:
+        (review,) = store.events(kind="acceptance_fidelity_review")
+    assert review.payload["pr"]["title"] == "--root=/elsewhere $(touch pwned)"
+    assert review.payload["evidence"] == {"merged commit": merge}
+
+
+def test_review_landed_without_a_merged_pull_request_is_bad_input(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    runner = FakeRunner({"review-landed": "true", "install": "none"}, root, tmp_path)
+    runner.run()
+    assert runner.outputs["run"]["exit-code"] == "2", runner.log
+    assert "review-landed needs a merged pull_request event" in runner.log

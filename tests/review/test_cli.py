@@ -208,7 +208,8 @@ def test_a_review_through_an_agent_command(run_argus: RunArgus, tmp_path: Path) 
     ("args", "message"),
     [
         (["--feature", "nope"], "no spec.md for feature 'nope'"),
-        (["--task", "T"], "--task needs --acceptance FILE"),
+        (["--task", "T"], "--task T: no task file argus/tasks/T.toml and no feature of that"),
+        (["--task", "../../etc/passwd"], "--task ../../etc/passwd: no task file"),
     ],
 )
 def test_bad_input_is_one_line(
