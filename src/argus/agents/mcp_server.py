@@ -47,12 +47,13 @@ from argus.agents.mcp_call import (
     tool_result,
 )
 from argus.agents.mcp_contract import contract_drivers, contract_readers
+from argus.agents.mcp_review import review_tools
 
 INSTRUCTIONS = """Argus checks a UI against its design spec on evidence from outside the builder.
 Exit codes: 0 pass, 1 a determinate failure (a red gate, a failing dimension, a stage that did
 not pass), 2 bad input or could not run. Sense a view, run its gates, judge an assertion about
-the screen with a fresh judge, and drive a contract's stages; nothing here takes your word for
-an outcome."""
+the screen with a fresh judge, drive a contract's stages, and ask for the advisory review of a
+merged PR; nothing here takes your word for an outcome."""
 ROLES = ("executor", "grader")
 MAX_DIFF_PAIRS = 10_000
 
@@ -75,6 +76,7 @@ def build_server(root: Path, role: str = "executor") -> MCPServer[Any]:
         return server  # a grader reads; it never drives, closes or approves anything
     _view_tools(server, root)
     contract_drivers(server, root)
+    review_tools(server, root)
     return server
 
 
