@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
+
+from tests.conftest import RunArgus
 
 TESTS = "\n".join(f"def test_{name}():\n    pass\n" for name in "abcdefg")
 
@@ -84,3 +87,59 @@ def test_bad_input_is_a_usage_error(suite: pytest.Pytester, args: list[str], nee
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert needle in result.stderr.str()
     assert (suite.path / "bad.json").read_text() == '{"durations_ms": {"x": -1}}'
+
+
+RECORDING = "\n".join(
+    f"""
+def test_{name}(record_property):
+    record_property("argus", json.dumps({{"name": "{name}", "status": "{status}",
+                                         "ok": {status == "passed"}, "message": "",
+                                         "gates": [], "duration_ms": 1.0}}))
+"""
+    for name, status in zip("abcdefg", ["passed"] * 6 + ["failed"], strict=True)
+)
+
+
+def test_argus_merge_takes_the_shards_reports_and_refuses_a_missing_one(
+    pytester: pytest.Pytester, run_argus: RunArgus
+) -> None:
+    """As a CI matrix does: each machine writes its --argus-report, one job merges them."""
+    pytester.makepyfile(test_many="import json\n" + RECORDING)
+    reports = [pytester.path / f"shard-{i}.json" for i in (1, 2)]
+    for index, report in enumerate(reports, 1):
+        _run(pytester, f"--argus-shard={index}/2", f"--argus-report={report}")
+        assert json.loads(report.read_text())["shard"] == {"index": index, "total": 2}
+    out = pytester.path / "merged"
+    done = run_argus("merge", *map(str, reports), "--out", str(out), cwd=pytester.path)
+    assert done.returncode == 1, done.stderr  # test_g's assertion failed
+    merged = json.loads((out / "report.json").read_text())
+    assert (merged["total"], merged["failed"], merged["shard"]) == (7, 1, None)
+    assert sorted(a["name"] for a in merged["assertions"]) == list("abcdefg")
+    assert (out / "report.html").is_file()
+    assert "from 2 shard(s)" in done.stdout and "1 failed (exit 1)" in done.stdout
+
+    alone = run_argus("merge", str(reports[0]), "--out", str(out), cwd=pytester.path)
+    assert alone.returncode == 2 and "shard 2/2 missing" in alone.stderr
+    twice = run_argus("merge", *map(str, reports), str(reports[0]), cwd=pytester.path)
+    assert twice.returncode == 2 and "given twice" in twice.stderr
+
+    # A report that says a failed assertion was ok is not believed.
+    forged = json.loads(reports[1].read_text())
+    forged["assertions"] = [{**a, "ok": True} for a in forged["assertions"]]
+    reports[1].write_text(json.dumps(forged))
+    first = json.loads(reports[0].read_text())
+    first["assertions"] = [{**a, "ok": True} for a in first["assertions"]]
+    reports[0].write_text(json.dumps(first))
+    done = run_argus("merge", *map(str, reports), "--out", str(out), cwd=pytester.path)
+    assert done.returncode == 1 and "test_g: g: passed or failed re-derived" in done.stdout
+
+
+def test_a_results_file_and_a_pytest_report_do_not_merge(
+    tmp_path: Path, run_argus: RunArgus
+) -> None:
+    report = tmp_path / "report.json"
+    report.write_text(json.dumps({"version": 1, "shard": None, "assertions": []}))
+    results = tmp_path / "results.json"
+    results.write_text(json.dumps({"schema": "argus-results/1"}))
+    done = run_argus("merge", str(report), str(results), cwd=tmp_path)
+    assert done.returncode == 2 and "cannot be merged with pytest reports" in done.stderr

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Protocol
 
 from argus.errors import InputError
 from argus.loop.records.status import Status, exit_code, worst
 from argus.shard.results import ResultsFile, ViewEntry
-from argus.shard.split import view_key
+from argus.shard.split import Shard, view_key
 from argus.verdict import normalize_gate_result
 
 SENSE_STATUSES = ("sensed", "failed")
@@ -47,7 +49,7 @@ def merge_results(files: Sequence[ResultsFile]) -> Merged:
                 raise InputError(
                     f"{other.path}: {name} differs from {first.path}; merge the shards of one run"
                 )
-    total = _check_shards(files)
+    total = check_shards(files)
     by_key: dict[str, ViewEntry] = {}
     for results in files:
         for entry in results.views:
@@ -77,7 +79,17 @@ def merge_results(files: Sequence[ResultsFile]) -> Merged:
     )
 
 
-def _check_shards(files: Sequence[ResultsFile]) -> int:
+class Sharded(Protocol):
+    """A file one machine of a split run wrote: a results file, or a pytest plugin's report."""
+
+    @property
+    def path(self) -> Path: ...
+
+    @property
+    def shard(self) -> Shard | None: ...
+
+
+def check_shards(files: Sequence[Sharded]) -> int:
     """The shard count; InputError when shards are missing, repeated or mixed."""
     unsharded = [f for f in files if f.shard is None]
     if unsharded:
@@ -88,7 +100,7 @@ def _check_shards(files: Sequence[ResultsFile]) -> int:
     if len(totals) > 1:
         raise InputError(f"argus merge: shards of different splits ({sorted(totals)}) given")
     total = totals.pop()
-    seen: dict[int, ResultsFile] = {}
+    seen: dict[int, Sharded] = {}
     for results in files:
         assert results.shard is not None
         if results.shard.index in seen:

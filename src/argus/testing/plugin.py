@@ -325,7 +325,9 @@ class Collector:
         root = Path(self.config.rootpath)
         report = self.config.getoption("argus_report")
         if report:
-            written = write_report(Path(report), self.records)
+            selector = self.config.pluginmanager.get_plugin("argus-shard")
+            shard = selector.shard if isinstance(selector, ShardSelector) else None
+            written = write_report(Path(report), self.records, shard)
             terminalreporter.write_line(f"argus: report written to {written}")
         reporters = parse_reporters(self.config.getoption("argus_reporters") or [])
         if reporters:

@@ -10,17 +10,21 @@ from typing import Any
 
 from argus.io import atomic_write_json, atomic_write_text
 from argus.report.templating import render
+from argus.shard.split import Shard
 
 REPORT_VERSION = 1
 
 
-def write_report(path: Path, records: Sequence[dict[str, Any]]) -> Path:
+def write_report(path: Path, records: Sequence[dict[str, Any]], shard: Shard | None = None) -> Path:
+    """The report at ``path``; the JSON names the run's ``--argus-shard`` (null: the whole
+    run), so ``argus merge`` can tell a missing shard from a smaller run."""
     failed = sum(not r["ok"] for r in records)
     if path.suffix.lower() == ".json":
         atomic_write_json(
             path,
             {
                 "version": REPORT_VERSION,
+                "shard": None if shard is None else {"index": shard.index, "total": shard.total},
                 "total": len(records),
                 "failed": failed,
                 "assertions": list(records),
