@@ -44,9 +44,12 @@ def copy_framework_example(name: str, tmp_path: Path) -> Path:
 
 def server_env() -> dict[str, str]:
     """This environment with the test's interpreter first on PATH, so the example's command
-    (``streamlit run``, ``python app.py``) finds the framework installed beside Argus."""
+    (``streamlit run``, ``python app.py``) finds the framework installed beside Argus, and
+    without pytest's own variable (NiceGUI takes it as its screen tests' run and waits for a
+    test port instead of serving)."""
     bin_dir = str(Path(sys.executable).parent)
-    return {**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")}
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"}
+    return {**env, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", "")}
 
 
 def sign_off(run_argus: Any, root: Path) -> dict[str, Any]:
