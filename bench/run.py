@@ -100,6 +100,11 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--readme", type=Path, default=README, help="README whose marked table is regenerated"
     )
+    parser.add_argument(
+        "--merge",
+        action="store_true",
+        help="keep the areas of the --out file this run does not measure (with --only)",
+    )
     args = parser.parse_args(argv)
     only = [name.strip() for item in args.only for name in item.split(",") if name.strip()]
     unknown = sorted(set(only) - set(AREA_NAMES))
@@ -213,6 +218,38 @@ def collect(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def merge(older: dict[str, Any], newer: dict[str, Any]) -> dict[str, Any]:
+    """``newer`` with the areas it did not measure taken from ``older`` (their rows, medians,
+    tables), and ``kept`` saying which areas come from which run: each row's ratio is still
+    from one run, but the machine's load is the newer run's only."""
+    ran = set(newer["areas"])
+    kept = [name for name in older.get("areas", {}) if name not in ran]
+    if not kept:
+        return newer
+
+    def rows(key: str) -> list[dict[str, Any]]:
+        old = [row for row in older.get(key, []) if row["area"] in kept]
+        order = {name: i for i, name in enumerate(AREA_NAMES)}
+        return sorted([*old, *newer[key]], key=lambda row: order.get(row["area"], len(order)))
+
+    merged = {**newer, "comparisons": rows("comparisons"), "targets": rows("targets")}
+    merged["medians"] = {
+        **{k: v for k, v in older.get("medians", {}).items() if k in kept},
+        **newer["medians"],
+    }
+    merged["areas"] = {**{k: older["areas"][k] for k in kept}, **newer["areas"]}
+    for table, area in (("scaling", "scaling"), ("throughput", "sense")):
+        if area in kept:
+            merged[table] = older.get(table, newer[table])
+    merged["kept"] = {
+        "areas": kept,
+        "from": older.get("generated_at"),
+        "command": older.get("command"),
+        "machine": older.get("machine"),
+    }
+    return merged
+
+
 def update_readme(path: Path, results: dict[str, Any]) -> bool:
     """Regenerate the marked table; False (and a note) when the markers are missing."""
     text = path.read_text(encoding="utf-8") if path.exists() else ""
@@ -240,6 +277,11 @@ def main(argv: list[str] | None = None) -> int:
         print(terminal(results))
     else:
         results = collect(args)
+        if args.merge:
+            try:
+                results = merge(read_json(args.out, what="benchmark results"), results)
+            except ArgusError as exc:
+                print(f"bench: {exc}; nothing to merge with", file=sys.stderr)
         atomic_write_json(args.out, results)
         print(terminal(results))
         print(f"\nbench: wrote {args.out}")

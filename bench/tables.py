@@ -128,6 +128,7 @@ def readme_table(results: Mapping[str, Any]) -> str:
         "(Argus over the peer; for sense, gates and loop, one part of Argus over another); "
         "below 1 is faster. Details: [docs/bench.md](docs/bench.md), "
         "numbers: `bench/results/latest.json`.",
+        *_kept(results),
         "",
         "| area | measure | against | ratio | target |",
         "| --- | --- | --- | --- | --- |",
@@ -143,6 +144,20 @@ def readme_table(results: Mapping[str, Any]) -> str:
     if missing:
         lines += ["", "Not measured in this run: " + ", ".join(missing) + "."]
     return "\n".join(lines)
+
+
+def _kept(results: Mapping[str, Any]) -> list[str]:
+    """The sentence for areas kept from an earlier run (``bench.run --merge``), if any."""
+    kept = results.get("kept")
+    if not kept:
+        return []
+    machine = kept.get("machine") or {}
+    return [
+        "",
+        f"Rows of {', '.join(kept['areas'])} are kept from the run of {kept.get('from')} "
+        f"(load {machine.get('load_1min_before')} to {machine.get('load_1min_after')}); "
+        "the others are from the run above.",
+    ]
 
 
 def replace_between_markers(
