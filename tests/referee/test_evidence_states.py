@@ -208,3 +208,16 @@ def test_a_console_capture_in_the_wrong_shape_is_an_error(
     console = write(tmp_path, "c.json", shape)
     code, verdict, _ = referee_cli(tmp_path, capsys, console=console)
     assert code == 1 and gate(verdict, "console")["status"] == "error"
+
+
+def test_a_png_that_is_not_a_regular_file_is_refused_not_read_forever(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import os
+
+    png(tmp_path, "ref.png", 240)
+    os.mkfifo(tmp_path / "render.png")  # nobody writes: a plain read would wait forever
+    code, verdict, err = referee_cli(
+        tmp_path, capsys, ssim={"render": "render.png", "reference": "ref.png"}
+    )
+    assert (code, verdict) == (2, None) and "not a regular file" in err

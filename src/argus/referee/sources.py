@@ -114,14 +114,17 @@ def ssim_gate(spec: Any, resolve: Callable[[Any, str], Path], minimum: float) ->
         reference_path = resolve(spec.get("reference"), "ssim.reference")
         require_present(render_path)
         require_present(reference_path)
-        if render_path.read_bytes() == reference_path.read_bytes():
-            # A render compared with itself (or a copy) proves nothing about fidelity.
-            return Gate("ssim", "not_captured", {"self_reference": True}, thresholds)
-        from argus.diff.png import load_png
+        from argus.diff.png import decode_png
+        from argus.diff.pngcheck import read_png_bytes
         from argus.judge.picture import Picture
 
-        render = Picture(load_png(render_path))
-        reference = Picture(load_png(reference_path))
+        # Read once, capped, and refused when not a regular file (a FIFO would never end).
+        render_bytes, reference_bytes = read_png_bytes(render_path), read_png_bytes(reference_path)
+        if render_bytes == reference_bytes:
+            # A render compared with itself (or a copy) proves nothing about fidelity.
+            return Gate("ssim", "not_captured", {"self_reference": True}, thresholds)
+        render = Picture(decode_png(render_bytes, render_path))
+        reference = Picture(decode_png(reference_bytes, reference_path))
         score = render.ssim(reference.fitted(render.shape))
         source = "measured"
         if not math.isfinite(score):  # never compared, never a pass
