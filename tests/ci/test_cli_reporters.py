@@ -104,3 +104,23 @@ def test_loop_cases_pass_only_a_clean_sign_off(tmp_path: Path) -> None:
     assert [c.status for c in cases] == ["passed", "failed", "failed", "error"]
     assert cases[1].details == "DONE_WITH_CONCERNS: budget\nfrozen: hierarchy"
     assert all(c.file == spec.path and c.line is not None for c in cases)
+
+
+def test_a_source_finding_is_annotated_on_its_css_line_not_the_spec(
+    tmp_path: Path, run_argus: RunArgus
+) -> None:
+    root, sensed = project(tmp_path)
+    config = root / "argus.toml"
+    config.write_text(config.read_text().replace('"token_compliance"]', '"source_tokens"]'))
+    css = root / "app.css"
+    css.write_text(css.read_text() + "\n.promo { color: #123456; }\n")
+    line = len(css.read_text().splitlines())
+    done = run_argus("gates", *VIEW, "--sensed", str(sensed), "--reporter", "github", cwd=root)
+    assert done.returncode == 1, done.stderr
+    annotations = [x for x in done.stdout.splitlines() if x.startswith("::error ")]
+    assert annotations, done.stdout
+    assert annotations[0].startswith(
+        f"::error file=app.css,line={line},title=habits.list-populated-light source_tokens::"
+    )
+    assert "#123456" in annotations[0]
+    assert not any("spec.json" in a and "source_tokens" in a for a in annotations)

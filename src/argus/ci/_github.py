@@ -25,21 +25,33 @@ def workflow_annotations(cases: Sequence[CaseResult], root: Path | None = None) 
     """``::error file=…,line=…,title=…::message`` lines for failed and erroring cases."""
     lines: list[str] = []
     for case in cases:
-        if case.status not in ("failed", "error") or len(lines) >= MAX_ANNOTATIONS:
+        if case.status not in ("failed", "error"):
             continue
-        props = []
-        if case.file is not None:
-            path = case.file
-            if root is not None:
-                with suppress(ValueError):  # outside the root: the path as it is
-                    path = case.file.resolve().relative_to(root.resolve())
-            props.append(f"file={_property(path.as_posix())}")
-            if case.line:
-                props.append(f"line={case.line}")
-        props.append(f"title={_property(f'{case.classname} {case.name}')}")
-        body = case.details or case.message
-        lines.append(f"::error {','.join(props)}::{_data(body)}")
-    return lines
+        title = f"{case.classname} {case.name}"
+        # A finding in a source file is annotated on its own line; the rest on the case's.
+        for source in case.sources:
+            lines.append(_annotation(source.file, source.line, title, source.message, root))
+        if not case.sources:
+            lines.append(
+                _annotation(case.file, case.line, title, case.details or case.message, root)
+            )
+    return lines[:MAX_ANNOTATIONS]
+
+
+def _annotation(
+    file: Path | None, line: int | None, title: str, body: str, root: Path | None
+) -> str:
+    props = []
+    if file is not None:
+        path = file
+        if root is not None:
+            with suppress(ValueError):  # outside the root: the path as it is
+                path = file.resolve().relative_to(root.resolve())
+        props.append(f"file={_property(path.as_posix())}")
+        if line:
+            props.append(f"line={line}")
+    props.append(f"title={_property(title)}")
+    return f"::error {','.join(props)}::{_data(body)}"
 
 
 def _cell(text: str) -> str:

@@ -10,6 +10,16 @@ CaseStatus = Literal["passed", "failed", "error", "skipped"]
 
 
 @dataclass(frozen=True)
+class SourceLine:
+    """A line of a source file a finding names (a hard-coded colour in a stylesheet, say):
+    a CI annotation for it points there, not at the spec."""
+
+    file: Path
+    line: int
+    message: str
+
+
+@dataclass(frozen=True)
 class CaseResult:
     suite: str  # a feature, or a test file
     classname: str  # e.g. "habits.list-populated-light"
@@ -20,6 +30,7 @@ class CaseResult:
     file: Path | None = None  # where a CI annotation points: the spec or the test file
     line: int | None = None
     time_s: float = 0.0
+    sources: tuple[SourceLine, ...] = ()  # findings in source files: annotated each on its line
 
     def to_json(self) -> dict[str, Any]:
         return {

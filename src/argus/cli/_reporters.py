@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from argus.ci import CaseResult, CaseStatus, emit_reports, parse_reporters
-from argus.ci.cases import line_of
-from argus.gates.base import GateStatus
+from argus.ci.cases import SourceLine, line_of
+from argus.gates.base import Finding, GateStatus
 from argus.gates.runner import GateRun
 from argus.loop.engine.run import RunOutcome
 from argus.loop.records.status import Status
@@ -47,6 +48,27 @@ def _where(spec: Spec, target: str) -> tuple[Path, int | None]:
     return spec.path, line_of(spec.path, f'"id": "{target}"')
 
 
+_SOURCE_LINE = re.compile(r"^(?P<path>[^\s:][^:]*):(?P<line>[1-9]\d*)$")
+
+
+def source_lines(root: Path, findings: Sequence[Finding]) -> tuple[SourceLine, ...]:
+    """The findings that name a line of a file in the repository (``path:line``, as
+    source_tokens and tell_tales write them), each as the place its annotation goes."""
+    found = []
+    for finding in findings:
+        match = _SOURCE_LINE.match(finding.element)
+        if match is None:
+            continue
+        path = (root / match["path"]).resolve()
+        if not path.is_relative_to(root.resolve()) or not path.is_file():
+            continue
+        what = finding.message or f"{finding.property} {finding.value}"
+        if finding.expected:
+            what += f" (expected {finding.expected})"
+        found.append(SourceLine(path, int(match["line"]), what))
+    return tuple(found)
+
+
 def gate_cases(spec: Spec, runs: Mapping[View, GateRun]) -> list[CaseResult]:
     """One case per gate per view."""
     cases = []
@@ -70,6 +92,7 @@ def gate_cases(spec: Spec, runs: Mapping[View, GateRun]) -> list[CaseResult]:
                     file=file,
                     line=line,
                     time_s=run.durations.get(outcome.name, 0.0),
+                    sources=source_lines(spec.root, outcome.findings),
                 )
             )
     return cases
