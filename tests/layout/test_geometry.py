@@ -174,3 +174,15 @@ def test_the_canvas_is_the_page_or_the_far_edge_of_the_boxes_whichever_is_nearer
 def test_when_every_box_spans_the_canvas_none_is_set_aside() -> None:
     strip = [box(f"s{i}", 120 * i, 0, 100, 50) for i in range(3)]  # one row, nothing below
     assert names(lines(strip, "y", 2)) == [["s0", "s1", "s2"]]
+
+
+def test_the_window_is_four_times_the_tolerance_when_that_is_wider() -> None:
+    a = box("a", 24, 0, 816, 100)
+    assert misalignment(a, box("b", 75, 120, 400, 100), "x", 12.5) is None  # 51 > 4 x 12.5
+
+
+def test_sub_pixel_overlap_in_a_row_is_a_gap_of_zero_not_a_negative_one() -> None:
+    a, b, c = box("a", 0, 0, 100, 50), box("b", 99.995, 0, 100, 50), box("c", 216, 0, 100, 50)
+    row = lines([a, b, c, box("below", 0, 100, 10, 10)], "y", 2)[0]
+    assert [x.name for x in row] == ["a", "b", "c"]
+    assert gaps(row, "x") == [0.0, pytest.approx(16.005)]

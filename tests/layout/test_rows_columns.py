@@ -140,3 +140,44 @@ def test_the_web_page_through_the_cli(tmp_path: Path, run_argus: RunArgus) -> No
         "layout", "lint", "low.json", "--strict", "--tolerance-align", "3", cwd=tmp_path
     )
     assert loose.returncode == 0
+
+
+def test_the_fix_for_a_missed_right_or_bottom_edge_moves_the_box_onto_it(
+    tmp_path: Path,
+) -> None:
+    short = run(tmp_path, web_page(table={"width": 396}), "boxes.json", "right")
+    assert fired(short) == [("check-4", ["kpi3", "table"])]
+    assert short["findings"][0]["fix"].startswith("set table x=860 ")  # 1256 - 396
+    beside = {"name": "note", "x": 1272, "y": 500, "width": 8, "height": 128}  # bottom 628
+    doc = web_page()
+    doc["boxes"].append(beside)
+    low = run(tmp_path, doc, "boxes.json", "bottom")
+    assert fired(low) == [("check-3", ["table", "note"])]
+    assert low["findings"][0]["measured"]["edge"] == "bottom"
+    assert low["findings"][0]["fix"].startswith("set note y=504 ")  # 632 - 128
+
+
+@pytest.mark.parametrize(("third_x", "fires"), [(652, False), (653, True)])
+def test_a_rows_gaps_may_spread_by_the_gap_tolerance_and_no_more(
+    tmp_path: Path, third_x: float, fires: bool
+) -> None:
+    doc = page(card("a", 24, 80), card("b", 336, 80), card("c", third_x, 80, 296 - (third_x - 648)))
+    result = run(tmp_path, doc)  # gaps 16 and 20 (spread 4) or 16 and 21 (spread 5)
+    assert fired(result) == ([("check-3", ["a", "b", "c"])] if fires else [])
+
+
+def test_a_box_running_off_the_canvas_does_not_rob_the_header_or_sidebar_of_full_bleed(
+    tmp_path: Path,
+) -> None:
+    toast = {"name": "toast", "x": 1100, "y": 700, "width": 200, "height": 40}  # to x=1300
+    wide = web_page()
+    wide["boxes"].append(toast)
+    assert [f[0] for f in fired(run(tmp_path, wide, "boxes.json", "wide"))] == ["check-2"]
+    sidebar = {"name": "nav", "x": 0, "y": 0, "width": 200, "height": 800}
+    cards = [
+        {"name": f"c{i}", "x": 224 + 216 * i, "y": 24, "width": 200, "height": 120}
+        for i in range(3)
+    ]
+    tall = {"name": "chart", "x": 224, "y": 168, "width": 632, "height": 652}  # to y=820
+    doc = {"width": 1280, "height": 800, "boxes": [sidebar, *cards, tall]}
+    assert [f[0] for f in fired(run(tmp_path, doc, "boxes.json", "tall"))] == ["check-2"]
