@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+from itertools import combinations
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from argus.layout.geometry import full_bleed, gaps, lines, misalignment, neighbours
+from argus.layout.geometry import (
+    full_bleed,
+    gaps,
+    intersecting_pairs,
+    intersects,
+    lines,
+    misalignment,
+    neighbours,
+)
 from argus.layout.model import Box
 
 
@@ -186,3 +196,15 @@ def test_sub_pixel_overlap_in_a_row_is_a_gap_of_zero_not_a_negative_one() -> Non
     row = lines([a, b, c, box("below", 0, 100, 10, 10)], "y", 2)[0]
     assert [x.name for x in row] == ["a", "b", "c"]
     assert gaps(row, "x") == [0.0, pytest.approx(16.005)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(coordinate, coordinate, extent, extent), max_size=16))
+def test_the_sweep_finds_every_intersecting_pair_and_no_other(
+    raw: list[tuple[int, int, int, int]],
+) -> None:
+    boxes = [box(f"b{i}", x, y, w, h) for i, (x, y, w, h) in enumerate(raw)]
+    brute = [
+        (i, j) for i, j in combinations(range(len(boxes)), 2) if intersects(boxes[i], boxes[j])
+    ]
+    assert intersecting_pairs(boxes) == brute

@@ -10,10 +10,18 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from itertools import combinations
 from typing import Any
 
-from argus.layout.geometry import EPSILON, Axis, gaps, lines, misalignment, neighbours
+from argus.layout.geometry import (
+    EPSILON,
+    Axis,
+    gaps,
+    intersecting_pairs,
+    lines,
+    misalignment,
+    neighbours,
+    overlap,
+)
 from argus.layout.model import Box, Page, bound_roles
 from argus.layout.reference import VisualTypes
 
@@ -76,20 +84,20 @@ def _subjects(page: Page, check: str, *, geometric: bool = False) -> list[Box]:
 
 
 def no_overlap(page: Page, settings: Settings, types: VisualTypes | None) -> Iterator[Finding]:
-    for a, b in combinations(_subjects(page, "check-1", geometric=True), 2):
-        width = min(a.right, b.right) - max(a.x, b.x)
-        height = min(a.bottom, b.bottom) - max(a.y, b.y)
-        if width > EPSILON and height > EPSILON:  # touching edges (0) are not overlap
-            yield Finding(
-                "check-1",
-                "error",
-                page.name,
-                (a.name, b.name),
-                f"{a.name} and {b.name} overlap by {_n(width)}x{_n(height)} px",
-                f"move {b.name} to x={_n(a.right)} (right of {a.name}) or to "
-                f"y={_n(a.bottom)} (below it), or shrink one of them",
-                {"overlap_width": width, "overlap_height": height},
-            )
+    boxes = _subjects(page, "check-1", geometric=True)
+    for i, j in intersecting_pairs(boxes):  # touching edges (0) are not overlap
+        a, b = boxes[i], boxes[j]
+        width, height = overlap(a, b, "x"), overlap(a, b, "y")
+        yield Finding(
+            "check-1",
+            "error",
+            page.name,
+            (a.name, b.name),
+            f"{a.name} and {b.name} overlap by {_n(width)}x{_n(height)} px",
+            f"move {b.name} to x={_n(a.right)} (right of {a.name}) or to "
+            f"y={_n(a.bottom)} (below it), or shrink one of them",
+            {"overlap_width": width, "overlap_height": height},
+        )
 
 
 def within_canvas(page: Page, settings: Settings, types: VisualTypes | None) -> Iterator[Finding]:

@@ -44,6 +44,18 @@ def intersects(a: Box, b: Box) -> bool:
     return overlap(a, b, "x") > EPSILON and overlap(a, b, "y") > EPSILON
 
 
+def intersecting_pairs(boxes: list[Box]) -> list[tuple[int, int]]:
+    """Each pair ``(i, j)``, ``i < j``, of boxes that intersect, in order: a sweep along x that
+    compares only boxes whose x extents can still overlap (a page may hold 2000 boxes)."""
+    pairs: list[tuple[int, int]] = []
+    active: list[int] = []
+    for i in sorted(range(len(boxes)), key=lambda i: boxes[i].x):
+        active = [j for j in active if boxes[j].right > boxes[i].x + EPSILON]
+        pairs.extend((min(i, j), max(i, j)) for j in active if intersects(boxes[i], boxes[j]))
+        active.append(i)
+    return sorted(pairs)
+
+
 def full_bleed(box: Box, axis: Axis, reach: float, tolerance: float) -> bool:
     """The box runs from the canvas's start edge on ``axis`` to ``reach``, the far edge of
     everything on the page."""
@@ -70,17 +82,20 @@ def lines(
     sized = [b for b in boxes if b.width > EPSILON and b.height > EPSILON]
     bleeding = [full_bleed(b, across, reach, tolerance) for b in sized]
     members = [b for b, bleeds in zip(sized, bleeding, strict=True) if not bleeds or all(bleeding)]
-    hits = [
-        {j for j, other in enumerate(members) if j != i and intersects(box, other)}
-        for i, box in enumerate(members)
-    ]
+    hits: list[set[int]] = [set() for _ in members]
+    for i, j in intersecting_pairs(members):
+        hits[i].add(j)
+        hits[j].add(i)
     found: set[frozenset[int]] = set()
+    order = sorted(range(len(members)), key=lambda i: extent(members[i], across)[0])
+    crossed: set[int] = set()
+    added = 0
     for start in sorted({extent(b, across)[0] for b in members}):
-        crossed = {
-            i
-            for i, b in enumerate(members)
-            if extent(b, across)[0] <= start + EPSILON and extent(b, across)[1] > start + EPSILON
-        }
+        # sweep: every box starting by this line joins, every box ending at it leaves
+        while added < len(order) and extent(members[order[added]], across)[0] <= start + EPSILON:
+            crossed.add(order[added])
+            added += 1
+        crossed = {i for i in crossed if extent(members[i], across)[1] > start + EPSILON}
         # an intersecting pair is an overlap (check 1), not neighbours with a gap
         kept = frozenset(i for i in crossed if not hits[i] & crossed)
         if kept:
