@@ -2,11 +2,14 @@
 spot-check of a sign-off (HE-2): approved, or the dimension the judge got wrong, or accept a
 view's latest render as its snapshot baseline (--baseline), or accept the feature's
 configuration, gates and rubric as they are now (--config). The decisions themselves live in
-argus.loop.human.decisions, which the review page (argus ui) calls too."""
+argus.loop.human.decisions, which the review page (argus ui) calls too. The feature's latest
+acceptance-fidelity reviews (argus review) are printed beside the decision as context; they
+never change it."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from argus.cli._args import add_root_argument, add_view_arguments, feature_spec, repo_root
@@ -83,6 +86,7 @@ def approve_command(args: argparse.Namespace) -> int:
                 "--feature (and --root)"
             )
         print(accept_config(spec, load_config(root), via=VIA).message)
+        _print_review_context(root, spec.feature)
         return 0
     if args.target is None:
         raise InputError("--target is required (except with --config)")
@@ -116,4 +120,14 @@ def approve_command(args: argparse.Namespace) -> int:
             target=target.id,
         )
     print(decision.message)
+    _print_review_context(root, spec.feature)
     return 0
+
+
+def _print_review_context(root: Path, feature: str) -> None:
+    """The feature's latest acceptance-fidelity reviews, shown beside the decision: context
+    for the person, never a condition of it (the decision above is recorded as it was)."""
+    from argus.review.context import context_lines, review_context
+
+    for line in context_lines(feature, review_context(root, feature)):
+        print(line)

@@ -29,7 +29,7 @@ _ID_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 
 # Status words to badge tones: green, red, amber, blue; anything else is plain grey.
 _TONES = {
-    "ok": {"DONE", "pass", "green", "approved", "yes", "finished"},
+    "ok": {"DONE", "pass", "green", "approved", "yes", "finished", "met"},
     "bad": {
         "BLOCKED",
         "FAILED",
@@ -40,8 +40,17 @@ _TONES = {
         "inconclusive",
         "wrong",
         "ABANDONED",
+        "unmet",
     },
-    "warn": {"DONE_WITH_CONCERNS", "unverified", "frozen", "pending", "candidate", "paused"},
+    "warn": {
+        "DONE_WITH_CONCERNS",
+        "unverified",
+        "frozen",
+        "pending",
+        "candidate",
+        "paused",
+        "partial",
+    },
     "info": {"NEEDS_CONTEXT", "confirmed", "running", "IN_PROGRESS", "new"},
 }
 

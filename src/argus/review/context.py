@@ -13,6 +13,7 @@ from argus.review.record import FiledReview, filed_reviews
 from argus.store import db_path
 
 MAX_SHOWN = 3  # the latest reviews of a subject a person is shown beside a decision
+ADVICE = "advice only: the decision is the person's, and it stands whatever a review says"
 
 
 def describe(review_id: int | None, subject: str, payload: Mapping[str, Any]) -> str:
@@ -83,3 +84,15 @@ def _context(filed: FiledReview) -> ReviewContext:
         outcome=str(outcome) if outcome is not None else None,
         text=describe(filed.event.id, filed.event.feature, payload),
     )
+
+
+def context_lines(feature: str, shown: list[ReviewContext]) -> list[str]:
+    """The reviews beside a decision, as lines (none when nothing was reviewed)."""
+    if not shown:
+        return []
+    lines = [f"acceptance-fidelity reviews of {feature} ({ADVICE}):"]
+    for review in shown:
+        first, *rest = review.text.splitlines()
+        answered = f" [{review.outcome}]" if review.outcome else ""
+        lines += [f"  {first}{answered}", *(f"  {line}" for line in rest)]
+    return lines

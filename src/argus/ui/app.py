@@ -31,6 +31,7 @@ from argus.loop.human.decisions import (
     approve_reference,
     record_spotcheck,
 )
+from argus.review.context import review_context
 from argus.schemas import load_rubric
 from argus.spec import Spec, View, load_spec
 from argus.spec.paths import SPECS_DIR
@@ -75,7 +76,10 @@ def create_app(settings: Settings) -> Starlette:
     def index(request: Request) -> Response:
         wanted = _filter(request)
         runs = [feature_runs(root, f) for f in features(root)]
-        return HTMLResponse(list_page(runs, wanted, recent_runs(root)))
+        waiting = {
+            r.feature: [c for c in review_context(root, r.feature) if c.attention] for r in runs
+        }
+        return HTMLResponse(list_page(runs, wanted, recent_runs(root), waiting))
 
     def view(request: Request) -> Response:
         feature = request.path_params["feature"]
@@ -97,7 +101,8 @@ def create_app(settings: Settings) -> Starlette:
         if db_path(root).is_file():
             with RunStore.open(root) as store:
                 events = store.events(feature=feature, kind=DECISION_KIND, view=card.view)
-        page = view_page(root, runs, card, marks, rubric, events, _filter(request))
+        reviews = review_context(root, feature)  # context beside the decisions, never one
+        page = view_page(root, runs, card, marks, rubric, events, _filter(request), reviews)
         return HTMLResponse(page)
 
     def file(request: Request) -> Response:

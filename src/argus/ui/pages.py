@@ -5,12 +5,13 @@ from a run, a spec or a page under test is escaped; data for the script travels 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
 from argus.report.templating import render
+from argus.review.context import ReviewContext
 from argus.store import Event, Run
 from argus.ui.catalog import FILTERS, FeatureRuns, ViewCard
 from argus.ui.marks import Mark
@@ -51,7 +52,13 @@ def _page(template: str, title: str, **context: Any) -> str:
     return render(template, "argus.ui", title=title, keys=KEYS, view_url=view_url, **context)
 
 
-def list_page(all_runs: Sequence[FeatureRuns], wanted: str, recent: Sequence[Run]) -> str:
+def list_page(
+    all_runs: Sequence[FeatureRuns],
+    wanted: str,
+    recent: Sequence[Run],
+    reviews: Mapping[str, Sequence[ReviewContext]] | None = None,
+) -> str:
+    """``reviews``: per feature, the acceptance-fidelity reviews still waiting for a look."""
     counts = {name: 0 for name in FILTERS}
     for runs in all_runs:
         for card in runs.views:
@@ -70,6 +77,7 @@ def list_page(all_runs: Sequence[FeatureRuns], wanted: str, recent: Sequence[Run
         batch=batch,
         batch_json=json.dumps(batch, separators=(",", ":")),
         recent=recent,
+        reviews=reviews or {},
     )
 
 
@@ -114,6 +122,7 @@ def view_page(
     rubric: Sequence[str],
     events: Sequence[Event],
     wanted: str,
+    reviews: Sequence[ReviewContext] = (),
 ) -> str:
     order = [c for c in runs.views if c.matches(wanted) or c.slug == card.slug]
     index = next(i for i, c in enumerate(order) if c.slug == card.slug)
@@ -132,6 +141,7 @@ def view_page(
         rubric=rubric,
         mode=runs.run.mode if runs.run is not None else "",
         events=events,
+        reviews=reviews,
     )
 
 
