@@ -102,3 +102,24 @@ def test_sensed_files_of_another_view_are_exit_2(tmp_path: Path, run_argus: RunA
     seal_sensed(sensed, View("habits", "list", "populated", "light"))
     same = run_argus("gates", *VIEW, "--sensed", str(sensed), cwd=root)
     assert same.returncode == 0, same.stderr
+
+
+@pytest.mark.browser
+def test_gates_all_after_a_loop_senses_what_has_no_sensed_files(
+    tmp_path: Path, run_argus: RunArgus
+) -> None:
+    """A loop keeps its renders in iteration-N/ under the view's run directory; `gates --all`
+    afterwards finds no sensed files there, says so and senses the view, instead of failing
+    on a missing meta.json."""
+    root = copy_habits(tmp_path)
+    runs = root / "argus/specs/habits/.argus-runs"
+    (runs / "add-open-light" / "iteration-1").mkdir(parents=True)
+    (runs / "add-open-light" / "state.json").write_text("{}")
+    done = run_argus("gates", "--feature", "habits", "--target", "add", "--all", cwd=root)
+    assert done.returncode in (0, 1), done.stderr
+    assert "add-open-light: nothing sensed in its run directory yet" in done.stderr
+    assert (runs / "add-open-light" / "meta.json").is_file()
+    assert (runs / "add-open-light" / "gate-result.json").is_file()
+    again = run_argus("gates", "--feature", "habits", "--target", "add", "--all", cwd=root)
+    assert "sensing it now" not in again.stderr  # now there is evidence: it is gated as is
+    assert again.returncode == done.returncode

@@ -92,7 +92,9 @@ def run_gates_command(args: argparse.Namespace) -> int:
         return _gate_all(args, config, spec)
     view = _one_view(spec, args)
     out = (args.out or view_dir(spec, view)).resolve()
-    if args.sense:
+    if args.sense or (args.sensed is None and never_sensed(out)):
+        if not args.sense:
+            print(f"argus: {view.slug}: {NOT_SENSED}", file=sys.stderr)
         sensed = _sense(config, spec, view, out)
     else:
         sensed = (args.sensed or out).resolve()
@@ -139,11 +141,16 @@ def _gate_all(args: argparse.Namespace, config: ProjectConfig, spec: Spec) -> in
     out_root = (args.out or spec.spec_dir / RUNS_DIR).resolve()
     sensed_root = out_root if args.sensed is None else args.sensed.resolve()
     durations: dict[str, float] = {}  # ms per view: its sensing (when asked) and gating
-    if args.sense and views:
-        from argus.sense.sensor import Sensor  # starts a browser: only when asked to
+    to_sense = views if args.sense else []
+    if args.sensed is None and not args.sense:
+        to_sense = [v for v in views if never_sensed(out_root / v.slug)]
+        for view in to_sense:
+            print(f"argus: {view.slug}: {NOT_SENSED}", file=sys.stderr)
+    if to_sense:
+        from argus.sense.sensor import Sensor  # starts a browser: only when needed
 
         with Sensor(config) as sensor:
-            results = sensor.sense_many(spec, views, out_root)
+            results = sensor.sense_many(spec, to_sense, out_root)
         failed = [r for r in results if not r.ok]
         if failed:
             raise SensorError(f"sensing {failed[0].view.slug} failed: {failed[0].error}")
@@ -192,6 +199,18 @@ def _gate_all(args: argparse.Namespace, config: ProjectConfig, spec: Spec) -> in
     write_shard_results(args, config.root, "gates", spec, views, entries)
     emit(args, gate_cases(spec, runs), "argus gates", config.root)
     return 0 if all(e.status == "green" for e in entries.values()) else 1
+
+
+NOT_SENSED = (
+    "nothing sensed in its run directory yet (a loop keeps its renders per iteration); "
+    "sensing it now"
+)
+
+
+def never_sensed(directory: Path) -> bool:
+    """No sense ever finished here: no meta.json (a fresh checkout, or a directory only a loop
+    has used). Files a sense did leave are checked as evidence instead (check_sensed_view)."""
+    return not (directory / "meta.json").is_file()
 
 
 def _sense(config: ProjectConfig, spec: Spec, view: View, out: Path) -> Path:
