@@ -25,7 +25,8 @@ def register(subparsers: Any) -> None:
     stop = actions.add_parser("stop", help="refuse to end a session with an open contract run")
     stop.set_defaults(func=run_stop)
     start = actions.add_parser(
-        "session-start", help="tell a new session about its open contract runs (never resumes)"
+        "session-start",
+        help="tell a new session about its open contract and loop runs (never resumes)",
     )
     start.set_defaults(func=run_session_start)
     guard = actions.add_parser(
@@ -62,8 +63,11 @@ def _own_directory() -> Path | None:
 
 def run_session_start(args: argparse.Namespace) -> int:
     from argus.contract.hook import session_start
+    from argus.loop.records.openruns import open_loop_runs
 
-    out = session_start(_stdin(), os.environ.get("CLAUDE_PROJECT_DIR"), _own_directory())
+    out = session_start(
+        _stdin(), os.environ.get("CLAUDE_PROJECT_DIR"), _own_directory(), open_loop_runs
+    )
     if out:
         print(out)
     return 0

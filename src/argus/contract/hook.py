@@ -21,6 +21,7 @@ a line.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -246,9 +247,16 @@ def _briefing(root: Path, run_id: str) -> str | None:
     return reason or f"contract '{run_id}' is {state.phase}"
 
 
-def session_start(raw: bytes, project_dir: str | None, cwd: Path | None) -> str:
+def session_start(
+    raw: bytes,
+    project_dir: str | None,
+    cwd: Path | None,
+    loop_runs: Callable[[list[Path]], list[str]] | None = None,
+) -> str:
     """What the SessionStart hook prints: the open runs as context for the new session (their
-    status and next command), or nothing. It changes no run: a paused run stays paused."""
+    status and next command), or nothing. It changes no run: a paused run stays paused.
+    ``loop_runs`` says the loop's open runs in the same workspaces (the CLI passes
+    argus.loop.records.openruns.open_loop_runs: the contract runner does not import the loop)."""
     payload, _ = read_event(raw)
     starts, _ = hook_starts(payload, project_dir, cwd)
     lines = []
@@ -260,9 +268,18 @@ def session_start(raw: bytes, project_dir: str | None, cwd: Path | None) -> str:
                 line = f"contract run {run_id} in {root} cannot be read ({exc})"
             if line:
                 lines.append(line)
-    if not lines:
+    loops = loop_runs(starts) if loop_runs is not None else []
+    parts = [
+        f"{title}:\n" + "\n".join(f"- {x}" for x in found)
+        for title, found in (
+            ("Argus contract runs in this project", lines),
+            ("Argus loop runs in this project", loops),
+        )
+        if found
+    ]
+    if not parts:
         return ""
-    context = "Argus contract runs in this project:\n" + "\n".join(f"- {x}" for x in lines)
+    context = "\n".join(parts)
     return json.dumps(
         {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": context}}
     )

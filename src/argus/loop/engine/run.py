@@ -50,6 +50,7 @@ from argus.loop.guard.resume import check_resume
 from argus.loop.implementer import PLACEHOLDERS, expand_command
 from argus.loop.records.events import EventLog
 from argus.loop.records.layout import VIEW_RUN_MARKER, RunLayout
+from argus.loop.records.openruns import remember_run
 from argus.loop.records.runrecord import FINISHED, PAUSED, RUNNING, RunRecord, load_run, save_run
 from argus.loop.records.signoff import now_iso
 from argus.loop.records.state import LoopSettings
@@ -242,6 +243,7 @@ def _run_locked(setup: _Setup, services_factory: ServicesFactory, progress: Prog
             record, resumed = _open_run(options, spec, layout, store, settings, config_sha256)
         except StateError as err:
             return blocked(options, str(err))
+        _remember(setup, record)
         events = EventLog(store, spec.feature, record.run_id)
         events.ensure(
             "run_started",
@@ -354,6 +356,7 @@ def _finish(
         record = save_run(
             layout.run_file, replace(record, status=FINISHED, final_status=status.value)
         )
+    _remember(setup, record)
     return RunOutcome(
         status,
         spec.feature,
@@ -366,6 +369,13 @@ def _finish(
         paused=paused,
         extra={"store": str(store.path)},
     )
+
+
+def _remember(setup: _Setup, record: RunRecord) -> None:
+    """The run's status in the registry of open runs (report-only writes nothing outside its
+    run directory, so it has no entry)."""
+    if setup.options.mode is not Mode.REPORT_ONLY:
+        remember_run(setup.spec.root, setup.spec.feature, record.run_id, record.status)
 
 
 def _open_run(
