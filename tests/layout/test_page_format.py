@@ -77,3 +77,10 @@ def test_an_item_in_two_shapes_at_once_is_bad_input(tmp_path: Path, item: dict[s
     (tmp_path / "sales.json").write_text(json.dumps(one_file(item)))
     with pytest.raises(InputError, match=r"sales\.json: visuals\[0\]: .*(keep one|object)"):
         lint(tmp_path / "sales.json", tmp_path)
+
+
+def test_an_item_may_carry_its_position_inline_too(tmp_path: Path) -> None:
+    item = {"name": "kpi", "x": 24, "y": 24, "width": 400, "height": 120, **BOUND}
+    off = {**item, "name": "off", "x": 1000, "visualType": "cardd"}  # 1000 + 400 > 1280
+    assert fired(tmp_path, one_file(item)) == []
+    assert sorted(fired(tmp_path, one_file(item, off))) == ["check-2", "check-7"]

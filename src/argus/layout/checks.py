@@ -293,14 +293,22 @@ CHECKS: dict[str, Check] = {
     for c in (
         Check("check-1", "no-overlap", "error", False, False, "visuals do not overlap", no_overlap),
         Check("check-2", "within-canvas", "error", False, False, "inside the page", within_canvas),
-        Check("check-3", "equal-gaps", "warning", False, False, "even gaps in a row", equal_gaps),
+        Check(
+            "check-3",
+            "equal-gaps",
+            "warning",
+            False,
+            False,
+            "rows: even gaps, a shared top or bottom edge",
+            equal_gaps,
+        ),
         Check(
             "check-4",
             "column-alignment",
             "warning",
             False,
             False,
-            "stacked visuals share a left edge",
+            "columns: stacked neighbours share a left or right edge",
             column_alignment,
         ),
         Check(
