@@ -11,7 +11,7 @@ import pytest
 
 from argus.referee import layout_gate as gate_module
 from argus.referee.verdict import referee
-from tests.layout.pbir import good_page, variant, write_page
+from tests.layout.pbir import good_page, variant, write_inline, write_page
 
 
 def verdict_for(root: Path, page: dict[str, Any]) -> dict[str, Any]:
@@ -74,3 +74,13 @@ def test_a_forged_degraded_exit_with_errors_is_a_fail(
     assert gate_module.layout_gate(tmp_path, tmp_path).status == "fail"
     envelope["exit_code"] = 0  # the envelope and the exit code disagree
     assert gate_module.layout_gate(tmp_path, tmp_path).status == "error"
+
+
+def test_the_linters_one_file_page_is_refereed_like_a_pbir_folder(tmp_path: Path) -> None:
+    for name, page in (("good", good_page()), ("bad", variant(table={"visual.visualType": "x"}))):
+        write_inline(tmp_path / f"{name}.json", page)
+        (tmp_path / f"{name}-referee.json").write_text(json.dumps({"layout": f"{name}.json"}))
+    good = referee(tmp_path / "good-referee.json", tmp_path).to_json()
+    assert layout(good)["status"] == "pass"
+    bad = referee(tmp_path / "bad-referee.json", tmp_path).to_json()
+    assert layout(bad)["status"] == "fail" and layout(bad)["measured"]["checks"] == ["check-7"]
