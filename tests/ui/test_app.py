@@ -241,3 +241,24 @@ def test_a_person_accepts_the_configuration_through_the_page(tmp_path: Path) -> 
     assert "accepted the configuration of demo" in reply.json()["message"]
     (event,) = decisions(root)
     assert event.payload["action"] == "accept_config" and event.payload["via"] == "ui"
+
+
+def test_a_blocked_view_offers_no_spotcheck_of_an_earlier_sign_off(tmp_path: Path) -> None:
+    from argus.loop.engine.modes import Mode
+    from argus.loop.engine.run import LoopOptions, run_loop
+    from argus.loop.records.status import Status
+    from tests.loop.fakeapp import FEATURE, FakeServices, set_defects
+    from tests.ui.support import loop
+
+    root = make_repo(tmp_path, [])
+    loop(root, Mode.HEADLESS)
+    client = _client(root)
+    signed = client.get("/view/demo/list-a-light").text
+    assert 'id="approve-spotcheck"' in signed and 'id="reject-spotcheck"' in signed
+    # A later run of the same view ends BLOCKED; the old sign-off record stays in signoff.json.
+    set_defects(root, [{"name": "bad-id", "kind": "gate", "target": "a11y_ids"}])
+    options = LoopOptions(feature=FEATURE, root=root, mode=Mode.HEADLESS, new_run=True)
+    assert run_loop(options, services_factory=FakeServices).status is Status.BLOCKED
+    blocked = client.get("/view/demo/list-a-light").text
+    assert 'id="approve-spotcheck"' not in blocked and 'id="reject-spotcheck"' not in blocked
+    assert "this run ended BLOCKED, so there is no sign-off to spot-check" in blocked

@@ -85,6 +85,22 @@ def test_compare_a_changed_snapshot_use_the_slider_and_accept_it(
     assert event.payload["was"] == "diff" and event.payload["iteration"] == 2
 
 
+def test_the_accepted_message_stays_inside_a_narrow_window(tmp_path: Path, page: Page) -> None:
+    """The message names the baseline's full path: it wraps, never runs off the right edge."""
+    root, _, _ = changed_snapshot_repo(tmp_path / ("deep" * 40))  # one unbreakable word
+    page.set_viewport_size({"width": 420, "height": 800})
+    with serve_ui(root) as ui:
+        page.goto(f"{ui.url}view/demo/list-a-light#token={ui.token}")
+        expect(page.locator("#token-state")).to_have_text("token set")
+        page.get_by_role("button", name="Accept render as baseline").click()
+        toast = page.locator("#toast")
+        expect(toast).to_contain_text("as its baseline")
+        box = toast.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 420
+        overflow = toast.evaluate("el => el.scrollWidth - el.clientWidth")
+        assert overflow == 0
+
+
 def test_he1_and_he2_through_the_page_let_the_loop_finish_done(tmp_path: Path, page: Page) -> None:
     root = make_repo(tmp_path, [], states=("a", "b"), reference="needed")
     assert loop(root, Mode.INTERACTIVE).status is Status.NEEDS_CONTEXT  # HE-1: a candidate
