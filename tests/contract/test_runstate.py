@@ -187,3 +187,36 @@ def test_the_next_start_archives_a_closed_run_with_its_summary_and_status_lists_
     assert (old["run_id"], old["phase"], old["summary"]) == (first, "aborted", True)
     assert (Path(old["folder"]) / "ledger.jsonl").is_file()
     assert list((Path(old["folder"]) / "summaries").glob("*-summary.md"))
+
+
+def test_an_archive_cut_short_is_finished_by_the_next_start_never_split_or_mixed(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = run.start(repo, write_contract(repo), "anthropic/the-builder", "").run_id
+    summarize(repo)
+    run.abort(repo, "ship-it", "a person ends it")
+    moved: list[str] = []
+    real = Path.rename
+
+    def cut_short(self: Path, target: Path) -> Path:
+        if len(moved) == 2:
+            raise OSError(28, "No space left on device")
+        moved.append(self.name)
+        return real(self, target)
+
+    monkeypatch.setattr(Path, "rename", cut_short)
+    with pytest.raises(OSError):
+        run.start(repo, repo / "contract.json", "anthropic/the-builder", "")
+    monkeypatch.setattr(Path, "rename", real)
+    assert "state.json" not in moved, "what names the run moves last"
+    assert load_state(repo, "ship-it").phase == "aborted"  # the closed run is still there
+    second = run.start(repo, repo / "contract.json", "anthropic/the-builder", "")
+    (archived,) = (repo / RUN_DIR / "archive").iterdir()
+    assert archived.name.endswith(first)
+    assert {"state.json", "ledger.jsonl", "summaries", "summary-current.json"} <= {
+        p.name for p in archived.iterdir()
+    }
+    new_ledger = (repo / RUN_DIR / "ledger.jsonl").read_text().splitlines()
+    assert json.loads(new_ledger[0])["seq"] == 1, "the new run's ledger is its own"
+    assert json.loads(new_ledger[0])["record"]["run_id"] == second.run_id
+    assert cli(repo, "verify", "ship-it") == 0

@@ -23,6 +23,7 @@ from argus.contract import ledger
 from argus.contract.completion import NotReady as NotReady  # raised by complete
 from argus.contract.completion import close, drop_stale
 from argus.contract.grader import ask_grader
+from argus.contract.history import archive_run
 from argus.contract.model import (
     Contract,
     Stage,
@@ -86,20 +87,6 @@ def start(root: Path, contract_path: Path, executor_model: str, executor_command
         return state
 
     return _locked(root, contract.id, work)
-
-
-def archive_run(root: Path, state: RunState) -> Path:
-    """Move a closed run's files (state, ledger, summaries, logs) to
-    ``archive/STAMP-RUNID/`` beside them, so a new run never overwrites its history."""
-    directory = state_dir(root, state.contract_id)
-    stamp = now().replace(":", "").replace("-", "").replace("+0000", "Z")
-    target = directory / "archive" / f"{stamp}-{state.run_id or 'run'}"
-    target.mkdir(parents=True, exist_ok=False)
-    for item in sorted(directory.iterdir()):
-        if item.name in ("archive", ".lock"):
-            continue
-        item.rename(target / item.name)
-    return target
 
 
 def open_run(root: Path, contract_id: str) -> tuple[Contract, RunState]:
