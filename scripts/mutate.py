@@ -106,6 +106,9 @@ DEFAULT = (
     "src/argus/person.py=tests/contract/test_person.py",
     "src/argus/contract/pins.py=tests/contract/test_pins.py",
     "src/argus/agents/guard.py=tests/agents/test_guard.py",
+    # the advisory review: which tasks a merged PR's body closes, and how an answer is flagged
+    "src/argus/review/refs.py=tests/review/test_refs.py",
+    "src/argus/review/judge.py=tests/review/test_judge.py",
 )
 
 COPIED = ("src", "tests", "examples")

@@ -38,6 +38,9 @@ def test_every_keyword_in_any_case_closes(keyword: str) -> None:
         ("Closes #1, #2 and ARGUS-3", ["#1", "#2", "ARGUS-3"]),
         ("Closes #1, fixes #1, resolves #1", ["#1"]),
         ("Closes #4 and updates the docs", ["#4"]),
+        ("Closes #1, and #2", ["#1", "#2"]),
+        ("Fixes ARGUS-1,ARGUS-2", ["ARGUS-1", "ARGUS-2"]),
+        ("Closes #1 #2", ["#1"]),
     ],
 )
 def test_references_are_found_in_order_each_once(body: str, expected: list[str]) -> None:
@@ -60,6 +63,10 @@ def test_references_are_found_in_order_each_once(body: str, expected: list[str])
         "```\ngit commit -m 'Closes #7'\n```",
         "~~~text\nFixes ARGUS-1\n~~~",
         "Closes\n#7",
+        "<!-- Closes #1 (a comment never closed)",
+        "```\nCloses #1 (a fence never closed)",
+        "the fixed-width #7 font",
+        "Closes #1234567890",
     ],
 )
 def test_what_closes_nothing(body: str) -> None:
@@ -88,3 +95,8 @@ def test_the_project_chooses_the_form_of_its_task_ids() -> None:
     refs, _ = closing_references("Closes HAB-12 and fixes ARGUS-3", r"HAB-[0-9]+", REPO)
     assert [r.task_id for r in refs] == ["HAB-12"]
     assert refs[0].text == "Closes HAB-12"
+
+
+def test_the_first_mention_of_a_task_is_the_one_kept() -> None:
+    refs, _ = closing_references("Closes #1, then fixes #1 again", PATTERN, REPO)
+    assert [(r.task_id, r.text) for r in refs] == [("#1", "Closes #1")]

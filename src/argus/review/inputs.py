@@ -10,6 +10,7 @@ from argus.errors import InputError
 from argus.io import read_bytes
 from argus.loop.records.signoff import load_records
 from argus.spec.paths import SPECS_DIR
+from argus.spec.scaffold import check_feature_name
 
 MAX_DIFF_BYTES = 20 * 1024 * 1024
 MAX_TEXT_BYTES = 1024 * 1024
@@ -26,6 +27,7 @@ def read_text(path: Path, what: str, limit: int = MAX_TEXT_BYTES) -> str:
 
 def feature_acceptance(root: Path, feature: str) -> tuple[str, dict[str, str]]:
     """A feature's spec.md (its acceptance criteria) and what its sign-off record says."""
+    check_feature_name(feature)  # a name, never a path out of argus/specs
     spec_dir = root / SPECS_DIR / feature
     spec_md = spec_dir / "spec.md"
     if not spec_md.is_file():

@@ -23,6 +23,7 @@ from argus.config import read_toml
 from argus.errors import InputError
 from argus.review.inputs import feature_acceptance
 from argus.spec.paths import SPECS_DIR
+from argus.spec.scaffold import FEATURE_SLUG
 
 TASKS_DIR = Path("argus") / "tasks"
 TASK_ID = re.compile(r"#?[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
@@ -96,7 +97,8 @@ def find_task(root: Path, task_id: str) -> Task | None:
     if path.is_file():
         return load_task_file(root, task_id, path)
     feature = task_id.lstrip("#")
-    if task_id == feature and (root / SPECS_DIR / feature / "spec.md").is_file():
+    named = task_id == feature and FEATURE_SLUG.match(feature) is not None
+    if named and (root / SPECS_DIR / feature / "spec.md").is_file():
         return feature_task(root, feature)
     return None
 
