@@ -33,7 +33,7 @@ def kpi(key: str, label: str, value: str) -> pn.pane.HTML:
     )
 
 
-class ExportButton(JSComponent):  # type: ignore[misc]
+class ExportButton(JSComponent):
     """The primary button, drawn with a test id (Panel's own widgets carry no id to name)."""
 
     clicks = param.Integer(default=0)
