@@ -220,3 +220,20 @@ def test_an_archive_cut_short_is_finished_by_the_next_start_never_split_or_mixed
     assert json.loads(new_ledger[0])["seq"] == 1, "the new run's ledger is its own"
     assert json.loads(new_ledger[0])["record"]["run_id"] == second.run_id
     assert cli(repo, "verify", "ship-it") == 0
+
+
+def test_a_contract_with_only_archived_runs_is_listed(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from argus.contract.history import archive_run
+
+    state = run.start(repo, write_contract(repo), "anthropic/the-builder", "")
+    summarize(repo)
+    archive_run(repo, run.abort(repo, "ship-it", "a person ends it"))
+    assert cli(repo, "status") == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "ship-it: no open run"
+    assert out[1].startswith(f"  archived run {state.run_id}: aborted, with its summary (")
+    assert cli(repo, "status", "--json") == 0
+    (shown,) = json.loads(capsys.readouterr().out)
+    assert shown["phase"] is None and shown["archived"][0]["run_id"] == state.run_id

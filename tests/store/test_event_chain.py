@@ -4,6 +4,7 @@ changed or dropped outside Argus is named by ``RunStore.verify`` and ``argus run
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -100,6 +101,21 @@ def test_a_version_3_store_upgrades_keeping_every_event_and_its_chain_holds(
     assert raw(path, f"SELECT {COLUMNS} FROM events WHERE id <= 5 ORDER BY id") == before
     links = raw(path, "SELECT prev_hash, hash FROM events ORDER BY id")
     assert links[0][0] == "" and all(links[i][0] == links[i - 1][1] for i in range(1, 6))
+
+
+def test_argus_runs_lists_a_version_3_store_s_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "argus.toml").write_text("")
+    version_3_store(tmp_path)
+    assert main(["runs", "--root", str(tmp_path)]) == 0
+    listed = capsys.readouterr().out
+    assert "r1" in listed and "SIGNED_OFF" in listed and "verdict 1" in listed
+    assert main(["runs", "--run", "r1", "--json", "--root", str(tmp_path)]) == 0
+    (shown,) = json.loads(capsys.readouterr().out)["runs"]
+    assert [e["kind"] for e in shown["events"]] == [
+        "run_started", "verdict", "decision", "sign_off",
+    ]  # fmt: skip
 
 
 def test_a_fresh_store_chains_every_append(tmp_path: Path) -> None:
