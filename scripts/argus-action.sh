@@ -5,7 +5,7 @@
 #   run       run ARGUS_COMMAND with JUnit, JSON and GitHub reporters into ARGUS_OUT, gather
 #             the renders, diffs and reports there, and record the exit code as a step output;
 #             with ARGUS_REVIEW_LANDED=true, run `argus review landed` on the merged PR
-#             (ARGUS_PR_*: number, title, body, base and merge commits) instead
+#             (ARGUS_PR_*: number, title, body, merge commit) instead
 #   finish    exit with the recorded code (after the artifact upload)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,13 +24,16 @@ install() {
 review_landed() {
   # The PR's words are data: the body on standard input, the title and range as --opt=VALUE
   # (a title that starts with '-' is not an option), nothing through the shell.
+  # The merge (or squash) commit against its first parent is exactly what the PR brought to
+  # the base branch; base.sha..merge would also hold what others landed meanwhile, and a
+  # reviewer crediting their changes is the wrong "met" this review must not give.
   local range=${ARGUS_REVIEW_RANGE:-}
   if [ -z "$range" ]; then
-    if [ -z "${ARGUS_PR_BASE:-}" ] || [ -z "${ARGUS_PR_MERGE:-}" ]; then
+    if [ -z "${ARGUS_PR_MERGE:-}" ]; then
       echo "argus-action: review-landed needs a merged pull_request event (or review-range)" >&2
       return 2
     fi
-    range="$ARGUS_PR_BASE..$ARGUS_PR_MERGE"
+    range="$ARGUS_PR_MERGE^1..$ARGUS_PR_MERGE"
   fi
   local args=(review landed "--pr-title=${ARGUS_PR_TITLE:-}" --pr-body-file - "--git-range=$range")
   [ -z "${ARGUS_PR_NUMBER:-}" ] || args+=("--pr=$ARGUS_PR_NUMBER")

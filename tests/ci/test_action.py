@@ -178,6 +178,7 @@ def test_review_landed_reviews_the_merged_pr_of_the_event_and_never_fails_the_jo
     reviewer.write_text(
         "import json, sys\nprompt = sys.stdin.read()\n"
         "ok = 'wrapped in brackets' in prompt and \"return f'[{a}]'\" in prompt\n"
+        "ok = ok and 'other.py' not in prompt  # another PR's change is not this one's\n"
         "print(json.dumps({'verdict': 'partial' if ok else 'unmet', 'confidence': 0.6,"
         " 'rationale': 'saw the task and the diff' if ok else 'blind',"
         " 'missing_acceptance': []}))\n"
@@ -192,15 +193,19 @@ def test_review_landed_reviews_the_merged_pr_of_the_event_and_never_fails_the_jo
     (root / "alerts.py").write_text("def fmt(a):\n    return a\n")
     _git(root, "add", ".")
     _git(root, "commit", "-qm", "base")
-    base = _git(root, "rev-parse", "HEAD")
+    _git(root, "checkout", "-qb", "feature")
     (root / "alerts.py").write_text("def fmt(a):\n    return f'[{a}]'\n")
-    _git(root, "commit", "-qam", "merge")
+    _git(root, "commit", "-qam", "wrap alerts")
+    _git(root, "checkout", "-q", "main")
+    (root / "other.py").write_text("x = 1\n")  # landed on main by someone else meanwhile
+    _git(root, "add", "other.py")
+    _git(root, "commit", "-qm", "another PR")
+    _git(root, "merge", "-q", "--no-ff", "-m", "Merge pull request #5", "feature")
     merge = _git(root, "rev-parse", "HEAD")
     event = {
         "event.pull_request.number": "5",
         "event.pull_request.title": "--root=/elsewhere $(touch pwned)",
         "event.pull_request.body": "Wraps alerts.\n\nCloses ARGUS-1; see `$(touch pwned)`\n",
-        "event.pull_request.base.sha": base,
         "event.pull_request.merge_commit_sha": merge,
         "repository": "acme/alerts",
     }
