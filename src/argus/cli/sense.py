@@ -75,6 +75,10 @@ def run_sense(args: argparse.Namespace) -> int:
         with Sensor(config, workers=args.workers) as sensor:
             for view in views:
                 sensor.plan(spec, view, args.base_url)  # bad input fails before any browser
+            if args.base_url is None and spec.adapter == "web":
+                # A server that cannot start, or that is not the app, is one line for the
+                # run, not the same failure once per view.
+                sensor.start_server(spec)
             with progress(len(views)) as on_done:
                 results = sensor.sense_many(
                     spec,
