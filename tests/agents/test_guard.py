@@ -68,6 +68,8 @@ def project(tmp_path: Path) -> Path:
         "mv x tests/__snapshots__/a.png",
         "tee .claude/settings.json < mine.json",
         "rm ~/.local/state/argus/contract-pins/*",
+        'rm "$XDG_STATE_HOME"/argus/contract-runs/*.json',
+        'rm "$XDG_STATE_HOME"/argus/loop-runs/*.json',
     ],
 )
 def test_the_shell_may_not_take_a_person_s_decision_or_write_protected_files(

@@ -61,7 +61,7 @@ WRITES = re.compile(
 )
 PROTECTED_NAMES = re.compile(
     r"argus/specs\b|__snapshots__|\bargus\.toml\b|(?:^|[\s/'\"=])\.argus\b|\.claude/settings"
-    r"|\.local/state/argus|contract-pins|person-key|contract-runs|\.argus-runs"
+    r"|\.local/state/argus|contract-pins|person-key|contract-runs|loop-runs|\.argus-runs"
 )
 
 
