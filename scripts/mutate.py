@@ -64,6 +64,8 @@ DEFAULT = (
     # gates: snapshot family
     "src/argus/gates/snapshot.py=tests/gates/test_snapshot.py,tests/gates/test_snapshot_outcome.py,tests/gates/test_baseline_browser.py,tests/gates/test_adapter_gates.py,tests/gates/test_snapshot_only.py",
     "src/argus/gates/comparison.py=tests/gates/test_comparison.py,tests/gates/test_snapshot_outcome.py",
+    # when a framework's page is settled (argus.frameworks), beside the quiet network
+    "src/argus/sense/framework_settle.py=tests/frameworks/test_settle.py",
     "src/argus/gates/stale_baseline.py=tests/gates/test_stale_baseline.py,tests/gates/test_snapshot.py",
     "src/argus/gates/baseline_browser.py=tests/gates/test_baseline_browser.py",
     "src/argus/diff/snapshot.py=tests/diff/test_snapshot.py,tests/diff/test_snapshot_bytes.py",
