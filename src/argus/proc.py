@@ -120,6 +120,13 @@ def run_in_group(
             except subprocess.TimeoutExpired:
                 (stop or stop_group)(process, grace)
                 return GroupRun(None, True, time.monotonic() - started)
+            except BaseException:
+                # A Ctrl-C (or any error) while it runs: its group is in a session of its
+                # own, which the terminal's SIGINT does not reach, so Argus ends it here.
+                signal_group(process.pid, signal.SIGKILL)
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    process.wait(timeout=STOP_GRACE_S)
+                raise
             signal_group(process.pid, signal.SIGKILL)  # nothing of its group outlives it
         return GroupRun(code, False, time.monotonic() - started)
     finally:

@@ -116,3 +116,29 @@ def test_read_tail_reads_only_the_end(tmp_path: Path) -> None:
 )
 def test_one_line(output: str | bytes, kwargs: dict, expected: str) -> None:
     assert one_line(output, **kwargs) == expected
+
+
+def test_an_interrupt_while_it_runs_ends_the_whole_group(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C reaches Argus only (the group has a session of its own): Argus ends the group,
+    so a Lighthouse, a gate command or an implementer never outlives an interrupted run."""
+    argv = spawner(tmp_path, ignore_term=True, then="time.sleep(60)")
+    pid_file = tmp_path / "child.pid"
+    real_wait = subprocess.Popen.wait
+    interrupted: list[int] = []
+
+    def wait(self: subprocess.Popen[bytes], timeout: float | None = None) -> int:
+        if not interrupted:
+            interrupted.append(self.pid)
+            for _ in range(300):  # until the grandchild is up (a bound, not a measurement)
+                if pid_file.is_file() and pid_file.read_text():
+                    break
+                time.sleep(0.05)
+            raise KeyboardInterrupt
+        return real_wait(self, timeout)
+
+    monkeypatch.setattr(subprocess.Popen, "wait", wait)
+    with pytest.raises(KeyboardInterrupt):
+        run_in_group(argv, cwd=tmp_path, timeout=60, log_path=tmp_path / "log")
+    assert gone(interrupted[0]) and gone(int(pid_file.read_text()))
