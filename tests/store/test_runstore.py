@@ -211,6 +211,9 @@ def test_concurrent_appends_from_two_processes(tmp_path: Path) -> None:
         assert writer.wait(timeout=120) == 0
     with RunStore.open(tmp_path) as store:
         notes = store.events(kind="note")
+        # Each append reads and extends the chain's end in one write transaction: interleaved
+        # writers never link two events to the same predecessor.
+        assert store.verify() == (2 * count, None)
     assert len(notes) == 2 * count
     for tag in ("a", "b"):
         assert [e.payload["n"] for e in notes if e.payload["tag"] == tag] == list(range(count))
