@@ -500,3 +500,24 @@ def test_candidate_evidence_counts_the_masks_painted_over(
     assert "1 declared mask(s)" in result.evidence
     unmasked = visual(packet_for, images(drawn(*PAGE)), images(drawn(*PAGE)), "candidate")
     assert "mask" not in unmasked.evidence
+
+
+def test_candidate_the_frameworks_preset_masks_are_painted_as_the_gate_paints_them(
+    packet_for: PacketFactory, images: Images
+) -> None:
+    probe = small_probe()
+    toolbar = {**probe["elements"][2], "index": 3, "testid": "stToolbar", "text": ""}
+    toolbar["box"] = {"x": 225, "y": 10, "width": 30, "height": 30}
+    probe["elements"].append(toolbar)
+    packet = packet_for(
+        probe=probe,
+        reference="candidate",
+        extra={"render": images(drawn(*PAGE, *_extras(1))), "reference": images(drawn(*PAGE))},
+    )
+    plain = measure(packet, "visual_fidelity")
+    assert plain.score < 1, plain.evidence  # no framework: the change counts
+    config = ProjectConfig(root=packet.directory, framework="streamlit")
+    result = MetricJudge(config).measure(packet, ("visual_fidelity",))["visual_fidelity"]
+    assert result.score == 1 and result.numbers["masks"] == 1, result.evidence
+    # The preset's other masks match nothing on this page and are not reported.
+    assert result.numbers["masks_unresolved"] == []

@@ -7,13 +7,14 @@ fixture reaches the app, and which of its volatile parts a snapshot masks.
 """
 
 from argus.frameworks._model import Framework, ServerPreset, SettleRule
-from argus.frameworks._registry import KNOWN, framework_names, get_framework
+from argus.frameworks._registry import KNOWN, framework_masks, framework_names, get_framework
 
 __all__ = [
     "KNOWN",
     "Framework",
     "ServerPreset",
     "SettleRule",
+    "framework_masks",
     "framework_names",
     "get_framework",
 ]

@@ -31,3 +31,8 @@ def get_framework(name: str) -> Framework:
             f"unknown framework {name!r}; known frameworks: {', '.join(framework_names())}"
         )
     return found
+
+
+def framework_masks(name: str) -> tuple[str, ...]:
+    """The mask preset of the framework called ``name``; none for no framework ("")."""
+    return get_framework(name).masks if name else ()

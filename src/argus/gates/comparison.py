@@ -32,7 +32,7 @@ from argus.diff.png import read_png_header
 from argus.diff.sensor_tolerance import SensorTolerance, sensor_tolerance
 from argus.diff.tolerance import Tolerance
 from argus.errors import InputError
-from argus.frameworks import get_framework
+from argus.frameworks import framework_masks
 from argus.spec.model import Spec, Target, View
 from argus.tokens import Tokens, load_tokens
 
@@ -134,7 +134,7 @@ def comparison_for(
         settings = (target or spec.target(view.target)).snapshot
     tolerance = chosen.apply(Tolerance.resolve(project, settings))
     masks = tuple(settings.masks) if settings is not None else ()
-    preset = get_framework(config.framework).masks if config and config.framework else ()
+    preset = framework_masks(config.framework) if config is not None else ()
     if spec is None or view is None:
         return Comparison(tolerance, None, masks, preset)
     if chosen.threshold is not None or Tolerance.threshold_set(project, settings):

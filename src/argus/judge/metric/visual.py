@@ -5,9 +5,9 @@ the dimension is a regression check: the same sensor renders an unchanged view t
 pixels, so every region that differs beyond the palette-measured tolerance (anti-aliasing set
 aside) is listed with its box, its share of the pixels, the elements under it and what changed
 (argus.judge.regression), and fails the dimension (0.5; 0 when a whole region of the page
-appeared or vanished). Only a mask the spec declares (``snapshot.masks``, for dynamic content)
-accepts a changed region. It is never a claim that the design is good (that rests on the
-design-system dimensions).
+appeared or vanished). Only a mask the spec declares (``snapshot.masks``, for dynamic content),
+or the mask preset of the project's framework (argus.frameworks), accepts a changed region.
+It is never a claim that the design is good (that rests on the design-system dimensions).
 Against a *human* reference (a mockup, drawn by other means) it is a lenient composition check
 in the manner of Design2Code: block match, position and colour, where a bare pixel match would
 mean nothing.
@@ -20,6 +20,7 @@ from typing import Any
 from argus.diff.comparison import compare
 from argus.diff.masks import resolve_masks
 from argus.diff.sensor_tolerance import sensor_tolerance
+from argus.frameworks import framework_masks
 from argus.judge.composition import StructureChange, design_scores
 from argus.judge.metric.context import Measured, MetricContext
 from argus.judge.picture import Picture
@@ -81,7 +82,12 @@ def _unchanged(ctx: MetricContext, render: Picture, reference: Picture) -> Measu
             f"baseline {reference.shape[1]}x{reference.shape[0]}: not the same page{listed}.",
             numbers,
         )
-    masks = resolve_masks(ctx.contract.get("masks") or [], ctx.probe_raw)
+    declared = list(ctx.contract.get("masks") or [])
+    # The framework's preset (its spinners, toolbar), as the snapshot gate paints it: one
+    # answer on the same evidence. A preset mask the page does not show is not reported.
+    preset = [m for m in framework_masks(ctx.config.framework) if m not in declared]
+    masks = resolve_masks(declared + preset, ctx.probe_raw)
+    unresolved = [m for m in masks.unresolved if m not in preset]
     found = compare_same_sensor(render.pixels, reference.pixels, ctx.probe, tolerance, masks.boxes)
     compared = (
         f"compared pixel by pixel with the approved candidate baseline (same sensor) at "
@@ -94,7 +100,7 @@ def _unchanged(ctx: MetricContext, render: Picture, reference: Picture) -> Measu
         "differing_pixels": found.exact_differing,
         "counted_pixels": found.counted,
         "masks": found.masked,
-        "masks_unresolved": list(masks.unresolved),
+        "masks_unresolved": unresolved,
         "regions": [c.to_json() for c in found.changes],
     }
     if not found.changes:
