@@ -101,3 +101,17 @@ def test_the_html_report_embeds_the_images_of_a_failure(tmp_path: Path) -> None:
     assert "2 assertion(s), 1 failed." in html
     assert html.count("data:image/png;base64,") == 3  # only the failure's images
     assert "view &#39;home&#39; does not match its baseline" in html
+
+
+def test_the_plugins_browser_options_never_ignore_the_project_config(tmp_path: Path) -> None:
+    from argus.errors import ConfigError
+    from argus.testing import context_options, launch_options
+
+    (tmp_path / "argus.toml").write_text('[browser]\nexecutable = "/nope/chrome"\n')
+    with pytest.raises(ConfigError, match=r"\[browser\] executable = '/nope/chrome'"):
+        launch_options(tmp_path)
+    (tmp_path / "argus.toml").write_text("[browser]\nlocale = 3\n")  # invalid: not defaults
+    with pytest.raises(ConfigError, match=r"browser\.locale"):
+        context_options(tmp_path)
+    (tmp_path / "argus.toml").write_text('[browser]\nlocale = "de-DE"\n')
+    assert context_options(tmp_path)["locale"] == "de-DE"

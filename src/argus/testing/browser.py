@@ -29,10 +29,13 @@ from argus.spec.paths import find_repo_root
 
 
 def _config(root: Path | None) -> ProjectConfig | None:
+    """The project's config; None outside any project. An invalid config is an error, never
+    quietly replaced by defaults (its [browser] executable, say, would then be ignored)."""
     try:
-        return load_config(root if root is not None else find_repo_root(Path.cwd()))
+        where = root if root is not None else find_repo_root(Path.cwd())
     except ArgusError:
         return None
+    return load_config(where)
 
 
 def launch_options(root: Path | None = None) -> dict[str, Any]:
