@@ -10,7 +10,11 @@ other jobs. Commands:
 - ``argus hook stop`` on a Stop event in a directory with no contract run, the common case
   (target: at most 100 ms, issue 17);
 - ``argus diff A B`` on the sparse 1440x900 pair, file to count, against the odiff binary on
-  the same pair (target: at most 3x odiff, issue 17).
+  the same pair (target: at most 3x odiff, issues 17 and 28), and on two byte-identical files
+  (Argus answers those without decoding; no target);
+- ``argus diff --pairs FILE`` over ``PAIRS`` copies of the sparse pair and of the dense pair
+  (light against dark) in one process: its CPU time divided by the number of pairs, against
+  one odiff process per pair on the same pair (target: at most 1.0x, issue 28).
 
 ``run(quick)`` returns the report; ``python -m bench.startup_bench [--quick] [--out PATH]``
 prints it.
@@ -31,11 +35,13 @@ from typing import Any
 from PIL import Image
 
 from bench.area_cli import area_main
-from bench.images import sparse_pair
+from bench.images import dense_pair, sparse_pair
 from bench.peers import DIFF_PEERS, ensure_peers, installed_version, odiff_binary
 
 BUDGETS_MS = {"version": 60.0, "hook_stop": 100.0}
 DIFF_TARGET = 3.0  # argus diff / odiff, CPU time of each process
+PAIRS_TARGET = 1.0  # argus diff --pairs per pair / one odiff process per pair
+PAIRS = {"quick": 20, "full": 50}  # pairs in one --pairs run
 
 
 def cpu_ms(cmd: list[str], cwd: Path, stdin: bytes = b"") -> float:
@@ -47,17 +53,34 @@ def cpu_ms(cmd: list[str], cwd: Path, stdin: bytes = b"") -> float:
     return used * 1000
 
 
+def _odiff(odiff: Path, a: Path, b: Path) -> list[str]:
+    return [str(odiff), str(a), str(b), "--aa", "--threshold", "0.1", "--parsable-stdout"]
+
+
+def _pairs_file(path: Path, a: Path, b: Path, count: int) -> Path:
+    line = json.dumps({"expected": str(a), "actual": str(b)}) + "\n"
+    path.write_text(line * count)
+    return path
+
+
 def run(quick: bool = False) -> dict[str, Any]:
-    """Measure every command; return the report (medians and minimums of CPU ms)."""
+    """Measure every command; return the report (medians and minimums of CPU ms; the
+    ``pairs_*`` entries are per pair)."""
     odiff = odiff_binary(ensure_peers(DIFF_PEERS))
     repeat = 5 if quick else 15
+    pairs = PAIRS["quick" if quick else "full"]
     with tempfile.TemporaryDirectory(prefix="argus-bench-startup-") as tmp:
         workdir = Path(tmp)
-        pair = sparse_pair(1440, 900)
-        a, b = workdir / "a.png", workdir / "b.png"
-        # Browser screenshots are opaque RGB PNGs at zlib's default level: save the same.
-        Image.fromarray(pair.a[..., :3]).save(a)
-        Image.fromarray(pair.b[..., :3]).save(b)
+        files: dict[str, tuple[Path, Path]] = {}
+        for pair in (sparse_pair(1440, 900), dense_pair(1440, 900)):
+            a, b = workdir / f"{pair.name}-a.png", workdir / f"{pair.name}-b.png"
+            # Browser screenshots are opaque RGB PNGs at zlib's default level: save the same.
+            Image.fromarray(pair.a[..., :3]).save(a)
+            Image.fromarray(pair.b[..., :3]).save(b)
+            files[pair.name] = (a, b)
+        a, b = files["sparse"]
+        copy = workdir / "sparse-a-copy.png"
+        copy.write_bytes(a.read_bytes())
         event = json.dumps({"session_id": "bench", "cwd": str(workdir), "hook_event_name": "Stop"})
         argus = [sys.executable, "-m", "argus"]
         commands: dict[str, tuple[list[str], bytes]] = {
@@ -65,23 +88,31 @@ def run(quick: bool = False) -> dict[str, Any]:
             "version": ([*argus, "--version"], b""),
             "hook_stop": ([*argus, "hook", "stop"], event.encode("utf-8")),
             "diff": ([*argus, "diff", str(a), str(b), "--threshold", "0.1"], b""),
-            "odiff": (
-                [str(odiff), str(a), str(b), "--aa", "--threshold", "0.1", "--parsable-stdout"],
-                b"",
-            ),
+            "odiff": (_odiff(odiff, a, b), b""),
+            "diff_same_bytes": ([*argus, "diff", str(a), str(copy)], b""),
+            "odiff_same_bytes": (_odiff(odiff, a, copy), b""),
+            "odiff_dense": (_odiff(odiff, *files["dense"]), b""),
         }
-        samples: dict[str, list[float]] = {name: [] for name in commands}
+        per_pair: dict[str, list[str]] = {}
+        for name, (first, second) in files.items():
+            listing = _pairs_file(workdir / f"{name}.jsonl", first, second, pairs)
+            per_pair[f"pairs_{name}"] = [*argus, "diff", "--pairs", str(listing)]
+        samples: dict[str, list[float]] = {name: [] for name in [*commands, *per_pair]}
         for cmd, stdin in commands.values():  # warm the file cache, untimed
             subprocess.run(cmd, cwd=workdir, input=stdin, capture_output=True, check=False)
         for _ in range(repeat):
             for name, (cmd, stdin) in commands.items():
                 samples[name].append(cpu_ms(cmd, workdir, stdin))
+            for name, cmd in per_pair.items():
+                samples[name].append(cpu_ms(cmd, workdir) / pairs)
     medians = {name: round(statistics.median(times), 3) for name, times in samples.items()}
     return {
         "benchmark": "startup",
         "quick": quick,
         "repeat": repeat,
-        "clock": "CPU time (user + system) of each process",
+        "pairs": pairs,
+        "clock": "CPU time (user + system) of each process; pairs_*: of one --pairs process "
+        "over `pairs` pairs, divided by `pairs`",
         "machine": {
             "platform": platform.platform(),
             "python": sys.version.split()[0],
@@ -89,6 +120,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         },
         "budgets_ms": BUDGETS_MS,
         "diff_target": DIFF_TARGET,
+        "pairs_target": PAIRS_TARGET,
         "medians_ms": medians,
         "min_ms": {name: round(min(times), 3) for name, times in samples.items()},
     }

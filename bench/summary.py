@@ -213,6 +213,33 @@ def startup_comparisons(report: Report) -> list[Comparison]:
             "`argus diff` (process)", med["diff"], "odiff binary (process)", med["odiff"],
             report["diff_target"], 17,
         ),
+        *_pairs_comparisons(report),
+    ]  # fmt: skip
+
+
+def _pairs_comparisons(report: Report) -> list[Comparison]:
+    """Issue 28's rows: many pairs in one process against a process per pair. Reports from
+    before they were measured have none."""
+    med = report["medians_ms"]
+    if "pairs_sparse" not in med:
+        return []
+    count = report["pairs"]
+    return [
+        Comparison(
+            "startup", "byte-identical 1440x900 files, `argus diff` as a process, CPU time",
+            "`argus diff` (process)", med["diff_same_bytes"], "odiff binary (process)",
+            med["odiff_same_bytes"],
+        ),
+        Comparison(
+            "startup", f"sparse 1440x900, `argus diff --pairs` ({count} pairs, one process), "
+            "CPU time per pair", "`argus diff --pairs`", med["pairs_sparse"],
+            "odiff binary (a process per pair)", med["odiff"], report["pairs_target"], 28,
+        ),
+        Comparison(
+            "startup", f"dense 1440x900, `argus diff --pairs` ({count} pairs, one process), "
+            "CPU time per pair", "`argus diff --pairs`", med["pairs_dense"],
+            "odiff binary (a process per pair)", med["odiff_dense"], report["pairs_target"], 28,
+        ),
     ]  # fmt: skip
 
 

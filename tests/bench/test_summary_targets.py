@@ -37,6 +37,28 @@ def test_a_report_without_a_median_is_a_key_error() -> None:
         comparisons("startup", broken)
 
 
+def test_the_pairs_rows_are_per_pair_against_an_odiff_process_per_pair() -> None:
+    medians = {
+        **REPORT["medians_ms"],
+        "diff_same_bytes": 40.0,
+        "odiff_same_bytes": 20.0,
+        "odiff_dense": 60.0,
+        "pairs_sparse": 18.0,
+        "pairs_dense": 90.0,
+    }
+    report = {**REPORT, "medians_ms": medians, "pairs": 50, "pairs_target": 1.0}
+    rows = {row.measure: row for row in comparisons("startup", report)}
+    per_pair = "1440x900, `argus diff --pairs` (50 pairs, one process), CPU time per pair"
+    sparse, dense = rows[f"sparse {per_pair}"], rows[f"dense {per_pair}"]
+    assert (sparse.ratio, sparse.status, sparse.issue) == (pytest.approx(18 / 25), "met", 28)
+    assert sparse.baseline == "odiff binary (a process per pair)"
+    assert (dense.ratio, dense.status) == (pytest.approx(1.5), "missed")  # against odiff_dense
+    same = rows["byte-identical 1440x900 files, `argus diff` as a process, CPU time"]
+    assert (same.ratio, same.target) == (pytest.approx(2.0), None)
+    # A report from before the pairs were measured keeps its three rows.
+    assert len(comparisons("startup", REPORT)) == 3
+
+
 HUGE = {
     "target_s": 15,
     "sizes": {
