@@ -59,7 +59,13 @@ AREAS = (
     Area("sense", "bench.sense_bench", False, True, "per-view sense, probe overhead, pools"),
     Area("gates", "bench.gates_bench", False, True, "all gates vs sensing time"),
     Area("loop", "bench.loop_bench", False, True, "loop overhead per iteration"),
-    Area("scaling", "bench.scaling_bench", False, False, "diff and sense time by size"),
+    Area(
+        "scaling",
+        "bench.scaling_bench",
+        False,
+        False,
+        "diff and sense time by size; views per minute by pages and --shard machines",
+    ),
     Area("huge", "bench.huge_page_bench", False, True, "1k/5k/20k-row pages sensed and gated"),
     Area(
         "startup",
@@ -213,7 +219,7 @@ def collect(args: argparse.Namespace) -> dict[str, Any]:
         "targets": [row.to_json() for row in rows if row.target is not None],
         "medians": {name: _medians(name, report) for name, report in reports.items()},
         "scaling": summary.scaling_table(reports.get("scaling"), reports.get("diff")),
-        "throughput": summary.throughput_table(reports.get("sense")),
+        "throughput": summary.throughput_table(reports.get("scaling")),
         "areas": areas,
     }
 

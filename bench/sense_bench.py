@@ -1,5 +1,5 @@
-"""Sensing speed on the Habits example: per view with a warm browser, the probe's added cost,
-and views per minute at pool sizes 1, 2 and 4.
+"""Sensing speed on the Habits example: per view with a warm browser and the probe's added
+cost (views per minute by pages and machines are the scaling area's, bench.scaling_bench).
 
 A copy of the example is served by its own server on a free port; one warm ``Sensor`` is used
 throughout (browser launched and one view sensed before anything is timed).
@@ -16,7 +16,6 @@ throughout (browser launched and one view sensed before anything is timed).
   probe is off (``[sense] max_controls = 0``) and the focus walk's phases (``focus_visible``,
   ``focus_order``, ``focus_trap``) are taken off the probed side's total; both are reported
   beside (``focus_walk_ms``; the controls phase in the view area's profile).
-- throughput: ``sense_many`` over all four views (axe as configured) at pool sizes 1, 2, 4.
 
 ``run(quick)`` returns the report; ``python -m bench.sense_bench`` prints it (``--quick``,
 ``--out PATH``).
@@ -40,7 +39,6 @@ from bench.area_cli import area_main
 from bench.example import CANONICAL, SPEC, copy_example, served
 
 TARGET_PROBE_RATIO = 0.3
-POOLS = (1, 2, 4)
 # The focus walk's phases: evidence of its own, not the probe (see the module docstring).
 WALK_PHASES = ("focus_visible", "focus_order", "focus_trap")
 
@@ -122,22 +120,6 @@ def _probe_cost(
     }
 
 
-def _throughput(sensor: Sensor, spec: Spec, base: str, tmp: Path, batches: int) -> dict[str, Any]:
-    views = spec.views()
-    out: dict[str, Any] = {}
-    for pool in POOLS:
-        started = time.perf_counter()
-        for b in range(batches):
-            results = sensor.sense_many(
-                spec, views, tmp / f"pool-{pool}-{b}", workers=pool, base_url=base
-            )
-            if not all(r.ok for r in results):
-                raise SystemExit(f"sense bench: {[r.error for r in results if not r.ok]}")
-        seconds = _ms(started) / 1000
-        out[str(pool)] = round(len(views) * batches / seconds * 60, 1)
-    return out
-
-
 def run(quick: bool = False) -> dict[str, Any]:
     rounds = 3 if quick else 21
     with tempfile.TemporaryDirectory(prefix="argus-sense-bench-") as tmp_name:
@@ -145,10 +127,9 @@ def run(quick: bool = False) -> dict[str, Any]:
         root = copy_example(tmp)
         config = load_config(root)
         spec = load_spec(root / SPEC)
-        with served(root) as base, Sensor(config, workers=max(POOLS)) as sensor:
+        with served(root) as base, Sensor(config) as sensor:
             _sense(sensor, spec, View(spec.feature, *CANONICAL), tmp / "warm", base)
             per_view = _per_view(sensor, spec, base, tmp, 1 if quick else 3)
-            throughput = _throughput(sensor, spec, base, tmp, 1 if quick else 3)
             probe = _probe_cost(config, spec, base, tmp, rounds)
     ratio = probe["added_over_capture"]
     return {
@@ -163,7 +144,6 @@ def run(quick: bool = False) -> dict[str, Any]:
         "axe": "axe" in config.gates.enabled,
         "per_view_ms_median": per_view,
         "probe": probe,
-        "views_per_minute": throughput,
         "targets": {"probe_added_over_capture": TARGET_PROBE_RATIO},
         "meets_targets": {"probe_added_over_capture": ratio <= TARGET_PROBE_RATIO},
     }

@@ -270,6 +270,37 @@ def huge_comparisons(report: Report) -> list[Comparison]:
     return rows
 
 
+def scaling_comparisons(report: Report) -> list[Comparison]:
+    """Issue 28's throughput rows: the feature's wall time with more pages, and with more
+    (simulated) machines, each against one; views per minute in the measure. None when the
+    area ran without a browser."""
+    part = report.get("throughput", {})
+    if "pages" not in part:
+        return []
+    views = part["views"]
+    pages, shards = part["pages"], part["shards"]
+    rows = []
+    for n in sorted(pages, key=int)[1:]:
+        rows.append(
+            Comparison(
+                "scaling", f"{views}-view feature sensed, {n} pages at once: "
+                f"{pages[n]['views_per_minute']:g} views/minute (1 page: "
+                f"{pages['1']['views_per_minute']:g})", f"{n} pages",
+                pages[n]["seconds"] * 1000, "1 page", pages["1"]["seconds"] * 1000,
+            )
+        )  # fmt: skip
+    for n in sorted(shards, key=int)[1:]:
+        rows.append(
+            Comparison(
+                "scaling", f"{views}-view feature, --shard across {n} machines (simulated, "
+                f"merged): {shards[n]['views_per_minute']:g} views/minute (1 machine: "
+                f"{shards['1']['views_per_minute']:g})", f"{n} machines",
+                shards[n]["wall_seconds"] * 1000, "1 machine", shards["1"]["wall_seconds"] * 1000,
+            )
+        )  # fmt: skip
+    return rows
+
+
 EXTRACTORS: dict[str, Callable[[Report], list[Comparison]]] = {
     "diff": diff_comparisons,
     "view": view_comparisons,
@@ -278,6 +309,7 @@ EXTRACTORS: dict[str, Callable[[Report], list[Comparison]]] = {
     "gates": gates_comparisons,
     "loop": loop_comparisons,
     "startup": startup_comparisons,
+    "scaling": scaling_comparisons,
     "huge": huge_comparisons,
 }
 
@@ -326,9 +358,15 @@ def scaling_table(scaling: Report | None, diff: Report | None) -> dict[str, Any]
     return table
 
 
-def throughput_table(sense: Report | None) -> dict[str, Any]:
-    """Views per minute by pool size, from the sense area."""
-    if sense is None:
+def throughput_table(scaling: Report | None) -> dict[str, Any]:
+    """Views per minute of the 50-view feature by pages at once and by shard machines, from
+    the scaling area (empty when it ran without a browser)."""
+    part = (scaling or {}).get("throughput", {})
+    if "pages" not in part:
         return {}
-    rows: dict[str, Any] = dict(sense.get("views_per_minute", {}))
-    return rows
+    return {
+        "views": part["views"],
+        "pages": {n: row["views_per_minute"] for n, row in part["pages"].items()},
+        "shards": {n: row["views_per_minute"] for n, row in part["shards"].items()},
+        "shard_speedup": {n: row["speedup"] for n, row in part["shards"].items()},
+    }

@@ -98,14 +98,23 @@ def terminal(results: Mapping[str, Any]) -> str:
             )
         )  # fmt: skip
     throughput = results.get("throughput", {})
-    if throughput:
-        out += ["", "Throughput over the example's views"]
+    if throughput.get("pages"):
+        out += [
+            "",
+            f"Throughput: a {throughput['views']}-view feature, views per minute by pages at "
+            "once (one process) and by --shard machines (simulated: shards one after another, "
+            "slowest shard + merge)",
+        ]
         out.append(
             text_table(
-                ["pool", "views/minute"],
-                [[str(pool), _num(vpm)] for pool, vpm in throughput.items()],
+                ["n", "pages: views/minute", "machines: views/minute", "machines: speedup"],
+                [
+                    [n, _num(throughput["pages"].get(n)), _num(throughput["shards"].get(n)),
+                     _num(throughput["shard_speedup"].get(n), 2)]
+                    for n in sorted({*throughput["pages"], *throughput["shards"]}, key=int)
+                ],
             )
-        )
+        )  # fmt: skip
     notes = [
         f"{name}: {area['status']}" + (f" ({area['reason']})" if area.get("reason") else "")
         for name, area in results["areas"].items()

@@ -3,6 +3,8 @@ budgets, the huge pages against their time budget, the view rows against Playwri
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from bench.summary import comparisons
 
@@ -143,3 +145,71 @@ def test_the_plugin_row_against_playwright_test_has_the_issue_28_target() -> Non
     against_pw, against_visual = comparisons("plugin", {"medians_ms": medians})
     assert (against_pw.target, against_pw.issue, against_pw.status) == (1.0, 28, "missed")
     assert against_visual.target is None
+
+
+THROUGHPUT = {
+    "throughput": {
+        "views": 50,
+        "pages": {
+            "1": {"seconds": 40.0, "views_per_minute": 75.0},
+            "2": {"seconds": 25.0, "views_per_minute": 120.0},
+            "4": {"seconds": 30.0, "views_per_minute": 100.0},
+        },
+        "workers_per_shard": 2,
+        "shards": {
+            "1": {"wall_seconds": 30.0, "views_per_minute": 100.0, "speedup": 1.0},
+            "2": {"wall_seconds": 20.0, "views_per_minute": 150.0, "speedup": 1.5},
+            "4": {"wall_seconds": 12.0, "views_per_minute": 250.0, "speedup": 2.5},
+        },
+    }
+}
+
+
+def test_the_throughput_rows_compare_more_pages_and_machines_with_one() -> None:
+    rows = comparisons("scaling", THROUGHPUT)
+    assert [row.subject for row in rows] == ["2 pages", "4 pages", "2 machines", "4 machines"]
+    two_pages, four_pages, two_machines, four_machines = rows
+    assert two_pages.ratio == pytest.approx(25 / 40) and four_pages.ratio == pytest.approx(0.75)
+    assert "120 views/minute (1 page: 75)" in two_pages.measure
+    assert two_machines.ratio == pytest.approx(20 / 30)
+    assert four_machines.ratio == pytest.approx(12 / 30)
+    assert "250 views/minute (1 machine: 100)" in four_machines.measure
+    assert {row.target for row in rows} == {None}
+    # Without a browser the area measures no throughput, and so has no such rows.
+    assert comparisons("scaling", {"throughput": {"skipped": "--no-browser"}}) == []
+
+
+def test_the_throughput_table_reads_the_scaling_area() -> None:
+    from bench.summary import throughput_table
+    from bench.tables import terminal
+
+    table = throughput_table(THROUGHPUT)
+    assert table["pages"] == {"1": 75.0, "2": 120.0, "4": 100.0}
+    assert table["shards"]["4"] == 250.0 and table["shard_speedup"]["4"] == 2.5
+    assert throughput_table(None) == {} and throughput_table({"throughput": {}}) == {}
+    results = {
+        "quick": True,
+        "generated_at": "2026-01-01 00:00 UTC",
+        "machine": {"cpus": 2, "cpu_model": "CPU", "memory_gib": 1, "platform": "x"},
+        "versions": {},
+        "comparisons": [],
+        "throughput": table,
+        "areas": {},
+    }
+    text = terminal(results)
+    assert "Throughput: a 50-view feature" in text
+    assert any(line.split()[:4] == ["4", "100.0", "250.0", "2.50"] for line in text.splitlines())
+
+
+def test_the_fifty_view_feature_is_a_valid_spec_of_fifty_views(tmp_path: Path) -> None:
+    from bench.example import SPEC, copy_example
+    from bench.scaling_bench import FEATURE_VIEWS, write_feature_of
+
+    from argus.spec import load_spec
+
+    root = copy_example(tmp_path)
+    write_feature_of(root)
+    views = load_spec(root / SPEC).views()
+    assert len(views) == FEATURE_VIEWS == 50
+    assert len({view.slug for view in views}) == 50
+    assert {view.target for view in views} >= {"list", "list-13"}
