@@ -87,3 +87,13 @@ def test_compare_draws_the_same_diff_image_as_pixelmatch() -> None:
 def test_compare_rejects_different_sizes() -> None:
     with pytest.raises(InputError, match=r"64x48.*32x48"):
         compare(page(), page(32, 48))
+
+
+def test_regions_reach_the_right_and_bottom_edges_of_an_odd_sized_image() -> None:
+    mask = np.zeros((101, 203), bool)  # neither side a multiple of the 8-pixel cell
+    mask[99:101, 200:203] = True  # the last partial cell row and column
+    mask[0, 0] = True
+    regions = changed_regions(np.flatnonzero(mask), 203, 101)
+    boxes = [(r.x, r.y, r.width, r.height, r.pixels) for r in regions]
+    assert boxes == [(200, 99, 3, 2, 6), (0, 0, 1, 1, 1)]
+    assert window_density(np.flatnonzero(mask), 203, 101, 16) == 6

@@ -59,12 +59,21 @@ def changed_regions(
     """Regions of the differing pixels at flat ``positions``, largest first, at most ``limit``."""
     if positions.size == 0:
         return ()
-    ys = positions // width
-    xs = positions % width
     grid_h = -(-height // cell)
     grid_w = -(-width // cell)
-    cell_of = (ys // cell) * grid_w + xs // cell
-    counts = np.bincount(cell_of, minlength=grid_h * grid_w).reshape(grid_h, grid_w)
+    # The differing pixels as a mask over the band of cell rows they touch (whole image
+    # rows, so a position's place is a subtraction away: no division per pixel).
+    first = int(positions.min()) // width // cell
+    last = int(positions.max()) // width // cell + 1
+    band = np.zeros((last - first) * cell * width, dtype=bool)
+    band[positions - first * cell * width] = True
+    mask2d = band.reshape((last - first) * cell, width)
+    if width % cell:
+        mask2d = np.pad(mask2d, ((0, 0), (0, grid_w * cell - width)))
+    counts = np.zeros((grid_h, grid_w), dtype=np.int64)
+    counts[first:last] = mask2d.reshape(last - first, cell, grid_w, cell).sum(
+        axis=(1, 3), dtype=np.int64
+    )
     run_row, run_start, run_end = _cell_runs(counts > 0)
 
     # Union runs of consecutive rows that overlap, diagonals included.
@@ -95,9 +104,6 @@ def changed_regions(
     per_label = np.bincount(flat_label[occupied], weights=counts.reshape(-1)[occupied])
     ranked = sorted(np.flatnonzero(per_label).tolist(), key=lambda lab: -per_label[lab])
 
-    mask = np.zeros(height * width, dtype=bool)
-    mask[positions] = True
-    mask2d = mask.reshape(height, width)
     regions = []
     for lab in ranked[:limit]:
         # The cells' extent, then the exact pixel extent of this region's own cells.
@@ -105,7 +111,7 @@ def changed_regions(
         r0, r1, c0, c1 = int(cr.min()), int(cr.max()) + 1, int(cc.min()), int(cc.max()) + 1
         own = np.repeat(np.repeat(cell_label[r0:r1, c0:c1] == lab, cell, 0), cell, 1)
         y0, x0 = r0 * cell, c0 * cell
-        block = mask2d[y0 : r1 * cell, x0 : c1 * cell]
+        block = mask2d[y0 - first * cell : (r1 - first) * cell, x0 : c1 * cell]
         block = block & own[: block.shape[0], : block.shape[1]]
         rows = np.flatnonzero(block.any(axis=1))
         cols = np.flatnonzero(block.any(axis=0))
