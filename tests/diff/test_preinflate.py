@@ -11,13 +11,32 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from argus.diff import preinflate
+from argus.diff import png, preinflate
 from argus.diff.png import decode_png
 from argus.errors import InputError
 
 from .conftest import FIXTURES, page
 
 pytestmark = pytest.mark.skipif(preinflate.fast_zlib is None, reason="zlib-ng not installed")
+
+
+@pytest.fixture(autouse=True)
+def _pre_inflating(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Decode through the pre-inflated path even where Pillow inflates with zlib-ng itself
+    (where decode_png skips it), so these tests always check it."""
+    monkeypatch.setattr(png, "PRE_INFLATE", True)
+
+
+def test_a_pillow_on_zlib_ng_is_not_pre_inflated_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = png_bytes(Image.fromarray(page(30, 20), "RGBA"))
+    called: list[bytes] = []
+    monkeypatch.setattr(png, "pre_inflated", lambda raw: called.append(raw))
+    monkeypatch.setattr(png, "PRE_INFLATE", False)
+    assert np.array_equal(decode_png(data), page(30, 20))
+    assert called == []
+    monkeypatch.setattr(png, "PRE_INFLATE", True)
+    assert np.array_equal(decode_png(data), page(30, 20))
+    assert called == [data]
 
 
 def png_bytes(img: Image.Image, **params: object) -> bytes:

@@ -1,7 +1,10 @@
 """PNG files in and out: decode to H x W x 4 uint8 RGBA arrays, encode and save atomically.
 
-Pillow decodes (after zlib-ng has inflated the image data, see ``preinflate``); its C
-decoder releases the GIL, so two files decode in parallel threads.
+Pillow decodes; its C decoder releases the GIL, so two files decode in parallel threads. A
+Pillow built on the system zlib first gets the image data inflated by zlib-ng (see
+``preinflate``); one built on zlib-ng itself (the wheels since Pillow 11) inflates as fast
+on its own, and pre-inflating would only add passes over the pixels (measured: 7.5 against
+6.6 ms for a 1440x900 screenshot, 95 against 38 ms at 3840x2160), so it is skipped.
 RGB and RGBA images (every browser screenshot) are decoded straight into the numpy buffer:
 Pillow keeps both modes as 4 bytes a pixel, RGB with a pad byte of 255, which is exactly
 opaque RGBA. Other modes are converted, then pasted into the buffer (``np.asarray`` would
@@ -34,6 +37,8 @@ from argus.errors import InputError
 from argus.io import atomic_write_bytes
 
 _GREY16_MODES = frozenset({"I;16", "I;16B", "I;16L", "I"})
+# Pre-inflate with zlib-ng only for a Pillow that does not inflate with zlib-ng itself.
+PRE_INFLATE = not getattr(Image.core, "zlib_ng_version", None)  # type: ignore[attr-defined]
 
 
 def open_png(data: bytes, source: Path | str = "image") -> Image.Image:
@@ -116,7 +121,7 @@ def _decode(data: bytes) -> U8:
 def decode_png(data: bytes, source: Path | str = "image") -> U8:
     """Decode PNG bytes to RGBA; anything that is not a readable PNG is an InputError."""
     check_png(data, source)
-    prepared = pre_inflated(data)
+    prepared = pre_inflated(data) if PRE_INFLATE else None
     try:
         if prepared is not None:
             try:
