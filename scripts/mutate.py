@@ -69,6 +69,8 @@ DEFAULT = (
     "src/argus/gates/stale_baseline.py=tests/gates/test_stale_baseline.py,tests/gates/test_snapshot.py",
     "src/argus/gates/baseline_browser.py=tests/gates/test_baseline_browser.py",
     "src/argus/diff/snapshot.py=tests/diff/test_snapshot.py,tests/diff/test_snapshot_bytes.py",
+    "src/argus/diff/pngcheck.py=tests/diff/test_pngcheck.py,tests/evidence/test_png_input.py",
+    "src/argus/diff/pairs.py=tests/diff/test_cli_pairs.py",
     # gates: commands, source and the runner
     "src/argus/gates/commands.py=tests/gates/test_commands.py",
     "src/argus/gates/source_scan.py=tests/gates/test_source_tokens.py",
