@@ -138,3 +138,31 @@ async def _waits_for_a_swap() -> tuple[bool, bool]:
 
 def test_a_page_that_finishes_its_work_settles_after_it() -> None:
     assert asyncio.run(_waits_for_a_swap()) == (True, True)
+
+
+def test_the_pytest_plugins_page_waits_for_the_rule_too() -> None:
+    # A test's page (the sync API, already loaded): the same rule before the capture.
+    from playwright.sync_api import sync_playwright
+
+    from argus.errors import SensorError
+    from argus.sense.framework_settle import settle_framework_sync
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=discover_browser(), args=launch_args(), headless=True
+        )
+        try:
+            page = browser.new_page()
+            page.set_content(
+                '<!doctype html><div id="row" class="htmx-request"></div><script>'
+                "setTimeout(() => { const row = document.getElementById('row');"
+                " row.textContent = 'figures'; row.className = ''; }, 400);</script>"
+            )
+            settle_framework_sync(page, "server-rendered", 10.0)
+            assert page.evaluate("() => document.getElementById('row').textContent") == "figures"
+            settle_framework_sync(page, "", 0.1)  # no framework: nothing to wait for
+            page.set_content('<!doctype html><div class="htmx-request"></div>')
+            with pytest.raises(SensorError, match=r"never settled in 0\.3s"):
+                settle_framework_sync(page, "server-rendered", BUSY_S)
+        finally:
+            browser.close()

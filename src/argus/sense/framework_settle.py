@@ -15,6 +15,7 @@ import time
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page, WebSocket
+from playwright.sync_api import Page as SyncPage
 
 from argus.errors import SensorError
 from argus.frameworks import Framework, get_framework
@@ -103,3 +104,26 @@ async def settle_framework(
             f"{what}: kept loading for {timeout:g}s after {framework.title} settled "
             "(network never went idle)"
         )
+
+
+def settle_framework_sync(page: SyncPage, name: str, timeout: float) -> None:
+    """The same rule on a page a test already loaded (the pytest plugin, Playwright's sync
+    API): the framework's ``ready`` function true, and true again after two frames. The page's
+    websocket frames before this call cannot be seen, so only the function is asked.
+    SensorError naming the markers when it never holds within ``timeout`` seconds."""
+    if not name:
+        return
+    framework = get_framework(name)
+    check = _confirmed(framework.settle.ready)
+    deadline = time.monotonic() + timeout
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            page.wait_for_function(framework.settle.ready, timeout=left * 1000)
+            if page.evaluate(check) is True:
+                return
+        except PlaywrightError:
+            break  # the wait timed out (or the document went away): not settled
+    raise SensorError(
+        f"{page.url}: the {framework.title} page never settled in {timeout:g}s "
+        f"(waited for: {framework.settle.markers})"
+    )

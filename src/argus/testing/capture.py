@@ -32,6 +32,7 @@ from argus.sense import result as files
 from argus.sense.attempt import begin_attempt, fail_attempt, seal_attempt
 from argus.sense.axe import load_request, read_results, run_request, world_request
 from argus.sense.focus_visible import focus_visibility_sync
+from argus.sense.framework_settle import settle_framework_sync
 from argus.sense.output import Probed, WebCapture, web_meta, write_sensed_files
 from argus.sense.page_state import FONTS_READY_JS, FREEZE_CSS, TWO_FRAMES_JS
 from argus.sense.probe import PROBE_WORLD, ProbeBudget, probe_request, read_probe
@@ -203,6 +204,7 @@ def sense_page(
     )
     attempt = begin_attempt(out_dir)  # what was in out_dir is an older attempt's from here
     try:
+        settle_framework_sync(page, config.framework, config.browser.timeout)
         render = stable_render(
             page, full_page=full_page, mask=mask, probe=True, walk_focus="focus_visible" in gates
         )
