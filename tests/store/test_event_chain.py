@@ -155,6 +155,9 @@ def test_an_event_changed_outside_argus_is_named(
     assert broken is not None and broken.seq == named
     assert main(["runs", "--verify", "--root", str(tmp_path)]) == 1
     assert f"hash chain broken at event {named}:" in capsys.readouterr().out
+    assert main(["runs", "--verify", "--json", "--root", str(tmp_path)]) == 1
+    (shown,) = json.loads(capsys.readouterr().out)["stores"]
+    assert shown["broken"]["event"] == named and shown["store"] == str(db_path(tmp_path))
 
 
 def test_an_insert_that_does_not_extend_the_chain_is_refused_by_the_database(

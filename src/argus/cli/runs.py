@@ -17,7 +17,7 @@ from argus.cli._args import add_root_argument, repo_root
 from argus.errors import InputError
 from argus.loop.records.layout import RunLayout
 from argus.spec.paths import find_specs
-from argus.store import EVENT_KINDS, Event, Run, RunStore, db_path
+from argus.store import EVENT_KINDS, BrokenLink, Event, Run, RunStore, db_path
 
 LOOSE_KINDS = ("acceptance_fidelity_review", "review_outcome")  # filed outside any run
 
@@ -69,7 +69,7 @@ def run_runs(args: argparse.Namespace) -> int:
         )
         return 0
     if args.verify:
-        return verify_stores(stores)
+        return verify_stores(stores, args.json)
     runs: list[Run] = []
     events: dict[str, list[Event]] = {}
     loose: list[Event] = []
@@ -105,21 +105,38 @@ def run_runs(args: argparse.Namespace) -> int:
     return 0
 
 
-def verify_stores(stores: list[Path]) -> int:
-    """One line a store: how many events its chain holds, or the first link that is broken."""
-    broken = False
+def verify_stores(stores: list[Path], as_json: bool = False) -> int:
+    """One line a store (or one JSON document): how many events its chain holds, or the first
+    link that is broken. Exit 1 when any is."""
+    found = []
     for where in stores:
         with RunStore.open(where) as store:
             count, bad = store.verify()
+        found.append((db_path(where), count, bad))
+    if as_json:
+        listed = [
+            {
+                "store": str(path),
+                "events": count,
+                "broken": None if bad is None else {"event": bad.seq, "why": bad.why},
+            }
+            for path, count, bad in found
+        ]
+        print(json.dumps({"stores": listed}, indent=2))
+        return _verify_exit(found)
+    for path, count, bad in found:
         if bad is None:
-            print(f"{db_path(where)}: {count} event(s), hash chain intact")
+            print(f"{path}: {count} event(s), hash chain intact")
         else:
-            broken = True
             print(
-                f"{db_path(where)}: hash chain broken at event {bad.seq}: {bad.why}; the store "
-                "was changed outside Argus (keep it aside as evidence)"
+                f"{path}: hash chain broken at event {bad.seq}: {bad.why}; the store was "
+                "changed outside Argus (keep it aside as evidence)"
             )
-    return 1 if broken else 0
+    return _verify_exit(found)
+
+
+def _verify_exit(found: list[tuple[Path, int, BrokenLink | None]]) -> int:
+    return 1 if any(bad is not None for _, _, bad in found) else 0
 
 
 def render_runs(runs: list[Run], events: dict[str, list[Event]], loose: list[Event]) -> str:
