@@ -244,7 +244,7 @@ def merge(older: dict[str, Any], newer: dict[str, Any]) -> dict[str, Any]:
         **newer["medians"],
     }
     merged["areas"] = {**{k: older["areas"][k] for k in kept}, **newer["areas"]}
-    for table, area in (("scaling", "scaling"), ("throughput", "sense")):
+    for table, area in (("scaling", "scaling"), ("throughput", "scaling")):
         if area in kept:
             merged[table] = older.get(table, newer[table])
     merged["kept"] = {

@@ -41,7 +41,7 @@ from bench.peers import DIFF_PEERS, ensure_peers, installed_version, odiff_binar
 BUDGETS_MS = {"version": 60.0, "hook_stop": 100.0}
 DIFF_TARGET = 3.0  # argus diff / odiff, CPU time of each process
 PAIRS_TARGET = 1.0  # argus diff --pairs per pair / one odiff process per pair
-PAIRS = {"quick": 20, "full": 50}  # pairs in one --pairs run
+PAIRS = 50  # pairs in one --pairs run, quick or not: the measure is per pair at this count
 
 
 def cpu_ms(cmd: list[str], cwd: Path, stdin: bytes = b"") -> float:
@@ -68,7 +68,7 @@ def run(quick: bool = False) -> dict[str, Any]:
     ``pairs_*`` entries are per pair)."""
     odiff = odiff_binary(ensure_peers(DIFF_PEERS))
     repeat = 5 if quick else 15
-    pairs = PAIRS["quick" if quick else "full"]
+    pairs = PAIRS
     with tempfile.TemporaryDirectory(prefix="argus-bench-startup-") as tmp:
         workdir = Path(tmp)
         files: dict[str, tuple[Path, Path]] = {}

@@ -28,17 +28,20 @@ def _results(when: str, areas: dict[str, float]) -> dict[str, Any]:
 
 
 def test_a_merge_keeps_the_areas_not_run_and_replaces_the_rest() -> None:
-    older = _results("then", {"diff": 0.5, "view": 3.0, "sense": 2.0})
+    older = _results("then", {"diff": 0.5, "view": 3.0, "scaling": 2.0})
     newer = _results("now", {"view": 0.9})
     merged = merge(older, newer)
     assert [(r["area"], r["ratio"]) for r in merged["comparisons"]] == [
-        ("diff", 0.5), ("view", 0.9), ("sense", 2.0),
+        ("diff", 0.5), ("view", 0.9), ("scaling", 2.0),
     ]  # fmt: skip
     assert merged["medians"]["view"] == {"ms": 0.9} and merged["medians"]["diff"] == {"ms": 0.5}
-    assert merged["throughput"] == {"from": "then"}  # sense was not run: its table is kept
-    assert merged["scaling"] == {"from": "now"}  # scaling was in neither: the newer's
-    assert merged["kept"]["areas"] == ["diff", "sense"] and merged["kept"]["from"] == "then"
+    # scaling was not run: its tables (by size, and the throughput it measures) are kept.
+    assert merged["scaling"] == {"from": "then"} and merged["throughput"] == {"from": "then"}
+    assert merged["kept"]["areas"] == ["diff", "scaling"] and merged["kept"]["from"] == "then"
     assert "kept from the run of then" in readme_table(merged)
+    # scaling in neither run: the newer's tables.
+    other = merge(_results("then", {"diff": 0.5, "sense": 2.0}), newer)
+    assert other["scaling"] == {"from": "now"} and other["throughput"] == {"from": "now"}
     # Nothing to keep: the newer run as it is, and no such sentence.
     alone = merge(_results("then", {"view": 3.0}), newer)
     assert alone is newer and "kept from" not in readme_table(alone)
