@@ -72,6 +72,11 @@ def test_converges_fixing_gates_then_dimensions_and_signs_off(tmp_path: Path) ->
     assert record["final_verdict"]["all_pass"] is True
     assert record["snapshot_baseline"] == f"argus/specs/{FEATURE}/__snapshots__/list-a-light.png"
     assert record["reference_source"] == "human"
+    (view,) = outcome.views
+    assert view.detail == (
+        f"signed off after 4 iterations; snapshot baseline argus/specs/{FEATURE}/__snapshots__/"
+        "list-a-light.png"
+    )
     # The confirm did not call the judge: 2 judged iterations, 4 renders.
     assert SERVICES[0].calls["judge"] == 2
     assert SERVICES[0].calls["sense"] == 4

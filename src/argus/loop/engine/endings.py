@@ -162,6 +162,9 @@ def sign_off(
     concerns = tuple(record.get("concerns", ()))
     status = Status.DONE_WITH_CONCERNS if concerns else Status.DONE
     detail = f"signed off after {state.iteration} iterations"
+    if record.get("snapshot_baseline"):
+        # The sign-off also wrote (or kept) the view's baseline: say where, as gates does.
+        detail += f"; snapshot baseline {record['snapshot_baseline']}"
     return ViewResult(
         view, SIGNED_OFF, status, state.iteration, concerns, detail, signoff=record, last=last
     )
