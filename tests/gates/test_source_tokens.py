@@ -148,6 +148,10 @@ def test_select_files_by_glob(tmp_path: Path) -> None:
     write(tmp_path, {"src/a.css": "", "src/deep/b.tsx": "", "src/c.md": "", "other/d.css": ""})
     assert select_files(tmp_path, ["src/**/*"]) == [Path("src/a.css"), Path("src/deep/b.tsx")]
     assert select_files(tmp_path, ["src/**/*", "!src/deep/*"]) == [Path("src/a.css")]
+    # An exclusion that matches nothing excludes nothing: only a path to scan must exist.
+    assert select_files(tmp_path, ["src/*.css", "!gone/*.css"]) == [Path("src/a.css")]
+    with pytest.raises(ConfigError, match=r"'gone/\*\.css' matches no file"):
+        select_files(tmp_path, ["src/*.css", "gone/*.css"])
     with pytest.raises(ConfigError, match="inside the repository"):
         select_files(tmp_path, ["../elsewhere/*.css"])
 
