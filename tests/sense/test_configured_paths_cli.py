@@ -14,19 +14,10 @@ import pytest
 
 from argus.config import load_config
 from tests.conftest import RunArgus
+from tests.gates.test_cli_gates import VIEW
 from tests.support.habits import copy_habits
 
-SENSE = (
-    "sense",
-    "--feature",
-    "habits",
-    "--target",
-    "list",
-    "--state",
-    "populated",
-    "--appearance",
-    "light",
-)
+SENSE = ("sense", *VIEW)
 
 
 def _one_line(stderr: str) -> str:
