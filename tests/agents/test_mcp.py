@@ -138,9 +138,10 @@ def test_the_diff_tool_compares_many_pairs_in_one_call(tmp_path: Path) -> None:
     b[5:7, 5:9, :3] = 0
     save_png(tmp_path / "a.png", a)
     save_png(tmp_path / "b.png", b)
+    a_bytes = (tmp_path / "a.png").read_bytes()
     same = {"expected": "a.png", "actual": "a.png"}
     server = build_server(tmp_path)
-    _, mixed, clean, both, empty = asyncio.run(
+    _, mixed, clean, both, empty, writes = asyncio.run(
         calls(
             server,
             ("diff", {"pairs": [same, {"expected": "a.png", "actual": "b.png"},
@@ -148,6 +149,7 @@ def test_the_diff_tool_compares_many_pairs_in_one_call(tmp_path: Path) -> None:
             ("diff", {"pairs": [same]}),
             ("diff", {"image_a": "a.png", "pairs": [same]}),
             ("diff", {"pairs": []}),
+            ("diff", {"pairs": [same, {**same, "diff": "a.png"}]}),
         )
     )  # fmt: skip
     reports = result_of(mixed)["json"]
@@ -156,8 +158,11 @@ def test_the_diff_tool_compares_many_pairs_in_one_call(tmp_path: Path) -> None:
     assert reports[2]["error"] == "stdin line 3: --root=/x.png: PNG image not found"
     assert mixed.is_error is True and result_of(mixed)["exit_code"] == 2
     assert clean.is_error is False and result_of(clean)["json"][0]["mismatch"] == 0
-    for refusal in (both, empty):
+    for refusal in (both, empty, writes):
         assert refusal.is_error is True and result_of(refusal)["exit_code"] == 2
+    # An agent cannot write an image over a file (a baseline, say) through the tool.
+    assert "pair 2 names a diff image to write" in result_of(writes)["stderr"]
+    assert (tmp_path / "a.png").read_bytes() == a_bytes
 
 
 @pytest.mark.parametrize("mode", ["interactive"])

@@ -161,10 +161,10 @@ def _view_tools(server: MCPServer[Any], root: Path) -> None:
     ) -> CallToolResult:
         """Compare PNGs (pixelmatch-compatible): mismatch count, density, changed regions.
         One pair: image_a and image_b (json: the report). Many pairs, compared in one process:
-        pairs=[{"expected": PATH, "actual": PATH, "diff"?: PATH to write the diff image,
-        "threshold"?: 0..1, "include_aa"?: bool, "window"?: int}, ...] (json: one report per
-        pair, in order; a pair that cannot be compared has "error"). Paths are relative to the
-        repository. isError when any pair differs or could not be compared."""
+        pairs=[{"expected": PATH, "actual": PATH, "threshold"?: 0..1, "include_aa"?: bool,
+        "window"?: int}, ...] (json: one report per pair, in order; a pair that cannot be
+        compared has "error"). Paths are relative to the repository. Nothing is written (no
+        diff images). isError when any pair differs or could not be compared."""
         if pairs is None:
             return call(
                 root,
@@ -180,6 +180,14 @@ def _view_tools(server: MCPServer[Any], root: Path) -> None:
             return refused("diff: give image_a and image_b, or pairs, not both")
         if not pairs or len(pairs) > MAX_DIFF_PAIRS:
             return refused(f"diff: pairs must list 1 to {MAX_DIFF_PAIRS} pairs")
+        writes = [i + 1 for i, pair in enumerate(pairs) if "diff" in pair]
+        if writes:
+            # The tool reads and compares; writing an image wherever a caller names (over a
+            # snapshot baseline, say) is a person's own command line, never an agent's call.
+            return refused(
+                f"diff: pair {writes[0]} names a diff image to write; this tool only compares "
+                "(run argus diff --pairs yourself to write diff images)"
+            )
         # Each pair is a JSON line on the command's standard input: data, never an option.
         stdin = "".join(json.dumps(pair) + "\n" for pair in pairs)
         return tool_result(run_argus(root, ["diff", "--pairs", "-"], stdin=stdin, json_lines=True))
