@@ -105,24 +105,26 @@ def _compare_one(args: argparse.Namespace) -> DiffResult:
     from argus.diff.pngcheck import read_png_bytes
     from argus.diff.result import same_bytes
 
-    if args.out is None:
-        started = time.perf_counter()
-        first, second = read_png_bytes(args.a), read_png_bytes(args.b)
-        same = same_bytes(first, second, args.a, args.window)
-        if same is not None:
-            same.timings_ms["read"] = (time.perf_counter() - started) * 1000
-            return same
-    from argus.diff.comparison import compare_files
+    started = time.perf_counter()
+    first, second = read_png_bytes(args.a), read_png_bytes(args.b)
+    read_ms = (time.perf_counter() - started) * 1000
+    same = None if args.out is not None else same_bytes(first, second, args.a, args.window)
+    if same is not None:
+        same.timings_ms["read"] = read_ms
+        return same
+    from argus.diff.comparison import compare_pngs
     from argus.diff.png import save_png
 
-    result = compare_files(
-        args.a,
-        args.b,
+    result = compare_pngs(
+        first,
+        second,
+        (args.a, args.b),
         threshold=args.threshold,
         include_aa=args.include_aa,
         window=args.window,
         diff_image=args.out is not None,
     )
+    result.timings_ms["read"] = read_ms
     if args.out is not None and result.diff_image is not None:
         started = time.perf_counter()
         save_png(args.out, result.diff_image, compress_level=1)

@@ -70,22 +70,29 @@ def compare(
 
 
 def compare_files(first: Path, second: Path, **options: Any) -> DiffResult:
-    """``compare`` on two PNG files, decoded in parallel; read and decode times are in the
-    timings. Byte-identical files are not decoded (``same_bytes``) unless a diff image is
-    asked for: no pixel of them can differ."""
+    """``compare_pngs`` on two PNG files; the read time is in the timings."""
     started = time.perf_counter()
     data_a, data_b = read_png_bytes(first), read_png_bytes(second)
     read_ms = (time.perf_counter() - started) * 1000
-    if not options.get("diff_image"):
-        same = same_bytes(data_a, data_b, first, options.get("window", DEFAULT_WINDOW))
-        if same is not None:
-            same.timings_ms["read"] = read_ms
-            return same
-    mark = time.perf_counter()
-    a, b = decode_png_pair(data_a, data_b, (first, second))
-    decode_ms = (time.perf_counter() - mark) * 1000
-    check_same_size(a, b, str(first), str(second))
-    result = compare(a, b, **options)
+    result = compare_pngs(data_a, data_b, (first, second), **options)
     result.timings_ms["read"] = read_ms
+    return result
+
+
+def compare_pngs(
+    first: bytes, second: bytes, sources: tuple[Path | str, Path | str], **options: Any
+) -> DiffResult:
+    """``compare`` on two PNGs' bytes, decoded in parallel (decode time in the timings).
+    Byte-identical PNGs are not decoded (``same_bytes``) unless a diff image is asked for:
+    no pixel of them can differ."""
+    if not options.get("diff_image"):
+        same = same_bytes(first, second, sources[0], options.get("window", DEFAULT_WINDOW))
+        if same is not None:
+            return same
+    started = time.perf_counter()
+    a, b = decode_png_pair(first, second, sources)
+    decode_ms = (time.perf_counter() - started) * 1000
+    check_same_size(a, b, str(sources[0]), str(sources[1]))
+    result = compare(a, b, **options)
     result.timings_ms["decode"] = decode_ms
     return result
