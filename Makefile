@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck unit browser-tests bench browser sandbox clean image fuzz mutate refree-table
+.PHONY: demo test lint typecheck unit browser-tests bench browser sandbox cairo clean image fuzz mutate refree-table
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -13,7 +13,7 @@ $(BIN)/python:
 # Reinstall only when the package metadata changed.
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,frameworks]'
+	$(BIN)/python -m pip install --quiet -e '.[test,frameworks,textual]'
 	touch $(STAMP)
 
 browser: $(STAMP)
@@ -24,6 +24,10 @@ browser: $(STAMP)
 sandbox:
 	@scripts/ensure-bubblewrap.sh
 
+# libcairo and a monospace font, for the Textual adapter's rasteriser (apt, when missing and root).
+cairo:
+	@scripts/ensure-cairo.sh
+
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench examples
 	$(BIN)/ruff format --check src tests bench examples
@@ -33,7 +37,7 @@ typecheck: $(STAMP)
 
 # Both groups run on every core (pytest-xdist); the browser group keeps each file on one worker
 # (--dist loadfile), so a module's served app and warm browser are started once.
-unit: $(STAMP) sandbox
+unit: $(STAMP) sandbox cairo
 	scripts/pytest-group.sh $(BIN)/python -m "not browser" -n auto
 
 browser-tests: browser sandbox

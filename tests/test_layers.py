@@ -56,7 +56,8 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
     # What a person declares: design tokens, the spec, a report layout.
     ("design inputs", frozenset({"layout", "spec", "tokens"})),
     # Looking at a UI: rendering and sensing it, comparing images, running tools on it.
-    ("sensing", frozenset({"ci", "confine", "design", "diff", "lighthouse", "sense"})),
+    # adapters: sensors for non-web UIs (a Textual app), run as an adapter project's sense.sh.
+    ("sensing", frozenset({"adapters", "ci", "confine", "design", "diff", "lighthouse", "sense"})),
     # Reading what a sensor recorded, shared by the gates and the judges above.
     ("evidence", frozenset({"evidence"})),
     ("gates", frozenset({"gates"})),

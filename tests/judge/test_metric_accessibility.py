@@ -15,7 +15,7 @@ from argus.evidence.content import clip
 from argus.judge.metric import MetricJudge
 from tests.judge.conftest import PacketFactory
 from tests.judge.test_metric import el, good_page, page
-from tests.support.habits import copy_habits
+from tests.support.habits import HABITS_SPEC, copy_habits
 
 
 @pytest.fixture(scope="module")
@@ -456,3 +456,29 @@ def test_a_faint_chart_mark_fails_accessibility_naming_it(
     solid = accessibility(make_packet, tmp_path, _chart_page("rgb(52, 71, 196)"))
     assert solid.score == 1, solid.evidence
     assert solid.numbers["contrast"]["in_charts"] == 0
+
+
+def test_axe_does_not_apply_to_a_non_web_adapter(
+    make_packet: PacketFactory, tmp_path: Path, habits_root: Path
+) -> None:
+    """A terminal or native UI has no markup for axe: without axe.json its spec's adapter
+    decides, never the sensor's word. Web without axe stays unmeasured; axe.json, when an
+    adapter writes one, still counts."""
+    spec = json.loads((habits_root / HABITS_SPEC).read_text())
+    spec["adapter"] = "textual"
+    textual = tmp_path / "spec.json"
+    textual.write_text(json.dumps(spec))
+    config = ProjectConfig.model_validate({"root": "."})
+
+    def measure(**extra: Path) -> Any:
+        contract = {"a11y_contract": ["habits.add"]}
+        packet = make_packet(probe=good_page(), contract=contract, extra=extra)
+        return MetricJudge(config).measure(packet, ("accessibility",))["accessibility"]
+
+    assert measure().score is None  # web, no axe: not measured
+    applies = measure(spec=textual)
+    assert applies.score == 1, applies.evidence
+    assert applies.numbers["axe"] == {"applies": False, "adapter": "textual"}
+    assert "axe not applicable" in applies.evidence
+    violated = measure(spec=textual, axe=axe_file(tmp_path, rule("button-name", "critical")))
+    assert violated.score == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import stat
+import sys
 from pathlib import Path
 
 import pytest
@@ -34,7 +35,9 @@ case "$state" in
     printf '{"route":"%s","fixture":"%s","appearance":"%s","cwd":"%s","nodes":['"$node"']}' \
       "$route" "$fixture" "$appearance" "$PWD" "$long" > "$out/probe.json"
     printf '{"messages":[{"level":"error","text":"%s"}],"page_errors":[]}' "$long" \
-      > "$out/console.json";;
+      > "$out/console.json"
+    printf '{"python":"%s","stops":[{"id":"%s","changed_pixels":3}]}' "$ARGUS_PYTHON" "$long" \
+      > "$out/focus.json";;
   fail) echo "simulator did not boot: device busy" >&2; exit 3;;
   missing) echo "forgot to write anything" >&2;;
   notpng) echo "hello" > "$out/render.png"; echo '{}' > "$out/probe.json";;
@@ -101,6 +104,9 @@ def test_adapter_output_is_validated_and_truncated(repo: Path, tmp_path: Path) -
     assert len(label) == 256 and label.endswith(TRUNCATION_MARKER)
     console = json.loads((out / "console.json").read_text())
     assert console["messages"][0]["text"].endswith(TRUNCATION_MARKER)
+    focus = json.loads((out / "focus.json").read_text())  # an optional focus walk, kept
+    assert focus["stops"][0]["id"].endswith(TRUNCATION_MARKER)
+    assert focus["python"] == sys.executable  # ARGUS_PYTHON: a Python adapter runs with Argus's
     meta = json.loads((out / "meta.json").read_text())
     assert meta["adapter"] == "fake" and meta["fixture"] == "happy-path"
     assert meta["settled"] is None
@@ -134,6 +140,9 @@ def test_stale_output_never_passes_for_fresh(repo: Path, tmp_path: Path) -> None
     out = tmp_path / "out"
     assert _sense(repo, "ok", out).ok
     assert not _sense(repo, "missing", out).ok
+    assert not [
+        p.name for p in out.iterdir() if p.name in ("probe.json", "focus.json", "console.json")
+    ]
 
 
 def test_missing_adapter_script_is_a_sensor_failure(repo: Path, tmp_path: Path) -> None:

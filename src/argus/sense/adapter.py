@@ -2,8 +2,9 @@
 
     argus/adapters/NAME/sense.sh --route R --state S --appearance A --fixture F --out DIR
 
-runs from the repository root and must write DIR/render.png and DIR/probe.json (console.json is
-optional). Argus trusts none of it: the PNG (signature, size, a decodable header and chunks),
+runs from the repository root and must write DIR/render.png and DIR/probe.json (console.json and
+focus.json, a focus walk, are optional). ARGUS_PYTHON names the interpreter running Argus, so an
+adapter written in Python (argus.adapters.textual) runs with Argus's own packages. Argus trusts none of it: the PNG (signature, size, a decodable header and chunks),
 the probe's JSON and size are checked, and the 256-character rule is applied to the probe and
 rewritten, whatever the adapter did. A non-zero exit, a timeout or missing output is a
 SensorError with the adapter's stderr tail.
@@ -16,6 +17,7 @@ import json
 import os
 import struct
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -123,7 +125,7 @@ async def sense_adapter_view(
             "(see docs/sense.md, adapter contract)"
         )
     out_dir.mkdir(parents=True, exist_ok=True)
-    for name in (files.RENDER, files.PROBE, files.CONSOLE, files.AXE, files.META):
+    for name in (files.RENDER, files.PROBE, files.CONSOLE, files.AXE, files.FOCUS, files.META):
         (out_dir / name).unlink(missing_ok=True)  # stale output must not pass for fresh
     runner = [str(script)] if os.access(script, os.X_OK) else ["bash", str(script)]
     command = [
@@ -140,6 +142,7 @@ async def sense_adapter_view(
         "ARGUS_TARGET": plan.view.target,
         "ARGUS_VIEW": slug,
         "ARGUS_VIEWPORT": f"{plan.viewport.width}x{plan.viewport.height}",
+        "ARGUS_PYTHON": sys.executable,
     }
     started = time.perf_counter()
     try:
@@ -155,9 +158,10 @@ async def sense_adapter_view(
     _check_png(out_dir / files.RENDER, slug, stderr)
     probe = _read_capped_json(out_dir / files.PROBE, slug, required=True, stderr=stderr)
     atomic_write_json(out_dir / files.PROBE, truncate_probe(probe))
-    console = _read_capped_json(out_dir / files.CONSOLE, slug, required=False)
-    if console is not None:
-        atomic_write_json(out_dir / files.CONSOLE, truncate_probe(console))
+    for optional in (files.CONSOLE, files.FOCUS):
+        written = _read_capped_json(out_dir / optional, slug, required=False)
+        if written is not None:
+            atomic_write_json(out_dir / optional, truncate_probe(written))
     meta = {
         "version": 1,
         "adapter": plan.adapter,

@@ -3,7 +3,9 @@
 - ids: every id of the spec's a11y contract is exposed (the a11y_ids gate's own check);
 - names: every shown interactive element has a non-empty accessible name;
 - axe: no violation at or above the configured impact floor (default serious) in axe.json,
-  when the sensor ran axe (its absence is said, not counted as a pass of axe);
+  when the sensor ran axe (its absence is said, not counted as a pass of axe); for a spec whose
+  adapter is not ``web`` (a terminal or native UI: no markup for axe to read) it does not
+  apply, and the other checks measure the dimension;
 - contrast: every visible text element meets WCAG AA against what is behind it (the
   rendered_contrast gate's own measurement);
 - target size: WCAG 2.5.8 from the probe's boxes (axe leaves it incomplete): a control under
@@ -90,6 +92,14 @@ def _axe_audit(ctx: MetricContext) -> _Audit:
     """axe.json read under the axe gate's settings. No audit, or one that did not finish, is
     not a clean audit: the dimension cannot pass on it."""
     axe = ctx.optional_json("axe")
+    if axe is None and ctx.adapter != "web":
+        # axe audits a web page's markup; a terminal or native UI has none for it to read.
+        # What of WCAG its probe does carry (ids, names, targets, contrast, focus) is
+        # measured below all the same.
+        return _Audit(
+            {"applies": False, "adapter": ctx.adapter},
+            f"axe not applicable (the '{ctx.adapter}' adapter renders no web page)",
+        )
     if axe is None:
         return _Audit(
             None,

@@ -138,6 +138,14 @@ class MetricContext:
         data = self.packet.json("contract")
         return data if isinstance(data, dict) else {}
 
+    @cached_property
+    def adapter(self) -> str:
+        """The spec's sensor: ``web``, or a project adapter for a non-web platform (the spec is
+        the person's, pinned, never the sensor's word)."""
+        spec = self.optional_json("spec") or {}
+        adapter = spec.get("adapter", "web")
+        return adapter if isinstance(adapter, str) else "web"
+
     def optional_json(self, role: str) -> dict[str, Any] | None:
         if self.packet.path(role) is None:
             return None

@@ -1,0 +1,16 @@
+"""Argus's adapter for Textual apps (docs/sense.md, "Textual"): the app runs under its pilot
+(``App.run_test``) at a fixed terminal size, its SVG screenshot is rasterised to a PNG of
+whole-pixel cells (argus.adapters.textual.raster), the widget tree becomes a probe in the web
+probe's element format (argus.adapters.textual.probe) and Tab's walk a focus.json
+(argus.adapters.textual.capture).
+
+    python -m argus.adapters.textual --app app.py:MyApp --route R --state S --appearance A \\
+        --fixture F --out DIR [--size 80x24] [--theme dark=my-dark]
+
+Textual and cairosvg come with the ``textual`` extra (``pip install 'argus[textual]'``); they
+are imported only once the arguments are read.
+"""
+
+from argus.adapters.textual.cli import main
+
+__all__ = ["main"]
