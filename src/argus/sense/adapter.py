@@ -4,8 +4,9 @@
 
 runs from the repository root and must write DIR/render.png and DIR/probe.json (console.json and
 focus.json, a focus walk, are optional). ARGUS_PYTHON names the interpreter running Argus, so an
-adapter written in Python (argus.adapters.textual) runs with Argus's own packages. Argus trusts none of it: the PNG (signature, size, a decodable header and chunks),
-the probe's JSON and size are checked, and the 256-character rule is applied to the probe and
+adapter written in Python (argus.adapters.textual) runs with Argus's own packages. Argus trusts
+none of it: the PNG (signature, size, a decodable header and chunks), the probe's JSON and size
+are checked, and the 256-character rule is applied to the probe (and the optional files) and
 rewritten, whatever the adapter did. A non-zero exit, a timeout or missing output is a
 SensorError with the adapter's stderr tail.
 """
