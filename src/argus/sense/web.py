@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Collection, Mapping
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 from contextlib import AbstractAsyncContextManager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -145,9 +145,15 @@ def expected_images(plan: ViewPlan, out_dir: Path) -> tuple[bytes, ...]:
     """What a first screenshot may match to end the capture early: the view's snapshot
     baseline and the render already in ``out_dir`` when its meta.json says it was taken at
     rest (unreadable or huge files are skipped)."""
-    found: list[bytes] = []
     previous = out_dir / files.RENDER if _settled(out_dir) else None
-    for path in (plan.baseline, previous):
+    return readable_images((plan.baseline, previous))
+
+
+def readable_images(paths: Iterable[Path | None]) -> tuple[bytes, ...]:
+    """The bytes of each image in ``paths`` that can be read: a missing, unreadable, huge or
+    symlinked file (or None) is skipped, never an error."""
+    found: list[bytes] = []
+    for path in paths:
         if path is None or path.is_symlink():
             continue
         try:

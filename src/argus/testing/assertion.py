@@ -33,6 +33,7 @@ from argus.gates.comparison import Comparison
 from argus.gates.inputs import gate_inputs
 from argus.gates.runner import run_gates
 from argus.io import atomic_write_bytes, read_json
+from argus.sense.web import readable_images
 from argus.spec.model import Spec, View
 from argus.testing.capture import sense_page, stable_render
 
@@ -150,7 +151,12 @@ def check_view(
     boxes: Sequence[Box] = ()
     scale = 1.0
     if target_view is None:
-        render = stable_render(page, full_page=settings.full_page, mask=settings.mask)
+        render = stable_render(
+            page,
+            full_page=settings.full_page,
+            mask=settings.mask,
+            expected=readable_images([where.baseline]),
+        )
         atomic_write_bytes(render_path, render.png)
     else:
         sensed = where.out_dir / f"{name}-sensed"

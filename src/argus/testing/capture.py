@@ -15,7 +15,7 @@ still frozen: it presses Tab through the page and leaves nothing focused) and me
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -61,13 +61,19 @@ def stable_render(
     mask: Sequence[Locator] = (),
     probe: bool = False,
     walk_focus: bool = False,
+    expected: Collection[bytes] = (),
 ) -> Render:
     """Screenshots until two in a row are identical (at most MAX_ATTEMPTS), with the probe
     taken between the last two when ``probe``, then the focus walk when ``walk_focus``;
-    SensorError when the browser fails."""
+    SensorError when the browser fails.
+
+    Without the probe, a first screenshot byte-identical to one of ``expected`` (the baseline)
+    ends the capture there, as the sensor's does (argus.sense.web.stable_capture) and as
+    Playwright's toHaveScreenshot does: an image equal to a render taken at rest proves the
+    page reached that rest."""
     try:
         with _frozen(page):
-            render = _until_identical(page, full_page, list(mask), probe)
+            render = _until_identical(page, full_page, list(mask), probe, expected)
             if not walk_focus:
                 return render
             # The walk compares each stop with the page unfocused: the render, unless masks
@@ -111,11 +117,15 @@ def _shot(page: Page, full_page: bool, mask: list[Locator]) -> bytes:
     )
 
 
-def _until_identical(page: Page, full_page: bool, mask: list[Locator], probe: bool) -> Render:
+def _until_identical(
+    page: Page, full_page: bool, mask: list[Locator], probe: bool, expected: Collection[bytes]
+) -> Render:
     def shot() -> bytes:
         return _shot(page, full_page, mask)
 
     previous = shot()
+    if not probe and previous in expected:
+        return Render(previous, True, 1, None)
     probed = None
     for attempt in range(2, MAX_ATTEMPTS + 1):
         if probe:

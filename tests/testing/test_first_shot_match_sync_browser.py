@@ -1,0 +1,39 @@
+"""The pytest plugin's capture (a test's sync page) ends at a first screenshot equal to the
+baseline, as the sensor's does; a baseline that differs, or a capture with the probe, still
+takes two identical shots."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Page, sync_playwright
+
+from argus.sense import discover_browser, launch_args
+from argus.testing.capture import stable_render
+
+PAGE = "<!doctype html><html><body><h1 style='color:#123'>Still</h1></body></html>"
+
+
+@pytest.fixture
+def page() -> Iterator[Page]:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=discover_browser(), args=launch_args(), headless=True
+        )
+        context = browser.new_context(viewport={"width": 320, "height": 160})
+        yield context.new_page()
+        browser.close()
+
+
+@pytest.mark.browser
+def test_a_first_shot_equal_to_the_baseline_ends_the_capture(page: Page) -> None:
+    page.set_content(PAGE)
+    first = stable_render(page)
+    assert first.attempts == 2 and first.settled  # nothing to compare with: two shots
+    again = stable_render(page, expected=[b"not this image", first.png])
+    assert (again.attempts, again.settled, again.png) == (1, True, first.png)
+    assert stable_render(page, expected=[b"not this image"]).attempts == 2
+    # With the probe, the probe must run between two identical shots: no early end.
+    probed = stable_render(page, probe=True, expected=[first.png])
+    assert probed.attempts == 2 and probed.probed is not None
