@@ -1,29 +1,18 @@
-"""The Dash example (examples/frameworks/dash) signs off: sense, gates, metric judge, twice."""
+"""The Dash example (examples/frameworks/dash) signs off: sense, gates, metric judge,
+twice; its Export callback, a request to Dash's server, is held."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.frameworks import copy_framework_example, require, sign_off
+from tests.support.frameworks import require, signs_off_with_a_held_control
 
 pytestmark = pytest.mark.browser
 require("dash", "Dash")
 
 
 def test_the_example_signs_off(tmp_path: Path, run_argus: Any) -> None:
-    root = copy_framework_example("dash", tmp_path)
-    record = sign_off(run_argus, root)
-    assert [record["target"], record["state"], record["appearance"]] == [
-        "overview",
-        "populated",
-        "light",
-    ]
-    # The Export button's callback is a request to Dash's server: held, never sent.
-    runs = root / "argus/specs/shop/.argus-runs/overview-populated-light"
-    controls = json.loads(next(runs.rglob("controls.json")).read_text())
-    (export,) = controls["controls"]
-    assert export["outcome"] == "live" and "request" in export["effects"]
+    signs_off_with_a_held_control(run_argus, tmp_path, "dash", "request")

@@ -1,29 +1,18 @@
-"""The Gradio example (examples/frameworks/gradio) signs off: sense, gates, metric judge, twice."""
+"""The Gradio example (examples/frameworks/gradio) signs off: sense, gates, metric judge,
+twice; its Export event, a request to Gradio's queue, is held."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.support.frameworks import copy_framework_example, require, sign_off
+from tests.support.frameworks import require, signs_off_with_a_held_control
 
 pytestmark = pytest.mark.browser
 require("gradio", "Gradio")
 
 
 def test_the_example_signs_off(tmp_path: Path, run_argus: Any) -> None:
-    root = copy_framework_example("gradio", tmp_path)
-    record = sign_off(run_argus, root)
-    assert [record["target"], record["state"], record["appearance"]] == [
-        "overview",
-        "populated",
-        "light",
-    ]
-    # The Export button's event is a request to Gradio's queue: held, never sent.
-    runs = root / "argus/specs/shop/.argus-runs/overview-populated-light"
-    controls = json.loads(next(runs.rglob("controls.json")).read_text())
-    (export,) = controls["controls"]
-    assert export["outcome"] == "live" and "request" in export["effects"]
+    signs_off_with_a_held_control(run_argus, tmp_path, "gradio", "request")

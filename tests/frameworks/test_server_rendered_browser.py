@@ -9,23 +9,22 @@ from typing import Any
 import pytest
 
 from tests.support.frameworks import (
+    VIEW,
     copy_framework_example,
     require,
     sensed,
     server_env,
-    sign_off,
+    signs_off_with_a_held_control,
 )
 
 pytestmark = pytest.mark.browser
 require("flask", "Flask")
 
 NAME = "server-rendered"
-VIEW = "overview-populated-light"
 
 
 def test_the_example_signs_off(tmp_path: Path, run_argus: Any) -> None:
-    record = sign_off(run_argus, copy_framework_example(NAME, tmp_path))
-    assert [record["target"], record["state"], record["appearance"]] == VIEW.split("-")
+    signs_off_with_a_held_control(run_argus, tmp_path, NAME, "request")
 
 
 def test_an_htmx_swap_still_under_way_is_waited_for(tmp_path: Path, run_argus: Any) -> None:

@@ -19,6 +19,7 @@ from tests.support.habits import copy_example
 
 EXAMPLES = REPO_ROOT / "examples/frameworks"
 FEATURE = "shop"
+VIEW = "overview-populated-light"  # each example's one view
 
 
 def require(module: str, framework: str) -> None:
@@ -73,3 +74,15 @@ def sensed(root: Path, view: str) -> dict[str, Any]:
     path = root / f"argus/specs/{FEATURE}/.argus-runs/{view}/probe.json"
     probe: dict[str, Any] = json.loads(path.read_text())
     return probe
+
+
+def signs_off_with_a_held_control(run_argus: Any, tmp_path: Path, name: str, effect: str) -> None:
+    """The example ``name`` signs off on its one view, and its Export button was activated by
+    the dead-control probe with ``effect`` held: live, and nothing reached the app's server."""
+    root = copy_framework_example(name, tmp_path)
+    record = sign_off(run_argus, root)
+    assert [record["target"], record["state"], record["appearance"]] == VIEW.split("-")
+    runs = root / f"argus/specs/{FEATURE}/.argus-runs/{VIEW}"
+    controls = json.loads(next(runs.rglob("controls.json")).read_text())
+    (export,) = [c for c in controls["controls"] if c["name"] == "Export report"]
+    assert export["outcome"] == "live" and effect in export["effects"], export
