@@ -109,6 +109,8 @@ def test_each_setting_is_weaker_one_way_only(
         ("gates.snapshot.threshold", None, 0.2, "changed from unset to 0.2"),
         ("judge.command", "", "cat judge.json", "changed from  to cat judge.json"),
         ("judge.backend", "metric", "command", "changed from metric to command"),
+        # Naming a framework adds its mask preset to every snapshot comparison.
+        ("framework", "", "streamlit", "changed from  to streamlit"),
         ("gates.commands.lint", "ruff check", "true", "changed from ruff check to true"),
         ("gates.source_tokens.paths", ["src/**"], ["src/a.css"], "changed from [src/**]"),
     ],

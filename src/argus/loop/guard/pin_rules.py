@@ -64,6 +64,8 @@ RULES: dict[str, Weaker] = {
     "gates.lighthouse.*": Weaker.LOWER,
     "gates.tell_tales.ignore": Weaker.MORE,
     "judge.backend": Weaker.CHANGED,
+    # The framework's mask preset and settle rule: another framework paints other regions out.
+    "framework": Weaker.CHANGED,
     "judge.command": Weaker.CHANGED,
     "judge.model": Weaker.CHANGED,
     "rubric.dimensions": Weaker.FEWER,
@@ -123,6 +125,7 @@ def pinned_settings(config: ProjectConfig, rubric: Rubric, spec: Spec) -> dict[s
             "gates.snapshot.update": snapshot.update,
             "gates.tell_tales.ignore": sorted(gates.tell_tales.ignore),
             "judge.backend": config.judge.backend,
+            "framework": config.framework,
             "judge.command": config.judge.command,
             "judge.model": config.judge.model,
             "rubric.dimensions": sorted(rubric.names),
