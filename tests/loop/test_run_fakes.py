@@ -471,3 +471,22 @@ def test_report_only_of_a_view_without_a_reference_by_design_is_done(tmp_path: P
     set_defects(root, [{"name": "y", "kind": "abstain", "target": "typography"}])
     outcome = _run(root, mode=Mode.REPORT_ONLY)
     assert [v.status for v in outcome.views] == [Status.DONE_WITH_CONCERNS] * 2
+
+
+def test_a_sign_off_of_a_view_without_a_reference_by_design_has_no_concern(
+    tmp_path: Path,
+) -> None:
+    """The same rule as report-only: the loop and the report give one answer."""
+    root = make_repo(
+        tmp_path, [{"name": "x", "kind": "abstain", "target": "visual_fidelity"}], states=("a", "b")
+    )
+    outcome = _run(root, implementer=implementer_command())
+    canonical, other = outcome.views
+    assert canonical.status is Status.DONE_WITH_CONCERNS
+    assert canonical.concerns == ("unverified: visual_fidelity",)
+    assert other.status is Status.DONE and other.concerns == ()
+    assert "visual_fidelity not compared: the view has no reference of its own" in other.detail
+    records = load_records(_spec_dir(root) / ".argus-runs" / "signoff.json")
+    assert [r["concerns"] for r in records] == [["unverified: visual_fidelity"], []]
+    # The verdict still says the dimension was not verified: reported, never passed.
+    assert records[1]["final_verdict"]["unverified_dimensions"] == ["visual_fidelity"]

@@ -150,7 +150,7 @@ def sign_off(
             reference_source=reference_source(ctx.spec, view),
             final_verdict=replayed.verdict.to_json(),
             snapshot_baseline=baseline,
-            concerns=decision.concerns,
+            concerns=without_expected(decision.concerns, unverified_by_design(ctx.spec, view)),
             protection=ctx.sandbox.protection if ctx.implementer is not None else None,
         ).to_json()
         ctx.events.ensure("sign_off", stored, view=view)
@@ -162,6 +162,9 @@ def sign_off(
     concerns = tuple(record.get("concerns", ()))
     status = Status.DONE_WITH_CONCERNS if concerns else Status.DONE
     detail = f"signed off after {state.iteration} iterations"
+    expected = _expected_note(state.decision().unverified, unverified_by_design(ctx.spec, view))
+    if expected:
+        detail += f"; {expected}"
     if record.get("snapshot_baseline"):
         # The sign-off also wrote (or kept) the view's baseline: say where, as gates does.
         detail += f"; snapshot baseline {record['snapshot_baseline']}"
@@ -187,6 +190,22 @@ def unverified_by_design(spec: Spec, view: View) -> frozenset[str]:
     return frozenset({VISUAL})
 
 
+def without_expected(concerns: tuple[str, ...], by_design: frozenset[str]) -> tuple[str, ...]:
+    """``concerns`` without the dimensions left unverified by the spec's design: the verdict
+    still lists them unverified, but they hold neither a sign-off nor a report back."""
+    return tuple(c for c in concerns if c.removeprefix("unverified: ") not in by_design)
+
+
+def _expected_note(unverified: tuple[str, ...], by_design: frozenset[str]) -> str:
+    expected = [d for d in unverified if d in by_design]
+    if not expected:
+        return ""
+    return (
+        f"{', '.join(expected)} not compared: the view has no reference of its own by design "
+        "(its target's canonical view has one)"
+    )
+
+
 def report_result(
     view: View,
     state: LoopState,
@@ -202,16 +221,14 @@ def report_result(
     expected = tuple(d for d in last.unverified_dimensions if d in by_design)
     detail = last.summary()
     if last.kind == JUDGED:
-        concerns = (
+        concerns = without_expected(
             tuple(f"failing: {d}" for d in last.failed_dimensions)
-            + tuple(f"unverified: {d}" for d in last.unverified_dimensions if d not in expected)
-            + (("inconclusive verdict",) if last.verdict_outcome == "inconclusive" else ())
+            + tuple(f"unverified: {d}" for d in last.unverified_dimensions)
+            + (("inconclusive verdict",) if last.verdict_outcome == "inconclusive" else ()),
+            by_design,
         )
         if expected:
-            detail += (
-                f"; {', '.join(expected)} not compared: the view has no reference of its "
-                "own by design (its target's canonical view has one)"
-            )
+            detail += f"; {_expected_note(last.unverified_dimensions, by_design)}"
     elif last.kind == GATES_RED:
         concerns = tuple(f"red gate: {g}" for g in last.red_gates)
     elif last.kind == SENSOR_FAILURE:
