@@ -67,10 +67,10 @@ def test_mixed_good_and_bad_pairs_each_get_a_line_in_order(
     assert got[4]["error"].startswith("pairs.jsonl line 6: colour: unknown key")
     assert got[5]["error"].startswith("pairs.jsonl line 7: not a JSON object")
     assert got[6]["error"].startswith("pairs.jsonl line 8: actual: required key is missing")
-    # Each error is also one line for a person, naming the line.
-    errors = proc.stderr.splitlines()
-    assert len(errors) == 5
-    assert all(e.startswith("argus: pairs.jsonl line ") for e in errors)
+    # For a person, one line however many failed: how many, and the first, naming its line.
+    assert proc.stderr.startswith("argus: 5 of 7 pairs could not be compared")
+    assert "the first: pairs.jsonl line 2: nope.png: PNG image not found" in proc.stderr
+    assert len(proc.stderr.splitlines()) == 1
 
 
 def test_exit_1_when_a_pair_differs_and_0_when_none_does(
@@ -99,7 +99,8 @@ def test_pairs_from_standard_input(tmp_path: Path, run_argus: RunArgus) -> None:
     good, bad = records(proc.stdout)
     assert good["mismatch"] == 32
     assert bad["error"].startswith("stdin line 2: not valid JSON")
-    assert proc.stderr.startswith("argus: stdin line 2: ")
+    assert proc.stderr.startswith("argus: 1 of 2 pairs could not be compared")
+    assert "the first: stdin line 2: not valid JSON" in proc.stderr
 
 
 def test_a_line_option_overrides_the_command_line_default(

@@ -423,6 +423,12 @@ def prep_png(tmp: Path) -> Workdir:
     return _one_file(work, "png", tmp / "a.png", (tmp / "b.png").read_bytes())
 
 
+def prep_diff_pairs(tmp: Path) -> Workdir:
+    work = prep_png(tmp)
+    seed = b'{"expected": "a.png", "actual": "b.png", "threshold": 0.1, "window": 8}\n'
+    return _one_file(work, "pairs", tmp / "pairs.jsonl", seed)
+
+
 def png_strategy(work: Workdir) -> st.SearchStrategy[tuple[str, bytes]]:
     return mutate.png_inputs(work.seeds["png"]).map(lambda blob: ("png", blob))
 
@@ -640,6 +646,13 @@ TARGETS: tuple[Target, ...] = (
         prep_png,
         png_strategy,
         lambda w: ["diff", str(w.files["png"]), str(w.files["b"])],
+        ALL_CODES,
+    ),
+    Target(
+        "diff-pairs",
+        prep_diff_pairs,
+        _json_file("pairs"),
+        lambda w: ["diff", "--pairs", str(w.files["pairs"])],
         ALL_CODES,
     ),
     Target(

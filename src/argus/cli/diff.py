@@ -138,15 +138,23 @@ def _run_pairs(args: argparse.Namespace) -> int:
     defaults = PairDefaults(args.threshold, args.include_aa, args.window)
     source = "stdin" if args.pairs == "-" else args.pairs
     codes: list[int] = []
+    errors: list[str] = []
     with _open_pairs(args.pairs) as stream:
         for record in pair_records(read_lines(stream, source), defaults, source):
             codes.append(record["exit_code"])
             sys.stdout.write(json.dumps(record) + "\n")
             sys.stdout.flush()  # a reader sees each pair as it is done
             if "error" in record:
-                print(f"argus: {one_line(record['error'])}", file=sys.stderr)
+                errors.append(record["error"])
+    # One line for a person, however many pairs failed: each failure is on its own record.
     if not codes:
         print(f"argus: {source}: no pairs; write one JSON object a line", file=sys.stderr)
+    elif errors:
+        print(
+            f"argus: {len(errors)} of {len(codes)} pairs could not be compared (each has "
+            f'"error" in its output line); the first: {one_line(errors[0])}',
+            file=sys.stderr,
+        )
     return summary_exit_code(codes)
 
 
