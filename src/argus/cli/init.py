@@ -7,18 +7,20 @@ import argparse
 import sys
 from pathlib import Path
 
+from argus.adapters import adapter_scaffold
 from argus.errors import InputError
 from argus.frameworks import Framework, get_framework
 from argus.io import atomic_write_text
 from argus.spec import find_repo_root
 from argus.spec.project_config import (
     CONFIG_FILE,
+    adapter_config_text,
     check_url,
     config_text,
     existing_config,
     framework_config_text,
 )
-from argus.spec.scaffold import init_feature
+from argus.spec.scaffold import AdapterScaffold, adapter_script_path, init_feature
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -50,6 +52,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "turns on its settle rule and mask preset (docs/frameworks.md)",
     )
     parser.add_argument(
+        "--adapter",
+        metavar="NAME",
+        help="sense a non-web UI with one of Argus's adapters (textual): the spec's adapter, "
+        "and argus/adapters/NAME/sense.sh unless the project has one (docs/sense.md)",
+    )
+    parser.add_argument(
+        "--app",
+        metavar="FILE.py:CLASS",
+        help="with --adapter textual: the Textual app to sense, e.g. app.py:MyApp",
+    )
+    parser.add_argument(
         "--url",
         metavar="URL",
         help="where the running app answers, e.g. http://127.0.0.1:3000 (base_url)",
@@ -60,21 +73,34 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     root = find_repo_root(Path.cwd())
     config_path = existing_config(root)
+    adapter = _adapter(args)
     framework = _framework(args, config_path)
-    if framework is None:
+    url = ""
+    if adapter is not None:
+        text = adapter_config_text(adapter.name, adapter.gates)
+    elif framework is None:
         start, url = _app_settings(args, config_path)
         text = config_text(url, start)
     else:
         url = check_url(args.url) if args.url else ""
         text = framework_config_text(framework, url)
-    scaffold = init_feature(root, args.feature, with_rubric=args.rubric)
+    scaffold = init_feature(root, args.feature, with_rubric=args.rubric, adapter=adapter)
     for path in scaffold.written:
         print(f"wrote {path.relative_to(root)}")
     if config_path is None:
         atomic_write_text(root / CONFIG_FILE, text)
         print(f"wrote {CONFIG_FILE}")
     feature_dir = scaffold.feature_dir.relative_to(root)
-    if framework is not None:
+    if adapter is not None:
+        script = adapter_script_path(root, adapter.name)
+        if script not in scaffold.written:
+            print(f"kept {script.relative_to(root)}: check it senses the app you mean")
+        print(
+            f"next: map your themes to the appearances in {script.relative_to(root)} "
+            "(--theme light=NAME --theme dark=NAME) and read the view's fixture from "
+            'ARGUS_FIXTURE in the app; see docs/sense.md, "Textual"'
+        )
+    elif framework is not None:
         print(
             f"next: check that [web_server] command in {CONFIG_FILE} names your "
             f"{framework.title} app's file; fixtures arrive as query parameters "
@@ -97,6 +123,29 @@ def run(args: argparse.Namespace) -> int:
         f"'argus sense --feature {args.feature} --all'"
     )
     return 0
+
+
+def _adapter(args: argparse.Namespace) -> AdapterScaffold | None:
+    """What ``--adapter`` writes (InputError beside the web app's flags, or --app alone)."""
+    if args.adapter is None:
+        if args.app:
+            raise InputError("--app names the app an adapter senses: give --adapter too")
+        return None
+    web = [
+        flag
+        for flag, value in (
+            ("--framework", args.framework),
+            ("--start-command", args.start_command),
+            ("--url", args.url),
+        )
+        if value
+    ]
+    if web:
+        raise InputError(
+            f"--adapter {args.adapter} senses the app without a browser; drop {web[0]} "
+            "(it is for web apps)"
+        )
+    return adapter_scaffold(args.adapter, args.app)
 
 
 def _framework(args: argparse.Namespace, config_path: Path | None) -> Framework | None:

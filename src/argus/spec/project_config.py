@@ -86,6 +86,22 @@ def config_text(url: str, start_command: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
+def adapter_config_text(adapter: str, gates: tuple[str, ...]) -> str:
+    """The argus.toml for an app sensed by the project adapter ``adapter`` (no web server, no
+    base_url), with the gates that apply to its platform."""
+    listed = ", ".join(_toml_string(gate) for gate in gates)
+    return "\n".join(
+        [
+            "# Argus config, written by argus init. Every key: docs/sense.md and docs/gates.md.",
+            f"# The spec's adapter ({adapter!r}) senses the app through",
+            f"# argus/adapters/{adapter}/sense.sh: no base_url or [web_server] (docs/sense.md).",
+            "[gates]",
+            f"enabled = [{listed}]",
+            "",
+        ]
+    )
+
+
 def framework_config_text(framework: Framework, url: str = "") -> str:
     """The argus.toml for an app built with ``framework``: its name (the sensor's settle rule and
     the snapshot mask preset), and the ``[web_server]`` command and readiness settings that

@@ -28,6 +28,19 @@ ROOT_IGNORE_RULES = ("# Argus: the local run store.", "/.argus/")
 
 
 @dataclass(frozen=True)
+class AdapterScaffold:
+    """What ``argus init --adapter NAME`` puts in a new feature for a non-web UI: the spec's
+    adapter, the target's route and the viewport, and the adapter's sense.sh (written only
+    when the project has none yet)."""
+
+    name: str
+    route: str
+    viewport: tuple[int, int]
+    script: str
+    gates: tuple[str, ...]  # the gates that apply to the platform, for a new argus.toml
+
+
+@dataclass(frozen=True)
 class Scaffold:
     feature_dir: Path
     written: tuple[Path, ...]  # every file created or changed, in order
@@ -41,8 +54,8 @@ def check_feature_name(feature: str) -> None:
         )
 
 
-def render_templates(feature: str) -> dict[str, str]:
-    """The four spec files for ``feature``, as text."""
+def render_templates(feature: str, adapter: AdapterScaffold | None = None) -> dict[str, str]:
+    """The four spec files for ``feature``, as text (spec.json for ``adapter``'s platform)."""
     files = resources.files("argus.spec").joinpath("templates")
     rendered = {
         name: files.joinpath(name).read_text("utf-8").replace("{{feature}}", feature)
@@ -51,7 +64,18 @@ def render_templates(feature: str) -> dict[str, str]:
     for name, text in rendered.items():
         if name.endswith(".json"):
             json.loads(text)  # a broken template is our bug; fail before writing anything
+    if adapter is not None:
+        spec = json.loads(rendered["spec.json"])
+        spec["adapter"] = adapter.name
+        spec["viewport"] = {"width": adapter.viewport[0], "height": adapter.viewport[1]}
+        for target in spec["targets"]:
+            target["route"] = adapter.route.replace("{{feature}}", feature)
+        rendered["spec.json"] = json.dumps(spec, indent=2) + "\n"
     return rendered
+
+
+def adapter_script_path(root: Path, name: str) -> Path:
+    return root / "argus" / "adapters" / name / "sense.sh"
 
 
 def ensure_ignore_rules(path: Path, block: tuple[str, ...]) -> bool:
@@ -79,8 +103,15 @@ def ensure_ignore_rules(path: Path, block: tuple[str, ...]) -> bool:
     return True
 
 
-def init_feature(root: Path, feature: str, *, with_rubric: bool = False) -> Scaffold:
-    """Create argus/specs/{feature}/ under ``root``; InputError if the feature already exists."""
+def init_feature(
+    root: Path,
+    feature: str,
+    *,
+    with_rubric: bool = False,
+    adapter: AdapterScaffold | None = None,
+) -> Scaffold:
+    """Create argus/specs/{feature}/ under ``root`` (and ``adapter``'s sense.sh when the project
+    has none); InputError if the feature already exists."""
     check_feature_name(feature)
     relative = (SPECS_DIR / feature).as_posix()
     problem = escape_problem(root, root, relative)
@@ -94,7 +125,7 @@ def init_feature(root: Path, feature: str, *, with_rubric: bool = False) -> Scaf
             f"{feature_dir / existing[0]}: feature '{feature}' already exists; "
             "edit its files or choose another name (argus init never overwrites)"
         )
-    contents = render_templates(feature)
+    contents = render_templates(feature, adapter)
     if with_rubric:
         contents["rubric.json"] = default_rubric_text()
     # Written one by one, so a failure half-way (a directory where a file goes, a full disk)
@@ -108,6 +139,14 @@ def init_feature(root: Path, feature: str, *, with_rubric: bool = False) -> Scaf
             atomic_write_text(feature_dir / name, text)
             written.append(feature_dir / name)
         undo.make_dirs(feature_dir / "references")
+        if adapter is not None:
+            script = adapter_script_path(root, adapter.name)
+            if not script.exists():
+                undo.make_dirs(script.parent)
+                undo.new_file(script)
+                atomic_write_text(script, adapter.script)
+                script.chmod(0o755)
+                written.append(script)
         for path, rules in (
             (feature_dir / ".gitignore", FEATURE_IGNORE_RULES),
             (root / ".gitignore", ROOT_IGNORE_RULES),
