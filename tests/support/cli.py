@@ -55,7 +55,7 @@ def run_as_process(
         cwd=cwd,
         env=None if env is None else dict(env),
         capture_output=True,
-        input=stdin.decode("utf-8", "surrogateescape"),
+        input=stdin.decode("utf-8") if stdin else None,  # none given: inherited, as before
         text=True,
         timeout=timeout,
         check=False,
