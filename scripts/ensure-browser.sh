@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Make sure a Chromium and the example app's fonts are present. Order of preference:
-# ARGUS_BROWSER, Playwright's own Chromium, Debian's chromium. When none is found we try
+# ARGUS_BROWSER, Playwright's own Chromium, Debian's chromium (an ARGUS_BROWSER that is not there
+# stops here: installing another would not be the one named). When none is found we try
 # `playwright install chromium` first and fall back to apt when we are root.
 set -uo pipefail
 python=${1:-python3}
@@ -9,13 +10,19 @@ found_browser() {
   "$python" - <<'PY'
 import sys
 from argus.sense.browser import discover_browser
-from argus.errors import ArgusError
+from argus.errors import ArgusError, ConfigError
 try:
     print(discover_browser())
+except ConfigError as err:  # ARGUS_BROWSER names one that is not there: installing won't help
+    print(f"argus: {err}", file=sys.stderr)
+    sys.exit(3)
 except ArgusError:
     sys.exit(1)
 PY
 }
+
+found_browser >/dev/null
+[ $? = 3 ] && exit 2
 
 apt_install() {
   [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null || return 1
