@@ -5,6 +5,7 @@ real Chromium, through the sensor's settle watch."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 from playwright.async_api import async_playwright
@@ -140,29 +141,43 @@ def test_a_page_that_finishes_its_work_settles_after_it() -> None:
     assert asyncio.run(_waits_for_a_swap()) == (True, True)
 
 
-def test_the_pytest_plugins_page_waits_for_the_rule_too() -> None:
-    # A test's page (the sync API, already loaded): the same rule before the capture.
+def test_the_pytest_plugins_page_waits_for_the_rule_too(tmp_path: Path) -> None:
+    # A test's page (the sync API, already loaded): the same rule before the capture, with a
+    # spec target (sense_page) or without one (check_view's plain capture, below).
     from playwright.sync_api import sync_playwright
 
     from argus.errors import SensorError
     from argus.sense.framework_settle import settle_framework_sync
+    from argus.testing.assertion import Settings, Where, check_view
 
+    busy_then_done = (
+        '<!doctype html><div id="row" class="htmx-request"></div><script>'
+        "setTimeout(() => { const row = document.getElementById('row');"
+        " row.textContent = 'figures'; row.className = ''; }, 400);</script>"
+    )
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=discover_browser(), args=launch_args(), headless=True
         )
         try:
-            page = browser.new_page()
-            page.set_content(
-                '<!doctype html><div id="row" class="htmx-request"></div><script>'
-                "setTimeout(() => { const row = document.getElementById('row');"
-                " row.textContent = 'figures'; row.className = ''; }, 400);</script>"
-            )
+            page = browser.new_page(viewport={"width": 200, "height": 100})
+            page.set_content(busy_then_done)
             settle_framework_sync(page, "server-rendered", 10.0)
             assert page.evaluate("() => document.getElementById('row').textContent") == "figures"
             settle_framework_sync(page, "", 0.1)  # no framework: nothing to wait for
             page.set_content('<!doctype html><div class="htmx-request"></div>')
             with pytest.raises(SensorError, match=r"never settled in 0\.3s"):
                 settle_framework_sync(page, "server-rendered", BUSY_S)
+
+            # The render is of the page once the row is filled: the same image as a shot taken
+            # when everything is over (a capture while the request class was on would show
+            # the empty row).
+            page.set_content(busy_then_done.replace("400", "4000"))
+            where = Where(baseline=tmp_path / "base.png", out_dir=tmp_path / "out")
+            settings = Settings(framework="server-rendered", settle_timeout=10.0)
+            result = check_view(page, "row", where, settings)
+            assert page.evaluate("() => document.getElementById('row').textContent") == "figures"
+            final = page.screenshot(type="png", animations="disabled", caret="hide", scale="css")
+            assert result.render.read_bytes() == final
         finally:
             browser.close()

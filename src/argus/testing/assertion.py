@@ -33,6 +33,7 @@ from argus.gates.comparison import Comparison
 from argus.gates.inputs import gate_inputs
 from argus.gates.runner import run_gates
 from argus.io import atomic_write_bytes, read_json
+from argus.sense.framework_settle import settle_framework_sync
 from argus.sense.web import readable_images
 from argus.spec.model import Spec, View
 from argus.testing.capture import sense_page, stable_render
@@ -79,6 +80,10 @@ class Settings:
     comparison: Comparison = field(default_factory=Comparison)
     full_page: bool = False
     mask: Sequence[Locator] = ()
+    # The project's framework (argus.frameworks; "" none) and how long its page may take to
+    # settle: the page waits for the framework's ready rule before the capture.
+    framework: str = ""
+    settle_timeout: float = 30.0
 
 
 @dataclass(frozen=True)
@@ -151,6 +156,7 @@ def check_view(
     boxes: Sequence[Box] = ()
     scale = 1.0
     if target_view is None:
+        settle_framework_sync(page, settings.framework, settings.settle_timeout)
         render = stable_render(
             page,
             full_page=settings.full_page,

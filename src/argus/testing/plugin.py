@@ -183,6 +183,8 @@ class ViewAssert:
             comparison=comparison,
             full_page=bool(full_page),
             mask=tuple(mask),
+            framework=config.framework if config is not None else "",
+            settle_timeout=config.browser.timeout if config is not None else 30.0,
         )
         test_file = self.node.path
         browser = page.context.browser
