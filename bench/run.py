@@ -247,13 +247,35 @@ def merge(older: dict[str, Any], newer: dict[str, Any]) -> dict[str, Any]:
     for table, area in (("scaling", "scaling"), ("throughput", "scaling")):
         if area in kept:
             merged[table] = older.get(table, newer[table])
-    merged["kept"] = {
-        "areas": kept,
+    merged["kept"] = _provenance(older, kept)
+    return merged
+
+
+def _provenance(older: dict[str, Any], kept: list[str]) -> list[dict[str, Any]]:
+    """For the ``kept`` areas of ``older``, the run each was measured in: the one ``older``
+    was, or, for an area it had kept itself, the run it said."""
+    own: dict[str, Any] = {
+        "areas": [],
         "from": older.get("generated_at"),
         "command": older.get("command"),
         "machine": older.get("machine"),
     }
-    return merged
+    groups: list[dict[str, Any]] = []
+    earlier = older.get("kept") or []
+    earlier = [earlier] if isinstance(earlier, dict) else earlier
+    for area in kept:
+        group = next((g for g in earlier if area in g.get("areas", [])), None)
+        target = (
+            own
+            if group is None
+            else next((g for g in groups if g["from"] == group.get("from")), None)
+        )
+        if target is None:
+            target = {**group, "areas": []} if group is not None else own
+        if target not in groups:
+            groups.append(target)
+        target["areas"].append(area)
+    return groups
 
 
 def update_readme(path: Path, results: dict[str, Any]) -> bool:

@@ -157,16 +157,14 @@ def readme_table(results: Mapping[str, Any]) -> str:
 
 def _kept(results: Mapping[str, Any]) -> list[str]:
     """The sentence for areas kept from an earlier run (``bench.run --merge``), if any."""
-    kept = results.get("kept")
-    if not kept:
-        return []
-    machine = kept.get("machine") or {}
-    return [
-        "",
-        f"Rows of {', '.join(kept['areas'])} are kept from the run of {kept.get('from')} "
-        f"(load {machine.get('load_1min_before')} to {machine.get('load_1min_after')}); "
-        "the others are from the run above.",
+    groups = results.get("kept") or []
+    lines = [
+        f"Rows of {', '.join(group['areas'])} are from the run of {group.get('from')} (load "
+        f"{(group.get('machine') or {}).get('load_1min_before')} to "
+        f"{(group.get('machine') or {}).get('load_1min_after')})."
+        for group in groups
     ]
+    return ["", " ".join([*lines, "The others are from the run above."])] if lines else []
 
 
 def replace_between_markers(

@@ -37,11 +37,16 @@ def test_a_merge_keeps_the_areas_not_run_and_replaces_the_rest() -> None:
     assert merged["medians"]["view"] == {"ms": 0.9} and merged["medians"]["diff"] == {"ms": 0.5}
     # scaling was not run: its tables (by size, and the throughput it measures) are kept.
     assert merged["scaling"] == {"from": "then"} and merged["throughput"] == {"from": "then"}
-    assert merged["kept"]["areas"] == ["diff", "scaling"] and merged["kept"]["from"] == "then"
-    assert "kept from the run of then" in readme_table(merged)
+    assert [(g["areas"], g["from"]) for g in merged["kept"]] == [(["diff", "scaling"], "then")]
+    assert "Rows of diff, scaling are from the run of then" in readme_table(merged)
     # scaling in neither run: the newer's tables.
     other = merge(_results("then", {"diff": 0.5, "sense": 2.0}), newer)
     assert other["scaling"] == {"from": "now"} and other["throughput"] == {"from": "now"}
+    # Merged again: each kept area still names the run it was measured in.
+    later = merge(merged, _results("later", {"scaling": 1.5}))
+    assert [(g["areas"], g["from"]) for g in later["kept"]] == [
+        (["diff"], "then"), (["view"], "now"),
+    ]  # fmt: skip
     # Nothing to keep: the newer run as it is, and no such sentence.
     alone = merge(_results("then", {"view": 3.0}), newer)
-    assert alone is newer and "kept from" not in readme_table(alone)
+    assert alone is newer and "are from the run of" not in readme_table(alone)
