@@ -87,7 +87,7 @@ def test_the_probe_is_the_widget_tree_in_pixels(example: Path, run_argus: RunArg
         "row-item-bread",
         "row-item-apples",
     ]
-    assert probe["focus_order"] == ["list-items", "list-add"]
+    assert [stop["id"] for stop in probe["focus_order"]] == ["list-items", "list-add"]
     stops = json.loads((out / "focus.json").read_text())["stops"]
     assert all(stop["changed_pixels"] > 0 for stop in stops)
 
@@ -96,7 +96,7 @@ def test_the_empty_state_comes_from_its_fixture(example: Path, run_argus: RunArg
     probe = json.loads((_sense(run_argus, example, "empty", "light") / "probe.json").read_text())
     ids = [e["id"] for e in probe["elements"]]
     assert "list-empty" in ids and not any(i.startswith("row-item-") for i in ids)
-    assert probe["focus_order"] == ["list-add"]
+    assert [stop["id"] for stop in probe["focus_order"]] == ["list-add"]
 
 
 def test_a_low_contrast_theme_fails_the_contrast_gate(example: Path, run_argus: RunArgus) -> None:
@@ -168,6 +168,22 @@ def test_bad_arguments_are_one_line_and_exit_2(
     err = capsys.readouterr().err
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
     assert not list(tmp_path.iterdir())
+
+
+def test_wide_characters_keep_their_cells() -> None:
+    from textual.geometry import Region  # after the module's skip: textual may be missing
+
+    from argus.adapters.textual.probe import screen_cells, shown_text
+
+    rows = screen_cells(["ab漢字 c", "  x  "])
+    assert rows[0] == ["a", "b", "漢", "", "字", "", " ", "c"]
+    text, rects = shown_text(rows, Region(2, 0, 4, 1))
+    assert text == "漢字"  # cells 2-5: both wide characters, whole
+    assert rects == [{"x": 24, "y": 0, "width": 48, "height": 24}]
+    assert shown_text(rows, Region(0, 1, 5, 1)) == (
+        "x",
+        [{"x": 24, "y": 24, "width": 12, "height": 24}],
+    )
 
 
 def test_a_screenshot_of_another_shape_is_refused() -> None:

@@ -111,7 +111,8 @@ async def sense_app(
         "terminal": {"columns": columns, "rows": rows, "cell": [CELL_WIDTH, CELL_HEIGHT]},
         "viewport": {"width": columns * CELL_WIDTH, "height": rows * CELL_HEIGHT},
         "elements": elements,
-        "focus_order": [stop["id"] for stop in stops],
+        # The web probe's shape, read by the spec's focus_order expectation.
+        "focus_order": [{"id": s["id"], "testid": "", "tag": s["tag"]} for s in stops],
         "aria_snapshot": "",
     }
     (out / "render.png").write_bytes(png)

@@ -9,7 +9,8 @@ element format (docs/sense.md, "Textual"), so the gates that read styles run on 
   the parent's, the text colour over that), borders, margins, padding in px, the cell font;
 - ``role``: from the widget's type (``Button`` is a button), or a ``role-NAME`` class
   (``role-heading-1`` is a level-1 heading); ``name``: a control's text, else its tooltip;
-- ``interactive``: the widget takes the focus; ``focus_order``: the ids Tab visits, in order.
+- ``interactive``: the widget takes the focus (capture.py adds ``focus_order``, the widgets
+  Tab visits). A wide character (CJK, most emoji) takes two cells: text is read by cell.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from rich.cells import cell_len
 from textual.color import Color
 from textual.geometry import Region
 from textual.widget import Widget
@@ -120,25 +122,38 @@ def box_of(region: Region) -> dict[str, int]:
     }
 
 
-def _text(lines: Sequence[str], region: Region) -> tuple[str, list[dict[str, int]]]:
+def screen_cells(lines: Sequence[str]) -> list[list[str]]:
+    """The screen's text a cell at a time: a wide character (CJK, most emoji) fills its cell
+    and leaves the next one empty, so a region's columns index the row directly."""
+    rows = []
+    for line in lines:
+        cells: list[str] = []
+        for char in line:
+            cells.append(char)
+            cells.extend([""] * (cell_len(char) - 1))
+        rows.append(cells)
+    return rows
+
+
+def shown_text(rows: Sequence[Sequence[str]], region: Region) -> tuple[str, list[dict[str, int]]]:
     """The text shown inside ``region`` of the screen, and one rectangle per line of it."""
     shown, rects = [], []
-    for row in range(region.y, region.bottom):
-        if row >= len(lines):
-            break
-        cells = lines[row][region.x : region.right]
-        text = cells.strip()
-        if not text:
+    for row in range(region.y, min(region.bottom, len(rows))):
+        cells = rows[row][region.x : region.right]
+        filled = [i for i, cell in enumerate(cells) if cell.strip()]
+        if not filled:
             continue
-        start = region.x + len(cells) - len(cells.lstrip())
-        shown.append(text)
-        rects.append(box_of(Region(start, row, len(text), 1)))
+        first, last = filled[0], filled[-1]
+        last += 1 if last + 1 < len(cells) and cells[last + 1] == "" else 0  # a wide char's tail
+        shown.append("".join(cells[first : last + 1]))
+        rects.append(box_of(Region(region.x + first, row, last + 1 - first, 1)))
     return " ".join(shown), rects
 
 
 def widget_elements(screen: Widget, lines: Sequence[str], font_size: float) -> list[dict[str, Any]]:
     """The screen and every displayed widget below it, parents first (document order)."""
     elements: list[dict[str, Any]] = []
+    rows = screen_cells(lines)
 
     def visit(widget: Widget, parent: int | None) -> None:
         if not widget.display:
@@ -147,7 +162,7 @@ def widget_elements(screen: Widget, lines: Sequence[str], font_size: float) -> l
         index = len(elements)
         role, level = role_of(widget)
         children = [c for c in widget.children if isinstance(c, Widget) and c.display]
-        text, rects = ("", []) if children else _text(lines, widget.content_region)
+        text, rects = ("", []) if children else shown_text(rows, widget.content_region)
         name = text if role in NAMED_BY_TEXT else ""
         tooltip = widget.tooltip
         if not name and isinstance(tooltip, str):
