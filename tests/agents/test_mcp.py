@@ -402,3 +402,36 @@ def test_review_landed_reviews_every_task_the_body_closes(tmp_path: Path) -> Non
     refused_call = result_of(bad)
     assert bad.is_error and refused_call["exit_code"] == 2
     assert refused_call["stderr"].startswith("argus: pr_title:")
+
+
+def test_the_person_asked_to_approve_sees_the_features_reviews(tmp_path: Path) -> None:
+    from mcp_types import ElicitResult
+
+    from argus.review.record import record_review
+
+    root = copy_habits(tmp_path)
+    payload = {
+        "verdict": "partial",
+        "confidence": 0.6,
+        "rationale": "Only the light theme was built.",
+        "missing_acceptance": ["dark theme"],
+        "notes": [],
+        "flag": "needs_review",
+        "advisory": True,
+    }
+    record_review(root, "habits", payload)
+    record_review(root, "other", {**payload, "rationale": "Not this feature's."})
+    asked: list[str] = []
+
+    async def declined(context: Any, params: Any) -> Any:
+        asked.append(params.message)
+        return ElicitResult(action="decline")
+
+    request = ("approve", {"feature": "habits", "target": "list"})
+    _, answer = asyncio.run(calls(build_server(root), request, elicitation=declined))
+    assert answer.is_error is True, "nothing is recorded without the person"
+    (question,) = asked
+    assert question.startswith("An agent asks to record your decision: argus approve")
+    assert "acceptance-fidelity reviews of habits (advice only" in question
+    assert "Only the light theme was built." in question and "missing: dark theme" in question
+    assert "Not this feature's." not in question

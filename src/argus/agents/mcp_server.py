@@ -30,8 +30,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Annotated, Any
+from weakref import WeakKeyDictionary
 
-from mcp.server.mcpserver import Elicit, ElicitationResult, MCPServer, Resolve
+from mcp.server.mcpserver import Context, Elicit, ElicitationResult, MCPServer, Resolve
 from mcp_types import CallToolResult
 
 from argus.agents.mcp_call import (
@@ -56,6 +57,8 @@ the screen with a fresh judge, drive a contract's stages, and ask for the adviso
 merged PR; nothing here takes your word for an outcome."""
 ROLES = ("executor", "grader")
 MAX_DIFF_PAIRS = 10_000
+# Each server built here and the repository it serves (a resolver sees only the server).
+_ROOTS: WeakKeyDictionary[MCPServer[Any], Path] = WeakKeyDictionary()
 
 
 def _view(feature: str, target: str, state: str, appearance: str) -> list[str]:
@@ -71,6 +74,7 @@ def build_server(root: Path, role: str = "executor") -> MCPServer[Any]:
     if role not in ROLES:
         raise ValueError(f"role: {role!r} (one of {', '.join(ROLES)})")
     server: MCPServer[Any] = MCPServer("argus", instructions=INSTRUCTIONS)
+    _ROOTS[server] = root
     contract_readers(server, root)
     if role == "grader":
         return server  # a grader reads; it never drives, closes or approves anything
@@ -227,6 +231,7 @@ def _approve_args(
 
 
 def _ask_the_person(
+    ctx: Context[Any, Any],
     feature: str,
     target: str,
     state: str = "",
@@ -234,14 +239,24 @@ def _ask_the_person(
     wrong: str = "",
     note: str = "",
 ) -> Elicit[Confirmation]:
-    """The question the client puts to its person before approve runs."""
+    """The question the client puts to its person before approve runs, with the feature's
+    latest acceptance-fidelity reviews as context (never a condition of the decision)."""
     try:
         what = " ".join(_approve_args(feature, target, state, appearance, wrong, note))
+        context = _reviews_of(_ROOTS[ctx.mcp_server], feature)
     except BadArgument as exc:
         what = f"approve (with arguments that will be refused: {exc})"
-    return Elicit(
-        f"An agent asks to record your decision: argus {what}. {PERSON_ASKS}", Confirmation
-    )
+        context = ""
+    question = f"An agent asks to record your decision: argus {what}. {PERSON_ASKS}"
+    return Elicit(question + context, Confirmation)
+
+
+def _reviews_of(root: Path, feature: str) -> str:
+    """The feature's latest reviews as lines appended to a question ("" when none)."""
+    from argus.review.context import context_lines, review_context
+
+    lines = context_lines(feature, review_context(root, feature))
+    return "".join(f"\n{line}" for line in lines) if lines else ""
 
 
 def serve(root: Path, role: str = "executor") -> None:

@@ -3,12 +3,13 @@ spot-check of a sign-off (HE-2): approved, or the dimension the judge got wrong,
 view's latest render as its snapshot baseline (--baseline), or accept the feature's
 configuration, gates and rubric as they are now (--config). The decisions themselves live in
 argus.loop.human.decisions, which the review page (argus ui) calls too. The feature's latest
-acceptance-fidelity reviews (argus review) are printed beside the decision as context; they
-never change it."""
+acceptance-fidelity reviews (argus review) are printed as context before the passphrase is
+asked; they never change the decision."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -74,11 +75,13 @@ def register(subparsers: Any) -> None:
 def approve_command(args: argparse.Namespace) -> int:
     from argus.person import require_person
 
-    require_person("argus approve")
     if (args.state is None) != (args.appearance is None):
         raise InputError("--state and --appearance go together; give both or neither")
     root = repo_root(args)
     spec = feature_spec(root, args.feature)
+    # The reviews are in front of the person before they are asked for the passphrase.
+    _print_review_context(root, spec.feature)
+    require_person("argus approve")
     if args.config:
         if args.target or args.state or args.wrong or args.note or args.baseline:
             raise InputError(
@@ -86,7 +89,6 @@ def approve_command(args: argparse.Namespace) -> int:
                 "--feature (and --root)"
             )
         print(accept_config(spec, load_config(root), via=VIA).message)
-        _print_review_context(root, spec.feature)
         return 0
     if args.target is None:
         raise InputError("--target is required (except with --config)")
@@ -120,14 +122,14 @@ def approve_command(args: argparse.Namespace) -> int:
             target=target.id,
         )
     print(decision.message)
-    _print_review_context(root, spec.feature)
     return 0
 
 
 def _print_review_context(root: Path, feature: str) -> None:
-    """The feature's latest acceptance-fidelity reviews, shown beside the decision: context
-    for the person, never a condition of it (the decision above is recorded as it was)."""
+    """The feature's latest acceptance-fidelity reviews on stderr, where the passphrase is asked:
+    context for the person, never a condition of the decision (recorded as it would be without
+    them)."""
     from argus.review.context import context_lines, review_context
 
     for line in context_lines(feature, review_context(root, feature)):
-        print(line)
+        print(line, file=sys.stderr)
