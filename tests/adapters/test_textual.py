@@ -59,10 +59,14 @@ def _gates(run_argus: RunArgus, root: Path, state: str, appearance: str) -> dict
 
 
 def test_two_senses_are_byte_identical_and_match_the_reference(
-    example: Path, run_argus: RunArgus
+    example: Path, run_argus: RunArgus, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out = _sense(run_argus, example, "populated", "dark")
     first = {name: (out / name).read_bytes() for name in ("render.png", "probe.json", "focus.json")}
+    # The shell's Textual settings do not reach the render: no monochrome, no animation.
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("TEXTUAL_ANIMATIONS", "full")
+    monkeypatch.setenv("TEXTUAL_COLOR_SYSTEM", "standard")
     _sense(run_argus, example, "populated", "dark")
     for name, data in first.items():
         assert (out / name).read_bytes() == data, name

@@ -8,7 +8,7 @@ import importlib
 import importlib.util
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,15 @@ def _themes(pairs: Sequence[str]) -> dict[str, str]:
             raise BadInput(f"--theme {pair!r}: expected APPEARANCE=THEME, e.g. dark=textual-dark")
         themes[appearance] = theme
     return themes
+
+
+def steady_environment(environ: MutableMapping[str, str]) -> None:
+    """The same render whatever the shell says: Textual reads NO_COLOR (a monochrome app) and
+    TEXTUAL* variables (features, animation level, colour system, ...) when it is imported, so
+    they go before it is; animations are off, so the app is at rest once its messages are."""
+    for name in [n for n in environ if n == "NO_COLOR" or n.startswith("TEXTUAL")]:
+        del environ[name]
+    environ["TEXTUAL_ANIMATIONS"] = "none"
 
 
 def load_app(spec: str) -> Callable[[], Any]:
@@ -95,6 +104,7 @@ def main(argv: Sequence[str]) -> int:
         out = Path(args.out)
         if not out.is_dir():
             raise BadInput(f"--out {out}: not a folder")
+        steady_environment(os.environ)
         from argus.adapters.textual.capture import sense_app  # textual only past the arguments
     except BadInput as exc:
         return _fail(str(exc), 2)
