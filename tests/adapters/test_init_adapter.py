@@ -67,3 +67,13 @@ def test_bad_adapter_flags_are_one_line_and_write_nothing(
     assert result.returncode == 2
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert sorted(p.name for p in repo.iterdir()) == [".git"]
+
+
+def test_lint_does_not_ask_a_textual_spec_for_axe(repo: Path, run_argus: RunArgus) -> None:
+    run_argus("init", "shop", "--adapter", "textual", "--app", "app.py:Shop", cwd=repo)
+    linted = run_argus("lint", cwd=repo)
+    assert "lacks WCAG gate" not in linted.stdout + linted.stderr
+    spec = repo / "argus/specs/shop/spec.json"
+    spec.write_text(spec.read_text().replace('"adapter": "textual"', '"adapter": "web"'))
+    web = run_argus("lint", cwd=repo)
+    assert "lacks WCAG gate(s) this version offers: axe" in web.stdout + web.stderr

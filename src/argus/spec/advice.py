@@ -5,7 +5,8 @@
   ring or an unreadable text passes those gates unseen. The gates that measure WCAG criteria
   are the ones the gate registry lists with WCAG criteria (``argus.gates.wcag_gates()``), not a
   list kept here; the callers above the gates (``argus lint``, the report) pass it in, so the
-  spec layer never imports the gates.
+  spec layer never imports the gates. A spec sensed by a project adapter is not asked for the
+  gates that audit a web page's markup (``axe``): its views have none.
 - **Views that cannot sign off under the metric judge alone.** functional_correctness
   abstains on a state without machine expectations, and on one whose expectations all hold
   while prose criteria remain (spec.md acceptance criteria, component contracts) and the
@@ -108,10 +109,25 @@ def signoff_warnings(data: dict[str, Any], spec_dir: Path) -> Iterator[Issue]:
                 )
 
 
+# Gates that audit a web page's markup: a spec sensed by a project adapter (a terminal or
+# native UI) gives them nothing to read, so leaving them out of its gate list is no gap.
+WEB_PAGE_GATES = frozenset({"axe"})
+
+
+def applicable_wcag_gates(
+    spec_data: Mapping[str, Any], wcag: Mapping[str, str]
+) -> Mapping[str, str]:
+    """The WCAG gates that can measure the spec's views (all of them for a web spec)."""
+    if spec_data.get("adapter", "web") == "web":
+        return wcag
+    return {name: criteria for name, criteria in wcag.items() if name not in WEB_PAGE_GATES}
+
+
 def wcag_gate_notes(
     spec_data: Mapping[str, Any], config: ProjectConfig, wcag: Mapping[str, str]
 ) -> list[str]:
     """The WCAG-gate warnings as the report's notes: one line each, naming where to add."""
+    wcag = applicable_wcag_gates(spec_data, wcag)
     found = project_gate_warnings(config, wcag)
     if isinstance(spec_data.get("targets"), list):
         found.extend(target_gate_warnings(dict(spec_data), wcag))
@@ -123,6 +139,7 @@ def lint_warnings(
 ) -> list[Issue]:
     """Every warning for one schema-valid spec under its project's config; ``wcag``: the
     known gates that measure WCAG criteria (name -> criteria)."""
+    wcag = applicable_wcag_gates(data, wcag)
     warnings = project_gate_warnings(config, wcag)
     warnings.extend(target_gate_warnings(data, wcag))
     if metric_alone(config):
