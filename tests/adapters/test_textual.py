@@ -127,6 +127,20 @@ def test_a_widget_without_its_id_fails_the_a11y_ids_gate(
     assert gates["a11y_ids"]["data"]["missing"] == ["list-add"]
 
 
+def test_a_focus_style_removed_fails_the_focus_visible_gate(
+    example: Path, run_argus: RunArgus
+) -> None:
+    css = example / "app.tcss"
+    shown = "Button:focus {\n    text-style: bold reverse;\n}"
+    hidden = "Button:focus {\n    text-style: none;\n    background-tint: $foreground 0%;\n}"
+    assert shown in css.read_text()
+    css.write_text(css.read_text().replace(shown, hidden))
+    _sense(run_argus, example, "populated", "light")
+    gates = _gates(run_argus, example, "populated", "light")
+    assert gates["focus_visible"]["status"] == "fail"
+    assert [f["element"] for f in gates["focus_visible"]["findings"]] == ["#list-add"]
+
+
 def test_the_example_signs_off_in_a_headless_loop(example: Path, run_argus: RunArgus) -> None:
     result = run_argus("loop", "--feature", "shopping", "--mode", "headless", cwd=example)
     assert result.returncode == 0, result.stdout + result.stderr
