@@ -171,6 +171,20 @@ def test_an_optional_input_is_none_an_object_or_refused(tmp_path: Path) -> None:
 # --- images --------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("spec", "adapter"),
+    [
+        (None, "web"),  # no spec in the packet: the web sensor's
+        ({"feature": "x"}, "web"),  # the spec's default
+        ({"adapter": "textual"}, "textual"),
+        ({"adapter": 3}, "web"),  # not a name: never a platform
+    ],
+)
+def test_the_adapter_is_the_specs(tmp_path: Path, spec: Any, adapter: str) -> None:
+    extra = {} if spec is None else {"spec": spec}
+    assert context(tmp_path, extra=extra).adapter == adapter
+
+
 def test_images_are_decoded_once_and_shared(tmp_path: Path) -> None:
     ctx = context(tmp_path, images={"render": _png(10), "reference": _png(200, (4, 4))})
     render = ctx.render_picture
