@@ -98,7 +98,7 @@ DEFAULT = (
     # what a sign-off depends on: which way each setting weakens
     "src/argus/loop/guard/pin_rules.py=tests/loop/test_config_pin.py",
     "src/argus/referee/verdict.py=tests/referee",
-    "src/argus/referee/evidence.py=tests/referee/test_evidence_states.py",
+    "src/argus/referee/_evidence.py=tests/referee/test_evidence_states.py",
     # completion: the deciding part of `argus contract complete` (run.py only opens and locks)
     # and the ledger proof it and the Stop hook ask; not the slow CLI end-to-end tests
     "src/argus/contract/completion.py=tests/contract/test_completion.py",

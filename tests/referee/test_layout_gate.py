@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from argus.referee import layout_gate as gate_module
+from argus.referee import _layout_gate as gate_module
 from argus.referee.verdict import referee
 from tests.layout.pbir import good_page, variant, write_inline, write_page
 

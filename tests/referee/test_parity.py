@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from argus.referee.parity import parity_gate
+from argus.referee._parity import parity_gate
 from tests.layout.pbir import field, visual
 
 

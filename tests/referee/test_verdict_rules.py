@@ -13,7 +13,7 @@ import pytest
 from argus import __version__
 from argus.errors import InputError
 from argus.lighthouse.score import CATEGORIES, NEXT_ACTION
-from argus.referee.sources import Gate
+from argus.referee._sources import Gate
 from argus.referee.verdict import merge, referee
 from tests.layout.pbir import visual
 from tests.referee.test_referee import config, gates_of, write

@@ -11,7 +11,7 @@ page can write anything into its console, and the verdict is read back as truste
 Paths in the config are relative to the repository root, may not contain ``..``, and must
 resolve inside the root (symlinks included); every file is capped at 5 MiB before parsing.
 An evidence file that does not exist is ``not_captured`` and one holding a non-finite number
-is an ``error``, each with its reason (argus.referee.evidence): the verdict is still written.
+is an ``error``, each with its reason (argus.referee._evidence): the verdict is still written.
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from argus import __version__
 from argus.config import load_config
 from argus.errors import InputError
 from argus.io import read_json
-from argus.referee import sources
-from argus.referee.evidence import MISSING, NON_FINITE, Unusable
-from argus.referee.sources import Gate
+from argus.referee import _sources as sources
+from argus.referee._evidence import MISSING, NON_FINITE, Unusable
+from argus.referee._sources import Gate
 
 SCHEMA_VERSION = 1
 DEFAULTS = {
@@ -134,7 +134,7 @@ def referee(config_path: Path, root: Path) -> RefereeVerdict:
 
     gates: list[Gate] = []
     if "layout" in config:
-        from argus.referee.layout_gate import layout_gate
+        from argus.referee._layout_gate import layout_gate
 
         where = path(config["layout"], "layout")
         gates.append(_graded("layout", lambda: layout_gate(where, root.resolve())))
@@ -142,7 +142,7 @@ def referee(config_path: Path, root: Path) -> RefereeVerdict:
         where = path(config["gates"], "gates")
         gates.append(_graded("gates", lambda: sources.gates_gate(where)))
     if "parity" in config:
-        from argus.referee.parity import parity_gate
+        from argus.referee._parity import parity_gate
 
         candidate, reference = pair("parity")
         gates.append(_graded("parity", lambda: parity_gate(candidate, reference)))

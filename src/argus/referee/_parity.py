@@ -26,8 +26,8 @@ from typing import Any
 from argus.errors import InputError
 from argus.layout.model import bound_roles, visual_body
 from argus.layout.reference import ReferenceUnavailable, load_visual_types
-from argus.referee.evidence import read_evidence
-from argus.referee.sources import MAX_LISTED, Gate, _safe_key
+from argus.referee._evidence import read_evidence
+from argus.referee._sources import MAX_LISTED, Gate, _safe_key
 
 
 def pbir_visual(doc: Any) -> Mapping[str, Any] | None:

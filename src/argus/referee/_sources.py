@@ -8,11 +8,11 @@ degraded, with numbers and fixed words only (never text from a page or a report)
   its own minimum (accessibility, performance, best-practices, seo);
 - ``ssim``: either ``{"render", "reference"}`` PNGs, compared by Argus itself out of the page,
   or a captured ``{"ssim_score": x}``; a score that is not a finite number in [0, 1] is an error;
-- ``parity``: see argus.referee.parity (PBIR visual against a known-good exemplar);
+- ``parity``: see argus.referee._parity (PBIR visual against a known-good exemplar);
 - ``design_schema``: the asymmetric diff over declared design systems (argus.design.diff):
   spacing base unit, type ratio within a tolerance, elevation levels, breakpoints, components.
 
-Files are read by argus.referee.evidence: a missing one is ``not_captured``, a non-finite number
+Files are read by argus.referee._evidence: a missing one is ``not_captured``, a non-finite number
 in one is an ``error``, both with the reason (the referee turns them into the gate).
 """
 
@@ -27,7 +27,7 @@ from typing import Any
 
 from argus.console_policy import ConsolePolicy
 from argus.errors import InputError
-from argus.referee.evidence import read_evidence, require_present
+from argus.referee._evidence import read_evidence, require_present
 
 _KEY_SAFE = re.compile(r"[^A-Za-z0-9_.$\[\]-]")
 MAX_LISTED = 20

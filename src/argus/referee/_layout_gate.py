@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from argus.io import loads_json
-from argus.referee.evidence import require_present
-from argus.referee.sources import Gate
+from argus.referee._evidence import require_present
+from argus.referee._sources import Gate
 
 LINT_SCHEMA_VERSION = 1
 LINT_TIMEOUT_S = 120.0
