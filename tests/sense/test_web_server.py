@@ -141,3 +141,31 @@ def test_a_reused_server_proves_itself_by_an_id_of_the_a11y_contract(
     refused = pytest.raises(SensorError, match=r"an id of the a11y contract \(habits.screen")
     with refused, web_server(config, spec.root, spec):
         pass
+
+
+def test_the_server_command_finds_argus_own_scripts_when_path_does_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Argus run from a virtualenv that was never activated: `streamlit run ...` (here: the
+    interpreter's own name) is found in Argus's scripts directory, after the user's PATH."""
+    scripts = Path(sys.executable).parent
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    port = free_port()
+    name = Path(sys.executable).name
+    command = (
+        f"sh -c 'echo \"$PATH\" > seen-path; exec {name} -m http.server {port} --bind 127.0.0.1'"
+    )
+    config = _config(tmp_path, command, port, timeout=20)
+    with web_server(config) as url:
+        assert url is not None and url_answers(url)
+    assert (tmp_path / "seen-path").read_text().strip() == f"/usr/bin:/bin:{scripts}"
+
+
+def test_own_scripts_come_last_and_once() -> None:
+    from argus.sense.server import with_own_scripts
+
+    scripts = str(Path(sys.executable).parent)
+    assert with_own_scripts({"PATH": "/a:/b"})["PATH"] == f"/a:/b:{scripts}"
+    assert with_own_scripts({"PATH": f"{scripts}:/a"})["PATH"] == f"{scripts}:/a"
+    assert with_own_scripts({})["PATH"] == scripts
+    assert with_own_scripts({"PATH": "/a", "X": "1"})["X"] == "1"

@@ -9,12 +9,14 @@ until it answers within ``timeout`` seconds, and all of it is stopped on exit.
 
 from __future__ import annotations
 
+import os
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
@@ -30,6 +32,19 @@ POLL_SECONDS = 0.1
 
 # Local servers must never be reached through a proxy from the environment.
 _OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def with_own_scripts(environ: Mapping[str, str]) -> dict[str, str]:
+    """``environ`` with the directory of Argus's own interpreter (its virtualenv's scripts:
+    ``streamlit``, ``python``, ``flask`` ...) last on PATH, so a server command written the way
+    docs/frameworks.md shows starts when Argus runs from a virtualenv that was never activated.
+    Last, not first: whatever the user's PATH already finds is what runs."""
+    scripts = str(Path(sys.executable).parent)
+    path = environ.get("PATH", "")
+    parts = path.split(os.pathsep) if path else []
+    if scripts in parts:
+        return dict(environ)
+    return {**environ, "PATH": os.pathsep.join([*parts, scripts])}
 
 
 def url_answers(url: str, timeout: float = 1.0) -> bool:
@@ -89,7 +104,11 @@ def web_server(
             try:
                 process = running.enter_context(
                     start_confined(
-                        server.command, workspace("web server", workdir), cwd=cwd, log=log
+                        server.command,
+                        workspace("web server", workdir),
+                        cwd=cwd,
+                        log=log,
+                        env=with_own_scripts(os.environ),
                     )
                 )
             except OSError as exc:
