@@ -6,9 +6,12 @@ import numpy as np
 import pytest
 
 from argus.diff import kernel, pixelmatch
+from argus.diff.antialias import SiblingCounter, antialiased
+from argus.diff.yiq import color_delta
 from argus.errors import InputError
 
 from .conftest import page
+from .reference import color_delta as color_delta_ref
 from .reference import reference_pixelmatch
 
 
@@ -232,3 +235,30 @@ def test_a_slightly_lighter_pixel_is_not_drawn_as_darker(rows: int) -> None:
     count = pixelmatch(a, b, output, threshold=0.0, include_aa=True, diff_color_alt=(0, 0, 255))
     assert count == rows * 64
     assert output[0, 0].tolist() == [255, 0, 0, 255]
+
+
+def test_settled_pixels_are_left_out_of_the_anti_aliasing_test() -> None:
+    # A grey column between a black and a white block is anti-aliasing; marked settled (the
+    # first image already excluded it) it is not tested again, and the others still are.
+    img = np.zeros((7, 9, 4), dtype=np.uint8)
+    img[..., 3] = 255
+    img[:, 4, :3] = 128
+    img[:, 5:, :3] = 255
+    counter = SiblingCounter(img.view(np.uint32).reshape(7, 9))
+    pos = np.array([3 * 9 + 4, 2 * 9 + 4, 3 * 9 + 1], dtype=np.intp)
+    assert antialiased(counter, counter, pos, True).tolist() == [True, True, False]
+    settled = np.array([True, False, False])
+    assert antialiased(counter, counter, pos, True, settled).tolist() == [False, True, False]
+
+
+@pytest.mark.parametrize("alpha", [255, 200], ids=["opaque (int16 path)", "translucent"])
+def test_colour_deltas_are_the_scalar_formula_bit_for_bit(alpha: int) -> None:
+    rng = np.random.default_rng(alpha)
+    p1 = rng.integers(0, 256, (500, 4), dtype=np.uint8)
+    p2 = rng.integers(0, 256, (500, 4), dtype=np.uint8)
+    p1[:, 3] = p2[:, 3] = alpha
+    p2[:50] = p1[:50]  # equal pixels give a zero delta
+    offsets = np.arange(500, dtype=np.intp) * 4
+    deltas = color_delta(p1.view(np.uint32)[:, 0], p2.view(np.uint32)[:, 0], offsets, True)
+    expected = [color_delta_ref(p1[n], p2[n], n * 4, True) for n in range(500)]
+    assert deltas.tolist() == expected

@@ -53,21 +53,23 @@ def equal_neighbour_map(img: U32) -> Counts:
     """For every pixel of an H x W uint32 image: equal neighbours, plus one on the border."""
     h, w = img.shape
     count = np.zeros((h, w), dtype=np.uint8)
+    count[0, :] = count[-1, :] = count[:, 0] = count[:, -1] = 1
     # Each comparison of a pixel with its right, lower, lower-right and lower-left
-    # neighbour counts for both pixels of the pair.
+    # neighbour counts for both pixels of the pair; one scratch buffer holds each result,
+    # added as 0/1 bytes so no cast pass is needed.
     pairs = (
         ((slice(None), slice(1, None)), (slice(None), slice(None, -1))),
         ((slice(1, None), slice(None)), (slice(None, -1), slice(None))),
         ((slice(1, None), slice(1, None)), (slice(None, -1), slice(None, -1))),
         ((slice(1, None), slice(None, -1)), (slice(None, -1), slice(1, None))),
     )
+    scratch = np.empty((h, w), dtype=bool)
     for first, second in pairs:
-        same = img[first] == img[second]
-        count[first] += same
-        count[second] += same
-    edge = np.zeros((h, w), dtype=bool)
-    edge[0, :] = edge[-1, :] = edge[:, 0] = edge[:, -1] = True
-    count += edge
+        same = scratch[first]
+        np.equal(img[first], img[second], out=same)
+        ones = same.view(np.uint8)
+        np.add(count[first], ones, out=count[first])
+        np.add(count[second], ones, out=count[second])
     return count
 
 
@@ -111,13 +113,23 @@ def flat_in_both(own: SiblingCounter, other: SiblingCounter, pos: Index) -> Mask
     return many
 
 
-def antialiased(own: SiblingCounter, other: SiblingCounter, pos: Index, checkerboard: bool) -> Mask:
+def antialiased(
+    own: SiblingCounter,
+    other: SiblingCounter,
+    pos: Index,
+    checkerboard: bool,
+    settled: Mask | None = None,
+) -> Mask:
     """Which pixels at flat positions ``pos`` of ``own``'s image look like anti-aliasing,
-    with ``other`` counting siblings in the other image."""
+    with ``other`` counting siblings in the other image. Pixels marked in ``settled`` (one
+    flag per position) are already decided: they are not tested and stay False."""
     result = np.zeros(pos.size, dtype=bool)
     # More than two equal neighbours rules anti-aliasing out; equal pixels have a zero
     # brightness delta, so this cheap count never rejects a pixel the full test would keep.
-    open_ = np.flatnonzero(own.at(pos) <= 2)
+    few = own.at(pos) <= 2
+    if settled is not None:
+        few &= ~settled
+    open_ = np.flatnonzero(few)
     if open_.size == 0:
         return result
     sub = pos[open_]

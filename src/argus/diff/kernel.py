@@ -114,9 +114,10 @@ def candidates_by_run(
     """As candidates_sparse, computing the delta once per run of repeated pixel pairs."""
     lengths = run_lengths(starts, flat1.size)
     delta = color_delta(flat1[starts], flat2[starts], starts * 4, checkerboard)
-    over = np.repeat(np.abs(delta) > max_delta, lengths)
-    candidates = np.flatnonzero(over)
-    darker: Mask = np.repeat(delta < 0, lengths)[candidates]
+    over = np.abs(delta) > max_delta
+    candidates = np.flatnonzero(np.repeat(over, lengths))
+    # The candidates are the over-threshold runs' pixels in order: expand only those runs.
+    darker: Mask = np.repeat(delta[over] < 0, lengths[over])
     return candidates, darker
 
 
@@ -175,8 +176,7 @@ def match(a: U8, b: U8, *, threshold: float, include_aa: bool, checkerboard: boo
         count_a = SiblingCounter(a32)
         count_b = SiblingCounter(b32)
         excluded = antialiased(count_a, count_b, candidates, checkerboard)
-        rest = np.flatnonzero(~excluded)
-        excluded[rest] = antialiased(count_b, count_a, candidates[rest], checkerboard)
+        excluded |= antialiased(count_b, count_a, candidates, checkerboard, settled=excluded)
     return Match(candidates, darker, excluded)
 
 
