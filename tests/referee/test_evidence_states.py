@@ -153,6 +153,29 @@ def test_a_malformed_file_is_still_bad_input(
     assert err.startswith("argus: ") and "bad.json" in err and "not valid JSON" in err
 
 
+# What each evidence file is called in the one-line refusal, so the user knows which to fix.
+ROLES = {
+    "gates": "gate result",
+    "console": "console capture",
+    "lighthouse": "Lighthouse report",
+    "ssim": "SSIM capture",
+    "parity": "parity candidate",
+}
+
+
+@pytest.mark.parametrize(("name", "role"), ROLES.items())
+def test_the_refusal_names_which_evidence_the_file_was(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, role: str
+) -> None:
+    (tmp_path / "bad.json").write_text("[1,")
+    write(tmp_path, "good.json", PBIR)
+    entry: Any = (
+        {"candidate": "bad.json", "reference": "good.json"} if name == "parity" else "bad.json"
+    )
+    code, _, err = referee_cli(tmp_path, capsys, **{name: entry})
+    assert code == 2 and f"bad.json: {role} is not valid JSON" in err
+
+
 @pytest.mark.parametrize("text", ['{"spacing_base": 8,', '{"a": 1, "a": 2}', "\xff\xfe"])
 def test_an_unparseable_design_schema_is_not_captured_as_the_seed_says(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str
