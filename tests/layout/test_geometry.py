@@ -1,4 +1,4 @@
-"""Rows, columns and edge alignment (argus.layout.geometry), each rule at its boundary."""
+"""Rows, columns and edge alignment (argus.layout._geometry), each rule at its boundary."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from argus.layout.geometry import (
+from argus.layout._geometry import (
     full_bleed,
     gaps,
     intersecting_pairs,

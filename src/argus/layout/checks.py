@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from argus.layout.geometry import (
+from argus.layout._geometry import (
     EPSILON,
     Axis,
     gaps,
