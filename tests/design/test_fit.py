@@ -6,9 +6,9 @@ import json
 
 import pytest
 
+from argus.design._fit import fit_base_unit, fit_ratio, order_shadows
+from argus.design._schema import DesignSystem, read_design_system
 from argus.design.extract import build_schema
-from argus.design.fit import fit_base_unit, fit_ratio, order_shadows
-from argus.design.schema import DesignSystem, read_design_system
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from argus.design.schema import DesignSystem, Unrecognised, read_design_system
+from argus.design._schema import DesignSystem, Unrecognised, read_design_system
 
 MAX_LISTED = 20
 

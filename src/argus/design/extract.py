@@ -22,7 +22,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from argus.design.fit import fit_base_unit, fit_ratio, order_shadows
+from argus.design._fit import fit_base_unit, fit_ratio, order_shadows
 from argus.errors import SensorError
 from argus.io import loads_json
 from argus.sense.world import isolated_world
