@@ -9,7 +9,7 @@ import pytest
 
 from argus.errors import InputError
 from argus.tokens import load_tokens
-from argus.tokens.typeroles import TypeRole
+from argus.tokens._typeroles import TypeRole
 from tests.tokens.conftest import WriteTokens
 
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 from argus.errors import InputError
 from argus.io import read_json
-from argus.tokens.dtcg import is_dtcg, read_dtcg_tokens
+from argus.tokens._dtcg import is_dtcg, read_dtcg_tokens
+from argus.tokens._seed_format import is_seed_shape, read_seed_tokens
 from argus.tokens.model import ALL_APPEARANCES, Tokens
-from argus.tokens.seed_format import is_seed_shape, read_seed_tokens
 
 __all__ = ["ALL_APPEARANCES", "Tokens", "load_tokens"]
 

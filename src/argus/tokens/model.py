@@ -8,8 +8,8 @@ from pathlib import Path
 
 from argus.color import RGBA, composite, delta_e_2000
 from argus.errors import InputError
+from argus.tokens._typeroles import TypeRole
 from argus.tokens.colorroles import ColorRole
-from argus.tokens.typeroles import TypeRole
 
 # Key under which a colour that does not vary by appearance is stored.
 ALL_APPEARANCES = "*"

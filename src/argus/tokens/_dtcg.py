@@ -27,11 +27,11 @@ from typing import Any
 
 from argus.color import RGBA
 from argus.errors import InputError
-from argus.tokens.classify import ScaleKind, scale_kind
+from argus.tokens._classify import ScaleKind, scale_kind
+from argus.tokens._typeroles import TypeRole, type_role
+from argus.tokens._values import color_value, dimension_px, font_family
 from argus.tokens.colorroles import ColorRole, color_role
 from argus.tokens.model import ALL_APPEARANCES, Tokens
-from argus.tokens.typeroles import TypeRole, type_role
-from argus.tokens.values import color_value, dimension_px, font_family
 
 _ALIAS = re.compile(r"\{([^{}]+)\}")
 _APPEARANCE_GROUP = re.compile(r"(light|dark)([-_][A-Za-z0-9_-]+)?")

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from argus.tokens.values import dimension_px
+from argus.tokens._values import dimension_px
 
 KINDS = ("heading", "body", "numeric")
 MAX_MULTIPLIER = 4.0

@@ -17,10 +17,10 @@ from typing import Any, TypeVar
 
 from argus.color import RGBA
 from argus.errors import InputError
+from argus.tokens._typeroles import TypeRole, type_role
+from argus.tokens._values import color_value, dimension_px, font_family
 from argus.tokens.colorroles import ColorRole, color_role
 from argus.tokens.model import ALL_APPEARANCES, Tokens
-from argus.tokens.typeroles import TypeRole, type_role
-from argus.tokens.values import color_value, dimension_px, font_family
 
 SECTIONS = ("colors", "spacing", "type", "radii", "fonts", "typography", "color_roles")
 
