@@ -15,11 +15,11 @@ import typing as _typing
 from argus._lazy import lazy_attributes as _lazy_attributes
 
 if _typing.TYPE_CHECKING:
-    from argus.spec.checks import Issue
-    from argus.spec.files import png_problem
-    from argus.spec.fixtures import fixture_count
+    from argus.spec._checks import Issue
+    from argus.spec._files import png_problem
+    from argus.spec._fixtures import fixture_count
+    from argus.spec._load import load_spec
     from argus.spec.lint import LintReport, WorklistItem, lint_spec
-    from argus.spec.load import load_spec
     from argus.spec.model import (
         DEFAULT_VIEWPORT,
         Canonical,
@@ -38,13 +38,13 @@ if _typing.TYPE_CHECKING:
 
 # Each public name and the module it comes from.
 _SOURCES = {
-    "Issue": "argus.spec.checks",
-    "png_problem": "argus.spec.files",
-    "fixture_count": "argus.spec.fixtures",
+    "Issue": "argus.spec._checks",
+    "png_problem": "argus.spec._files",
+    "fixture_count": "argus.spec._fixtures",
     "LintReport": "argus.spec.lint",
     "WorklistItem": "argus.spec.lint",
     "lint_spec": "argus.spec.lint",
-    "load_spec": "argus.spec.load",
+    "load_spec": "argus.spec._load",
     "DEFAULT_VIEWPORT": "argus.spec.model",
     "Canonical": "argus.spec.model",
     "CountExpectation": "argus.spec.model",

@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from argus.spec.checks import Issue
+from argus.spec._checks import Issue
 from argus.spec.prose import prose_criteria
 
 if TYPE_CHECKING:

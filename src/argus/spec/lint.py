@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from argus.schemas import schema_violations
+from argus.spec._checks import Issue, consistency_issues, path_issues
+from argus.spec._files import file_issues
+from argus.spec._load import read_spec_data
 from argus.spec.advice import lint_warnings
-from argus.spec.checks import Issue, consistency_issues, path_issues
-from argus.spec.files import file_issues
-from argus.spec.load import read_spec_data
 from argus.spec.model import view_slug
 from argus.spec.paths import find_repo_root
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from argus.errors import InputError
-from argus.spec.fixtures import fixture_count
+from argus.spec._fixtures import fixture_count
 from argus.spec.steps import Step
 from argus.spec.typed import TypedChecks
 

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 from argus.errors import InputError
 from argus.io import read_json
 from argus.schemas import load_rubric
-from argus.spec.checks import Issue
-from argus.spec.fixtures import fixture_count
+from argus.spec._checks import Issue
+from argus.spec._fixtures import fixture_count
 from argus.spec.paths import repo_path
 
 if TYPE_CHECKING:

@@ -1,7 +1,7 @@
 """Semantic checks of a schema-valid spec.json: what JSON Schema alone cannot express.
 
 These need no file contents, so ``load_spec`` runs them too; the checks that open the files a
-spec names are in ``argus.spec.files`` (run by ``argus lint``).
+spec names are in ``argus.spec._files`` (run by ``argus lint``).
 """
 
 from __future__ import annotations

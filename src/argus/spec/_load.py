@@ -8,7 +8,7 @@ from typing import Any
 from argus.errors import InputError
 from argus.io import read_json
 from argus.schemas import validate
-from argus.spec.checks import structural_issues
+from argus.spec._checks import structural_issues
 from argus.spec.model import (
     Canonical,
     CountExpectation,
