@@ -1,8 +1,8 @@
 """What Lighthouse costs: one `lighthouse` run on the example's canonical view, against the
 time Argus takes to sense that view, in the same run.
 
-Lighthouse is found or installed as `argus lighthouse` does (argus.lighthouse.install, into the
-cache, outside the timing). A warm sensor senses the canonical view each round; Lighthouse
+Lighthouse is found or installed as `argus lighthouse` does (argus.lighthouse.lighthouse_command,
+into the cache, outside the timing). A warm sensor senses the canonical view each round; Lighthouse
 then runs on the same URL (its own Chromium launch included, as in the gate). There is no
 target: the number says how much slower a loop iteration gets with the opt-in gate on, which is
 why it is off by default. Separate from `bench.run` (`python -m bench.lighthouse_bench
@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.config import load_config
-from argus.lighthouse.install import lighthouse_command
+from argus.lighthouse import lighthouse_command
 from argus.lighthouse.run import run_lighthouse
 from argus.sense.browser import discover_browser
 from argus.sense.sensor import Sensor

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from argus.lighthouse import install
-from argus.lighthouse.install import LighthouseUnavailable, lighthouse_command
+from argus.lighthouse import _install as install
+from argus.lighthouse._install import LighthouseUnavailable, lighthouse_command
 from argus.lighthouse.run import trim_report
 from argus.lighthouse.score import DEFAULT_MINIMUMS, grade, next_action, overall
 from argus.referee.verdict import referee

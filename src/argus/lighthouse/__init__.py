@@ -7,6 +7,7 @@ import typing as _typing
 from argus._lazy import lazy_attributes as _lazy_attributes
 
 if _typing.TYPE_CHECKING:
+    from argus.lighthouse._install import lighthouse_command
     from argus.lighthouse.run import run_lighthouse
     from argus.lighthouse.score import (
         CATEGORIES,
@@ -20,6 +21,7 @@ if _typing.TYPE_CHECKING:
 # The package's face: each name is imported from its module on first use (PEP 562), so
 # importing one module of the package loads none of the others.
 _SOURCES = {
+    "lighthouse_command": "argus.lighthouse._install",
     "run_lighthouse": "argus.lighthouse.run",
     "CATEGORIES": "argus.lighthouse.score",
     "CategoryGrade": "argus.lighthouse.score",
@@ -35,6 +37,7 @@ __all__ = [
     "CATEGORIES",
     "CategoryGrade",
     "grade",
+    "lighthouse_command",
     "next_action",
     "overall",
     "overall_of_all",

@@ -19,7 +19,7 @@ from typing import Any
 
 from argus.errors import SensorError
 from argus.io import atomic_write_json, read_json
-from argus.lighthouse.install import lighthouse_command
+from argus.lighthouse._install import lighthouse_command
 from argus.lighthouse.score import CATEGORIES
 from argus.proc import one_line, read_tail, run_in_group
 
