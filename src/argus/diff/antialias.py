@@ -141,17 +141,17 @@ def antialiased(
     deltas = brightness(dr, dg, db)
     zeroes = hood.border + ((deltas == 0) & hood.valid).sum(axis=0, dtype=np.uint8)
     # A missing neighbour points at the centre, so its delta is 0 and never the extreme.
-    # argmin/argmax return the first extreme in visiting order, as pixelmatch's strict < and
-    # > comparisons keep the first.
-    darkest = deltas.argmin(axis=0)
-    brightest = deltas.argmax(axis=0)
-    cols = np.arange(sub.size)
-    slope = (zeroes <= 2) & (deltas[darkest, cols] < 0) & (deltas[brightest, cols] > 0)
-    if not slope.any():
-        return result
+    # A slope needs both a darker and a brighter neighbour: the row-wise minimum and maximum
+    # decide it without locating them.
+    slope = (zeroes <= 2) & (deltas.min(axis=0) < 0) & (deltas.max(axis=0) > 0)
     keep = np.flatnonzero(slope)
+    if keep.size == 0:
+        return result
+    # Locate the extremes only on the slopes: argmin/argmax return the first extreme in
+    # visiting order, as pixelmatch's strict < and > comparisons keep the first.
+    sloped = deltas[:, keep]
     extremes = np.concatenate(
-        [hood.positions[darkest[keep], keep], hood.positions[brightest[keep], keep]]
+        [hood.positions[sloped.argmin(axis=0), keep], hood.positions[sloped.argmax(axis=0), keep]]
     )
     flat = flat_in_both(own, other, extremes)
     result[open_[keep]] = flat[: keep.size] | flat[keep.size :]
