@@ -41,6 +41,7 @@ def test_every_keyword_in_any_case_closes(keyword: str) -> None:
         ("Closes #1, and #2", ["#1", "#2"]),
         ("Fixes ARGUS-1,ARGUS-2", ["ARGUS-1", "ARGUS-2"]),
         ("Closes #1 #2", ["#1"]),
+        ("Closes #1, <!-- the other one: -->#2", ["#1", "#2"]),  # a comment is a space
     ],
 )
 def test_references_are_found_in_order_each_once(body: str, expected: list[str]) -> None:
@@ -57,6 +58,8 @@ def test_references_are_found_in_order_each_once(body: str, expected: list[str])
         "prefixes #7 and hotfix #8 and unfixed #9",
         "Closes argus-385",  # not the project's form
         "Closes ARGUS-385x",
+        "Closes #7X",
+        "Fixes ARGUS-12X.",
         "Closes #",
         "<!-- Closes #ISSUE: write the issue this closes -->\n<!-- Fixes #1 -->",
         "Do not write `Closes #7` in a commit.",
