@@ -113,6 +113,9 @@ DEFAULT = (
     # the advisory review: which tasks a merged PR's body closes, and how an answer is flagged
     "src/argus/review/refs.py=tests/review/test_refs.py",
     "src/argus/review/judge.py=tests/review/test_judge.py",
+    # the layout linter's seven checks: their findings decide `argus layout lint` and the
+    # referee's layout gate
+    "src/argus/layout/checks.py=tests/layout/test_lint.py,tests/layout/test_rows_columns.py,tests/layout/test_page_format.py",
 )
 
 COPIED = ("src", "tests", "examples")
