@@ -192,3 +192,20 @@ def test_a_configured_gate_runs_its_command_in_the_root_with_its_timeout(
         "grace": 0,
     }
     assert get_gate("lint")(inputs).status is GateStatus.SKIP  # only build is configured
+
+
+def test_a_missing_program_is_a_configuration_error_naming_it(tmp_path: Path) -> None:
+    with pytest.raises(
+        InputError, match=r"\[gates.commands.build\].*'no-such-linter-x7' not found"
+    ):
+        run(tmp_path, "no-such-linter-x7 --strict")
+
+
+def test_a_missing_program_later_in_the_line_is_a_red_gate_naming_it(tmp_path: Path) -> None:
+    outcome = run(tmp_path, "cd . && no-such-linter-x7 --strict")
+    assert outcome.status is GateStatus.FAIL
+    assert "'no-such-linter-x7' not found" in outcome.summary
+    assert outcome.findings[0].property == "program_not_found"
+    # A command that ran and failed with 127 itself is not called "not found".
+    plain = run(tmp_path, f'{PY} -c "raise SystemExit(127)"')
+    assert (plain.status, plain.summary) == (GateStatus.FAIL, "exit code 127")

@@ -32,6 +32,7 @@ from argus.confine.contain import Cgroup
 from argus.confine.detection import Confinement, detect
 from argus.confine.landlock import Ruleset, allow_list
 from argus.confine.policy import Policy
+from argus.confine.program import check_program
 from argus.person import CONFINED_ENV, SECRET_ENV
 from argus.proc import (
     STOP_GRACE_S,
@@ -84,7 +85,9 @@ class _Prepared:
 
     def argv(self, command: Command) -> list[str]:
         """The argv to start: a string is a shell command line (``/bin/sh -c``, as
-        ``shell=True`` would run it), wrapped by bwrap under bubblewrap."""
+        ``shell=True`` would run it), wrapped by bwrap under bubblewrap. ProgramNotFound
+        (an OSError) when its program does not exist, the same under every backend."""
+        check_program(command, self.cwd, self.env)
         words = [SHELL, "-c", command] if isinstance(command, str) else list(command)
         if self.confinement.backend != "bubblewrap":
             return words

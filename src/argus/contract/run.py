@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from argus.confine import detect, run_confined, workspace
+from argus.confine.program import NOT_FOUND_EXIT, shell_not_found
 from argus.contract import ledger
 from argus.contract.completion import NotReady as NotReady  # raised by complete
 from argus.contract.completion import close, drop_stale
@@ -310,13 +311,23 @@ def _run_command(command: str, root: Path, timeout: float, log: Path) -> dict[st
     return {
         "command": command,
         "exit_code": ran.exit_code if ran.exit_code is not None else -1,
-        "note": f"timed out after {timeout:g}s" if ran.timed_out else "",
+        "note": f"timed out after {timeout:g}s"
+        if ran.timed_out
+        else _missing_note(ran.exit_code, log),
         "seconds": round(ran.seconds, 2),
         "output_tail": tail,
         "output_sha256": hashlib.sha256(output).hexdigest(),
         "finished_at": now(),
         "protection": confinement.protection,
     }
+
+
+def _missing_note(code: int | None, log: Path) -> str:
+    """Why the line failed when a program in it does not exist (the shell's "not found")."""
+    missing = shell_not_found(read_tail(log)) if code == NOT_FOUND_EXIT else None
+    return (
+        "" if missing is None else f"program {missing!r} not found; install it or fix the command"
+    )
 
 
 def judge(root: Path, contract_id: str, stage_id: str, expect: str | None = None) -> StageOutcome:

@@ -15,9 +15,11 @@ from functools import partial
 from pathlib import Path
 
 from argus.confine import detect, run_confined, workspace
+from argus.confine.program import NOT_FOUND_EXIT, ProgramNotFound, shell_not_found
 from argus.errors import InputError
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus
 from argus.gates.registry import register_gate
+from argus.proc import read_tail
 
 COMMAND_GATES = ("build", "lint", "type_check", "flows")
 
@@ -39,6 +41,8 @@ def run_command_gate(
             grace=0,
             confinement=confinement,
         )
+    except ProgramNotFound as exc:
+        raise InputError(f"[gates.commands.{name}] command = {command!r}: {exc}") from exc
     except OSError as exc:
         raise InputError(f"{cwd}: cannot start the {name} command ({exc.strerror or exc})") from exc
     code, timed_out, seconds = run.exit_code, run.timed_out, run.seconds
@@ -54,6 +58,12 @@ def run_command_gate(
         note = f"killed; see {log_path}"
         finding = Finding(name, "timeout", f"{timeout:g}s", "finish in time", note)
         summary = f"timed out after {timeout:g}s (killed)"
+        return GateOutcome(name, GateStatus.FAIL, summary, (finding,), data)
+    missing = shell_not_found(read_tail(log_path)) if code == NOT_FOUND_EXIT else None
+    if missing is not None:
+        # The line ran, but a program later in it does not exist: red, and said so.
+        summary = f"program {missing!r} not found (exit code {code}); install it or fix the command"
+        finding = Finding(name, "program_not_found", missing, "an installed program", summary)
         return GateOutcome(name, GateStatus.FAIL, summary, (finding,), data)
     if code != 0:
         finding = Finding(name, "exit_code", str(code), "0", f"see {log_path}")

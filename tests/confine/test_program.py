@@ -1,0 +1,99 @@
+"""A command whose program does not exist fails before it starts, the same way whatever
+confines it (bubblewrap's execvp error, the shell's 127 and Popen's FileNotFoundError
+otherwise differ), and the shell's own "not found" is read back for a compound line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from argus.confine import Confinement, Policy, run_confined
+from argus.confine.launch import popen_confined
+from argus.confine.program import ProgramNotFound, program_of, shell_not_found
+
+MISSING = "argus-no-such-program-x7"
+NONE = Confinement("none", why_not="test")
+
+
+@pytest.fixture(params=["confined", "unconfined"])
+def confinement(request: pytest.FixtureRequest, backend: Confinement) -> Confinement:
+    return backend if request.param == "confined" else NONE
+
+
+@pytest.mark.parametrize("command", [MISSING, f"FOO=1 {MISSING} --flag", [MISSING, "-x"]])
+def test_a_missing_program_is_named_before_it_starts(
+    tmp_path: Path, confinement: Confinement, command: str | list[str]
+) -> None:
+    with pytest.raises(ProgramNotFound, match=f"program '{MISSING}' not found on PATH"):
+        run_confined(
+            command,
+            Policy("test", (tmp_path,)),
+            cwd=tmp_path,
+            timeout=30,
+            log_path=tmp_path / "log",
+            confinement=confinement,
+        )
+
+
+def test_a_missing_program_behind_a_path_or_through_pipes(
+    tmp_path: Path, confinement: Confinement
+) -> None:
+    with (
+        pytest.raises(ProgramNotFound, match=r"'\./lint\.sh' not found at that path"),
+        popen_confined(
+            ["./lint.sh"], Policy("test", (tmp_path,)), cwd=tmp_path, confinement=confinement
+        ),
+    ):
+        pass
+
+
+def test_a_present_program_runs(tmp_path: Path, confinement: Confinement) -> None:
+    with popen_confined(
+        [sys.executable, "-c", "print(1)"],
+        Policy("test", (tmp_path,)),
+        cwd=tmp_path,
+        confinement=confinement,
+        stdout=subprocess.PIPE,
+    ) as process:
+        assert process.communicate()[0].strip() == b"1"
+
+
+def test_the_shell_reports_a_program_later_in_the_line(
+    tmp_path: Path, confinement: Confinement
+) -> None:
+    log = tmp_path / "log"
+    ran = run_confined(
+        f"cd . && {MISSING} .",
+        Policy("test", (tmp_path,)),
+        cwd=tmp_path,
+        timeout=30,
+        log_path=log,
+        confinement=confinement,
+    )
+    assert ran.exit_code == 127
+    assert shell_not_found(log.read_text()) == MISSING
+
+
+@pytest.mark.parametrize(
+    ("command", "program"),
+    [
+        ("eslint .", "eslint"),
+        ("CI=1 npm run lint", "npm"),
+        ("cd web && npm run lint", None),  # a builtin first: the shell tells
+        ("$TOOL run", None),  # an expansion
+        ("(make)", None),
+        ("'unclosed", None),
+        ([], None),
+    ],
+)
+def test_program_of(command: str | list[str], program: str | None) -> None:
+    assert program_of(command) == program
+
+
+def test_shell_not_found_reads_dash_and_bash() -> None:
+    assert shell_not_found("x\n/bin/sh: 1: eslint: not found\n") == "eslint"
+    assert shell_not_found("/bin/sh: line 1: tsc: command not found\n") == "tsc"
+    assert shell_not_found("eslint: 3 problems found\n") is None
