@@ -11,11 +11,13 @@ from typing import Any
 
 import pytest
 from mcp import Client, StdioServerParameters
+from mcp.client.stdio import get_default_environment
 
 from argus.agents.mcp_server import build_server
 from tests.conftest import PERSON_PASSPHRASE
 from tests.contract.conftest import write_contract
 from tests.review.test_diff import file_diff
+from tests.support.cli import code_under_test
 from tests.support.habits import copy_habits
 
 READERS = {"contract_status", "contract_stop_evaluate", "contract_verify"}
@@ -173,8 +175,11 @@ def test_the_loop_tool_refuses_a_mode_that_waits_for_a_person(tmp_path: Path, mo
 
 def test_argus_mcp_speaks_mcp_over_stdio(tmp_path: Path) -> None:
     root = copy_habits(tmp_path)
+    # The SDK gives the child a trimmed environment (no PYTHONPATH): put the code under test back.
     server = StdioServerParameters(
-        command=sys.executable, args=["-m", "argus", "mcp", "--root", str(root)]
+        command=sys.executable,
+        args=["-m", "argus", "mcp", "--root", str(root)],
+        env=code_under_test(get_default_environment()),
     )
     names, linted = asyncio.run(calls(server, ("lint", {})))
     assert names == TOOLS
@@ -435,3 +440,17 @@ def test_the_person_asked_to_approve_sees_the_features_reviews(tmp_path: Path) -
     assert "acceptance-fidelity reviews of habits (advice only" in question
     assert "Only the light theme was built." in question and "missing: dark theme" in question
     assert "Not this feature's." not in question
+
+
+def test_the_stdio_server_child_imports_the_code_under_test() -> None:
+    import argus
+
+    env = code_under_test(get_default_environment())
+    child = subprocess.run(
+        [sys.executable, "-c", "import argus; print(argus.__file__)"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert Path(child.stdout.strip()).resolve() == Path(argus.__file__).resolve()

@@ -43,6 +43,18 @@ def run_in_process(
     return subprocess.CompletedProcess(["argus", *args], code, _text(stdout), _text(stderr))
 
 
+def code_under_test(env: Mapping[str, str]) -> dict[str, str]:
+    """``env`` with the source of the ``argus`` this test imported first on PYTHONPATH, so a
+    new ``python -m argus`` runs the code under test, not whatever copy is installed (an
+    editable install points at one checkout; a client may pass a child a trimmed environment
+    without the test run's own PYTHONPATH)."""
+    import argus
+
+    source = str(Path(argus.__file__).resolve().parents[1])
+    rest = env.get("PYTHONPATH", "")
+    return {**env, "PYTHONPATH": os.pathsep.join([source, rest] if rest else [source])}
+
+
 def run_as_process(
     args: tuple[str, ...],
     cwd: Path | None,
