@@ -26,6 +26,7 @@ from argus.config import load_config
 from argus.gates.inputs import gate_inputs
 from argus.gates.runner import run_gates
 from argus.io import read_json
+from argus.sense.controls_choice import LOOP
 from argus.sense.sensor import Sensor
 from argus.spec import View, load_spec
 from bench.area_cli import area_main
@@ -46,7 +47,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         axe_ms: list[float] = []
         gates_ms: list[float] = []
         per_gate: dict[str, list[float]] = {}
-        with served(root) as base_url, Sensor(config) as sensor:
+        with served(root) as base_url, Sensor(config, controls=LOOP) as sensor:
             warm = sensor.sense(spec, view, Path(tmp) / "warm", base_url=base_url)
             if not warm.ok:
                 raise SystemExit(f"gates bench: sensing failed: {warm.error}")

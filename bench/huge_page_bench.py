@@ -92,6 +92,7 @@ def run(quick: bool = False) -> dict[str, Any]:
     from argus.config import load_config
     from argus.gates.inputs import gate_inputs
     from argus.gates.runner import run_gates
+    from argus.sense.controls_choice import LOOP
     from argus.sense.sensor import Sensor
     from argus.spec import View, load_spec
 
@@ -101,7 +102,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         make_repo(root)
         config = load_config(root)
         spec = load_spec(root / "argus/specs/orders/spec.json")
-        with serving(root) as base_url, Sensor(config) as sensor:
+        with serving(root) as base_url, Sensor(config, controls=LOOP) as sensor:
             # Warm the browser on the smallest page, untimed: the rows measure the page alone.
             warm = View("orders", f"rows{ROWS[0]}", "default", "light")
             sensor.sense(spec, warm, Path(tmp) / "warm", base_url=base_url)

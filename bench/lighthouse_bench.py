@@ -24,6 +24,7 @@ from argus.config import load_config
 from argus.lighthouse import lighthouse_command
 from argus.lighthouse.run import run_lighthouse
 from argus.sense.browser import discover_browser
+from argus.sense.controls_choice import LOOP
 from argus.sense.sensor import Sensor
 from argus.sense.views import plan_view
 from argus.spec import View, load_spec
@@ -43,7 +44,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         sense_ms: list[float] = []
         lighthouse_ms: list[float] = []
         scores: dict[str, Any] = {}
-        with served(root) as base_url, Sensor(config) as sensor:
+        with served(root) as base_url, Sensor(config, controls=LOOP) as sensor:
             url = plan_view(spec, view, config, base_url=base_url).url
             assert url is not None
             sensor.sense(spec, view, Path(tmp) / "warm", base_url=base_url)

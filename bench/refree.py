@@ -26,6 +26,7 @@ from tests.support.corpus import Corpus, Mode, Run, dashboard_corpus
 
 from argus.config import ProjectConfig
 from argus.sense import Sensor
+from argus.sense.controls_choice import LOOP
 from bench.tables import replace_between_markers
 
 MARKERS = ("<!-- refree:start -->", "<!-- refree:end -->")
@@ -79,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with (
         tempfile.TemporaryDirectory(prefix="argus-refree-") as work,
-        Sensor(ProjectConfig(root=ROOT), workers=1) as sensor,
+        Sensor(ProjectConfig(root=ROOT), workers=1, controls=LOOP) as sensor,
         dashboard_corpus(sensor, Path(work), typed=not args.without_typed) as corpus,
     ):
         body = table(corpus)

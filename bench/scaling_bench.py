@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from argus.diff import load_png, load_png_pair, pixelmatch, save_png
+from argus.sense.controls_choice import LOOP
 from bench.example import SPEC
 from bench.images import dense_pair, sparse_pair
 
@@ -136,7 +137,7 @@ def sense_scaling(quick: bool, workdir: Path, *, smoke: bool = False) -> dict[st
     sense_ms: dict[str, list[float]] = {name: [] for name in sizes}
     capture_ms: dict[str, list[float]] = {name: [] for name in sizes}
     renders: dict[str, tuple[int, int]] = {}
-    with served(root) as base_url, Sensor(config) as sensor:
+    with served(root) as base_url, Sensor(config, controls=LOOP) as sensor:
         for r in range(rounds):
             for name, spec in specs.items():
                 view = View(spec.feature, *CANONICAL)
@@ -212,7 +213,7 @@ def _pages_throughput(root: Path, workdir: Path, batches: int) -> dict[str, Any]
     spec = load_spec(root / SPEC)
     views = spec.views()
     rows: dict[str, Any] = {}
-    with served(root) as base_url, Sensor(config, workers=max(PAGES)) as sensor:
+    with served(root) as base_url, Sensor(config, workers=max(PAGES), controls=LOOP) as sensor:
         sensor.sense_many(spec, views[:2], workdir / "warm", workers=2, base_url=base_url)
         for pages in PAGES:
             seconds = []

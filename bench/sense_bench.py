@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.config import ProjectConfig, load_config
+from argus.sense.controls_choice import LOOP
 from argus.sense.sensor import Sensor
 from argus.spec import Spec, View, load_spec
 from bench.area_cli import area_main
@@ -83,7 +84,7 @@ def _probe_cost(
         }
     )
     sides: dict[str, dict[str, list[float]]] = {"capture": {}, "probed": {}}
-    with Sensor(no_axe, workers=1) as sensor:
+    with Sensor(no_axe, workers=1, controls=LOOP) as sensor:
         _sense(sensor, spec, view, tmp / "probe-warm", base)
         for i in range(rounds):  # alternate, so drift in machine load hits both sides alike
             for side, capture_only in (("capture", True), ("probed", False)):
@@ -127,7 +128,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         root = copy_example(tmp)
         config = load_config(root)
         spec = load_spec(root / SPEC)
-        with served(root) as base, Sensor(config) as sensor:
+        with served(root) as base, Sensor(config, controls=LOOP) as sensor:
             _sense(sensor, spec, View(spec.feature, *CANONICAL), tmp / "warm", base)
             per_view = _per_view(sensor, spec, base, tmp, 1 if quick else 3)
             probe = _probe_cost(config, spec, base, tmp, rounds)

@@ -47,6 +47,7 @@ from argus.diff import load_png, pixelmatch
 from argus.gates.inputs import gate_inputs
 from argus.gates.runner import run_gates
 from argus.sense import discover_browser, launch_args
+from argus.sense.controls_choice import LOOP
 from argus.sense.sensor import Sensor
 from argus.sense.views import plan_view
 from argus.sense.web import context_options
@@ -315,7 +316,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         executable = discover_browser(config)
         project = PlaywrightTest(config, root, executable)
         try:
-            with served(root) as base_url, Sensor(config) as sensor:
+            with served(root) as base_url, Sensor(config, controls=LOOP) as sensor:
                 plan = plan_view(spec, view, config, base_url=base_url)
                 assert plan.url is not None
                 # Untimed: both baselines written, both browsers warmed.

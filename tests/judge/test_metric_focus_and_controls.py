@@ -161,3 +161,58 @@ def test_a_capped_probe_says_how_many_were_activated(
 def test_a_broken_controls_file_is_bad_input(make_packet: PacketFactory, tmp_path: Path) -> None:
     with pytest.raises(InputError, match="'controls' must be a list"):
         _functional(make_packet, tmp_path, {"version": 1, "controls": "x"})
+
+
+NOT_RUN = {"version": 1, "ran": False, "why": "no reader: gates only (argus gates)", "controls": []}
+
+
+def test_a_probe_left_out_leaves_functional_correctness_unverified(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    result = _functional(make_packet, tmp_path, NOT_RUN)
+    assert result.score is None, result.evidence
+    assert "dead-control probe did not run" in result.evidence
+    assert "no reader: gates only" in result.evidence
+    assert result.numbers["controls"]["measured"] is False
+
+
+def test_a_probe_left_out_abstains_even_when_every_expectation_holds(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    def judged(controls: Any) -> Any:
+        path = tmp_path / f"c-{len(list(tmp_path.glob('c-*')))}.json"
+        path.write_text(json.dumps(controls), "utf-8")
+        packet = make_packet(
+            probe=good_page(), console={"messages": [], "page_errors": []},
+            contract={"expectations": {"counts": [{"role": "heading", "equals": 1}]}},
+            extra={"controls": path},
+        )  # fmt: skip
+        config = ProjectConfig.model_validate({"root": "."})
+        return MetricJudge(config).measure(packet, ("functional_correctness",))[
+            "functional_correctness"
+        ]
+
+    ran = judged(_probe(_control("row.a.delete", "live")))
+    assert ran.score == 1, ran.evidence  # the probe ran and found nothing dead: as before
+    skipped = judged(NOT_RUN)
+    assert skipped.score is None, skipped.evidence
+    assert "1 machine check(s) hold" in skipped.evidence
+    assert "dead-control probe did not run" in skipped.evidence
+
+
+def test_a_probe_left_out_does_not_hide_other_failures(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    path = tmp_path / "controls.json"
+    path.write_text(json.dumps(NOT_RUN), "utf-8")
+    console = {"messages": [], "page_errors": [{"text": "TypeError: x"}]}
+    packet = make_packet(
+        probe=good_page(), console=console, contract={"expectations": None},
+        extra={"controls": path},
+    )  # fmt: skip
+    config = ProjectConfig.model_validate({"root": "."})
+    result = MetricJudge(config).measure(packet, ("functional_correctness",))[
+        "functional_correctness"
+    ]
+    assert result.score == 0, result.evidence
+    assert "Not measured: the dead-control probe did not run" in result.evidence

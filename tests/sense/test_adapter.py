@@ -13,6 +13,7 @@ from PIL import Image
 
 from argus.config import ProjectConfig
 from argus.sense import TRUNCATION_MARKER, SenseResult, sense_many, sense_view
+from argus.sense.controls_choice import LOOP
 from argus.spec import View, load_spec
 from tests.conftest import RunArgus
 
@@ -88,7 +89,9 @@ def repo(tmp_path: Path) -> Path:
 
 def _sense(repo: Path, state: str, out: Path) -> SenseResult:
     spec = load_spec(repo / "argus/specs/demo/spec.json")
-    return sense_view(spec, View("demo", "home", state, "dark"), ProjectConfig(root=repo), out)
+    return sense_view(
+        spec, View("demo", "home", state, "dark"), ProjectConfig(root=repo), out, controls=LOOP
+    )
 
 
 def test_adapter_output_is_validated_and_truncated(repo: Path, tmp_path: Path) -> None:
@@ -156,7 +159,9 @@ def test_adapter_timeout_is_a_sensor_failure(repo: Path, tmp_path: Path) -> None
     script.write_text("#!/usr/bin/env bash\nsleep 30\n")
     spec = load_spec(repo / "argus/specs/demo/spec.json")
     config = ProjectConfig.model_validate({"root": repo, "adapter": {"timeout": 0.5}})
-    result = sense_view(spec, View("demo", "home", "ok", "dark"), config, tmp_path / "out")
+    result = sense_view(
+        spec, View("demo", "home", "ok", "dark"), config, tmp_path / "out", controls=LOOP
+    )
     assert "timed out after 0.5s" in str(result.error)
 
 
@@ -164,7 +169,9 @@ def test_many_adapter_views_in_a_pool(repo: Path, tmp_path: Path) -> None:
     spec = load_spec(repo / "argus/specs/demo/spec.json")
     views = [View("demo", "home", "ok", a) for a in ("light", "dark")]
     views.append(View("demo", "home", "fail", "light"))
-    results = sense_many(spec, views, ProjectConfig(root=repo), tmp_path / "runs", workers=2)
+    results = sense_many(
+        spec, views, ProjectConfig(root=repo), tmp_path / "runs", workers=2, controls=LOOP
+    )
     assert [r.view for r in results] == views
     assert [r.ok for r in results] == [True, True, False]
     assert (tmp_path / "runs" / "home-ok-light" / "render.png").is_file()

@@ -16,6 +16,7 @@ import pytest
 
 from argus.config import ProjectConfig
 from argus.sense import Sensor
+from argus.sense.controls_choice import LOOP
 from argus.sense.page_state import NetworkMonitor
 from argus.spec import View, load_spec
 from tests.sense.test_web_sensor import make_web_repo
@@ -206,7 +207,7 @@ def test_a_chain_of_requests_is_waited_for_to_its_end(tmp_path: Path) -> None:
     (root / "step2.json").write_text(json.dumps({"state": "done"}))
     spec = load_spec(root / "argus/specs/demo/spec.json")
     config = ProjectConfig.model_validate({"root": root, "gates": {"enabled": []}})
-    with slow_server(root) as base, Sensor(config, workers=1) as sensor:
+    with slow_server(root) as base, Sensor(config, workers=1, controls=LOOP) as sensor:
         result = sensor.sense(
             spec, View("demo", "chained", "default", "light"), tmp_path / "out", base_url=base
         )
@@ -227,7 +228,7 @@ def test_a_bare_capture_shot_in_the_quiet_window_waits_for_the_chain_too(tmp_pat
     spec = load_spec(root / "argus/specs/demo/spec.json")
     config = ProjectConfig.model_validate({"root": root, "gates": {"enabled": []}})
     view = View("demo", "chained", "default", "light")
-    with slow_server(root) as base, Sensor(config, workers=1) as sensor:
+    with slow_server(root) as base, Sensor(config, workers=1, controls=LOOP) as sensor:
         probed = sensor.sense(spec, view, tmp_path / "probed", base_url=base)
         first = sensor.sense(spec, view, tmp_path / "bare", base_url=base, capture_only=True)
         again = sensor.sense(spec, view, tmp_path / "bare", base_url=base, capture_only=True)

@@ -18,6 +18,7 @@ import pytest
 from argus.config import ProjectConfig
 from argus.sense import Sensor
 from argus.sense import sensor as sensor_module
+from argus.sense.controls_choice import LOOP
 from argus.spec import View, load_spec
 from tests.conftest import RunArgus
 from tests.sense.test_web_sensor import make_web_repo
@@ -197,7 +198,7 @@ def test_the_pool_stays_within_its_workers_on_one_browser(
     browsers: list[int] = []
     before = _browser_processes()  # e.g. the session's warm sensor
     config = ProjectConfig.model_validate({"root": repo, "gates": {"enabled": []}})
-    with Sensor(config, workers=2) as sensor:
+    with Sensor(config, workers=2, controls=LOOP) as sensor:
         results = sensor.sense_many(
             spec,
             views,
@@ -238,7 +239,7 @@ def test_default_axe_tags_include_wcag_22(tmp_path: Path, serve: Serve) -> None:
     root = make_web_repo(tmp_path, {"tiny.html": TINY_TARGETS}, {"tiny": "/tiny.html"})
     config = ProjectConfig.model_validate({"root": root, "gates": {"enabled": ["axe"]}})
     assert {"wcag22a", "wcag22aa"} <= set(config.gates.axe.tags)
-    with Sensor(config) as sensor:
+    with Sensor(config, controls=LOOP) as sensor:
         result = sensor.sense(
             _spec(root), View("demo", "tiny", "default", "light"), tmp_path / "out",
             base_url=serve(root),

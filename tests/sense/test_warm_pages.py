@@ -15,6 +15,7 @@ from playwright.async_api import async_playwright
 
 from argus.config import ProjectConfig
 from argus.sense import Sensor, discover_browser, launch_args
+from argus.sense.controls_choice import LOOP
 from argus.sense.pages import WarmPage
 from argus.spec import View, load_spec
 from tests.sense.test_web_sensor import make_web_repo
@@ -81,7 +82,7 @@ def test_a_reused_page_starts_every_view_afresh(tmp_path: Path) -> None:
     spec = load_spec(root / "argus/specs/demo/spec.json")
     view = View("demo", "remembers", "default", "light")
     config = ProjectConfig.model_validate({"root": root, "gates": {"enabled": []}})
-    with caching_server(root) as base, Sensor(config, workers=1) as sensor:
+    with caching_server(root) as base, Sensor(config, workers=1, controls=LOOP) as sensor:
         outs = [tmp_path / f"view-{i}" for i in range(3)]
         for out in outs[:2]:
             result = sensor.sense(spec, view, out, base_url=base)

@@ -13,6 +13,7 @@ import pytest
 
 from argus.config import ProjectConfig
 from argus.sense import TRUNCATION_MARKER, Sensor
+from argus.sense.controls_choice import LOOP
 from argus.sense.probe import STYLE_PROPERTIES
 from argus.spec import Spec, View, load_spec
 from tests.conftest import RunArgus
@@ -229,7 +230,7 @@ def test_axe_is_skipped_when_its_gate_is_disabled(
 ) -> None:
     config = ProjectConfig.model_validate({"root": probe_page, "gates": {"enabled": ["console"]}})
     spec = load_spec(probe_page / "argus/specs/demo/spec.json")
-    with Sensor(config) as sensor:
+    with Sensor(config, controls=LOOP) as sensor:
         result = sensor.sense(
             spec, View("demo", "page", "default", "light"), tmp_path, base_url=serve(probe_page)
         )
@@ -363,7 +364,7 @@ def test_same_view_sensed_20_times_is_byte_identical(serve: Serve, tmp_path: Pat
         {"root": root, "gates": {"enabled": []}, "sense": {"max_controls": 0}}
     )
 
-    with Sensor(config) as sensor:
+    with Sensor(config, controls=LOOP) as sensor:
 
         def digest(i: int) -> str:
             result = sensor.sense(spec, view, tmp_path / str(i), base_url=base)
@@ -455,7 +456,7 @@ def test_axe_runs_when_the_targets_own_gates_include_it(
         raw["targets"][0]["gates"] = target
         spec_path.write_text(json.dumps(raw))
     config = ProjectConfig.model_validate({"root": root, "gates": {"enabled": project}})
-    with Sensor(config) as sensor:
+    with Sensor(config, controls=LOOP) as sensor:
         result = sensor.sense(
             load_spec(spec_path), View("demo", "page", "default", "light"), tmp_path / "out",
             base_url=serve(root),

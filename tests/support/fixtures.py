@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from argus.config import ProjectConfig
+from argus.sense.controls_choice import LOOP
 from tests.support.habits import REPO_ROOT
 
 if TYPE_CHECKING:
@@ -75,5 +76,5 @@ def warm_sensor() -> Iterator[Sensor]:
     """One Chromium for the whole test session; aim it with ``base_url=`` per call."""
     from argus.sense import Sensor
 
-    with Sensor(ProjectConfig(root=REPO_ROOT), workers=2) as sensor:
+    with Sensor(ProjectConfig(root=REPO_ROOT), workers=2, controls=LOOP) as sensor:
         yield sensor

@@ -198,6 +198,7 @@ def _stamp() -> str:
 
 def _sense_now(args: argparse.Namespace, root: Path, config: Any) -> tuple[dict[str, Path], Path]:
     """Sense the named view now; its render and probe are the evidence."""
+    from argus.sense.controls_choice import ASSERT
     from argus.sense.sensor import Sensor
     from argus.spec import View
 
@@ -208,7 +209,7 @@ def _sense_now(args: argparse.Namespace, root: Path, config: Any) -> tuple[dict[
     view = View(spec.feature, args.target, args.state, args.appearance)
     out = args.out or spec.spec_dir / ".argus-runs" / "assertions" / f"{view.slug}-{_stamp()}"
     sensed = out.parent / f".{out.name}.sensed"
-    with Sensor(config) as sensor:
+    with Sensor(config, controls=ASSERT) as sensor:
         sensor.plan(spec, view, args.base_url)
         result = sensor.sense(spec, view, sensed, base_url=args.base_url)
     if not result.ok:

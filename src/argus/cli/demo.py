@@ -108,13 +108,17 @@ def apply_defects(root: Path, names: list[str]) -> None:
 def approve_missing_references(root: Path) -> list[str]:
     """Render every view without a reference from the clean copy and approve it as a
     candidate reference (HE-1, decided here on the user's behalf)."""
+    from argus.sense.controls_choice import DEMO
     from argus.sense.sensor import Sensor
 
     spec = load_spec(root / "argus" / "specs" / FEATURE / "spec.json")
     missing = [v for v in spec.views() if not _has_reference(spec, v.target, v.state, v.appearance)]
     if not missing:
         return []
-    with tempfile.TemporaryDirectory(prefix="argus-demo-") as tmp, Sensor(load_config(root)) as s:
+    with (
+        tempfile.TemporaryDirectory(prefix="argus-demo-") as tmp,
+        Sensor(load_config(root), controls=DEMO) as s,
+    ):
         for view in missing:
             result = s.sense(spec, view, Path(tmp) / view.slug)
             if not result.ok:

@@ -19,6 +19,7 @@ from argus.errors import InputError, SensorError
 from argus.gates.base import GateOutcome
 from argus.gates.inputs import RUNS_DIR, check_sensed_view, gate_inputs, view_dir
 from argus.gates.runner import RESULT_FILE, GateRun, run_gates
+from argus.sense.controls_choice import GATES  # gates only: no dead-control probe
 from argus.sense.views import check_view
 from argus.shard.results import ViewEntry
 from argus.spec import Spec, View
@@ -149,7 +150,7 @@ def _gate_all(args: argparse.Namespace, config: ProjectConfig, spec: Spec) -> in
     if to_sense:
         from argus.sense.sensor import Sensor  # starts a browser: only when needed
 
-        with Sensor(config) as sensor:
+        with Sensor(config, controls=GATES) as sensor:
             results = sensor.sense_many(spec, to_sense, out_root)
         failed = [r for r in results if not r.ok]
         if failed:
@@ -216,7 +217,7 @@ def never_sensed(directory: Path) -> bool:
 def _sense(config: ProjectConfig, spec: Spec, view: View, out: Path) -> Path:
     from argus.sense.sensor import sense_view  # starts a browser: only when asked to
 
-    result = sense_view(spec, view, config, out)
+    result = sense_view(spec, view, config, out, controls=GATES)
     if not result.ok:
         raise SensorError(f"sensing failed: {result.error}")
     return out

@@ -61,6 +61,7 @@ def _one_view(spec: Spec, args: argparse.Namespace) -> View:
 
 
 def run_sense(args: argparse.Namespace) -> int:
+    from argus.sense.controls_choice import SENSE_CLI
     from argus.sense.progress import describe, progress
     from argus.sense.sensor import Sensor
 
@@ -72,7 +73,7 @@ def run_sense(args: argparse.Namespace) -> int:
     if args.all or args.shard is not None:
         views = selected_views(spec, args)
         out_root = (args.out_root or spec.spec_dir / RUNS_DIR).resolve()
-        with Sensor(config, workers=args.workers) as sensor:
+        with Sensor(config, workers=args.workers, controls=SENSE_CLI) as sensor:
             for view in views:
                 sensor.plan(spec, view, args.base_url)  # bad input fails before any browser
             if args.base_url is None and spec.adapter == "web":
@@ -116,7 +117,7 @@ def run_sense(args: argparse.Namespace) -> int:
         return 0
     view = _one_view(spec, args)
     out = (args.out or spec.spec_dir / RUNS_DIR / view.slug).resolve()
-    with Sensor(config) as sensor:
+    with Sensor(config, controls=SENSE_CLI) as sensor:
         sensor.plan(spec, view, args.base_url)
         result = sensor.sense(
             spec, view, out, base_url=args.base_url, capture_only=args.snapshot_only

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from argus.io import atomic_write_text, refuse_symlinks
+from argus.errors import InputError
+from argus.io import atomic_write_json, atomic_write_text, read_json, refuse_symlinks
 from argus.judge.packet import Packet, build_packet
 from argus.schemas.rubric import default_rubric_text
 from argus.spec import Spec, View, fixture_count
@@ -91,6 +92,30 @@ def spec_words(spec: Spec, expectation: Expectation | None) -> list[str]:
     return sorted(words)
 
 
+CONTROLS_NOT_RUN = "controls.not-run.json"
+
+
+def controls_not_run(sensed: Path) -> dict[str, Any] | None:
+    """The packet's controls.json for a view sensed without the dead-control probe: meta.json
+    has a ``controls`` record (argus.sense.controls_choice) but there is no controls.json.
+    None when meta.json has no such record (an adapter or an older sense: as before) or
+    cannot be read (the packet's own checks report that)."""
+    try:
+        meta = read_json(sensed / "meta.json", what="meta.json")
+    except InputError:
+        return None
+    if not isinstance(meta, dict) or "controls" not in meta:
+        return None
+    record = meta["controls"]
+    if isinstance(record, dict) and record.get("ran") is False:
+        why = str(record.get("why") or "no reason given")
+    elif isinstance(record, dict) and record.get("ran") is True:
+        why = "meta.json says it ran, but its controls.json is missing"
+    else:
+        why = "meta.json's controls record is malformed"
+    return {"version": 1, "ran": False, "why": why, "controls": []}
+
+
 def packet_for_view(
     spec: Spec,
     view: View,
@@ -123,6 +148,13 @@ def packet_for_view(
     ):
         if (sensed / name).is_file():
             inputs[role] = sensed / name
+    if "controls" not in inputs:
+        skipped = controls_not_run(sensed)
+        if skipped is not None:
+            # The packet says the probe did not run, so no judge reads "no controls.json" as
+            # "no dead controls"; rewritten each time, as the loop judges many iterations.
+            atomic_write_json(run_dir / CONTROLS_NOT_RUN, skipped)
+            inputs["controls"] = run_dir / CONTROLS_NOT_RUN
     if prev_render is not None and prev_render.is_file():
         inputs["prev_render"] = prev_render
     reference = target.reference_for(view.state, view.appearance)

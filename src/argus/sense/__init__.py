@@ -2,12 +2,13 @@
 
     from argus.sense import Sensor, sense_view, sense_many, SenseResult
 
-    with Sensor(config) as sensor:                       # one warm browser for many views
+    with Sensor(config, controls=LOOP) as sensor:        # one warm browser for many views
         result = sensor.sense(spec, view, out_dir)       # SenseResult; failure is result.error
         results = sensor.sense_many(spec, views, out_root, workers=2)
 
 Files written per view: render.png, probe.json, console.json, axe.json (when the axe gate is
-enabled) and meta.json; see docs/sense.md. Playwright is imported only when a Sensor is used.
+enabled), controls.json (when the caller runs the dead-control probe: argus.sense.controls_choice)
+and meta.json; see docs/sense.md. Playwright is imported only when a Sensor is used.
 """
 
 from __future__ import annotations

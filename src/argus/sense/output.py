@@ -10,6 +10,7 @@ from typing import Any
 
 from argus.io import atomic_write_bytes, atomic_write_json
 from argus.sense import result as files
+from argus.sense.controls_choice import ControlsChoice, controls_record
 from argus.sense.probe import assemble_probe
 from argus.sense.truncate import truncate_probe
 from argus.sense.views import ViewPlan
@@ -77,7 +78,11 @@ def web_meta(
     browser: Mapping[str, str],
     timings: Mapping[str, float],
     probed: bool,
+    controls: ControlsChoice,
 ) -> dict[str, Any]:
+    """meta.json for a web view; ``controls``: whether the dead-control probe ran, and why
+    (``{"ran": false, "why": "no reader: gates only ..."}``: the judge reads its absence as
+    not measured)."""
     meta = {
         "version": 1,
         "adapter": "web",
@@ -95,6 +100,7 @@ def web_meta(
         "attempts": capture.attempts,
         "axe": capture.axe is not None,
         "probed": probed,
+        "controls": controls_record(controls),
     }
     if not probed:
         # The named faster path (argus sense --snapshot-only): it says it collected less.

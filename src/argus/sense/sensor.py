@@ -1,6 +1,6 @@
 """The warm sensor: one browser (and one web server) kept across views and loop iterations.
 
-    with Sensor(config) as sensor:
+    with Sensor(config, controls=GATES) as sensor:  # the dead-control probe: whose reader?
         result = sensor.sense(spec, view, out_dir)   # a SenseResult; never raises SensorError
         results = sensor.sense_many(spec, views, out_root, workers=2)
 
@@ -8,6 +8,9 @@ Playwright's sync API is not thread-safe, so the sensor runs Playwright's async 
 loop in a background thread; ``sense`` and ``sense_many`` are thread-safe entry points that hand
 work to it. Views run concurrently, at most ``workers`` at once, each on a warm page of its own:
 a context and page kept across views and reset in between (argus.sense.pages).
+
+``controls`` is the caller's explicit choice whether the dead-control probe runs (a path that
+only gates has no reader for it); argus.sense.controls_choice states each path's choice.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from argus.sense.browser import (
     remote_endpoint,
     start_playwright,
 )
+from argus.sense.controls_choice import ControlsChoice
 from argus.sense.fonts import FontProbe
 from argus.sense.pages import PagePool, WarmPage
 from argus.sense.result import SenseResult
@@ -51,9 +55,15 @@ class Sensor(Closing):
     """Context manager holding a warm browser; see the module docstring."""
 
     def __init__(
-        self, config: ProjectConfig, root: Path | None = None, *, workers: int | None = None
+        self,
+        config: ProjectConfig,
+        root: Path | None = None,
+        *,
+        controls: ControlsChoice,
+        workers: int | None = None,
     ) -> None:
         self.config = config
+        self.controls = controls
         self.root = (root or config.root).resolve()
         self.workers = max(1, workers or config.pool_size)
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -249,6 +259,7 @@ class Sensor(Closing):
                 browser=self._browser_info(),
                 probe=not capture_only,
                 copy=self._copy_page,
+                controls=self.controls,
             )
             done = True
             return result
@@ -342,9 +353,11 @@ async def _cancelled(tasks: set[asyncio.Task[Any]]) -> None:
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
-def sense_view(spec: Spec, view: View, config: ProjectConfig, out_dir: Path) -> SenseResult:
+def sense_view(
+    spec: Spec, view: View, config: ProjectConfig, out_dir: Path, *, controls: ControlsChoice
+) -> SenseResult:
     """Sense one view with a browser started for the occasion."""
-    with Sensor(config) as sensor:
+    with Sensor(config, controls=controls) as sensor:
         return sensor.sense(spec, view, out_dir)
 
 
@@ -354,7 +367,9 @@ def sense_many(
     config: ProjectConfig,
     out_root: Path,
     workers: int | None = None,
+    *,
+    controls: ControlsChoice,
 ) -> list[SenseResult]:
     """Sense many views with one browser, ``workers`` at a time (default: the config's pool)."""
-    with Sensor(config, workers=workers) as sensor:
+    with Sensor(config, workers=workers, controls=controls) as sensor:
         return sensor.sense_many(spec, views, out_root)

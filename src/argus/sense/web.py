@@ -26,6 +26,7 @@ from argus.io import atomic_write_json, read_bytes, read_json
 from argus.sense import result as files
 from argus.sense.axe import LoadedAxe, load_axe, run_axe
 from argus.sense.controls import CopyView, probe_controls
+from argus.sense.controls_choice import NO_CONTROLS, SNAPSHOT_ONLY, ControlsChoice
 from argus.sense.focus_trap import trap_walk
 from argus.sense.focus_visible import focus_visibility
 from argus.sense.fonts import FontProbe
@@ -281,13 +282,18 @@ async def sense_web_view(
     browser: dict[str, str],
     probe: bool = True,
     copy: CopyPage | None = None,
+    controls: ControlsChoice,
 ) -> SenseResult:
     """Sense one view on a warm ``page`` into ``out_dir``; SensorError when it cannot.
 
     The caller owns the page (and resets or closes it afterwards). ``probe=False`` captures
-    only: no probe.json, fonts or axe (the benchmark's baseline). ``copy`` gives the page the
-    dead-control probe loads its copy of the view on (None: no controls.json).
+    only: no probe.json, fonts or axe (the benchmark's baseline). ``controls`` says whether
+    the dead-control probe runs (argus.sense.controls_choice); ``copy`` gives the page it
+    loads its copy of the view on (needed when it runs). meta.json records what happened.
     """
+    choice = effective_controls(controls, probe=probe, max_controls=config.sense.max_controls)
+    if choice.run and copy is None:
+        raise ValueError("the dead-control probe runs on a copy page: pass copy")
     assert plan.url is not None, "web views always have a URL"
     page = warm.page
     console = ConsoleLog()
@@ -296,13 +302,33 @@ async def sense_web_view(
     framework = framework_settle(page, config.framework)
     try:
         return await _sense(
-            warm, plan, config, out_dir, browser, probe, console, network, copy, framework
+            warm,
+            plan,
+            config,
+            out_dir,
+            browser,
+            probe,
+            console,
+            network,
+            copy if choice.run else None,
+            framework,
+            choice,
         )
     finally:
         console.detach(page)
         network.detach()
         if framework is not None:
             framework.detach()
+
+
+def effective_controls(choice: ControlsChoice, *, probe: bool, max_controls: int) -> ControlsChoice:
+    """The caller's choice, unless the sense leaves the probe out anyway: capturing only, or
+    ``[sense] max_controls`` 0."""
+    if not probe:
+        return SNAPSHOT_ONLY
+    if choice.run and max_controls <= 0:
+        return NO_CONTROLS
+    return choice
 
 
 async def _prepare(warm: WarmPage, plan: ViewPlan, timeout_s: float) -> None:
@@ -407,8 +433,9 @@ async def _sense(
     probe: bool,
     console: ConsoleLog,
     network: NetworkMonitor,
-    copy: CopyPage | None = None,
-    framework: FrameworkSettle | None = None,
+    copy: CopyPage | None,
+    framework: FrameworkSettle | None,
+    controls: ControlsChoice,
 ) -> SenseResult:
     assert plan.url is not None
     url = plan.url
@@ -477,7 +504,7 @@ async def _sense(
             probed, picks = sensed if sensed is not None else (None, None)
             # The dead-control probe works on a copy of the view on a page of its own, so it
             # runs beside everything that follows on this one.
-            if probe and copy is not None and config.sense.max_controls > 0:
+            if copy is not None:  # the caller's choice (sense_web_view)
                 checking_controls = asyncio.ensure_future(
                     clock.phase("controls", _controls(copy, plan, config))
                 )
@@ -542,7 +569,15 @@ async def _sense(
         ) from exc
 
     clock.total()
-    meta = web_meta(plan, capture, fonts, browser=browser, timings=clock.timings, probed=probe)
+    meta = web_meta(
+        plan,
+        capture,
+        fonts,
+        browser=browser,
+        timings=clock.timings,
+        probed=probe,
+        controls=controls,
+    )
     await asyncio.to_thread(atomic_write_json, out_dir / files.META, meta)
     return SenseResult(
         view=plan.view,

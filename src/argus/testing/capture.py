@@ -31,6 +31,7 @@ from argus.io import atomic_write_json
 from argus.sense import result as files
 from argus.sense.attempt import begin_attempt, fail_attempt, seal_attempt
 from argus.sense.axe import load_request, read_results, run_request, world_request
+from argus.sense.controls_choice import PYTEST_PLUGIN  # the plugin only gates
 from argus.sense.focus_visible import focus_visibility_sync
 from argus.sense.framework_settle import settle_framework_sync
 from argus.sense.output import Probed, WebCapture, web_meta, write_sensed_files
@@ -245,7 +246,9 @@ def sense_page(
         "executable": "",
     }
     timings = {"total": round((time.perf_counter() - started) * 1000, 1)}
-    meta = web_meta(plan, capture, None, browser=info, timings=timings, probed=True)
+    meta = web_meta(
+        plan, capture, None, browser=info, timings=timings, probed=True, controls=PYTEST_PLUGIN
+    )
     atomic_write_json(out_dir / files.META, meta)
     seal_attempt(out_dir, attempt)
     return render

@@ -6,6 +6,11 @@ new window, storage, clipboard or print) is a failed check, named by its selecto
 never quoted. No controls.json (an adapter, an older sense) or a probe that could not run
 measures nothing: the number is recorded and no check is added, as a clean probe adds none
 either (working controls alone say nothing about what the spec asks of them).
+
+A sense that left the probe out on purpose (a gates-only path: meta.json's ``controls`` record,
+carried into the packet as ``{"ran": false, "why": ...}`` by argus.judge.assemble) is another
+matter: nothing was looked for, so ``probe_not_run`` names it and functional_correctness stays
+unverified (abstains) unless other evidence fails it; never a silent pass.
 """
 
 from __future__ import annotations
@@ -30,10 +35,22 @@ def declared_inert(control: dict[str, Any], selectors: Sequence[str]) -> bool:
     return any(names_element(selector, link) for selector in selectors for link in links)
 
 
+def probe_not_run(ctx: MetricContext) -> str | None:
+    """Why the dead-control probe did not run for this view; None when it ran or nothing says
+    it did not (no controls.json at all keeps the older behaviour)."""
+    data = ctx.optional_json("controls")
+    if data is None or data.get("ran") is not False:
+        return None
+    return clip(str(data.get("why") or "no reason given"), SELECTOR_CHARS * 2)
+
+
 def dead_controls(ctx: MetricContext, numbers: dict[str, Any]) -> tuple[str, bool] | None:
     """A failed check naming the dead controls; None when there are none or nothing ran."""
     data = ctx.optional_json("controls")
     if data is None:
+        return None
+    if data.get("ran") is False:
+        numbers["controls"] = {"measured": False, "ran": False, "why": probe_not_run(ctx)}
         return None
     if data.get("error"):
         numbers["controls"] = {"measured": False}

@@ -39,7 +39,7 @@ from argus.evidence.content import clip
 from argus.judge.aria import TextPattern, collapse, first_unmatched, parse_aria, template_matches
 from argus.judge.metric.checks import typed_checks
 from argus.judge.metric.context import Measured, MetricContext, Node
-from argus.judge.metric.controls import dead_controls
+from argus.judge.metric.controls import dead_controls, probe_not_run
 from argus.spec.prose import prose_criteria
 
 # A word as the spelling check reads it: letters, with one inner apostrophe (don't).
@@ -194,6 +194,8 @@ def functional_correctness(ctx: MetricContext) -> Measured:
         if wanted_texts:
             results.extend(_text_checks(ctx, [str(t) for t in wanted_texts], numbers))
         results.extend(typed_checks(ctx, expectations, numbers))
+    skipped = probe_not_run(ctx)
+    unrun = f"the dead-control probe did not run ({skipped}), so dead controls were not measured"
     dead = dead_controls(ctx, numbers)
     if dead:  # a finding when a control does nothing; working controls alone measure nothing
         results.append(dead)
@@ -208,6 +210,8 @@ def functional_correctness(ctx: MetricContext) -> Measured:
             results.append(
                 (f"{page_errors} uncaught page error(s) and {errors} console error(s)", False)
             )
+    if not results and skipped is not None:
+        return Measured.abstain(f"Unverified: {unrun}; the console is clean.", **numbers)
     if not results:
         return Measured.abstain(
             "The spec has no machine-checkable expectations for this state (prose only) and the "
@@ -224,6 +228,13 @@ def functional_correctness(ctx: MetricContext) -> Measured:
         rest = f" The {' and '.join(prose)} are prose: not measured here."
     if not failed:
         summary = "; ".join(label for label, _ in results)
+        if skipped is not None:
+            # What was measured holds, but one check was never made: a pass would claim it.
+            return Measured.abstain(
+                f"Unverified: the {len(results)} machine check(s) hold ({summary}), but {unrun}."
+                + rest,
+                **numbers,
+            )
         if prose and ctx.contract.get("expectations_cover_prose") is True:
             numbers["covered_by_declaration"] = True
             return Measured(
@@ -244,6 +255,10 @@ def functional_correctness(ctx: MetricContext) -> Measured:
     score = 0.5 if len(failed) < len(results) / 2 else 0
     return Measured(
         score,
-        f"{len(failed)} of {len(results)} checks fail: " + "; ".join(failed) + "." + rest,
+        f"{len(failed)} of {len(results)} checks fail: "
+        + "; ".join(failed)
+        + "."
+        + rest
+        + (f" Not measured: {unrun}." if skipped is not None else ""),
         numbers,
     )

@@ -31,6 +31,7 @@ from argus.loop.engine.services import GateReport, JudgeInputs, SenseResult
 from argus.loop.human.baseline import keeps_baselines, write_baseline
 from argus.loop.records.layout import RunLayout
 from argus.schemas import Rubric
+from argus.sense.controls_choice import LOOP
 from argus.sense.sensor import Sensor
 from argus.spec.model import Spec, View
 from argus.verdict import NormalizedVerdict
@@ -83,7 +84,7 @@ class ArgusServices(Closing):
         if layout.report_only and isinstance(self.judge_backend, CachingJudge):
             # report-only writes nothing outside its run directory: the model's answers too.
             self.judge_backend.use_cache_dir(layout.runs_dir / JUDGE_CACHE_DIR)
-        self.sensor = Sensor(config, spec.root)
+        self.sensor = Sensor(config, spec.root, controls=LOOP)
         self._warmed: set[View] = set()
         self._warming = ThreadPoolExecutor(max_workers=1, thread_name_prefix="argus-warm")
 
