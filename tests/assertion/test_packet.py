@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from argus.assertion import AssertionPacket, build_packet, load_packet, parse_evidence
-from argus.assertion.packet import ANSWER_SCHEMA, PACKET_FILE, instructions_version
+from argus.assertion._packet import ANSWER_SCHEMA, PACKET_FILE, instructions_version
 from argus.errors import InputError
 from tests.assertion.conftest import TREE, write_evidence
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from argus.assertion import AssertionPacket, check_answer, unanswered
-from argus.assertion.verdict import FAILED, INCONCLUSIVE
+from argus.assertion._verdict import FAILED, INCONCLUSIVE
 
 
 def answer(packet: AssertionPacket, **fields: Any) -> dict[str, Any]:

@@ -7,8 +7,8 @@
 See docs/assert.md.
 """
 
-from argus.assertion.packet import AssertionPacket, build_packet, load_packet, parse_evidence
-from argus.assertion.verdict import CheckedAssertion, check_answer, unanswered
+from argus.assertion._packet import AssertionPacket, build_packet, load_packet, parse_evidence
+from argus.assertion._verdict import CheckedAssertion, check_answer, unanswered
 
 __all__ = [
     "AssertionPacket",

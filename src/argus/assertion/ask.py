@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from argus.assertion.packet import (
+from argus.assertion._packet import (
     ANSWER_SCHEMA,
     PACKET_FILE,
     AssertionPacket,

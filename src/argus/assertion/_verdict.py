@@ -20,7 +20,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from argus.assertion.packet import VERDICTS, AssertionPacket
+from argus.assertion._packet import VERDICTS, AssertionPacket
 from argus.evidence.content import clip
 from argus.io import loads_json
 
