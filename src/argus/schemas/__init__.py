@@ -7,14 +7,14 @@ the code can rely on its shape. Errors name the file and the JSON path of the of
 
 from __future__ import annotations
 
-from argus.schemas.rubric import Dimension, Rubric, load_rubric
-from argus.schemas.validation import (
+from argus.schemas._validation import (
     SCHEMA_NAMES,
     schema,
     schema_violations,
     validate,
     validate_errors,
 )
+from argus.schemas.rubric import Dimension, Rubric, load_rubric
 
 __all__ = [
     "SCHEMA_NAMES",

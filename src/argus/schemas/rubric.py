@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Literal, cast
 
 from argus.io import read_json
-from argus.schemas.validation import validate
+from argus.schemas._validation import validate
 
 Anchor = Literal["reference", "design-system", "spec-text"]
 
