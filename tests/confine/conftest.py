@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from argus.confine import Confinement, bwrap
-from argus.confine.landlock import abi_version
+from argus.confine import Confinement
+from argus.confine import _bwrap as bwrap
+from argus.confine._landlock import abi_version
 
 
 @pytest.fixture(params=["bubblewrap", "landlock"])

@@ -12,13 +12,13 @@ from argus.confine import (
     HASH_CHECKED,
     LANDLOCK,
     Policy,
-    bwrap,
     contain,
     detect,
     workspace,
 )
+from argus.confine import _bwrap as bwrap
 from argus.confine import detection as detect_module
-from argus.confine.landlock import allow_list
+from argus.confine._landlock import allow_list
 
 
 def test_landlock_allows_writes_beneath_the_workspace_but_what_is_protected(

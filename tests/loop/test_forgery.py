@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from argus.confine import bwrap
-from argus.confine.landlock import abi_version
+from argus.confine import _bwrap as bwrap
+from argus.confine._landlock import abi_version
 from argus.loop.engine.modes import Mode
 from argus.loop.engine.run import LoopOptions, RunOutcome, run_loop
 from argus.loop.records.signoff import load_records

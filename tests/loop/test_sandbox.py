@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from argus.confine import BUBBLEWRAP, HASH_CHECKED, LANDLOCK, detect
-from argus.confine import bwrap as bwrap_backend
-from argus.confine.landlock import abi_version
+from argus.confine import _bwrap as bwrap_backend
+from argus.confine._landlock import abi_version
 from argus.loop.engine.modes import Mode
 from argus.loop.engine.run import LoopOptions, RunOutcome, run_loop
 from argus.loop.records.status import Status

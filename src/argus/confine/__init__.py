@@ -6,6 +6,7 @@ program under both, and ``contain`` ends every process it started where there is
 namespace.
 """
 
+from argus.confine._policy import Policy, read_only, workspace
 from argus.confine.detection import (
     BUBBLEWRAP,
     HASH_CHECKED,
@@ -15,7 +16,6 @@ from argus.confine.detection import (
     detect,
 )
 from argus.confine.launch import run_confined, start_confined
-from argus.confine.policy import Policy, read_only, workspace
 
 __all__ = [
     "BUBBLEWRAP",

@@ -29,7 +29,7 @@ import subprocess
 from collections.abc import Sequence
 from pathlib import Path
 
-from argus.confine.policy import Policy
+from argus.confine._policy import Policy
 
 PROBE_TIMEOUT_S = 20.0
 NAMESPACES = (

@@ -16,8 +16,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from argus.confine import bwrap, contain
-from argus.confine.landlock import abi_version
+from argus.confine import _bwrap as bwrap
+from argus.confine import contain
+from argus.confine._landlock import abi_version
 
 BUBBLEWRAP = "sandboxed: bubblewrap"
 LANDLOCK = "sandboxed: landlock"

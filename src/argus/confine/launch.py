@@ -27,11 +27,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from argus.confine import bwrap
+from argus.confine import _bwrap as bwrap
+from argus.confine._landlock import Ruleset, allow_list
+from argus.confine._policy import Policy
 from argus.confine.contain import Cgroup
 from argus.confine.detection import Confinement, detect
-from argus.confine.landlock import Ruleset, allow_list
-from argus.confine.policy import Policy
 from argus.confine.program import check_program
 from argus.person import CONFINED_ENV, SECRET_ENV
 from argus.proc import (

@@ -396,7 +396,7 @@ def _implement(
     prompt_file = directory / "prompt.md"
     atomic_write_text(prompt_file, build_prompt(context, findings))
     # What it may write: the workspace but the protected set, the feature folder with its run
-    # records and the run store (argus.confine.policy adds the config, git's code and Argus's
+    # records and the run store (argus.confine._policy adds the config, git's code and Argus's
     # own environment); written beside its log for the record.
     denied = [ctx.root / p for p in before_paths]
     denied += [ctx.spec.spec_dir, ctx.layout.feature_runs, ctx.root / ".argus"]
