@@ -7,7 +7,7 @@ import pytest
 
 from argus.diff import compare, pixelmatch
 from argus.diff.density import window_density
-from argus.diff.regions import changed_regions
+from argus.diff.regions import cell_counts, changed_regions
 from argus.errors import InputError
 
 from .conftest import page
@@ -97,3 +97,18 @@ def test_regions_reach_the_right_and_bottom_edges_of_an_odd_sized_image() -> Non
     boxes = [(r.x, r.y, r.width, r.height, r.pixels) for r in regions]
     assert boxes == [(200, 99, 3, 2, 6), (0, 0, 1, 1, 1)]
     assert window_density(np.flatnonzero(mask), 203, 101, 16) == 6
+
+
+@pytest.mark.parametrize("cell", [8, 5])
+def test_cell_counts_are_the_set_pixels_of_each_cell(cell: int) -> None:
+    rng = np.random.default_rng(cell)
+    mask = rng.random((4 * cell, 6 * cell)) < 0.3
+    mask[:cell, :cell] = True  # a full cell
+    mask[cell : 2 * cell, :cell] = False  # an empty one
+    expected = [
+        [int(mask[r * cell : (r + 1) * cell, c * cell : (c + 1) * cell].sum()) for c in range(6)]
+        for r in range(4)
+    ]
+    counts = cell_counts(mask, cell)
+    assert counts.tolist() == expected
+    assert counts[0, 0] == cell * cell and counts[1, 0] == 0
