@@ -112,3 +112,10 @@ def test_cell_counts_are_the_set_pixels_of_each_cell(cell: int) -> None:
     counts = cell_counts(mask, cell)
     assert counts.tolist() == expected
     assert counts[0, 0] == cell * cell and counts[1, 0] == 0
+
+
+def test_density_of_a_window_over_65535_pixels_does_not_wrap() -> None:
+    # 260 x 260 = 67,600 differing pixels in one window: more than 16 bits hold.
+    everything = np.arange(260 * 260, dtype=np.intp)
+    assert window_density(everything, 260, 260, 260) == 67_600
+    assert window_density(everything, 260, 260, 255) == 65_025

@@ -2,15 +2,18 @@
 
 A real change is a cluster of differing pixels; anti-aliasing noise and sub-pixel shifts are
 scattered. The densest window tells the two apart where a bare count cannot. Computed with a
-summed-area table over the rows of the differences (plus the window), so a sparse diff costs
+sliding sum over the rows of the differences (plus the window), so a sparse diff costs
 little.
 """
 
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from argus.diff.arrays import Index
+
+Counts = npt.NDArray[np.uint16] | npt.NDArray[np.int64]
 
 
 def window_density(positions: Index, width: int, height: int, window: int) -> int:
@@ -27,16 +30,38 @@ def window_density(positions: Index, width: int, height: int, window: int) -> in
     # division per pixel, which cost more than the table itself on a dense diff).
     y0 = max(int(positions.min()) // width - win_h + 1, 0)
     y1 = min(int(positions.max()) // width + win_h, height)
-    band = np.zeros((y1 - y0) * width, dtype=np.uint8)
-    band[positions - y0 * width] = 1  # positions are distinct pixels: each counted once
-    table = np.zeros((y1 - y0 + 1, width + 1), dtype=np.int32)
-    np.cumsum(band.reshape(y1 - y0, width), axis=0, dtype=np.int32, out=table[1:, 1:])
-    np.cumsum(table[1:, 1:], axis=1, dtype=np.int32, out=table[1:, 1:])
-    # Sum of each window whose top-left corner (r, c) lies in the band.
-    sums = (
-        table[win_h:, win_w:]
-        - table[:-win_h, win_w:]
-        - table[win_h:, :-win_w]
-        + table[:-win_h, :-win_w]
-    )
-    return int(sums.max())
+    # Counts fit 16 bits for any window up to 255 x 255 (a quarter of int32's memory traffic).
+    dtype = np.uint16 if win_h * win_w <= 0xFFFF else np.int64
+    band = np.zeros((y1 - y0, width), dtype=dtype)
+    band.reshape(-1)[positions - y0 * width] = 1  # positions are distinct: each counted once
+    # Sum of each window whose top-left corner lies in the band: column sums over win_h rows,
+    # then row sums of those over win_w columns.
+    return int(window_sums(window_sums(band, win_h, 0), win_w, 1).max())
+
+
+def window_sums(counts: Counts, n: int, axis: int) -> Counts:
+    """Sums of every ``n`` consecutive entries along ``axis`` (length L - n + 1), built from
+    sums over 1, 2, 4, ... entries: about log2(n) additions of whole arrays."""
+    length = counts.shape[axis]
+
+    def part(a: Counts, start: int, size: int) -> Counts:
+        taken: Counts = a[start : start + size] if axis == 0 else a[:, start : start + size]
+        return taken
+
+    def doubled(block: Counts, size: int) -> Counts:
+        """Sums of 2 * size entries from sums of size."""
+        out = length - 2 * size + 1
+        return part(block, 0, out) + part(block, size, out)
+
+    # The lowest set bit of n starts the total; each higher one adds a block of that size.
+    block, size = counts, 1  # `block` sums `size` entries
+    while not n & size:
+        block, size = doubled(block, size), size * 2
+    total, width = block, size  # `total` sums `width` entries
+    while size * 2 <= n:
+        block, size = doubled(block, size), size * 2
+        if n & size:
+            out = length - (width + size) + 1
+            total = part(total, 0, out) + part(block, width, out)
+            width += size
+    return total
