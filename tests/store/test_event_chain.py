@@ -53,7 +53,9 @@ INSERT INTO events (run_id, kind, feature, target, state, appearance, iteration,
      '{{"kind": "judged"}}'),
     (NULL, 'note', 'habits', NULL, NULL, NULL, NULL, '2025-01-01T00:00:12Z', '[1,2]'),
     ('r1', 'sign_off', 'habits', 'list', 'empty', 'light', 2, '2025-01-01T00:00:20Z',
-     '{{"n": "é"}}');
+     '{{"n": "é"}}'),
+    ('r1', 'run_finished', 'habits', NULL, NULL, NULL, NULL, '2025-01-01T00:00:59Z',
+     '{{"status": "SIGNED_OFF", "notes": []}}');
 """
 COLUMNS = "id, run_id, kind, feature, target, state, appearance, iteration, created_at, payload"
 
@@ -92,15 +94,15 @@ def test_a_version_3_store_upgrades_keeping_every_event_and_its_chain_holds(
     before = raw(path, f"SELECT {COLUMNS} FROM events ORDER BY id")
     with RunStore.open(tmp_path) as store:
         assert store.schema_version() == 4
-        assert store.verify() == (5, None)
-        assert [e.kind for e in store.events(run_id="r1")][-1] == "sign_off"
+        assert store.verify() == (6, None)
+        assert [e.kind for e in store.events(run_id="r1")][-2:] == ["sign_off", "run_finished"]
         assert store.runs()[0].status == "SIGNED_OFF"
         added = store.append(Event(kind="note", feature="habits", payload={"after": 1}))
-        assert store.verify() == (6, None)
-    assert added.id == 6
-    assert raw(path, f"SELECT {COLUMNS} FROM events WHERE id <= 5 ORDER BY id") == before
+        assert store.verify() == (7, None)
+    assert added.id == 7
+    assert raw(path, f"SELECT {COLUMNS} FROM events WHERE id <= 6 ORDER BY id") == before
     links = raw(path, "SELECT prev_hash, hash FROM events ORDER BY id")
-    assert links[0][0] == "" and all(links[i][0] == links[i - 1][1] for i in range(1, 6))
+    assert links[0][0] == "" and all(links[i][0] == links[i - 1][1] for i in range(1, 7))
 
 
 def test_argus_runs_lists_a_version_3_store_s_runs(
@@ -114,7 +116,7 @@ def test_argus_runs_lists_a_version_3_store_s_runs(
     assert main(["runs", "--run", "r1", "--json", "--root", str(tmp_path)]) == 0
     (shown,) = json.loads(capsys.readouterr().out)["runs"]
     assert [e["kind"] for e in shown["events"]] == [
-        "run_started", "verdict", "decision", "sign_off",
+        "run_started", "verdict", "decision", "sign_off", "run_finished",
     ]  # fmt: skip
 
 
@@ -148,7 +150,7 @@ def test_an_event_changed_outside_argus_is_named(
     version_3_store(tmp_path)
     RunStore.open(tmp_path).close()
     assert main(["runs", "--verify", "--root", str(tmp_path)]) == 0
-    assert "5 event(s), hash chain intact" in capsys.readouterr().out
+    assert "6 event(s), hash chain intact" in capsys.readouterr().out
     tamper(db_path(tmp_path), statement)
     with RunStore.open(tmp_path) as store:
         _, broken = store.verify()
@@ -197,7 +199,7 @@ def test_a_migration_that_fails_part_way_leaves_version_3_readable(
     assert not raw(path, "SELECT name FROM sqlite_master WHERE name LIKE 'events_v%'")
     monkeypatch.setattr(migrations_module, "link_hash", real)
     with RunStore.open(tmp_path) as store:
-        assert store.verify() == (5, None)
+        assert store.verify() == (6, None)
 
 
 KILLER = textwrap.dedent(
@@ -229,4 +231,4 @@ def test_a_migration_killed_part_way_leaves_version_3_readable(tmp_path: Path) -
     assert raw(path, "SELECT MAX(version) FROM schema_version") == [(3,)]
     assert raw(path, f"SELECT {COLUMNS} FROM events ORDER BY id") == before
     with RunStore.open(tmp_path) as store:
-        assert store.schema_version() == 4 and store.verify() == (5, None)
+        assert store.schema_version() == 4 and store.verify() == (6, None)

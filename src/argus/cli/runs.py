@@ -17,7 +17,7 @@ from argus.cli._args import add_root_argument, repo_root
 from argus.errors import InputError
 from argus.loop.records.layout import RunLayout
 from argus.spec.paths import find_specs
-from argus.store import EVENT_KINDS, BrokenLink, Event, Run, RunStore, db_path
+from argus.store import EVENT_KINDS, BrokenLink, Disagreement, Event, Run, RunStore, db_path
 
 LOOSE_KINDS = ("acceptance_fidelity_review", "review_outcome")  # filed outside any run
 
@@ -112,31 +112,40 @@ def verify_stores(stores: list[Path], as_json: bool = False) -> int:
     for where in stores:
         with RunStore.open(where) as store:
             count, bad = store.verify()
-        found.append((db_path(where), count, bad))
+            # The runs table is compared with the chain only once the chain holds.
+            off = store.verify_runs() if bad is None else None
+        found.append((db_path(where), count, bad, off))
     if as_json:
         listed = [
             {
                 "store": str(path),
                 "events": count,
                 "broken": None if bad is None else {"event": bad.seq, "why": bad.why},
+                "runs_disagree": None if off is None else {"run": off.run_id, "why": off.why},
             }
-            for path, count, bad in found
+            for path, count, bad, off in found
         ]
         print(json.dumps({"stores": listed}, indent=2))
         return _verify_exit(found)
-    for path, count, bad in found:
-        if bad is None:
-            print(f"{path}: {count} event(s), hash chain intact")
-        else:
+    for path, count, bad, off in found:
+        if bad is not None:
             print(
                 f"{path}: hash chain broken at event {bad.seq}: {bad.why}; the store was "
                 "changed outside Argus (keep it aside as evidence)"
             )
+        elif off is not None:
+            print(
+                f"{path}: {count} event(s), hash chain intact, but the runs table disagrees "
+                f"with it at {off}; the table was changed outside Argus (keep it aside as "
+                "evidence)"
+            )
+        else:
+            print(f"{path}: {count} event(s), hash chain intact, runs table agrees")
     return _verify_exit(found)
 
 
-def _verify_exit(found: list[tuple[Path, int, BrokenLink | None]]) -> int:
-    return 1 if any(bad is not None for _, _, bad in found) else 0
+def _verify_exit(found: list[tuple[Path, int, BrokenLink | None, Disagreement | None]]) -> int:
+    return 1 if any(bad is not None or off is not None for _, _, bad, off in found) else 0
 
 
 def render_runs(runs: list[Run], events: dict[str, list[Event]], loose: list[Event]) -> str:

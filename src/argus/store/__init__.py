@@ -4,6 +4,8 @@
   hash-chained events (``migrations`` upgrades an older store in place);
 - ``chain``: the one hash chain of every append-only log (the events, a contract's ledger),
   with ``first_broken`` naming the first link that does not hold;
+- ``mirror``: the ``runs`` table (status, finish time) against the chained ``run_finished``
+  events, ``first_disagreement`` naming the first run where they differ;
 - ``registry``: open runs, remembered in every state home and read by workspace;
 - ``lock``: the one run-state lock (``argus.folderlock`` by the folder's identity, plus a key in
   the state home), taken by the loop's feature lock and by every contract command;
@@ -15,6 +17,7 @@ signoff.json and a contract run's state.json alike.
 
 from argus.store.chain import BrokenLink, first_broken, link_hash
 from argus.store.migrations import EVENT_KINDS, LATEST_VERSION
+from argus.store.mirror import Disagreement, first_disagreement
 from argus.store.model import Event, Run, ViewKey, ViewLike
 from argus.store.runstore import RunStore, db_path
 
@@ -22,6 +25,7 @@ __all__ = [
     "EVENT_KINDS",
     "LATEST_VERSION",
     "BrokenLink",
+    "Disagreement",
     "Event",
     "Run",
     "RunStore",
@@ -29,5 +33,6 @@ __all__ = [
     "ViewLike",
     "db_path",
     "first_broken",
+    "first_disagreement",
     "link_hash",
 ]

@@ -21,6 +21,7 @@ from argus.closing import Closing
 from argus.errors import InputError, StateError
 from argus.store.chain import GENESIS, BrokenLink, Link, first_broken, link_hash
 from argus.store.migrations import EVENT_KINDS, LATEST_VERSION, migrate
+from argus.store.mirror import Disagreement, Finished, first_disagreement
 from argus.store.model import CHAINED_COLUMNS, Event, Run, ViewLike, chain_content, utc_now
 
 DB_RELATIVE = Path(".argus") / "argus.db"
@@ -204,6 +205,17 @@ class RunStore(Closing):
         links = (Link(row[0], row[1], row[2], chain_content(tuple(row[3:]))) for row in rows)
         return len(rows), first_broken(links)
 
+    def verify_runs(self) -> Disagreement | None:
+        """The first run whose row in ``runs`` (status, finish time) disagrees with its
+        chained ``run_finished`` event (mirror.py), or None. Run it after ``verify``: the
+        events it trusts are the chain's."""
+        finished = {
+            str(event.run_id): Finished(_status_of(event.payload), event.created_at or "")
+            for event in self.events(kind="run_finished")
+            if event.run_id is not None
+        }
+        return first_disagreement(self.runs(), finished)
+
     def schema_version(self) -> int:
         with _sqlite_errors(self.path):
             row = self._conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
@@ -218,6 +230,10 @@ class RunStore(Closing):
             self._conn.execute("ROLLBACK")
             raise
         self._conn.execute("COMMIT")
+
+
+def _status_of(payload: object) -> object:
+    return payload.get("status") if isinstance(payload, Mapping) else None
 
 
 def _event_from_row(row: tuple[Any, ...]) -> Event:
