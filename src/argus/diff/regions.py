@@ -7,6 +7,7 @@ Labelling works on runs of occupied cells row by row with a small union-find (no
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,13 +47,19 @@ def _cell_runs(occupied: npt.NDArray[np.bool_]) -> tuple[Index, Index, Index]:
     return start_r, start_c, end_c
 
 
+# numpy 2.0+ counts set bits; on 1.26 (which pyproject allows) cells are summed instead.
+POPCOUNT: Callable[[npt.NDArray[np.uint64]], npt.NDArray[np.uint8]] | None = getattr(
+    np, "bitwise_count", None
+)
+
+
 def cell_counts(mask2d: npt.NDArray[np.bool_], cell: int) -> npt.NDArray[np.int64]:
     """Set pixels per cell x cell cell of a C-contiguous mask whose sides are multiples of
     ``cell``. At the default cell of 8, one cell row is eight bytes of 0 or 1: read as one
     64-bit word, its set bits are the count (a tenth of the summing over two axes)."""
     rows, cols = mask2d.shape[0] // cell, mask2d.shape[1] // cell
-    if cell == 8:
-        per_row = np.bitwise_count(mask2d.view(np.uint64))
+    if cell == 8 and POPCOUNT is not None:
+        per_row = POPCOUNT(mask2d.view(np.uint64))
         counts: npt.NDArray[np.int64] = per_row.reshape(rows, cell, cols).sum(
             axis=1, dtype=np.int64
         )
