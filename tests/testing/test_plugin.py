@@ -221,6 +221,12 @@ def test_gated(page, argus_snapshot):
     )
     assert not list(project.path.glob("__snapshots__/**/*.png"))
     assert junit_errors(junit.read_bytes()) == []
+    # The plugin only gates: the dead-control probe is left out, and the view's record says so.
+    (meta,) = project.path.rglob("*-sensed/meta.json")
+    assert json.loads(meta.read_text())["controls"] == {
+        "ran": False, "why": "no reader: gates only (the pytest plugin)"
+    }  # fmt: skip
+    assert not (meta.parent / "controls.json").exists()
 
 
 def test_bad_reporter_and_bad_names_are_usage_errors(project: pytest.Pytester) -> None:
