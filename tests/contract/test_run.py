@@ -295,3 +295,22 @@ def test_concurrent_judging_respects_the_dispatch_budget(
     log = Path(os.environ["GRADER_LOG"]).read_text()
     assert log.count("=====") == 1, "one grader dispatched, whatever the race"
     assert load_state(repo, "ship-it").judgment_dispatches == 1
+
+
+def test_a_spent_judgment_budget_refuses_the_dispatch_and_leaves_the_run_open(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The seed: attempt exhaustion blocks the run; judgment-dispatch exhaustion refuses only
+    # that dispatch (unlike a stage's spent rounds, which block naming the stage).
+    path = write_contract(repo, budget={"max_judgment_dispatches": 1})
+    run.start(repo, path, "", "")
+    run.advance(repo, "ship-it", "verifying")
+    (repo / "done.txt").write_text("done")
+    run.grade(repo, "ship-it", "check")
+    monkeypatch.setenv("GRADER_ANSWER", NO_GO)
+    assert run.judge(repo, "ship-it", "review").status == "failed"
+    refused = run.judge(repo, "ship-it", "review")
+    assert refused.status == "refused" and "1 judgment dispatch(es)" in refused.detail
+    state = load_state(repo, "ship-it")
+    assert (state.phase, state.judgment_dispatches) == ("verifying", 1)
+    assert state.stages["review"].attempts == 1
