@@ -177,7 +177,7 @@ def write_feature_of(root: Path, views: int = FEATURE_VIEWS) -> None:
     path = root / SPEC
     spec: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     original = next(item for item in spec["targets"] if item["id"] == "list")
-    targets = []
+    targets: list[dict[str, Any]] = []
     left = views
     while left > 0:
         copy = json.loads(json.dumps(original))
