@@ -186,3 +186,15 @@ def test_the_agent_sees_a_copy_of_the_packet_and_nothing_beside_it(
     assert call["parent_sees"] == [cwd.name]  # the copy alone in its own temporary directory
     assert str(packet.directory) not in str(call["stdin"])  # images named inside the copy
     assert not cwd.exists()  # removed after the answer
+
+
+def test_a_missing_program_is_named_and_inconclusive(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    missing = "argus-no-such-agent-x7"
+    judge = CommandJudge(config_for(tmp_path, backend="command", command=f"{missing} {{packet}}"))
+    with pytest.raises(JudgeError, match=f"'{missing}' not found on PATH"):
+        judge.run_command(tmp_path, "prompt")
+    verdict = run_judge(judge, make_packet(), RUBRIC)
+    assert verdict.outcome == "inconclusive"
+    assert f"'{missing}' not found on PATH" in verdict.to_json()["error"]
