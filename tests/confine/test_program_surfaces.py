@@ -1,7 +1,8 @@
 """Each surface that starts a configured program says "not found" in one line, naming it, the
-way it reports its other failures: the web server stops the run (exit 2); the judge command's
-verdict is inconclusive (tests/judge/test_command.py), and the implementer, a grader and a
-mechanical stage record a failed result."""
+way it reports its other failures: the web server stops the run (exit 2); a gate command's gate
+is `error` (tests/gates/test_commands.py); the judge command's verdict is inconclusive
+(tests/judge/test_command.py); the implementer, a grader and a mechanical stage record a failed
+result."""
 
 from __future__ import annotations
 

@@ -194,7 +194,7 @@ def test_a_configured_gate_runs_its_command_in_the_root_with_its_timeout(
     assert get_gate("lint")(inputs).status is GateStatus.SKIP  # only build is configured
 
 
-def test_a_missing_program_is_a_configuration_error_naming_it(tmp_path: Path) -> None:
+def test_a_missing_program_is_an_input_error_naming_it(tmp_path: Path) -> None:
     with pytest.raises(
         InputError, match=r"\[gates.commands.build\].*'no-such-linter-x7' not found"
     ):
@@ -209,3 +209,17 @@ def test_a_missing_program_later_in_the_line_is_a_red_gate_naming_it(tmp_path: P
     # A command that ran and failed with 127 itself is not called "not found".
     plain = run(tmp_path, f'{PY} -c "raise SystemExit(127)"')
     assert (plain.status, plain.summary) == (GateStatus.FAIL, "exit code 127")
+
+
+def test_a_missing_program_reads_as_an_error_gate_naming_it(habits_inputs) -> None:
+    from argus.config import CommandGateConfig
+    from argus.gates.runner import run_gates
+
+    inputs = habits_inputs()
+    commands_ = {"lint": CommandGateConfig(command="no-such-linter-x7 .")}
+    gates = inputs.config.gates.model_copy(update={"commands": commands_})
+    inputs = dataclasses.replace(inputs, config=inputs.config.model_copy(update={"gates": gates}))
+    run = run_gates(inputs, ["lint"], record=False)
+    (outcome,) = run.outcomes
+    assert outcome.status is GateStatus.ERROR and not run.all_green
+    assert "'no-such-linter-x7' not found on PATH" in outcome.summary
