@@ -113,7 +113,7 @@ DEFAULT = (
     "src/argus/agents/guard.py=tests/agents/test_guard.py",
     # the advisory review: which tasks a merged PR's body closes, and how an answer is flagged
     "src/argus/review/refs.py=tests/review/test_refs.py",
-    "src/argus/review/judge.py=tests/review/test_judge.py",
+    "src/argus/review/_judge.py=tests/review/test_judge.py",
     # the layout linter's seven checks: their findings decide `argus layout lint` and the
     # referee's layout gate
     "src/argus/layout/checks.py=tests/layout/test_lint.py,tests/layout/test_rows_columns.py,tests/layout/test_page_format.py",

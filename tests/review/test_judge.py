@@ -10,7 +10,7 @@ import pytest
 from argus.config import ReviewConfig
 from argus.errors import JudgeError
 from argus.review.diff import cut_diff
-from argus.review.judge import (
+from argus.review._judge import (
     CUT_MARKER,
     Asked,
     ReviewAnswer,

@@ -12,7 +12,7 @@ if _typing.TYPE_CHECKING:
     from argus.review.diff import cut_diff, parse_diff
     from argus.review.flow import PullRequest, review_and_record
     from argus.review.inputs import git_diff
-    from argus.review.judge import ReviewInputs, review
+    from argus.review._judge import ReviewInputs, review
     from argus.review.record import filed_reviews, record_outcome, record_review
     from argus.review.refs import closing_references
     from argus.review.tasks import Task, find_task
@@ -22,8 +22,8 @@ if _typing.TYPE_CHECKING:
 _SOURCES = {
     "cut_diff": "argus.review.diff",
     "parse_diff": "argus.review.diff",
-    "ReviewInputs": "argus.review.judge",
-    "review": "argus.review.judge",
+    "ReviewInputs": "argus.review._judge",
+    "review": "argus.review._judge",
     "filed_reviews": "argus.review.record",
     "record_outcome": "argus.review.record",
     "record_review": "argus.review.record",
