@@ -6,13 +6,13 @@ from typing import Any
 
 import pytest
 
-from argus.report.gate_rows import MAX_FINDINGS_SHOWN, finding_line, gate_status, gate_summary
+from argus.report._gate_rows import MAX_FINDINGS_SHOWN, finding_line, gate_status, gate_summary
+from argus.report._signoffs import signoff_for
+from argus.report._text import anchor_id, score_text, when
+from argus.report._timeline import IterationSources, implementer_text, iteration_row
+from argus.report._verdict_rows import verdict_outcome, verdict_summary
 from argus.report.model import SignoffSummary, SpotCheck
-from argus.report.signoffs import signoff_for
 from argus.report.templating import environment
-from argus.report.text import anchor_id, score_text, when
-from argus.report.timeline import IterationSources, implementer_text, iteration_row
-from argus.report.verdict_rows import verdict_outcome, verdict_summary
 
 
 @pytest.mark.parametrize(

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from PIL import Image
 
+from argus.report._view import ViewInputs, _pictures
 from argus.report.rundir import ViewDir
-from argus.report.view import ViewInputs, _pictures
 from argus.sense.attempt import begin_attempt, fail_attempt
 from argus.spec import View
 from tests.support.sensed import seal_sensed

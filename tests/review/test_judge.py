@@ -9,7 +9,6 @@ import pytest
 
 from argus.config import ReviewConfig
 from argus.errors import JudgeError
-from argus.review.diff import cut_diff
 from argus.review._judge import (
     CUT_MARKER,
     Asked,
@@ -23,6 +22,7 @@ from argus.review._judge import (
     review_payload,
     review_prompt,
 )
+from argus.review.diff import cut_diff
 from tests.review.test_diff import file_diff
 
 SETTINGS = ReviewConfig()

@@ -6,11 +6,11 @@ collect_report(root, found) -> RunReport                       everything shown,
 render_page(report) -> str                                     the HTML document
 """
 
+from argus.report._write import LATEST_NAME, report_name, write_report
 from argus.report.collect import collect_report
 from argus.report.model import RunReport, ViewReport
 from argus.report.page import render_page
 from argus.report.select import FoundRun, find_run
-from argus.report.write import LATEST_NAME, report_name, write_report
 
 __all__ = [
     "LATEST_NAME",

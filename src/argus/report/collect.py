@@ -15,11 +15,11 @@ from argus.errors import ArgusError
 from argus.gates import wcag_gates
 from argus.loop.human.baseline import view_baseline
 from argus.loop.human.references import candidate_path
+from argus.report._signoffs import checked_spotcheck, read_signoffs, signoff_for
+from argus.report._view import ViewInputs, collect_view
 from argus.report.model import RunReport, SignoffSummary
 from argus.report.rundir import read_object, view_dir
 from argus.report.select import FoundRun
-from argus.report.signoffs import checked_spotcheck, read_signoffs, signoff_for
-from argus.report.view import ViewInputs, collect_view
 from argus.schemas import Rubric, load_rubric
 from argus.spec import Spec, View, load_spec
 from argus.spec.advice import wcag_gate_notes

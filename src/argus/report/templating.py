@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from jinja2 import ChoiceLoader, Environment, PackageLoader, StrictUndefined
 
-from argus.report.text import ACTIONS, DASH, KINDS, anchor_id, score_text, tone, when
+from argus.report._text import ACTIONS, DASH, KINDS, anchor_id, score_text, tone, when
 
 
 @functools.cache

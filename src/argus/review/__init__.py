@@ -8,11 +8,11 @@ import typing as _typing
 from argus._lazy import lazy_attributes as _lazy_attributes
 
 if _typing.TYPE_CHECKING:
+    from argus.review._judge import ReviewInputs, review
     from argus.review.context import describe, review_context
     from argus.review.diff import cut_diff, parse_diff
     from argus.review.flow import PullRequest, review_and_record
     from argus.review.inputs import git_diff
-    from argus.review._judge import ReviewInputs, review
     from argus.review.record import filed_reviews, record_outcome, record_review
     from argus.review.refs import closing_references
     from argus.review.tasks import Task, find_task

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from argus.config import ProjectConfig
-from argus.review.diff import cut_diff
 from argus.review._judge import ReviewInputs, bounded, review, review_payload
+from argus.review.diff import cut_diff
 from argus.review.record import notify, record_review
 from argus.review.tasks import Task
 from argus.store import Event

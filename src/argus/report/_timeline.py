@@ -12,9 +12,9 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from argus.report.gate_rows import gate_summary, red_gate_names
+from argus.report._gate_rows import gate_summary, red_gate_names
+from argus.report._verdict_rows import verdict_summary
 from argus.report.model import GateRow, IterationRow
-from argus.report.verdict_rows import verdict_summary
 from argus.schemas import Rubric
 
 

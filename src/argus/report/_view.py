@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from argus.evidence.attempt import stale_reason
-from argus.report.gate_rows import gate_summary
+from argus.report._gate_rows import gate_summary
+from argus.report._timeline import IterationSources, iteration_row
+from argus.report._verdict_rows import verdict_summary
 from argus.report.images import diff_picture, picture_from_file
 from argus.report.model import IterationRow, Picture, SignoffSummary, ViewReport
 from argus.report.rundir import ViewDir, read_object
-from argus.report.timeline import IterationSources, iteration_row
-from argus.report.verdict_rows import verdict_summary
 from argus.schemas import Rubric
 from argus.store import Event
 
