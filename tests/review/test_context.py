@@ -12,8 +12,8 @@ from argus.loop.engine.modes import Mode
 from argus.loop.records.status import Status
 from argus.review.record import record_outcome, record_review
 from argus.store import RunStore
-from argus.ui.app import Settings, create_app
-from argus.ui.security import Origin
+from argus.ui._app import Settings, create_app
+from argus.ui._security import Origin
 from tests.conftest import RunArgus
 from tests.loop.fakeapp import FEATURE, make_repo
 from tests.ui.support import decisions, loop

@@ -1,6 +1,6 @@
 """One render pair through the three surfaces that compare it with its baseline: the pytest
 plugin (an inner pytest run by ``pytester``), `argus gates` (in-process) and the review page's
-card (argus.ui.catalog), so a test can show they count the same pixels.
+card (argus.ui._catalog), so a test can show they count the same pixels.
 
     write_plugin_project(root, tests=TESTS, viewport=(1280, 1000))
     record = plugin_record(pytester, "--update-snapshots")   # the plugin's one assertion
@@ -20,7 +20,7 @@ import pytest
 
 from argus.cli import main
 from argus.spec import View
-from argus.ui.catalog import ViewCard, feature_runs
+from argus.ui._catalog import ViewCard, feature_runs
 
 # The inner project's conftest: one Chromium as Argus launches it, a page at ``viewport``.
 CONFTEST = """

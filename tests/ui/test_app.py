@@ -14,8 +14,8 @@ from starlette.testclient import TestClient
 from argus.errors import InputError
 from argus.loop.guard.lock import FeatureLock
 from argus.store.ui_marker import RunningMarker, running_url
-from argus.ui.app import Settings, create_app
-from argus.ui.security import CSP, Origin, read_image, token_matches
+from argus.ui._app import Settings, create_app
+from argus.ui._security import CSP, Origin, read_image, token_matches
 from tests.loop.fakeapp import make_repo
 from tests.ui.support import changed_snapshot_repo, decisions, spec_dir
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from argus.loop.engine.modes import Mode
-from argus.ui.catalog import feature_runs
+from argus.ui._catalog import feature_runs
 from tests.loop.fakeapp import make_repo
 from tests.ui.support import changed_snapshot_repo, loop
 
@@ -60,8 +60,8 @@ def test_a_view_the_run_never_reached(tmp_path: Path) -> None:
 def test_an_unreadable_render_is_said_not_compared(tmp_path: Path) -> None:
     from starlette.testclient import TestClient
 
-    from argus.ui.app import Settings, create_app
-    from argus.ui.security import Origin
+    from argus.ui._app import Settings, create_app
+    from argus.ui._security import Origin
 
     root, render, _ = changed_snapshot_repo(tmp_path)
     render.write_bytes(b"not a png")
@@ -78,7 +78,7 @@ def test_a_loop_is_seen_by_its_lock_and_never_this_servers_own_decision(tmp_path
     import os
 
     from argus.loop.guard.lock import FeatureLock
-    from argus.ui.catalog import loop_holder
+    from argus.ui._catalog import loop_holder
 
     root = make_repo(tmp_path, [])
     spec_dir = root / "argus" / "specs" / "demo"

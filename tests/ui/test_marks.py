@@ -9,7 +9,7 @@ from pathlib import Path
 from PIL import Image
 
 from argus.diff.regions import Region
-from argus.ui.marks import MAX_REGIONS, finding_marks, region_marks
+from argus.ui._marks import MAX_REGIONS, finding_marks, region_marks
 
 
 def _element(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from argus.sense.attempt import begin_attempt, fail_attempt
-from argus.ui.catalog import feature_runs
+from argus.ui._catalog import feature_runs
 from tests.support.sensed import seal_sensed
 from tests.ui.support import VIEW, changed_snapshot_repo
 

@@ -15,14 +15,14 @@ import typing as _typing
 from argus._lazy import lazy_attributes as _lazy_attributes
 
 if _typing.TYPE_CHECKING:
-    from argus.ui.app import Settings, create_app
+    from argus.ui._app import Settings, create_app
     from argus.ui.server import serve
 
 # The package's face: each name is imported from its module on first use (PEP 562), so
 # importing one module of the package loads none of the others.
 _SOURCES = {
-    "Settings": "argus.ui.app",
-    "create_app": "argus.ui.app",
+    "Settings": "argus.ui._app",
+    "create_app": "argus.ui._app",
     "serve": "argus.ui.server",
 }
 

@@ -12,7 +12,7 @@ from types import FrameType
 
 from argus.errors import InputError
 from argus.store.ui_marker import RunningMarker
-from argus.ui.security import Origin, new_token
+from argus.ui._security import Origin, new_token
 
 HOST = "127.0.0.1"
 
@@ -41,7 +41,7 @@ def serve(root: Path, port: int, *, open_browser: bool = False) -> int:
     try:
         import uvicorn
 
-        from argus.ui.app import Settings, create_app
+        from argus.ui._app import Settings, create_app
     except ImportError as exc:
         raise InputError(
             f"argus ui needs the [ui] extra ({exc.name} is missing): pip install 'argus-ui[ui]'"

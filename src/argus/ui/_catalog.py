@@ -26,7 +26,7 @@ from argus.report.rundir import real_runs
 from argus.report.select import FoundRun
 from argus.spec import Spec, View, find_specs, load_spec
 from argus.store import Run, RunStore, db_path
-from argus.ui.snapdiff import SnapDiff, snapshot_diff
+from argus.ui._snapdiff import SnapDiff, snapshot_diff
 
 FILTERS = ("all", "failed", "pending", "changed")
 FAILED = frozenset({"BLOCKED", "FAILED", "UNFINISHED", "ABANDONED"})

@@ -13,8 +13,8 @@ from urllib.parse import quote, urlencode
 from argus.report.templating import render
 from argus.review.context import ReviewContext
 from argus.store import Event, Run
-from argus.ui.catalog import FILTERS, FeatureRuns, ViewCard
-from argus.ui.marks import Mark
+from argus.ui._catalog import FILTERS, FeatureRuns, ViewCard
+from argus.ui._marks import Mark
 
 FILTER_LABELS = {
     "all": "All",

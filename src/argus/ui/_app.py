@@ -36,10 +36,10 @@ from argus.schemas import load_rubric
 from argus.spec import Spec, View, load_spec
 from argus.spec.paths import SPECS_DIR
 from argus.store import Event, RunStore, db_path
-from argus.ui.catalog import FILTERS, feature_runs, features, find_card, recent_runs
-from argus.ui.marks import finding_marks, region_marks
-from argus.ui.pages import error_page, list_page, view_page
-from argus.ui.security import SECURITY_HEADERS, TOKEN_HEADER, Origin, read_image, token_matches
+from argus.ui._catalog import FILTERS, feature_runs, features, find_card, recent_runs
+from argus.ui._marks import finding_marks, region_marks
+from argus.ui._pages import error_page, list_page, view_page
+from argus.ui._security import SECURITY_HEADERS, TOKEN_HEADER, Origin, read_image, token_matches
 
 VIA = "ui"
 STATIC = {
