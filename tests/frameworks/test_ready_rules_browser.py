@@ -148,7 +148,7 @@ def test_the_pytest_plugins_page_waits_for_the_rule_too(tmp_path: Path) -> None:
 
     from argus.errors import SensorError
     from argus.sense.framework_settle import settle_framework_sync
-    from argus.testing.assertion import Settings, Where, check_view
+    from argus.testing import Settings, Where, check_view
 
     busy_then_done = (
         '<!doctype html><div id="row" class="htmx-request"></div><script>'

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, sync_playwright
 
 from argus.sense import discover_browser, launch_args
-from argus.testing.capture import stable_render
+from argus.testing._capture import stable_render
 
 PAGE = "<!doctype html><html><body><h1 style='color:#123'>Still</h1></body></html>"
 

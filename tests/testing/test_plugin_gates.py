@@ -8,7 +8,7 @@ from pathlib import Path
 
 from argus.config import load_config
 from argus.spec import View, load_spec
-from argus.testing.assertion import SpecView, page_gates_for
+from argus.testing._assertion import SpecView, page_gates_for
 from tests.support.habits import HABITS_SPEC, copy_habits
 
 

@@ -6,7 +6,7 @@
     merge_report   the HTML page of a merged run
 
 The CLI options (``--shard``, ``--durations``, ``--results``) live in ``argus.cli._shard`` and
-the pytest side (``--argus-shard``) in ``argus.testing.sharding``; both call ``split``.
+the pytest side (``--argus-shard``) in ``argus.testing._sharding``; both call ``split``.
 """
 
 import typing as _typing

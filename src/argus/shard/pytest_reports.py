@@ -22,7 +22,7 @@ from argus.shard.merge import check_shards
 from argus.shard.split import Shard
 
 PYTEST_REPORT_VERSION = 1
-# The statuses of a view assertion that pass (argus.testing.assertion.ViewResult.ok).
+# The statuses of a view assertion that pass (argus.testing.ViewResult.ok).
 PASSING = ("passed", "written", "updated")
 RED_GATE = ("fail", "error")
 

@@ -7,7 +7,7 @@ Elsewhere, call ``check_view`` with a page, a name, where its baseline lives and
 from __future__ import annotations
 
 from argus.gates.comparison import Comparison, Overrides, comparison_for
-from argus.testing.assertion import (
+from argus.testing._assertion import (
     Settings,
     SpecView,
     ViewAssertionError,
@@ -15,7 +15,7 @@ from argus.testing.assertion import (
     Where,
     check_view,
 )
-from argus.testing.browser import context_options, launch_options
+from argus.testing._browser import context_options, launch_options
 
 __all__ = [
     "Comparison",

@@ -9,7 +9,7 @@ Options: ``--update-snapshots[=missing|changed|all|none]`` (a bare flag is ``cha
 Playwright), ``--argus-report PATH`` (``.json`` or ``.html``), ``--argus-output DIR`` (renders,
 diffs, sensed files; default ``.argus/pytest`` under the rootdir) and ``--argus-reporter``
 (``junit=PATH``, ``github``, ``json=PATH``; repeatable), ``--argus-shard I/N`` with
-``--argus-durations FILE`` (this machine's share of the tests, argus.testing.sharding).
+``--argus-durations FILE`` (this machine's share of the tests, argus.testing._sharding).
 Baselines live beside the test file in ``__snapshots__/{test file stem}/{name}-{browser}-
 {platform}.png``.
 
@@ -40,7 +40,7 @@ from argus.gates.comparison import Overrides, comparison_for
 from argus.gates.inputs import spec_path
 from argus.spec import View, load_spec
 from argus.spec.paths import find_repo_root
-from argus.testing.assertion import (
+from argus.testing._assertion import (
     Settings,
     SpecView,
     UpdateMode,
@@ -49,8 +49,8 @@ from argus.testing.assertion import (
     Where,
     check_view,
 )
+from argus.testing._sharding import ShardSelector, shard_option
 from argus.testing.report import write_report
-from argus.testing.sharding import ShardSelector, shard_option
 
 MODES = ("missing", "changed", "all", "none")
 PROPERTY = "argus"

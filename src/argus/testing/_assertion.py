@@ -36,7 +36,7 @@ from argus.io import atomic_write_bytes, read_json
 from argus.sense.framework_settle import settle_framework_sync
 from argus.sense.web import readable_images
 from argus.spec.model import Spec, View
-from argus.testing.capture import sense_page, stable_render
+from argus.testing._capture import sense_page, stable_render
 
 UpdateMode = Literal["missing", "changed", "all", "none"]
 # written/updated: the baseline was (re)written as asked; recorded: written because it was
