@@ -73,6 +73,7 @@ DEFAULT = (
     "src/argus/diff/pairs.py=tests/diff/test_cli_pairs.py",
     # gates: commands, source and the runner
     "src/argus/gates/commands.py=tests/gates/test_commands.py",
+    "src/argus/confine/program.py=tests/confine/test_program.py,tests/gates/test_commands.py",
     "src/argus/gates/source_scan.py=tests/gates/test_source_tokens.py",
     "src/argus/gates/source_tokens.py=tests/gates/test_source_tokens.py",
     "src/argus/gates/tell_tales.py=tests/gates/test_tell_tales.py",

@@ -4,6 +4,7 @@ otherwise differ), and the shell's own "not found" is read back for a compound l
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 
 from argus.confine import Confinement, Policy, run_confined
 from argus.confine.launch import popen_confined
-from argus.confine.program import ProgramNotFound, program_of, shell_not_found
+from argus.confine.program import ProgramNotFound, check_program, program_of, shell_not_found
 
 MISSING = "argus-no-such-program-x7"
 NONE = Confinement("none", why_not="test")
@@ -85,6 +86,10 @@ def test_the_shell_reports_a_program_later_in_the_line(
         ("cd web && npm run lint", None),  # a builtin first: the shell tells
         ("$TOOL run", None),  # an expansion
         ("(make)", None),
+        ("test -f built", None),
+        ("# only a comment", None),
+        ("./node_modules/.bin/eslint src", "./node_modules/.bin/eslint"),
+        (["npx", "eslint"], "npx"),
         ("'unclosed", None),
         ([], None),
     ],
@@ -97,3 +102,11 @@ def test_shell_not_found_reads_dash_and_bash() -> None:
     assert shell_not_found("x\n/bin/sh: 1: eslint: not found\n") == "eslint"
     assert shell_not_found("/bin/sh: line 1: tsc: command not found\n") == "tsc"
     assert shell_not_found("eslint: 3 problems found\n") is None
+
+
+def test_a_program_named_by_a_path_is_looked_for_in_the_working_folder(tmp_path: Path) -> None:
+    (tmp_path / "lint.sh").write_text("#!/bin/sh\n")
+    check_program("./lint.sh --all", tmp_path, {"PATH": ""})  # there: no error
+    check_program(["sh", "-c", "true"], tmp_path, {"PATH": os.defpath})
+    with pytest.raises(ProgramNotFound, match="'sh' not found on PATH"):
+        check_program("sh -c true", tmp_path, {"PATH": str(tmp_path)})
