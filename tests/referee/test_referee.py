@@ -192,6 +192,14 @@ def test_bad_config_is_refused(tmp_path: Path, entry: dict[str, Any], message: s
         referee(config(tmp_path, **entry), tmp_path)
 
 
+def test_a_config_that_is_not_json_is_refused_naming_it_the_referee_config(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "referee.json").write_text('{"console": ')
+    with pytest.raises(InputError, match=r"referee\.json: referee config is not valid JSON"):
+        referee(tmp_path / "referee.json", tmp_path)
+
+
 def test_the_command_prints_the_verdict_and_maps_exit_codes(
     run_argus: RunArgus, tmp_path: Path
 ) -> None:
