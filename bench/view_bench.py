@@ -16,6 +16,10 @@ Measured, as medians over rounds that alternate the tools:
   - Playwright: ``page.goto`` + ``expect(page).toHaveScreenshot()``, N times in a loop inside
     one test, each timed with ``performance.now()``; also the same on a fresh context per
     assertion (what one test per view costs), reported, not used in a ratio;
+* the gates-only path, named for what it leaves out: Argus sense without the dead-control
+  probe (``Sensor(controls=GATES)``, as ``argus gates --sense``, the pytest plugin and the shard
+  runs sense: nothing but the judge reads controls.json, and meta.json says it did not run) +
+  every configured gate, against the same fair peer (goto + toHaveScreenshot + AxeBuilder);
 * capture alone: Argus's stable capture without the probe (``Sensor.sense(capture_only=True)``:
   navigate, settle, freeze, screenshots until two are identical) against Playwright's
   ``page.goto`` + ``page.screenshot()`` (same options: animations disabled, caret hidden);
@@ -47,7 +51,7 @@ from argus.diff import load_png, pixelmatch
 from argus.gates.inputs import gate_inputs
 from argus.gates.runner import run_gates
 from argus.sense import discover_browser, launch_args
-from argus.sense.controls_choice import LOOP
+from argus.sense.controls_choice import GATES, LOOP
 from argus.sense.sensor import Sensor
 from argus.sense.views import plan_view
 from argus.sense.web import context_options
@@ -249,12 +253,16 @@ def _argus_snapshot_gate(spec: Spec, view: View, config: ProjectConfig, out: Pat
 def _argus_view(
     sensor: Sensor, spec: Spec, view: View, config: ProjectConfig, out: Path, base_url: str
 ) -> tuple[float, float, dict[str, Any]]:
-    """One warm sense + gates: (sense ms, gates ms, gate statuses)."""
+    """One warm sense + gates: (sense ms, gates ms, gate statuses). RuntimeError when the
+    dead-control probe did not do what the sensor's choice says (meta.json, controls.json)."""
     started = time.perf_counter()
     result = sensor.sense(spec, view, out, base_url=base_url)
     sensed = _ms(started)
     if not result.ok:
         raise RuntimeError(f"view bench: sensing failed: {result.error}")
+    ran = json.loads((out / "meta.json").read_text())["controls"]["ran"]
+    if ran is not sensor.controls.run or (out / "controls.json").is_file() is not ran:
+        raise RuntimeError(f"view bench: the dead-control probe's record is wrong in {out}")
     started = time.perf_counter()
     gate_run = run_gates(gate_inputs(spec, view, out, config=config))
     gated = _ms(started)
@@ -316,7 +324,11 @@ def run(quick: bool = False) -> dict[str, Any]:
         executable = discover_browser(config)
         project = PlaywrightTest(config, root, executable)
         try:
-            with served(root) as base_url, Sensor(config, controls=LOOP) as sensor:
+            with (
+                served(root) as base_url,
+                Sensor(config, controls=LOOP) as sensor,
+                Sensor(config, controls=GATES) as gates_only,
+            ):
                 plan = plan_view(spec, view, config, base_url=base_url)
                 assert plan.url is not None
                 # Untimed: both baselines written, both browsers warmed.
@@ -328,6 +340,7 @@ def run(quick: bool = False) -> dict[str, Any]:
                 baseline_digest = _digest(project.baseline())
                 checks: dict[str, Any] = {}
                 _argus_capture(sensor, spec, view, work / "capture-warm", base_url)
+                _argus_view(gates_only, spec, view, config, work / "gates-only-warm", base_url)
                 for r in range(rounds):
                     pw = project.loop(plan.url, warmup, repeat)
                     add("playwright_assert", pw["assert"])
@@ -340,10 +353,17 @@ def run(quick: bool = False) -> dict[str, Any]:
                             sensor, spec, view, config, work / f"r{r}-{i}", base_url
                         )
                         captured = _argus_capture(sensor, spec, view, work / f"c{r}-{i}", base_url)
+                        only_sensed, only_gated, only_checks = _argus_view(
+                            gates_only, spec, view, config, work / f"g{r}-{i}", base_url
+                        )
+                        if only_checks["statuses"] != checks["statuses"]:
+                            raise RuntimeError("view bench: the gates-only path gated differently")
                         snapshot_gate = _argus_snapshot_gate(spec, view, config, work / f"c{r}-{i}")
                         if i >= warmup:
                             add_phases("argus_sense", work / f"r{r}-{i}")
                             add_phases("argus_capture", work / f"c{r}-{i}")
+                            add_phases("argus_gates_only_no_controls", work / f"g{r}-{i}")
+                            add("argus_gates_only_no_controls", [only_sensed + only_gated])
                             add("argus_sense", [sensed])
                             add("argus_gates", [gated])
                             add("argus_sense_gates", [sensed + gated])
@@ -391,6 +411,8 @@ def _report(
     ratios = {
         "sense_gates_vs_to_have_screenshot": med["argus_sense_gates"] / med["playwright_assert"],
         "sense_gates_vs_screenshot_axe": med["argus_sense_gates"] / med["playwright_assert_axe"],
+        "gates_only_no_controls_vs_screenshot_axe": med["argus_gates_only_no_controls"]
+        / med["playwright_assert_axe"],
         "capture_vs_screenshot": med["argus_capture"] / med["playwright_screenshot"],
         "snapshot_only_vs_to_have_screenshot": med["argus_snapshot_only"]
         / med["playwright_assert"],
@@ -422,12 +444,17 @@ def _report(
             "sense_gates_vs_screenshot_axe": "per assertion, warm browser, the fair peer of "
             "Argus's default evidence: Argus sense + gates against goto + toHaveScreenshot + "
             "AxeBuilder.withTags(the same tags).analyze() on the same page",
+            "gates_only_no_controls_vs_screenshot_axe": "per assertion, warm browser: the "
+            "gates-only path (argus gates --sense, the pytest plugin, shard runs), which leaves "
+            "out the dead-control probe only the judge reads (meta.json controls.ran false), + "
+            "every gate, against goto + toHaveScreenshot + AxeBuilder.analyze() on the same page",
             "snapshot_only_vs_to_have_screenshot": "per assertion, warm browser: argus sense "
             "--snapshot-only (capture, no probe) + the snapshot gate alone against goto + "
             "toHaveScreenshot",
             "capture_vs_screenshot": "per capture, warm browser: Argus stable capture without "
             "the probe against goto + page.screenshot",
-            "whole_run": "one process each, start-up included: argus gates --sense against "
+            "whole_run": "one process each, start-up included: argus gates --sense (gates "
+            "only: no dead-control probe since issue 28) against "
             "playwright test with one toHaveScreenshot, each starting the example's server",
         },
         "checks": {
