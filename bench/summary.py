@@ -112,9 +112,21 @@ def view_comparisons(report: Report) -> list[Comparison]:
                 med["playwright_assert_axe"], 1.0, 28,
             )
         )  # fmt: skip
+    if "argus_gates_only_no_controls" in med:
+        # Named for what it leaves out: the dead-control probe, which only the judge reads;
+        # the paths that only gate take it (argus gates --sense, the pytest plugin, shards).
+        rows.append(
+            Comparison(
+                "view", "one view, gates only (no dead-control probe), per assertion (warm)",
+                "Argus sense without the dead-control probe + gates",
+                med["argus_gates_only_no_controls"],
+                "Playwright Test goto + toHaveScreenshot + AxeBuilder.analyze",
+                med["playwright_assert_axe"],
+            )
+        )  # fmt: skip
     # Against the bare assertion the default evidence has no target since issue 28 (the
     # snapshot-only paths do); before it, issue 17 set 1.0.
-    bare = (None, None) if rows else (1.0, 17)
+    bare = (None, None) if "playwright_assert_axe" in med else (1.0, 17)
     return [
         *rows,
         Comparison(

@@ -213,3 +213,26 @@ def test_the_fifty_view_feature_is_a_valid_spec_of_fifty_views(tmp_path: Path) -
     assert len(views) == FEATURE_VIEWS == 50
     assert len({view.slug for view in views}) == 50
     assert {view.target for view in views} >= {"list", "list-13"}
+
+
+def test_the_gates_only_row_says_what_it_leaves_out_and_meets_no_target_of_its_own() -> None:
+    medians = {
+        "argus_sense_gates": 300.0,
+        "argus_gates_only_no_controls": 120.0,
+        "playwright_assert": 160.0,
+        "playwright_assert_axe": 320.0,
+        "argus_capture": 100.0,
+        "playwright_screenshot": 95.0,
+        "argus_whole_run": 3000.0,
+        "playwright_whole_run": 2800.0,
+    }
+    rows = {row.measure: row for row in comparisons("view", {"medians_ms": medians})}
+    only = rows["one view, gates only (no dead-control probe), per assertion (warm)"]
+    assert "without the dead-control probe" in only.subject
+    assert (only.subject_ms, only.baseline_ms, only.target) == (120.0, 320.0, None)
+    # The default evidence keeps its own row and target: the faster path never stands for it.
+    assert rows["one view at equal evidence, per assertion (warm)"].subject_ms == 300.0
+    assert rows["one view, per assertion (warm)"].target is None
+    del medians["argus_gates_only_no_controls"]  # an older report: no such row
+    rows = {row.measure: row for row in comparisons("view", {"medians_ms": medians})}
+    assert not any("gates only" in measure for measure in rows)
