@@ -47,8 +47,12 @@ def test_after_the_wizard_cannot_be_sensed_the_older_render_is_never_judged(
     short_step_waits(root / DASHBOARD_SPEC, "wizard")
     run_dir = view_dir(load_spec(root / DASHBOARD_SPEC), VIEW)
 
-    sensed = run_argus("gates", *ARGS, "--sense", cwd=root)
+    # Sensed as a view to be judged (argus sense runs the dead-control probe; argus gates
+    # --sense leaves it out, and functional correctness would then be unverified too).
+    sensed = run_argus("sense", *ARGS, cwd=root)
     assert sensed.returncode == 0, sensed.stdout + sensed.stderr
+    gated = run_argus("gates", *ARGS, cwd=root)
+    assert gated.returncode == 0, gated.stdout + gated.stderr
     judged = run_argus("judge", *ARGS, cwd=root)
     # A verdict on the clean wizard: nothing fails; with no approved render in the copy,
     # visual fidelity (only) is unverified, so the outcome is too (exit 1).
