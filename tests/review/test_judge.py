@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
 import pytest
 
-from argus.config import ReviewConfig
-from argus.errors import JudgeError
+from argus.config import ProjectConfig, ReviewConfig
+from argus.errors import ConfigError, JudgeError
 from argus.review._judge import (
     CUT_MARKER,
     Asked,
@@ -17,12 +18,15 @@ from argus.review._judge import (
     apply_policy,
     bounded,
     cut_text,
+    no_answer,
     parse_answer,
     prompt_version,
+    review,
     review_payload,
     review_prompt,
 )
 from argus.review.diff import cut_diff
+from tests.judge.stub_llm import StubLLM
 from tests.review.test_diff import file_diff
 
 SETTINGS = ReviewConfig()
@@ -174,3 +178,171 @@ def test_the_why_is_its_own_part_of_the_task_and_the_record() -> None:
     asked = Asked("{}", None, "openai/o3", {})
     payload = review_payload(inputs, result, asked, "litellm")
     assert payload["why"] == "On-call could not find the runbook from a paged alert."
+
+
+INPUTS = ReviewInputs(
+    subject="ARGUS-385",
+    title="Alert formatting",
+    acceptance="- Grafana alerts show the runbook link",
+    pr_title="Closes ARGUS-385",
+    pr_body="Adds the link.",
+    diff=WHOLE,
+    pr_number=42,
+    evidence={"CI": "green"},
+)
+
+
+def llm_config(stub: StubLLM, monkeypatch: pytest.MonkeyPatch, **review_fields: Any) -> Any:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-stub")
+    monkeypatch.setenv("OPENAI_API_BASE", stub.url)
+    fields = {"model": "openai/stub-reasoner", "timeout": 20.0, **review_fields}
+    return ProjectConfig(review=ReviewConfig(**fields))
+
+
+def test_a_reviewer_answer_through_litellm_is_checked_and_flagged(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with StubLLM() as stub:
+        stub.queue(answer(verdict="unmet", confidence=0.9))
+        result, asked = review(
+            INPUTS, llm_config(stub, monkeypatch, model=" openai/stub-reasoner ")
+        )
+    assert (result.flag, result.confidence, result.error) == ("notify", 0.9, None)
+    assert (asked.error, asked.model) == (None, "openai/stub-reasoner"), "the model is trimmed"
+    assert asked.text == answer(verdict="unmet", confidence=0.9)
+    assert asked.usage["model_requested"] == "openai/stub-reasoner"
+    assert stub.requests[0]["model"] == "stub-reasoner"
+    assert "Alert formatting" in json.dumps(stub.requests[0]["messages"])
+
+
+def test_a_cut_input_caps_a_met_answer_from_the_reviewer(monkeypatch: pytest.MonkeyPatch) -> None:
+    inputs = ReviewInputs(**{**INPUTS.__dict__, "cut": ("PR body",)})
+    with StubLLM() as stub:
+        stub.queue(answer(verdict="met", confidence=0.95))
+        result, _ = review(inputs, llm_config(stub, monkeypatch))
+    assert (result.flag, result.confidence) == ("low_confidence", SETTINGS.low_confidence)
+
+
+def test_a_malformed_answer_is_no_answer_needing_review(monkeypatch: pytest.MonkeyPatch) -> None:
+    with StubLLM() as stub:
+        stub.queue(answer(verdict="pass"))
+        result, asked = review(INPUTS, llm_config(stub, monkeypatch))
+    assert (result.answer, result.confidence, result.flag) == (None, None, "needs_review")
+    assert result.error is not None and "not met, partial or unmet" in result.error
+    assert asked.text == answer(verdict="pass"), "the raw answer is kept for the record"
+
+
+def test_a_transport_failure_is_no_answer_with_the_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    with StubLLM() as stub:
+        stub.queue("down", status=500)
+        stub.queue("still down", status=500)
+        result, asked = review(INPUTS, llm_config(stub, monkeypatch))
+    assert len(stub.requests) == 2, "the call and one retry"
+    assert (asked.text, asked.model, asked.usage) == (None, "openai/stub-reasoner", {})
+    assert (result.answer, result.flag) == (None, "needs_review")
+    assert result.error == asked.error and result.error
+
+
+def test_no_answer_keeps_a_clipped_error() -> None:
+    result = no_answer("x" * 500)
+    assert (result.answer, result.confidence, result.flag, result.notes) == (
+        None,
+        None,
+        "needs_review",
+        (),
+    )
+    assert result.error is not None and 250 < len(result.error) <= 300
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"model": "  "}, "review.model is empty"),
+        ({"backend": "command", "command": " "}, "review.command is empty"),
+    ],
+)
+def test_a_reviewer_nobody_named_is_a_config_error_naming_the_file(
+    tmp_path: Any, fields: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(ConfigError, match=f"^argus.toml: {message}"):
+        review(INPUTS, ProjectConfig(review=ReviewConfig(**fields)))
+    named = ProjectConfig(review=ReviewConfig(**fields), source=tmp_path / "mine.toml")
+    with pytest.raises(ConfigError, match=f"mine.toml: {message}"):
+        review(INPUTS, named)
+
+
+def test_a_reviewer_command_reads_the_prompt_and_its_answer_is_flagged(tmp_path: Any) -> None:
+    import sys
+
+    script = tmp_path / "reviewer.py"
+    seen = tmp_path / "seen.txt"
+    script.write_text(
+        f"import sys\nopen({str(seen)!r}, 'w').write(sys.stdin.read())\n"
+        f"print({answer(verdict='partial', confidence=0.6)!r})\n"
+    )
+    command = f"{sys.executable} {script}"
+    config = ProjectConfig(review=ReviewConfig(backend="command", command=command, model="x/y"))
+    result, asked = review(INPUTS, config)
+    assert (result.flag, result.confidence) == ("needs_review", 0.6)
+    assert (asked.error, asked.model, asked.usage) == (None, None, {})
+    prompt = seen.read_text()
+    assert prompt.endswith("\n") and "Alert formatting" in prompt and "- CI: green" in prompt
+
+
+def test_a_failing_reviewer_command_is_no_answer(tmp_path: Any) -> None:
+    import sys
+
+    command = f'{sys.executable} -c "import sys; sys.exit(3)"'
+    config = ProjectConfig(review=ReviewConfig(backend="command", command=command))
+    result, asked = review(INPUTS, config)
+    assert (asked.text, asked.model, asked.usage) == (None, None, {})
+    assert (result.answer, result.flag) == (None, "needs_review") and result.error
+
+
+def test_the_record_holds_the_answer_the_policy_and_what_it_was_based_on() -> None:
+    text = answer(verdict="met", confidence=0.95, missing_acceptance=["the runbook link"])
+    result = apply_policy(parse_answer(text), CUT, SETTINGS, ("PR body",))
+    asked = Asked(text, None, "openai/o3", {"prompt_tokens": 1})
+    inputs = ReviewInputs(**{**INPUTS.__dict__, "diff": CUT, "cut": ("PR body",)})
+    payload = review_payload(inputs, result, asked, "litellm")
+    assert payload == {
+        "verdict": "met",
+        "confidence": SETTINGS.low_confidence,
+        "confidence_answered": 0.95,
+        "rationale": "The alert formatter now renders every field the task lists.",
+        "missing_acceptance": ["the runbook link"],
+        "flag": "low_confidence",
+        "notes": list(result.notes),
+        "error": None,
+        "title": "Alert formatting",
+        "why": "",
+        "pr": {"number": 42, "title": "Closes ARGUS-385"},
+        "evidence": {"CI": "green"},
+        "diff": CUT.to_json(),
+        "cut_for_length": ["PR body"],
+        "reviewer": {"backend": "litellm", "model": "openai/o3", "prompt": prompt_version()},
+        "usage": {"prompt_tokens": 1},
+        "raw_answer": text,
+        "answer_sha256": hashlib.sha256(text.encode()).hexdigest(),
+        "advisory": True,
+    }
+    assert len(result.notes) == 2
+
+
+def test_the_record_of_no_answer_says_so() -> None:
+    asked = Asked(None, "the review model did not answer", None, {})
+    payload = review_payload(INPUTS, no_answer("the review model did not answer"), asked, "x")
+    assert {k: payload[k] for k in ("verdict", "confidence", "confidence_answered")} == {
+        "verdict": None,
+        "confidence": None,
+        "confidence_answered": None,
+    }
+    assert (payload["rationale"], payload["missing_acceptance"], payload["flag"]) == (
+        None,
+        [],
+        "needs_review",
+    )
+    assert (payload["raw_answer"], payload["answer_sha256"]) == (None, None)
+    assert payload["error"] == "the review model did not answer"
+    long = Asked("y" * 5000, None, None, {})
+    assert len(review_payload(INPUTS, no_answer("e"), long, "x")["raw_answer"]) <= 4000
