@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from argus.errors import InputError
-from argus.judge.aria import first_unmatched, parse_aria, template_matches
+from argus.judge._aria import first_unmatched, parse_aria, template_matches
 
 SNAPSHOT = """\
 - main:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from argus.errors import ConfigError
-from argus.judge.callbacks import LANGFUSE_KEYS, NAMES_ENV, honour_callbacks
+from argus.judge._callbacks import LANGFUSE_KEYS, NAMES_ENV, honour_callbacks
 
 
 def fake_litellm(**lists: list[Any]) -> SimpleNamespace:

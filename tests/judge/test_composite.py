@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from argus.judge._composite import CompositeJudge
 from argus.judge.base import run_judge
-from argus.judge.composite import CompositeJudge
 from argus.judge.llm import LiteLLMJudge
 from argus.judge.registry import get_judge
 from tests.judge.conftest import RUBRIC, PacketFactory, answer, config_for

@@ -8,9 +8,9 @@ import random
 import numpy as np
 import pytest
 
-from argus.judge.assignment import assign
-from argus.judge.layout import find_blocks, find_regions
-from argus.judge.ssim import grey, ssim
+from argus.judge._assignment import assign
+from argus.judge._layout import find_blocks, find_regions
+from argus.judge._ssim import grey, ssim
 
 
 def _brute_force(cost: list[list[float]]) -> float:

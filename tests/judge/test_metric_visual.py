@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from argus.config import ProjectConfig
 from argus.diff.comparison import compare
-from argus.judge.composition import DesignScores, design_scores
+from argus.judge._composition import DesignScores, design_scores
 from argus.judge.metric import MetricJudge
 from argus.judge.metric.visual import PARTIAL, PASS, distance_to, pixel_numbers
 from argus.judge.packet import Packet

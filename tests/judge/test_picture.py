@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from argus.config import ProjectConfig
-from argus.judge.layout import CELL, _cells, background_color, ink_mask
+from argus.judge._layout import CELL, _cells, background_color, ink_mask
+from argus.judge._ssim import block_mean, grey, grey_block_mean
 from argus.judge.metric import MetricJudge
 from argus.judge.metric import context as context_module
 from argus.judge.picture import (
@@ -20,7 +21,6 @@ from argus.judge.picture import (
     kept_picture,
     picture_of,
 )
-from argus.judge.ssim import block_mean, grey, grey_block_mean
 from tests.judge.conftest import PacketFactory
 
 RNG = np.random.default_rng(11)

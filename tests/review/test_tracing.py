@@ -99,8 +99,8 @@ def test_langfuse_keys_without_langfuse_installed_leave_the_review_untraced_not_
     traced: Traced,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr("argus.judge.callbacks._installed", lambda package: False)
-    monkeypatch.setattr("argus.judge.callbacks._warned", set())
+    monkeypatch.setattr("argus.judge._callbacks._installed", lambda package: False)
+    monkeypatch.setattr("argus.judge._callbacks._warned", set())
     stub.queue(content=answer())
     monkeypatch.setenv("LANGFUSE_PUBLIC_KEY", "pk-lf-test")
     monkeypatch.setenv("LANGFUSE_SECRET_KEY", "sk-lf-test")

@@ -30,7 +30,7 @@ def _command(config: ProjectConfig) -> Judge:
 
 
 def _composite(config: ProjectConfig) -> Judge:
-    from argus.judge.composite import CompositeJudge
+    from argus.judge._composite import CompositeJudge
 
     return CompositeJudge(config)
 

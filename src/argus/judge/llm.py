@@ -27,10 +27,10 @@ from typing import Any
 from argus.config import ProjectConfig
 from argus.errors import ConfigError, JudgeError
 from argus.evidence.content import clip
+from argus.judge._callbacks import honour_callbacks
 from argus.judge.answer import check_schema, dimension_entries, parse_json_object
 from argus.judge.base import MalformedAnswer, require_independent
 from argus.judge.cache import AnswerCache, cache_key
-from argus.judge.callbacks import honour_callbacks
 from argus.judge.packet import Packet
 from argus.judge.prompt import (
     RANK_SCHEMA,

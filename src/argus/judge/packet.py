@@ -6,7 +6,7 @@ builder's notes or the conversation that produced it, because a grader that read
 builder's reasoning grades the reasoning. So the builder takes inputs by role, accepts only the
 roles in ROLES, checks each file is what its role says (a PNG, JSON, UTF-8 text that is not a
 patch), cuts page text to PAGE_TEXT_LIMIT, and refuses to build at all unless the gate result
-is green and proves something about this render (argus.judge.gatecheck).
+is green and proves something about this render (argus.judge._gatecheck).
 
     packet/
       manifest.json        view, iteration, reference_source, and for each role: path, sha256
@@ -33,7 +33,7 @@ from typing import Any, Literal
 from argus.errors import InputError, JudgeError
 from argus.evidence.content import clip_page_data
 from argus.io import atomic_write_json, loads_json, read_bytes, read_json
-from argus.judge.gatecheck import check_gate_result
+from argus.judge._gatecheck import check_gate_result
 from argus.verdict import normalize_gate_result
 
 Kind = Literal["png", "json", "text"]

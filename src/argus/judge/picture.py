@@ -29,9 +29,9 @@ from numpy.typing import NDArray
 from PIL import Image
 
 from argus.diff.png import decode_png
-from argus.judge.composition import StructureChange, structure_changes
-from argus.judge.layout import Block, find_blocks, find_regions
-from argus.judge.ssim import Grey, grey_block_mean, mean_ssim
+from argus.judge._composition import StructureChange, structure_changes
+from argus.judge._layout import Block, find_blocks, find_regions
+from argus.judge._ssim import Grey, grey_block_mean, mean_ssim
 
 SSIM_DOWNSAMPLE = 4  # composition scale: 4×4 px blocks averaged before SSIM
 KEPT_PICTURES = 6  # recent pictures kept by digest: a loop's reference, render and previous one

@@ -2,7 +2,7 @@
 
 From contract.json (spec.json narrowed to this view, fixture counts already resolved):
 - ``aria_snapshot``: a Playwright-style template the probe's ARIA snapshot must match
-  (argus.judge.aria);
+  (argus.judge._aria);
 - ``counts``: shown elements with a role (and an accessible name, literal or ``/regex/``) must
   number exactly ``equals`` (for example one list item per habit in the fixture);
 - ``focus_order``: the ids keyboard focus visits (the probe's ``focus_order``, walked by the
@@ -36,7 +36,7 @@ from spellchecker import SpellChecker
 
 from argus.errors import InputError
 from argus.evidence.content import clip
-from argus.judge.aria import TextPattern, collapse, first_unmatched, parse_aria, template_matches
+from argus.judge._aria import TextPattern, collapse, first_unmatched, parse_aria, template_matches
 from argus.judge.metric.checks import typed_checks
 from argus.judge.metric.context import Measured, MetricContext, Node
 from argus.judge.metric.controls import dead_controls, probe_not_run

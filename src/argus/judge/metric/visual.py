@@ -4,7 +4,7 @@ Against a *candidate* reference (an earlier render by Argus's own sensor that a 
 the dimension is a regression check: the same sensor renders an unchanged view to the same
 pixels, so every region that differs beyond the palette-measured tolerance (anti-aliasing set
 aside) is listed with its box, its share of the pixels, the elements under it and what changed
-(argus.judge.regression), and fails the dimension (0.5; 0 when a whole region of the page
+(argus.judge._regression), and fails the dimension (0.5; 0 when a whole region of the page
 appeared or vanished). Only a mask the spec declares (``snapshot.masks``, for dynamic content),
 or the mask preset of the project's framework (argus.frameworks), accepts a changed region.
 It is never a claim that the design is good (that rests on the design-system dimensions).
@@ -21,10 +21,10 @@ from argus.diff.comparison import compare
 from argus.diff.masks import resolve_masks
 from argus.diff.sensor_tolerance import sensor_tolerance
 from argus.frameworks import framework_masks
-from argus.judge.composition import StructureChange, design_scores
+from argus.judge._composition import StructureChange, design_scores
+from argus.judge._regression import compare_same_sensor
 from argus.judge.metric.context import Measured, MetricContext
 from argus.judge.picture import Picture
-from argus.judge.regression import compare_same_sensor
 
 # Human reference (Design2Code scores): at or above PASS for 1, at or above PARTIAL for 0.5.
 # Colour is weighed lightly: exact colours are token_compliance's business, not composition's.

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from argus.evidence.content import clip
-from argus.judge.aria import collapse
+from argus.judge._aria import collapse
 from argus.judge.metric.checks.values import Tree
 
 Check = tuple[str, bool]

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from argus.evidence.probe import Element, Probe
-from argus.judge.aria import collapse
+from argus.judge._aria import collapse
 
 CELL_TAGS = frozenset({"td", "th"})
 CELL_ROLES = frozenset({"cell", "gridcell", "columnheader", "rowheader"})

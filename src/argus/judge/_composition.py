@@ -1,6 +1,6 @@
 """Compare the composition of a render with a reference, block by block, never pixel by pixel.
 
-Two readings of the same block layout (argus.judge.layout):
+Two readings of the same block layout (argus.judge._layout):
 
 - ``design_scores`` follows Design2Code (Si et al., 2024, "Design2Code: How Far Are We From
   Automating Front-End Engineering?"): blocks of both images are paired by a minimum-cost
@@ -20,8 +20,8 @@ import math
 from dataclasses import dataclass
 
 from argus.color import RGBA, delta_e_2000
-from argus.judge.assignment import assign
-from argus.judge.layout import Block, Box
+from argus.judge._assignment import assign
+from argus.judge._layout import Block, Box
 
 UNPAIRED = 1e6  # cost of a pair that must not be made
 REGION_MIN_IOU = 0.5  # regions overlap at least this much to be the same region
