@@ -275,7 +275,7 @@ class GatesConfig(_Section):
     lighthouse: LighthouseConfig = Field(default_factory=LighthouseConfig)
     tell_tales: TellTalesConfig = Field(default_factory=TellTalesConfig)
     # [gates.NAME] tables of plug-in gates, validated by each gate's settings model
-    # (argus.gates.registry.check_plugin_settings).
+    # (argus.gates._registry.check_plugin_settings).
     plugins: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
     @model_validator(mode="before")

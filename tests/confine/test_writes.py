@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from argus.confine import HASH_CHECKED, Confinement, run_confined, workspace
+from argus.gates._commands import run_command_gate
 from argus.gates.base import GateStatus
-from argus.gates.commands import run_command_gate
 
 ATTEMPTS = (
     "echo edited > app.css",

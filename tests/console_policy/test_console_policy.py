@@ -11,8 +11,8 @@ import pytest
 from argus.config import ProjectConfig, load_config
 from argus.console_policy import ConsolePolicy
 from argus.errors import ConfigError, InputError
+from argus.gates._console import check_console
 from argus.gates.base import GateStatus
-from argus.gates.console import check_console
 from argus.judge.metric import MetricJudge
 from argus.referee.verdict import referee
 from tests.judge.conftest import PacketFactory

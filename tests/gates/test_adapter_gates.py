@@ -13,10 +13,10 @@ import pytest
 from PIL import Image
 
 from argus.config import ProjectConfig
+from argus.gates._snapshot import snapshot_gate
 from argus.gates.base import GateInputs, GateStatus
 from argus.gates.inputs import gate_inputs
 from argus.gates.runner import run_gates
-from argus.gates.snapshot import snapshot_gate
 from argus.spec import View, load_spec
 from tests.gates.probes import el, page
 

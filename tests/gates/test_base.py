@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from argus.errors import InputError
-from argus.gates import registry
+from argus.gates import _registry as registry
+from argus.gates._registry import GatePlugin, gate_names, get_gate, register_gate
 from argus.gates.base import (
     MAX_FINDING_CHARS,
     Finding,
@@ -22,7 +23,6 @@ from argus.gates.base import (
     adapter_probe_without_elements,
     skip_for_adapter_probe,
 )
-from argus.gates.registry import GatePlugin, gate_names, get_gate, register_gate
 
 MakeInputs = Callable[..., GateInputs]
 FIELDS = ("element", "property", "value", "expected", "message")

@@ -3,9 +3,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from argus.gates._snapshot import snapshot_gate
 from argus.gates.base import GateStatus
 from argus.gates.baseline_browser import browser_drift, record_browser, render_browser, sidecar
-from argus.gates.snapshot import snapshot_gate
 from tests.gates.test_snapshot import MakeInputs, baseline, gate, snapshot_inputs
 
 

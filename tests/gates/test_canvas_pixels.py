@@ -7,7 +7,7 @@ import numpy as np
 
 from argus.color import RGBA
 from argus.diff.masks import Box
-from argus.gates.canvas_pixels import CanvasColours, canvas_colours
+from argus.gates._canvas_pixels import CanvasColours, canvas_colours
 from argus.gates.render_pixels import RenderImage
 
 WHITE = RGBA(255.0, 255.0, 255.0, 1.0)

@@ -8,9 +8,9 @@ import pytest
 
 from argus.confine import HASH_CHECKED, Policy
 from argus.errors import InputError
-from argus.gates import commands
+from argus.gates import _commands as commands
+from argus.gates._commands import run_command_gate
 from argus.gates.base import GateStatus
-from argus.gates.commands import run_command_gate
 from argus.proc import GroupRun
 
 PY = sys.executable
@@ -59,7 +59,7 @@ def test_a_missing_root_is_an_input_error(tmp_path: Path) -> None:
 
 
 def test_gate_without_a_command_skips(habits_inputs) -> None:
-    from argus.gates.registry import get_gate
+    from argus.gates._registry import get_gate
 
     outcome = get_gate("lint")(habits_inputs())
     assert (outcome.name, outcome.status) == ("lint", GateStatus.SKIP)
@@ -170,7 +170,7 @@ def test_a_configured_gate_runs_its_command_in_the_root_with_its_timeout(
     habits_inputs, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from argus.config import CommandGateConfig
-    from argus.gates.registry import get_gate
+    from argus.gates._registry import get_gate
 
     inputs = habits_inputs()
     gates = inputs.config.gates.model_copy(

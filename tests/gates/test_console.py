@@ -11,8 +11,8 @@ import pytest
 from argus.config import ConsoleConfig
 from argus.console_policy import ConsolePolicy
 from argus.errors import InputError
+from argus.gates._console import check_console, console_gate
 from argus.gates.base import GateInputs, GateStatus
-from argus.gates.console import check_console, console_gate
 
 SECRET = "token=hunter2 do-what-I-say"
 

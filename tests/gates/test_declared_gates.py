@@ -9,9 +9,9 @@ import pytest
 
 from argus.color import contrast_ratio
 from argus.errors import InputError
+from argus.gates._token_contrast import check_token_contrast
 from argus.gates.a11y_ids import check_a11y_ids
 from argus.gates.base import GateStatus
-from argus.gates.token_contrast import check_token_contrast
 from argus.tokens import Tokens
 from tests.gates.probes import el, page
 

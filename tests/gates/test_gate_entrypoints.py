@@ -12,11 +12,11 @@ from PIL import Image
 from argus.config import RenderedContrastConfig, TokenComplianceConfig
 from argus.errors import InputError
 from argus.evidence.probe import parse_probe
+from argus.gates._registry import get_gate
+from argus.gates._token_contrast import check_token_contrast, token_contrast_gate
 from argus.gates.base import GateInputs, GateOutcome, GateStatus
-from argus.gates.registry import get_gate
 from argus.gates.rendered_contrast import check_rendered_contrast, rendered_contrast_gate
 from argus.gates.token_compliance import token_compliance_gate
-from argus.gates.token_contrast import check_token_contrast, token_contrast_gate
 from tests.gates.probes import el, page
 from tests.gates.test_console import settings
 

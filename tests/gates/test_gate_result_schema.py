@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from argus.gates import registry
+from argus.gates import _registry as registry
+from argus.gates._registry import GatePlugin
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus
-from argus.gates.registry import GatePlugin
 from argus.gates.runner import run_gates
 from argus.schemas import validate, validate_errors
 from tests.gates.test_runner import clean

@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 
 from argus.config import load_config
-from argus.gates import registry
+from argus.gates import _registry as registry
+from argus.gates._registry import GatePlugin
 from argus.gates.base import GateInputs, GateOutcome, GateStatus
 from argus.gates.inputs import gate_inputs
-from argus.gates.registry import GatePlugin
 from argus.gates.runner import GateRun, run_gates
 from argus.sense import Sensor
 from argus.spec import View, load_spec

@@ -14,8 +14,8 @@ import pytest
 import argus.lighthouse.run
 import argus.sense.browser
 import argus.sense.server
+from argus.gates._lighthouse import lighthouse_gate
 from argus.gates.base import GateInputs, GateOutcome, GateStatus
-from argus.gates.lighthouse import lighthouse_gate
 from argus.sense.views import plan_view
 
 MakeInputs = Callable[..., GateInputs]

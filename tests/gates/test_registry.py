@@ -35,7 +35,7 @@ def test_a_name_cannot_be_registered_twice() -> None:
 def test_a_gate_declared_with_wcag_criteria_is_listed_with_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from argus.gates import registry
+    from argus.gates import _registry as registry
 
     def gate(inputs: GateInputs) -> GateOutcome:
         return GateOutcome("x", GateStatus.PASS, "")

@@ -410,7 +410,7 @@ def test_text_drawn_on_its_own_colour_fails_despite_antialiasing_noise(tmp_path:
 
 # --- text-shadow and the WCAG level ---------------------------------------------------------
 def test_text_shadows_are_read_from_the_computed_value() -> None:
-    from argus.gates.text_shadow import parse_text_shadows
+    from argus.gates._text_shadow import parse_text_shadows
 
     shadows = parse_text_shadows("rgb(0, 0, 0) 0px 0px 2px, rgba(128, 128, 128, 0.5) 1px 1px 0px")
     assert [(s.x, s.y, s.blur, round(s.color.a, 2)) for s in shadows] == [

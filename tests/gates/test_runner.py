@@ -10,9 +10,10 @@ from types import SimpleNamespace
 import pytest
 
 from argus.errors import InputError
-from argus.gates import registry, runner
+from argus.gates import _registry as registry
+from argus.gates import runner
+from argus.gates._registry import GatePlugin
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus
-from argus.gates.registry import GatePlugin
 from argus.gates.runner import configured_gates, run_gates
 from argus.schemas import validate
 from argus.store import RunStore

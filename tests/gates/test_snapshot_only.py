@@ -12,9 +12,9 @@ import pytest
 from PIL import Image, ImageDraw
 
 from argus.errors import InputError
+from argus.gates._snapshot import snapshot_gate
 from argus.gates.base import GateInputs, GateStatus
 from argus.gates.runner import run_gates
-from argus.gates.snapshot import snapshot_gate
 from tests.gates.probes import el, page
 
 MakeInputs = Callable[..., GateInputs]

@@ -12,9 +12,9 @@ from argus.diff import SnapshotOutcome
 from argus.diff.regions import Region
 from argus.errors import InputError
 from argus.evidence.probe import Probe, parse_probe
+from argus.gates._snapshot import _wanted_write, snapshot_outcome
 from argus.gates.base import GateOutcome, GateStatus
 from argus.gates.comparison import device_pixel_ratio
-from argus.gates.snapshot import _wanted_write, snapshot_outcome
 from tests.gates.probes import el, page
 
 BASELINE = Path("__snapshots__") / "list-populated-light.png"

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from argus.errors import ConfigError, InputError
+from argus.gates._source_scan import _scan_cached, language_for, scan_source
+from argus.gates._source_tokens import check_source_tokens, select_files, source_tokens_gate
 from argus.gates.base import GateInputs, GateStatus
-from argus.gates.source_scan import _scan_cached, language_for, scan_source
-from argus.gates.source_tokens import check_source_tokens, select_files, source_tokens_gate
 from argus.tokens import Tokens, load_tokens
 
 

@@ -11,8 +11,8 @@ import pytest
 from argus.color import RGBA, delta_e_2000
 from argus.diff.png import save_png
 from argus.diff.regions import Region
-from argus.gates import stale_baseline
-from argus.gates.stale_baseline import MAX_REGIONS, flat_colors, stale_regions
+from argus.gates import _stale_baseline as stale_baseline
+from argus.gates._stale_baseline import MAX_REGIONS, flat_colors, stale_regions
 
 PAGE = (245, 246, 248)
 INK = (20, 20, 20)

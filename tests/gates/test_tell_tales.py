@@ -11,7 +11,7 @@ import pytest
 
 from argus.config import ALL_GATES, ProjectConfig
 from argus.gates import GateInputs, GateStatus, configured_gates
-from argus.gates.tell_tales import (
+from argus.gates._tell_tales import (
     check_tell_tales,
     scan_text,
     sensor_parameters,

@@ -6,7 +6,7 @@ import pytest
 
 from argus.color import RGBA
 from argus.errors import InputError
-from argus.gates.text_shadow import TextShadow, parse_text_shadows
+from argus.gates._text_shadow import TextShadow, parse_text_shadows
 
 BLACK = RGBA(0.0, 0.0, 0.0, 1.0)
 

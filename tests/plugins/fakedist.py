@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from argus.gates import registry as gate_registry
+from argus.gates import _registry as gate_registry
 from argus.judge import registry as judge_registry
 
 

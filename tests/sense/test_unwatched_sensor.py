@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from argus.gates import GateStatus
-from argus.gates.tell_tales import check_tell_tales, source_files, tell_tale_rules
+from argus.gates._tell_tales import check_tell_tales, source_files, tell_tale_rules
 from argus.sense import Sensor
 from argus.sense.browser import launch_args, neutral_user_agent
 from argus.spec import View, load_spec

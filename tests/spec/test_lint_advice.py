@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from argus.cli import main
-from argus.gates import registry
+from argus.gates import _registry as registry
+from argus.gates._registry import GatePlugin, wcag_gates
 from argus.gates.base import GateOutcome, GateStatus
-from argus.gates.registry import GatePlugin, wcag_gates
 from argus.spec.lint import lint_spec
 from tests.support.habits import HABITS_SPEC, copy_habits
 

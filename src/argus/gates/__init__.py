@@ -4,25 +4,24 @@
     run.all_green, run.red_gates       # derived from the statuses, never self-reported
     run.write(run_dir / "gate-result.json")
 
-Importing the package declares every built-in gate (argus.gates.registry).
+Importing the package declares every built-in gate (argus.gates._registry).
 """
 
 from argus.gates import (  # noqa: F401  (imported to register the gates)
+    _commands,
+    _console,
+    _lighthouse,
+    _snapshot,
+    _source_tokens,
+    _tell_tales,
+    _token_contrast,
     a11y_ids,
     axe,
-    commands,
-    console,
     focus_visible,
-    lighthouse,
     rendered_contrast,
-    snapshot,
-    source_tokens,
-    tell_tales,
     token_compliance,
-    token_contrast,
 )
-from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, SensedFiles
-from argus.gates.registry import (
+from argus.gates._registry import (
     GatePlugin,
     builtin_gates,
     gate_names,
@@ -31,6 +30,7 @@ from argus.gates.registry import (
     register_gate,
     wcag_gates,
 )
+from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus, SensedFiles
 from argus.gates.runner import GateRun, configured_gates, run_gates
 
 # The built-in gates, published to the argus.gates entry-point group (pyproject.toml) and loaded

@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from argus.evidence.a11y_ids import check_ids, harvest_ids
+from argus.gates._registry import register_gate
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus
-from argus.gates.registry import register_gate
 
 
 def check_a11y_ids(probe: Mapping[str, Any], contract: Sequence[str]) -> GateOutcome:

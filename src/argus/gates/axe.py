@@ -19,8 +19,8 @@ from typing import Any
 
 from argus.config import DEFAULT_BEST_PRACTICE_RULES, AxeConfig
 from argus.errors import InputError
+from argus.gates._registry import register_gate
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus
-from argus.gates.registry import register_gate
 
 IMPACT_ORDER = ("minor", "moderate", "serious", "critical")
 # Selectors come from the page's own markup: keep them short.

@@ -1,4 +1,4 @@
-"""What every gate shares: its inputs and its outcome (argus.gates.registry names the gates).
+"""What every gate shares: its inputs and its outcome (argus.gates._registry names the gates).
 
 A gate is a function ``(GateInputs) -> GateOutcome``. A red gate is data (status ``fail``
 with findings naming the offending elements); an exception means the gate could not run, and

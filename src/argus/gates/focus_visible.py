@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from argus.errors import InputError
+from argus.gates._registry import register_gate
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus
-from argus.gates.registry import register_gate
 from argus.io import read_json
 from argus.sense.result import FOCUS
 

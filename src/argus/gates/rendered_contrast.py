@@ -14,7 +14,7 @@ technology and drawn in its background's colour) and purely decorative glyphs (s
 hidden from assistive technology) are counted, never measured. A glyph that stands for a
 control named otherwise (an "×" button named "Close") is not text: it is held to 3:1 as a
 graphical object (WCAG 1.4.11). Form fields' own text (value, placeholder, a button input's
-label) is measured like any other text. Charts (argus.gates.chart_contrast): SVG text like
+label) is measured like any other text. Charts (argus.gates._chart_contrast): SVG text like
 text, meaningful marks and legend swatches at 3:1.
 """
 
@@ -33,6 +33,9 @@ from argus.config import RenderedContrastConfig
 from argus.diff.masks import Box
 from argus.evidence.graphics import Graphics, Mark, parse_graphics
 from argus.evidence.probe import Element, Probe, parse_probe
+from argus.gates._chart_contrast import ChartContrast, measure_charts
+from argus.gates._registry import register_gate
+from argus.gates._text_shadow import TextShadow, parse_text_shadows
 from argus.gates.base import (
     Finding,
     GateInputs,
@@ -41,10 +44,7 @@ from argus.gates.base import (
     adapter_probe_without_elements,
     skip_for_adapter_probe,
 )
-from argus.gates.chart_contrast import ChartContrast, measure_charts
-from argus.gates.registry import register_gate
 from argus.gates.render_pixels import RenderImage, worst_contrast_in_boxes
-from argus.gates.text_shadow import TextShadow, parse_text_shadows
 
 AA_NORMAL = 4.5
 AA_LARGE = 3.0
@@ -430,7 +430,7 @@ def measure_graphics(
     level: str,
     skipped: Skipped,
 ) -> list[ChartContrast]:
-    """SVG text, meaningful chart marks and legend swatches (argus.gates.chart_contrast), with
+    """SVG text, meaningful chart marks and legend swatches (argus.gates._chart_contrast), with
     the text rules of HTML text; exempt text is counted in ``skipped``."""
 
     def background_of(element: Element) -> RGBA | None:

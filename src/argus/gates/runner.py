@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from argus.errors import ArgusError
+from argus.gates._registry import check_plugin_settings, get_gate
+from argus.gates._snapshot import settle_baseline
 from argus.gates.base import Gate, GateInputs, GateOutcome, GateStatus
-from argus.gates.registry import check_plugin_settings, get_gate
-from argus.gates.snapshot import settle_baseline
 from argus.io import atomic_write_json
 from argus.store import Event, RunStore
 from argus.store.model import utc_now

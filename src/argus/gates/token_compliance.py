@@ -5,7 +5,7 @@ or within a CIEDE2000 tolerance; font sizes must be on the type scale; non-zero 
 paddings and gaps on the spacing scale. Findings name the element, the property, the value
 and the nearest allowed value. When colours are checked, so are charts: SVG fills and strokes,
 series held to their tokens, legend swatches to their series, canvas charts' colours
-(argus.gates.chart_colours).
+(argus.gates._chart_colours).
 """
 
 from __future__ import annotations
@@ -20,6 +20,14 @@ from argus.config import TokenComplianceConfig
 from argus.errors import InputError
 from argus.evidence.graphics import Graphics, Mark, parse_graphics
 from argus.evidence.probe import Element, Probe, parse_probe, parse_px
+from argus.gates._chart_colours import (
+    ChartReport,
+    check_canvases,
+    check_legends,
+    check_marks,
+    series_colours,
+)
+from argus.gates._registry import register_gate
 from argus.gates.base import (
     Finding,
     GateInputs,
@@ -28,14 +36,6 @@ from argus.gates.base import (
     adapter_probe_without_elements,
     skip_for_adapter_probe,
 )
-from argus.gates.chart_colours import (
-    ChartReport,
-    check_canvases,
-    check_legends,
-    check_marks,
-    series_colours,
-)
-from argus.gates.registry import register_gate
 from argus.gates.render_pixels import RenderImage
 from argus.tokens import Tokens
 

@@ -4,7 +4,7 @@
   colour; a mark of a series the spec maps to a token (``charts.series``) must be that token.
   ``none`` and transparent paint nothing and are not checked; ``currentColor`` arrives computed
   (the colour it stands for); a gradient or pattern (``url(#...)``) is listed as unmeasured.
-- A declared canvas chart's distinct colours (argus.gates.canvas_pixels) must be palette colours;
+- A declared canvas chart's distinct colours (argus.gates._canvas_pixels) must be palette colours;
   a canvas the render does not show, or one without distinct colours, is listed as unmeasured.
 - A legend swatch must show the colour of the series it names (the colour most of that series'
   marks are drawn in).
@@ -28,8 +28,8 @@ from argus.evidence.graphics import (
     mark_selector,
 )
 from argus.evidence.probe import Probe
+from argus.gates._canvas_pixels import canvas_colours
 from argus.gates.base import Finding
-from argus.gates.canvas_pixels import canvas_colours
 from argus.gates.render_pixels import RenderImage
 from argus.tokens import Tokens
 from argus.tokens.model import _rendered_distance

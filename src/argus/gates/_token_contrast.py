@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from argus.gates._registry import register_gate
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus
-from argus.gates.registry import register_gate
 from argus.tokens import Tokens
 from argus.tokens.contrast import ContrastReport, check_pairs
 

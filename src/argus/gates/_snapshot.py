@@ -21,6 +21,8 @@ from argus.diff.masks import MaskResolution
 from argus.diff.regions import Region
 from argus.diff.snapshot import COMPARE_IF_PRESENT
 from argus.evidence.probe import Element, Probe, parse_probe
+from argus.gates._registry import register_gate
+from argus.gates._stale_baseline import stale_regions
 from argus.gates.base import (
     Finding,
     GateInputs,
@@ -30,8 +32,6 @@ from argus.gates.base import (
 )
 from argus.gates.baseline_browser import browser_drift, record_browser
 from argus.gates.comparison import comparison_for, device_pixel_ratio
-from argus.gates.registry import register_gate
-from argus.gates.stale_baseline import stale_regions
 
 MAX_REGIONS = 10
 
@@ -191,7 +191,7 @@ def _stale_baseline(
     inputs: GateInputs, outcome: GateOutcome, baseline: Path, regions: Sequence[Region]
 ) -> GateOutcome:
     """Mark a diff whose baseline breaks the tokens where the render does not: the baseline may
-    be stale, and matching it would put a defect back (argus.gates.stale_baseline)."""
+    be stale, and matching it would put a defect back (argus.gates._stale_baseline)."""
     appearance = inputs.view.appearance
     if not inputs.tokens.has_appearance(appearance):
         return outcome

@@ -11,8 +11,8 @@ not a finite number in [0, 1] is an error; no Node.js or a Lighthouse crash is a
 from __future__ import annotations
 
 from argus.config import LighthouseConfig
+from argus.gates._registry import register_gate
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus
-from argus.gates.registry import register_gate
 from argus.lighthouse.score import CategoryGrade, grade, next_action, overall_of_all
 
 STATUS = {"pass": GateStatus.PASS, "fail": GateStatus.FAIL, "error": GateStatus.ERROR}

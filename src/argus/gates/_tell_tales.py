@@ -23,9 +23,9 @@ from fnmatch import fnmatchcase
 from pathlib import Path
 
 from argus.config import TellTalesConfig
+from argus.gates._registry import register_gate
+from argus.gates._source_scan import LANGUAGES
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus
-from argus.gates.registry import register_gate
-from argus.gates.source_scan import LANGUAGES
 from argus.spec.model import Viewport
 
 NAME = "tell_tales"

@@ -14,8 +14,8 @@ from typing import Any
 from argus.config import ConsoleConfig
 from argus.console_policy import ConsolePolicy
 from argus.errors import InputError
+from argus.gates._registry import register_gate
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus
-from argus.gates.registry import register_gate
 
 
 def check_console(

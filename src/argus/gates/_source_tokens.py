@@ -3,7 +3,7 @@
 Which files: the ``paths`` globs of ``[gates.source_tokens]`` (relative to the repo root),
 or the files changed against ``git_base`` (both set: changed files matching the globs);
 ``!glob`` entries exclude files (a tokens module written in JS, say).
-The scanning itself is argus.gates.source_scan.
+The scanning itself is argus.gates._source_scan.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from pathlib import Path
 from argus.color import parse_color
 from argus.config import SourceTokensConfig
 from argus.errors import ConfigError, InputError
+from argus.gates._registry import register_gate
+from argus.gates._source_scan import SourceHit, language_for, scan_source
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus
-from argus.gates.registry import register_gate
-from argus.gates.source_scan import SourceHit, language_for, scan_source
 from argus.io import read_bytes
 from argus.tokens import Tokens
 

@@ -17,8 +17,8 @@ from pathlib import Path
 from argus.confine import detect, run_confined, workspace
 from argus.confine.program import NOT_FOUND_EXIT, ProgramNotFound, shell_not_found
 from argus.errors import InputError
+from argus.gates._registry import register_gate
 from argus.gates.base import Finding, GateInputs, GateOutcome, GateStatus
-from argus.gates.registry import register_gate
 from argus.proc import read_tail
 
 COMMAND_GATES = ("build", "lint", "type_check", "flows")
