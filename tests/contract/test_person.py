@@ -23,6 +23,7 @@ from argus.contract.state import load_state
 from argus.errors import InputError
 from tests.conftest import PERSON_PASSPHRASE
 from tests.contract.conftest import summarize, write_contract
+from tests.support.habits import copy_habits
 
 
 @pytest.fixture
@@ -144,7 +145,8 @@ def test_human_only_contract_actions_need_the_passphrase(
 def test_approve_needs_the_passphrase(
     tmp_path: Path, no_secret: None, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["approve", "--root", str(tmp_path), "--feature", "x", "--target", "y"]) == 2
+    root = copy_habits(tmp_path)
+    assert main(["approve", "--root", str(root), "--feature", "habits", "--target", "list"]) == 2
     assert "argus approve is a person's decision" in capsys.readouterr().err
 
 
