@@ -36,7 +36,7 @@ def check_sensed_view(sensed_dir: Path, view: View) -> None:
     sense are refused too (argus.evidence.attempt).
     """
     meta_path = sensed_dir / "meta.json"
-    redo = "sense the view again (argus gates --sense)"
+    redo = "sense the view again (argus gates --sense; argus sense when it is to be judged)"
     if not meta_path.is_file():
         raise InputError(
             f"{sensed_dir}: no meta.json, so nothing says which view these files are of; {redo}"

@@ -21,7 +21,7 @@ from argus.sense.result import EVIDENCE, META
 ATTEMPT_FILE = "sense-attempt.json"
 META_KEY = "sense"
 MAX_ERROR = 300
-REDO = "sense the view again (argus gates --sense)"
+REDO = "sense the view again (argus gates --sense; argus sense when it is to be judged)"
 
 
 @dataclass(frozen=True)
