@@ -11,7 +11,7 @@ from typing import Any
 
 from argus.evidence.content import clip
 from argus.judge._aria import collapse
-from argus.judge.metric.checks.values import Tree
+from argus.judge.metric.checks._values import Tree
 
 Check = tuple[str, bool]
 

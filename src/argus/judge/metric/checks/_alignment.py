@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from argus.judge.metric.checks.values import Tree, Value, describe, values_of
+from argus.judge.metric.checks._values import Tree, Value, describe, values_of
 
 Check = tuple[str, bool]
 TOLERANCE_PX = 2.0

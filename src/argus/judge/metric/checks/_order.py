@@ -12,7 +12,7 @@ import re
 from datetime import date, datetime
 from typing import Any
 
-from argus.judge.metric.checks.values import Tree, describe, values_of
+from argus.judge.metric.checks._values import Tree, describe, values_of
 
 Check = tuple[str, bool]
 Key = float | str | date

@@ -18,7 +18,7 @@ import re
 from datetime import date
 from typing import Any
 
-from argus.judge.metric.checks.values import Tree, describe, values_of
+from argus.judge.metric.checks._values import Tree, describe, values_of
 
 Check = tuple[str, bool]
 _GROUPED = r"\d{1,3}(?:,\d{3})*"
