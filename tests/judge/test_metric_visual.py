@@ -17,7 +17,7 @@ from argus.config import ProjectConfig
 from argus.diff.comparison import compare
 from argus.judge._composition import DesignScores, design_scores
 from argus.judge.metric import MetricJudge
-from argus.judge.metric.visual import PARTIAL, PASS, distance_to, pixel_numbers
+from argus.judge.metric._visual import PARTIAL, PASS, distance_to, pixel_numbers
 from argus.judge.packet import Packet
 from argus.judge.picture import Picture
 from argus.spec import View, load_spec
@@ -254,7 +254,7 @@ def _scores(monkeypatch: pytest.MonkeyPatch, values: dict[str, float]) -> None:
         render_blocks=2,
         reference_blocks=2,
     )
-    monkeypatch.setattr("argus.judge.metric.visual.design_scores", lambda *_: scores)
+    monkeypatch.setattr("argus.judge.metric._visual.design_scores", lambda *_: scores)
 
 
 def _below(values: dict[str, float], key: str, by: float = 0.001) -> dict[str, float]:
