@@ -10,6 +10,7 @@ import pytest
 
 from argus.config import ProjectConfig, ReviewConfig
 from argus.errors import ConfigError, JudgeError
+from argus.evidence.content import fence
 from argus.review._judge import (
     CUT_MARKER,
     Asked,
@@ -346,3 +347,76 @@ def test_the_record_of_no_answer_says_so() -> None:
     assert payload["error"] == "the review model did not answer"
     long = Asked("y" * 5000, None, None, {})
     assert len(review_payload(INPUTS, no_answer("e"), long, "x")["raw_answer"]) <= 4000
+
+
+def test_the_reviewer_reads_exactly_this_prompt() -> None:
+    inputs = ReviewInputs(
+        subject="ARGUS-385",
+        title="Alert formatting",
+        acceptance="- the runbook link",
+        pr_title="Closes ARGUS-385",
+        pr_body="",
+        diff=WHOLE,
+        evidence={"CI": "green", "deploy": "ok"},
+        why="  On-call lost time.  ",
+    )
+    pr = f"title: Closes ARGUS-385\n\nbody:\n(empty)\n\ndiff:\n{WHOLE.text}"
+    assert review_prompt(inputs)[1]["content"] == (
+        "## Task: Alert formatting\n\n### Why\nOn-call lost time.\n\n### Acceptance\n"
+        "- the runbook link\n\n"
+        "## Deterministic evidence (the change landed; not proof of acceptance)\n"
+        "- CI: green\n- deploy: ok\n\n"
+        "## Pull request (written by its author)\n" + fence("pull-request", pr)
+    )
+    bare = ReviewInputs(**{**inputs.__dict__, "evidence": {}, "pr_number": 0})
+    text = review_prompt(bare)[1]["content"]
+    assert "acceptance)\n- (none given)\n\n## Pull request #0 (written" in text
+
+
+def test_a_limit_shorter_than_the_marker_keeps_only_the_marker() -> None:
+    assert cut_text("x" * 50, 5) == (CUT_MARKER, True)
+    assert cut_text("x" * 50, len(CUT_MARKER) + 1) == ("x" + CUT_MARKER, True)
+
+
+def test_the_edges_of_an_answer_are_read_exactly() -> None:
+    for confidence in (0, 1):
+        assert parse_answer(answer(confidence=confidence)).confidence == confidence
+    without = json.loads(answer())
+    del without["missing_acceptance"]
+    assert parse_answer(json.dumps(without)).missing == (), "missing_acceptance is optional"
+    long = parse_answer(answer(rationale="r" * 400, missing_acceptance=["m" * 300] * 25))
+    assert len(long.rationale) == 300 and long.rationale.startswith("r" * 100)
+    assert len(long.missing) == 20 and {len(m) for m in long.missing} == {200}
+    exact = parse_answer(answer(rationale="r" * 300, missing_acceptance=["m" * 200]))
+    assert (exact.rationale, exact.missing) == ("r" * 300, ("m" * 200,))
+    with pytest.raises(JudgeError) as refused:
+        parse_answer(answer(verdict="v" * 100))
+    assert "'" + "v" * 20 in str(refused.value) and len(str(refused.value)) < 100
+    with pytest.raises(JudgeError) as refused:
+        parse_answer(answer(confidence=[1.5] * 30))
+    assert len(str(refused.value)) < 90
+
+
+def test_the_policy_at_its_thresholds() -> None:
+    def flag(verdict: str, confidence: float, diff: Any = WHOLE) -> tuple[str, float | None]:
+        result = apply_policy(ReviewAnswer(verdict, confidence, "r", ()), diff, SETTINGS)
+        return result.flag, result.confidence
+
+    low, high = SETTINGS.low_confidence, SETTINGS.high_confidence
+    assert flag("met", low, CUT) == ("needs_review", low), "at the floor nothing is capped"
+    assert flag("partial", low) == ("needs_review", low)
+    assert flag("unmet", high) == ("notify", high)
+    assert flag("met", high) == ("info", high)
+
+
+def test_a_capped_diff_names_at_most_three_files() -> None:
+    many = cut_diff("".join(file_diff(f"src/m{i}.py", hunks=40, lines=20) for i in range(5)), 3000)
+    four = cut_diff("".join(file_diff(f"src/f{i}.py", hunks=40, lines=20) for i in range(4)), 3000)
+    three = cut_diff("".join(file_diff(f"src/t{i}.py", hunks=40, lines=20) for i in range(3)), 3000)
+    notes = {
+        len(d.left_out): apply_policy(ReviewAnswer("met", 0.9, "r", ()), d, SETTINGS).notes[0]
+        for d in (many, four, three)
+    }
+    assert 4 in notes and 3 in notes, "the diffs are cut as this test needs"
+    assert notes[3].endswith("(src/t0.py, src/t1.py, src/t2.py)")
+    assert notes[4].endswith("(src/f0.py, src/f1.py, src/f2.py, …)")
