@@ -18,13 +18,13 @@ __all__ = ["generated_schema"]
 
 # Schema name -> the module whose PUBLISHED holds its model.
 _MODULES: dict[str, str] = {
-    "spec": "spec",
-    "rubric": "rubric",
-    "verdict": "verdict",
-    "gate-result": "gate_result",
-    "loop-state": "loop_state",
-    "signoff": "signoff",
-    "contract": "contract",
+    "spec": "_spec",
+    "rubric": "_rubric",
+    "verdict": "_verdict",
+    "gate-result": "_gate_result",
+    "loop-state": "_loop_state",
+    "signoff": "_signoff",
+    "contract": "_contract",
 }
 
 

@@ -10,7 +10,7 @@ from typing_extensions import TypeAliasType
 from argus.entrypoints import PLUGIN_NAME
 from argus.schemas.models._base import UNIQUE_ITEMS, Absent, Closed, Document
 from argus.schemas.models._generate import Published
-from argus.schemas.models.spec_expectations import Expectation, RepoPath
+from argus.schemas.models._spec_expectations import Expectation, RepoPath
 from argus.schemas.models.spec_steps import Step
 
 Text = Annotated[str, Field(min_length=1)]
