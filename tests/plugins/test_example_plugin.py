@@ -20,8 +20,8 @@ from argus.gates import GateInputs, GateStatus, run_gates
 from argus.judge import get_judge
 from tests.conftest import REPO_ROOT
 from tests.gates.probes import el, page
-from tests.loop.test_loop_e2e import EXAMPLE_IMPLEMENTER, _served_copy
 from tests.plugins.fakedist import forget_plugins
+from tests.support.habits_loop import EXAMPLE_IMPLEMENTER, served_copy
 
 MakeInputs = Callable[..., GateInputs]
 
@@ -85,7 +85,7 @@ def _replace(inputs: GateInputs, config: Any) -> GateInputs:
 def test_an_external_gate_and_judge_run_in_a_real_loop(
     installed: Path, tmp_path: Path, serve: Callable[[Path], str], run_argus: Any
 ) -> None:
-    root = _served_copy(tmp_path, serve, ["missing_id"])
+    root = served_copy(tmp_path, serve, ["missing_id"])
     config = root / "argus.toml"
     text = config.read_text().replace('"tell_tales"]', '"tell_tales", "heading_count"]')
     text = text.replace('backend = "metric"', 'backend = "signed-metric"')
