@@ -368,6 +368,7 @@ def test_the_reviewer_reads_exactly_this_prompt() -> None:
         "- CI: green\n- deploy: ok\n\n"
         "## Pull request (written by its author)\n" + fence("pull-request", pr)
     )
+    assert [m["role"] for m in review_prompt(inputs)] == ["system", "user"]
     bare = ReviewInputs(**{**inputs.__dict__, "evidence": {}, "pr_number": 0})
     text = review_prompt(bare)[1]["content"]
     assert "acceptance)\n- (none given)\n\n## Pull request #0 (written" in text
@@ -391,10 +392,17 @@ def test_the_edges_of_an_answer_are_read_exactly() -> None:
     assert (exact.rationale, exact.missing) == ("r" * 300, ("m" * 200,))
     with pytest.raises(JudgeError) as refused:
         parse_answer(answer(verdict="v" * 100))
-    assert "'" + "v" * 20 in str(refused.value) and len(str(refused.value)) < 100
+    shown = str(refused.value).removeprefix("review answer: verdict ")
+    assert (
+        shown.startswith("'vvv") and len(shown.removesuffix(" is not met, partial or unmet")) == 40
+    )
     with pytest.raises(JudgeError) as refused:
         parse_answer(answer(confidence=[1.5] * 30))
-    assert len(str(refused.value)) < 90
+    shown = str(refused.value).removeprefix("review answer: confidence ")
+    assert shown.startswith("[1.5") and len(shown.removesuffix(" is not in 0..1")) == 40
+    for text in ("[1]", "not json"):
+        with pytest.raises(JudgeError, match=r"^the review answer is "):
+            parse_answer(text)
 
 
 def test_the_policy_at_its_thresholds() -> None:
