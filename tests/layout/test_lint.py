@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 import os
@@ -145,7 +146,7 @@ def test_a_field_parameter_binding_is_a_binding(tmp_path: Path) -> None:
 
 def test_pbir_checks_switch_with_schema_and_flags(tmp_path: Path) -> None:
     assert run(tmp_path / "a", BAD["check-7"], pbir=False)["findings"] == []
-    plain = BAD["check-7"]
+    plain = copy.deepcopy(BAD["check-7"])  # BAD is shared: the other tests need it whole
     plain["page"].pop("$schema")
     for item in plain["visuals"]:
         item.pop("$schema")
