@@ -213,6 +213,7 @@ def test_a_reviewer_answer_through_litellm_is_checked_and_flagged(
     assert (asked.error, asked.model) == (None, "openai/stub-reasoner"), "the model is trimmed"
     assert asked.text == answer(verdict="unmet", confidence=0.9)
     assert asked.usage["model_requested"] == "openai/stub-reasoner"
+    assert (asked.usage["input_tokens"], asked.usage["output_tokens"]) == (120, 30)
     assert stub.requests[0]["model"] == "stub-reasoner"
     assert "Alert formatting" in json.dumps(stub.requests[0]["messages"])
     schema = json.dumps(ANSWER_SCHEMA, indent=1, sort_keys=True)
