@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -283,7 +284,7 @@ def test_a_reviewer_command_reads_the_prompt_and_its_answer_is_flagged(tmp_path:
     script = tmp_path / "reviewer.py"
     seen = tmp_path / "seen.txt"
     script.write_text(
-        f"import sys\nopen({str(seen)!r}, 'w').write(sys.stdin.read())\n"
+        f"import os, sys\nopen({str(seen)!r}, 'w').write(os.getcwd() + '\\n' + sys.stdin.read())\n"
         f"print({answer(verdict='partial', confidence=0.6)!r})\n"
     )
     command = f"{sys.executable} {script}"
@@ -291,7 +292,8 @@ def test_a_reviewer_command_reads_the_prompt_and_its_answer_is_flagged(tmp_path:
     result, asked = review(INPUTS, config)
     assert (result.flag, result.confidence) == ("needs_review", 0.6)
     assert (asked.error, asked.model, asked.usage) == (None, None, {})
-    prompt = seen.read_text()
+    cwd, prompt = seen.read_text().split("\n", 1)
+    assert Path(cwd).name.startswith("argus-review-"), "run in a scratch directory of its own"
     assert prompt.endswith("\n") and "Alert formatting" in prompt and "- CI: green" in prompt
 
 
@@ -302,7 +304,8 @@ def test_a_failing_reviewer_command_is_no_answer(tmp_path: Any) -> None:
     config = ProjectConfig(review=ReviewConfig(backend="command", command=command))
     result, asked = review(INPUTS, config)
     assert (asked.text, asked.model, asked.usage) == (None, None, {})
-    assert (result.answer, result.flag) == (None, "needs_review") and result.error
+    assert (result.answer, result.flag) == (None, "needs_review")
+    assert asked.error is not None and result.error == asked.error != "no answer"
 
 
 def test_the_record_holds_the_answer_the_policy_and_what_it_was_based_on() -> None:
