@@ -293,6 +293,7 @@ def test_a_reviewer_command_reads_the_prompt_and_its_answer_is_flagged(tmp_path:
     assert (result.flag, result.confidence) == ("needs_review", 0.6)
     assert (asked.error, asked.model, asked.usage) == (None, None, {})
     cwd, prompt = seen.read_text().split("\n", 1)
+    assert prompt == "\n\n".join(m["content"] for m in review_prompt(INPUTS)) + "\n"
     assert Path(cwd).name.startswith("argus-review-"), "run in a scratch directory of its own"
     assert prompt.endswith("\n") and "Alert formatting" in prompt and "- CI: green" in prompt
 
