@@ -438,3 +438,10 @@ def test_a_capped_diff_names_at_most_three_files() -> None:
     assert 4 in notes and 3 in notes, "the diffs are cut as this test needs"
     assert notes[3].endswith("(src/t0.py, src/t1.py, src/t2.py)")
     assert notes[4].endswith("(src/f0.py, src/f1.py, src/f2.py, …)")
+
+
+def test_an_empty_answer_is_recorded_empty(monkeypatch: pytest.MonkeyPatch) -> None:
+    with StubLLM() as stub:
+        stub.queue("")
+        result, asked = review(INPUTS, llm_config(stub, monkeypatch))
+    assert asked.text == "" and (result.answer, result.flag) == (None, "needs_review")
