@@ -356,7 +356,9 @@ def test_the_record_of_no_answer_says_so() -> None:
     assert (payload["raw_answer"], payload["answer_sha256"]) == (None, None)
     assert payload["error"] == "the review model did not answer"
     long = Asked("y" * 5000, None, None, {})
-    assert len(review_payload(INPUTS, no_answer("e"), long, "x")["raw_answer"]) <= 4000
+    assert len(review_payload(INPUTS, no_answer("e"), long, "x")["raw_answer"]) == 4000
+    titled = ReviewInputs(**{**INPUTS.__dict__, "pr_title": "t" * 300})
+    assert len(review_payload(titled, no_answer("e"), asked, "x")["pr"]["title"]) == 200
 
 
 def test_the_reviewer_reads_exactly_this_prompt() -> None:
