@@ -4,16 +4,16 @@
 from __future__ import annotations
 
 from argus.errors import InputError
-from argus.frameworks import dash, gradio, nicegui, panel, server_rendered, streamlit
+from argus.frameworks import _dash, _gradio, _nicegui, _panel, _server_rendered, _streamlit
 from argus.frameworks._model import Framework
 
 KNOWN: tuple[Framework, ...] = (
-    streamlit.STREAMLIT,
-    dash.DASH,
-    gradio.GRADIO,
-    nicegui.NICEGUI,
-    panel.PANEL,
-    server_rendered.SERVER_RENDERED,
+    _streamlit.STREAMLIT,
+    _dash.DASH,
+    _gradio.GRADIO,
+    _nicegui.NICEGUI,
+    _panel.PANEL,
+    _server_rendered.SERVER_RENDERED,
 )
 _BY_NAME = {framework.name: framework for framework in KNOWN}
 
