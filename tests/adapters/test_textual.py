@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from argus.adapters.textual import main as adapter_main
-from argus.adapters.textual.raster import ScreenshotError, grid_of
+from argus.adapters.textual._raster import ScreenshotError, grid_of
 from argus.loop.records.signoff import load_records
 from tests.conftest import REPO_ROOT, RunArgus
 
@@ -191,7 +191,7 @@ def test_bad_arguments_are_one_line_and_exit_2(
 def test_wide_characters_keep_their_cells() -> None:
     from textual.geometry import Region  # after the module's skip: textual may be missing
 
-    from argus.adapters.textual.probe import screen_cells, shown_text
+    from argus.adapters.textual._probe import screen_cells, shown_text
 
     rows = screen_cells(["ab漢字 c", "  x  "])
     assert rows[0] == ["a", "b", "漢", "", "字", "", " ", "c"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from argus.adapters.textual.scaffold import textual_scaffold
+from argus.adapters.textual import textual_scaffold
 from argus.errors import InputError
 from argus.spec.scaffold import AdapterScaffold
 

@@ -13,6 +13,6 @@ from __future__ import annotations
 
 import sys
 
-from argus.adapters.textual.cli import main
+from argus.adapters.textual._cli import main
 
 sys.exit(main(sys.argv[1:]))

@@ -22,8 +22,8 @@ from rich.console import Console
 from textual.app import App
 from textual.pilot import Pilot
 
-from argus.adapters.textual.probe import box_of, widget_elements
-from argus.adapters.textual.raster import CELL_HEIGHT, CELL_WIDTH, grid_of, rasterise
+from argus.adapters.textual._probe import box_of, widget_elements
+from argus.adapters.textual._raster import CELL_HEIGHT, CELL_WIDTH, grid_of, rasterise
 
 
 @dataclass(frozen=True)

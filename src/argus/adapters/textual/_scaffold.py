@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from argus.adapters.textual.cli import DEFAULT_SIZE
-from argus.adapters.textual.raster import CELL_HEIGHT, CELL_WIDTH
+from argus.adapters.textual._cli import DEFAULT_SIZE
+from argus.adapters.textual._raster import CELL_HEIGHT, CELL_WIDTH
 from argus.errors import InputError
 from argus.spec.scaffold import AdapterScaffold
 

@@ -2,7 +2,7 @@
 element format (docs/sense.md, "Textual"), so the gates that read styles run on it.
 
 - ``box``: the widget's region (padding and border in, margin out) in cells, times the cell
-  size of the render (argus.adapters.textual.raster);
+  size of the render (``_raster``);
 - ``text``: what a widget with no children of its own shows, read off the rendered screen
   inside its content region; ``text_rects``: where that text is;
 - ``style``: colours as Textual resolved them (``Widget.colors``: the background blended over
@@ -24,7 +24,7 @@ from textual.color import Color
 from textual.geometry import Region
 from textual.widget import Widget
 
-from argus.adapters.textual.raster import CELL_HEIGHT, CELL_WIDTH
+from argus.adapters.textual._raster import CELL_HEIGHT, CELL_WIDTH
 
 ROLES: dict[str, str] = {
     "Screen": "document",

@@ -105,7 +105,7 @@ def main(argv: Sequence[str]) -> int:
         if not out.is_dir():
             raise BadInput(f"--out {out}: not a folder")
         steady_environment(os.environ)
-        from argus.adapters.textual.capture import sense_app  # textual only past the arguments
+        from argus.adapters.textual._capture import sense_app  # textual only past the arguments
     except BadInput as exc:
         return _fail(str(exc), 2)
     except ImportError as exc:
