@@ -447,3 +447,61 @@ def test_an_empty_answer_is_recorded_empty(monkeypatch: pytest.MonkeyPatch) -> N
         stub.queue("")
         result, asked = review(INPUTS, llm_config(stub, monkeypatch))
     assert asked.text == "" and (result.answer, result.flag) == (None, "needs_review")
+
+
+def test_the_review_model_is_given_the_review_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
+    with StubLLM() as stub:
+        stub.queue(answer(), delay=3.0)  # answers, but after review.timeout
+        stub.queue(answer(), delay=3.0)
+        result, asked = review(INPUTS, llm_config(stub, monkeypatch, timeout=0.3))
+    assert (asked.text, result.answer, result.flag) == (None, None, "needs_review")
+    assert asked.error is not None and asked.error.startswith("review model openai/stub-reasoner")
+    assert asked.error.endswith("(gave up after 2 attempts)"), "a timeout is retried once"
+
+
+def reviewer_command(tmp_path: Path, *, sleep: float = 0.0) -> str:
+    import sys
+
+    script = tmp_path / "reviewer.py"
+    script.write_text(f"import time\ntime.sleep({sleep})\nprint({answer()!r})\n")
+    return f"{sys.executable} {script}"
+
+
+def test_a_reviewer_command_is_stopped_at_the_review_timeout(tmp_path: Path) -> None:
+    config = ProjectConfig.model_validate(
+        {
+            "review": {"backend": "command", "command": reviewer_command(tmp_path, sleep=5.0)},
+            "judge": {"timeout": 60.0},
+        }
+    )
+    config = config.model_copy(update={"review": config.review.model_copy(update={"timeout": 0.5})})
+    result, asked = review(INPUTS, config)
+    assert (asked.text, result.answer, result.flag) == (None, None, "needs_review")
+    assert asked.error is not None and "did not answer within 0.5s" in asked.error
+
+
+def test_a_reviewer_command_runs_without_the_judge_sections_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The judge section's model is the metric judge's, not the reviewer's: it is neither
+    # checked against the implementer's model nor carried by the reviewer's command runner.
+    from argus.judge import command as command_judge
+
+    runners: list[command_judge.CommandJudge] = []
+
+    class Recorded(command_judge.CommandJudge):
+        def __init__(self, config: ProjectConfig) -> None:
+            super().__init__(config)
+            runners.append(self)
+
+    monkeypatch.setattr(command_judge, "CommandJudge", Recorded)
+    config = ProjectConfig.model_validate(
+        {
+            "review": {"backend": "command", "command": reviewer_command(tmp_path)},
+            "judge": {"model": "openai/gpt-4o"},
+            "implementer": {"model": "openai/gpt-4o"},
+        }
+    )
+    result, asked = review(INPUTS, config)
+    assert (asked.error, result.flag, result.confidence) == (None, "info", 0.9)
+    assert [r.model for r in runners] == [None]
