@@ -226,3 +226,110 @@ def test_a_visual_type_reference_that_is_not_there_is_exit_2(
     flag = run_argus("layout", "lint", "pages/good", "--visual-types", "x.json", cwd=tmp_path)
     assert flag.returncode == 2 and "x.json: no visual-type reference there" in flag.stderr
     assert run_argus("layout", "lint", "pages/good", cwd=tmp_path).returncode == 0
+
+
+# Each bad page's one finding in full: the fix's numbers are what a person or agent acts on.
+FINDINGS: dict[str, dict[str, Any]] = {
+    "check-1": {
+        "check": "check-1",
+        "name": "no-overlap",
+        "severity": "error",
+        "page": "overview",
+        "visuals": ["chart", "title"],
+        "message": "chart and title overlap by 400x5 px",
+        "fix": "move title to x=840 (right of chart) or to y=705 (below it), or shrink one of them",
+        "measured": {"overlap_width": 400.0, "overlap_height": 5.0},
+    },
+    "check-2": {
+        "check": "check-2",
+        "name": "within-canvas",
+        "severity": "error",
+        "page": "overview",
+        "visuals": ["table"],
+        "message": "table (856,160 430x536) leaves the 1280x720 canvas",
+        "fix": "move table to x=850, y=160 or shrink it to fit",
+        "measured": {"outside_x": 6.0, "outside_y": 0.0},
+    },
+    "check-3": {
+        "check": "check-3",
+        "name": "equal-gaps",
+        "severity": "warning",
+        "page": "overview",
+        "visuals": ["card1", "card2", "card3"],
+        "message": "gaps in the row card1, card2, card3 are 16, 26 px (spread 10 > 4)",
+        "fix": "space the row evenly at 26 px between neighbours",
+        "measured": {"gaps": [16.0, 26.0], "spread": 10.0, "tolerance": 4.0},
+    },
+    "check-4": {
+        "check": "check-4",
+        "name": "column-alignment",
+        "severity": "warning",
+        "page": "overview",
+        "visuals": ["chart", "title"],
+        "message": "title is stacked with chart but their left edges are 10 px apart (> 2)",
+        "fix": "set title x=24 to line up with chart's left edge",
+        "measured": {"offset": 10.0, "edge": "left", "tolerance": 2.0},
+    },
+    "check-5": {
+        "check": "check-5",
+        "name": "no-empty-binding",
+        "severity": "error",
+        "page": "overview",
+        "visuals": ["chart"],
+        "message": "chart is a clusteredColumnChart with no field bound in query.queryState",
+        "fix": "bind a field to one of clusteredColumnChart's roles (Category, Y, Series, "
+        "Tooltips) or remove the visual",
+        "measured": {"projections": 0},
+    },
+    "check-6": {
+        "check": "check-6",
+        "name": "bounded-overrides",
+        "severity": "warning",
+        "page": "overview",
+        "visuals": ["card1"],
+        "message": "card1 sets 11 formatting properties of its own (limit 10)",
+        "fix": "move 1 or more of card1's objects/visualContainerObjects properties into "
+        "the report theme",
+        "measured": {"overrides": 11, "limit": 10},
+    },
+    "check-7": {
+        "check": "check-7",
+        "name": "valid-types",
+        "severity": "error",
+        "page": "overview",
+        "visuals": ["table"],
+        "message": "table: visualType is not one the reference knows",
+        "fix": "use a built-in visualType (argus layout lint --list-checks shows the "
+        'reference), or add "check-7" to table\'s _lintIgnore for a custom visual',
+        "measured": {"visual_type_valid": False},
+    },
+}
+
+
+@pytest.mark.parametrize("check", sorted(BAD))
+def test_each_finding_is_reported_in_full(tmp_path: Path, check: str) -> None:
+    assert run(tmp_path, BAD[check])["findings"] == [FINDINGS[check]]
+
+
+@pytest.mark.parametrize(
+    ("display_option", "shown"), [("Stretch", "not a known value"), (None, "missing")]
+)
+def test_a_bad_or_missing_display_option_is_said_in_full(
+    tmp_path: Path, display_option: str | None, shown: str
+) -> None:
+    page = variant(page={"displayOption": display_option})
+    if display_option is None:
+        del page["page"]["displayOption"]
+    assert run(tmp_path, page)["findings"] == [
+        {
+            "check": "check-7",
+            "name": "valid-types",
+            "severity": "error",
+            "page": "overview",
+            "visuals": [],
+            "message": f"page overview: displayOption is {shown}",
+            "fix": "set displayOption to one of ActualSize, ActualSizeTopLeft, DeprecatedDynamic, "
+            "FitToPage, FitToWidth",
+            "measured": {"display_option_valid": False},
+        }
+    ]
