@@ -130,14 +130,41 @@ def antialiased(
     if settled is not None:
         few &= ~settled
     open_ = np.flatnonzero(few)
-    if open_.size == 0:
+    result[open_] = sloped_in_flat_area(own, other, pos[open_], checkerboard)
+    return result
+
+
+def mark_antialiased(
+    own: SiblingCounter,
+    other: SiblingCounter,
+    candidates: Mask,
+    checkerboard: bool,
+    excluded: Mask,
+) -> None:
+    """As ``antialiased``, with one flag per image pixel instead of positions: set in
+    ``excluded`` the ``candidates`` not set there yet that look like anti-aliasing. For many
+    candidates, where the whole-image map is read anyway and a position array costs more
+    than the flags."""
+    few = own.full_map() <= 2
+    few &= candidates
+    few &= ~excluded
+    open_ = np.flatnonzero(few)
+    excluded[open_] = sloped_in_flat_area(own, other, open_, checkerboard)
+
+
+def sloped_in_flat_area(
+    own: SiblingCounter, other: SiblingCounter, pos: Index, checkerboard: bool
+) -> Mask:
+    """The full test on pixels with at most two equal neighbours: a darker and a brighter
+    neighbour, the darkest or the brightest of them in a flat area of both images."""
+    result = np.zeros(pos.size, dtype=bool)
+    if pos.size == 0:
         return result
-    sub = pos[open_]
     h, w = own.img.shape
-    hood = Neighbourhood(sub, w, h)
+    hood = Neighbourhood(pos, w, h)
     # Brightness delta of each centre pixel against each neighbour, the background of
     # semi-transparent pixels taken at the centre's offset.
-    dr, dg, db = channel_differences(own.flat[sub], own.flat[hood.positions], sub * 4, checkerboard)
+    dr, dg, db = channel_differences(own.flat[pos], own.flat[hood.positions], pos * 4, checkerboard)
     deltas = brightness(dr, dg, db)
     zeroes = hood.border + ((deltas == 0) & hood.valid).sum(axis=0, dtype=np.uint8)
     # A missing neighbour points at the centre, so its delta is 0 and never the extreme.
@@ -154,5 +181,5 @@ def antialiased(
         [hood.positions[sloped.argmin(axis=0), keep], hood.positions[sloped.argmax(axis=0), keep]]
     )
     flat = flat_in_both(own, other, extremes)
-    result[open_[keep]] = flat[: keep.size] | flat[keep.size :]
+    result[keep] = flat[: keep.size] | flat[keep.size :]
     return result

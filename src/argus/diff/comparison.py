@@ -13,8 +13,9 @@ from typing import Any
 import numpy as np
 
 from argus.diff.arrays import U8
-from argus.diff.density import window_density
+from argus.diff.density import mask_density, window_density
 from argus.diff.kernel import (
+    MaskMatch,
     check_fraction,
     check_image,
     check_same_size,
@@ -24,7 +25,7 @@ from argus.diff.kernel import (
 )
 from argus.diff.png import decode_png_pair
 from argus.diff.pngcheck import read_png_bytes
-from argus.diff.regions import changed_regions
+from argus.diff.regions import changed_regions, mask_regions
 from argus.diff.result import DEFAULT_WINDOW as DEFAULT_WINDOW
 from argus.diff.result import DiffResult as DiffResult
 from argus.diff.result import same_bytes
@@ -53,9 +54,14 @@ def compare(
     timings = {"diff": (time.perf_counter() - started) * 1000}
 
     mark = time.perf_counter()
-    positions = found.mismatched()
-    density = window_density(positions, width, height, window)
-    regions = changed_regions(positions, width, height, cell=region_cell)
+    if isinstance(found, MaskMatch):  # dense: the flags as they are, no positions
+        counted = found.mismatched_mask().reshape(height, width)
+        density = mask_density(counted, window)
+        regions = mask_regions(counted, cell=region_cell)
+    else:
+        positions = found.mismatched()
+        density = window_density(positions, width, height, window)
+        regions = changed_regions(positions, width, height, cell=region_cell)
     timings["analysis"] = (time.perf_counter() - mark) * 1000
 
     image = None

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from argus.diff.antialias import SiblingCounter, antialiased
+from argus.diff.antialias import MAP_SHARE, SiblingCounter, antialiased, mark_antialiased
 from argus.diff.arrays import U8, U32, Index, Mask
 from argus.diff.runs import run_lengths, run_starts
 from argus.diff.yiq import MAX_YIQ_DELTA, channels, color_delta, gray_values
@@ -28,6 +28,9 @@ Color = tuple[int, int, int]
 SPARSE_SHARE = 1 / 16
 # ... and only when that makes at least this many times fewer evaluations.
 RUN_GAIN = 4
+# Above this share of candidates (the share at which the anti-aliasing test reads whole-image
+# maps anyway), the per-run path keeps them as one flag per pixel (MaskMatch).
+MASK_SHARE = MAP_SHARE
 
 
 def describe_size(img: npt.NDArray[np.generic]) -> str:
@@ -110,15 +113,14 @@ def pair_runs(flat1: U32, flat2: U32, checkerboard: bool) -> Index:
 
 def candidates_by_run(
     flat1: U32, flat2: U32, starts: Index, max_delta: float, checkerboard: bool
-) -> tuple[Index, Mask]:
-    """As candidates_sparse, computing the delta once per run of repeated pixel pairs."""
+) -> tuple[Mask, Mask]:
+    """As candidates_sparse, computing the delta once per run of repeated pixel pairs, as
+    one flag per pixel: over the threshold, and over it and darker in image 2."""
     lengths = run_lengths(starts, flat1.size)
     delta = color_delta(flat1[starts], flat2[starts], starts * 4, checkerboard)
     over = np.abs(delta) > max_delta
-    candidates = np.flatnonzero(np.repeat(over, lengths))
-    # The candidates are the over-threshold runs' pixels in order: expand only those runs.
-    darker: Mask = np.repeat(delta[over] < 0, lengths[over])
-    return candidates, darker
+    darker = over & (delta < 0)
+    return np.repeat(over, lengths), np.repeat(darker, lengths)
 
 
 @dataclass(frozen=True)
@@ -140,10 +142,36 @@ class Match:
         return positions
 
 
+@dataclass(frozen=True)
+class MaskMatch:
+    """As Match, with one flag per image pixel (flat) instead of positions: for dense
+    differences, where a position array and its gathers and scatters cost more than
+    whole-image flags. ``darker`` and ``excluded`` are set only on candidates."""
+
+    candidates: Mask
+    darker: Mask
+    excluded: Mask
+
+    @property
+    def mismatch(self) -> int:
+        return int(np.count_nonzero(self.candidates) - np.count_nonzero(self.excluded))
+
+    def mismatched_mask(self) -> Mask:
+        """The counted (not anti-aliased) differing pixels, one flag per pixel."""
+        counted: Mask = self.candidates & ~self.excluded
+        return counted
+
+    def mismatched(self) -> Index:
+        positions: Index = np.flatnonzero(self.mismatched_mask())
+        return positions
+
+
 NO_MATCH = Match(np.empty(0, np.intp), np.empty(0, bool), np.empty(0, bool))
 
 
-def match(a: U8, b: U8, *, threshold: float, include_aa: bool, checkerboard: bool) -> Match:
+def match(
+    a: U8, b: U8, *, threshold: float, include_aa: bool, checkerboard: bool
+) -> Match | MaskMatch:
     """The comparison itself, on validated same-sized C-contiguous RGBA arrays."""
     height, width = a.shape[:2]
     a32 = a.view(np.uint32).reshape(height, width)
@@ -165,7 +193,12 @@ def match(a: U8, b: U8, *, threshold: float, include_aa: bool, checkerboard: boo
     if n_changed >= SPARSE_SHARE * flat1.size:
         starts = pair_runs(flat1, flat2, checkerboard)
     if starts is not None and starts.size * RUN_GAIN < n_changed:
-        candidates, darker = candidates_by_run(flat1, flat2, starts, max_delta, checkerboard)
+        over, over_darker = candidates_by_run(flat1, flat2, starts, max_delta, checkerboard)
+        # Many candidates stay flags (MaskMatch); a few become positions.
+        if np.count_nonzero(over) > MASK_SHARE * flat1.size:
+            return mask_match(a32, b32, over, over_darker, include_aa, checkerboard)
+        candidates = np.flatnonzero(over)
+        darker = over_darker[candidates]
     else:
         changed = np.flatnonzero(changed_mask)
         candidates, darker = candidates_sparse(flat1, flat2, changed, max_delta, checkerboard)
@@ -180,10 +213,31 @@ def match(a: U8, b: U8, *, threshold: float, include_aa: bool, checkerboard: boo
     return Match(candidates, darker, excluded)
 
 
+def mask_match(
+    a32: U32, b32: U32, candidates: Mask, darker: Mask, include_aa: bool, checkerboard: bool
+) -> MaskMatch:
+    """The anti-aliasing exclusion on candidate flags: image 1's test, then image 2's on
+    the candidates image 1 did not exclude."""
+    excluded = np.zeros(candidates.size, dtype=bool)
+    if not include_aa:
+        count_a = SiblingCounter(a32)
+        count_b = SiblingCounter(b32)
+        mark_antialiased(count_a, count_b, candidates, checkerboard, excluded)
+        mark_antialiased(count_b, count_a, candidates, checkerboard, excluded)
+    return MaskMatch(candidates, darker, excluded)
+
+
 def draw_diff(
-    found: Match, out32: U32, aa_rgb: Color | None, diff_rgb: Color, alt_rgb: Color
+    found: Match | MaskMatch, out32: U32, aa_rgb: Color | None, diff_rgb: Color, alt_rgb: Color
 ) -> None:
     """Colour the candidates: anti-aliasing (unless ``aa_rgb`` is None), then differences."""
+    if isinstance(found, MaskMatch):
+        if aa_rgb is not None:
+            np.copyto(out32, opaque_value(aa_rgb), where=found.excluded)
+        real = found.mismatched_mask()
+        np.copyto(out32, opaque_value(alt_rgb), where=real & found.darker)
+        np.copyto(out32, opaque_value(diff_rgb), where=real & ~found.darker)
+        return
     if aa_rgb is not None:
         out32[found.candidates[found.excluded]] = opaque_value(aa_rgb)
     real = ~found.excluded

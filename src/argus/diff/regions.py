@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from argus.diff.arrays import Index
+from argus.diff.arrays import Index, Mask
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,6 @@ def changed_regions(
     """Regions of the differing pixels at flat ``positions``, largest first, at most ``limit``."""
     if positions.size == 0:
         return ()
-    grid_h = -(-height // cell)
     grid_w = -(-width // cell)
     # The differing pixels as a mask over the band of cell rows they touch (whole image
     # rows, so a position's place is a subtraction away: no division per pixel).
@@ -94,6 +93,35 @@ def changed_regions(
     mask2d = band.reshape((last - first) * cell, width)
     if width % cell:
         mask2d = np.pad(mask2d, ((0, 0), (0, grid_w * cell - width)))
+    return band_regions(mask2d, first, height, cell, limit)
+
+
+def mask_regions(mask: Mask, cell: int = 8, limit: int = 100) -> tuple[Region, ...]:
+    """``changed_regions`` of the set pixels of an H x W mask, read from the mask itself
+    (for dense diffs: no position array to build and scatter back)."""
+    height, width = mask.shape
+    rows = np.flatnonzero(mask.any(axis=1))
+    if rows.size == 0:
+        return ()
+    first = int(rows[0]) // cell
+    last = int(rows[-1]) // cell + 1
+    y0, y1 = first * cell, min(last * cell, height)
+    mask2d = mask[y0:y1]
+    if width % cell or y1 - y0 < (last - first) * cell:
+        # Whole cells: pad the right edge and the last cell row with unset pixels.
+        mask2d = np.zeros(((last - first) * cell, -(-width // cell) * cell), dtype=bool)
+        mask2d[: y1 - y0, :width] = mask[y0:y1]
+    return band_regions(np.ascontiguousarray(mask2d), first, height, cell, limit)
+
+
+def band_regions(
+    mask2d: Mask, first: int, height: int, cell: int, limit: int
+) -> tuple[Region, ...]:
+    """Regions of a C-contiguous mask of whole cells covering cell rows ``first`` onward
+    (``height`` is the image's, its width the padded width)."""
+    grid_h = -(-height // cell)
+    grid_w = mask2d.shape[1] // cell
+    last = first + mask2d.shape[0] // cell
     counts = np.zeros((grid_h, grid_w), dtype=np.int64)
     counts[first:last] = cell_counts(mask2d, cell)
     run_row, run_start, run_end = _cell_runs(counts > 0)
