@@ -111,7 +111,7 @@ DEFAULT = (
     # who counts as a person, pinned contracts, the PreToolUse guard (issue 24, route 6)
     "src/argus/person.py=tests/contract/test_person.py",
     "src/argus/contract/pins.py=tests/contract/test_pins.py",
-    "src/argus/agents/guard.py=tests/agents/test_guard.py",
+    "src/argus/agents/_guard.py=tests/agents/test_guard.py",
     # the advisory review: which tasks a merged PR's body closes, and how an answer is flagged
     "src/argus/review/refs.py=tests/review/test_refs.py",
     "src/argus/review/_judge.py=tests/review/test_judge.py",

@@ -1,5 +1,5 @@
 """Every `argus contract` action is reachable from the CLI and the MCP alike, and each contract
-tool runs the action it names (argus.agents.mcp_contract.CLI_VERBS)."""
+tool runs the action it names (argus.agents._mcp_contract.CLI_VERBS)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,8 @@ from typing import Any
 
 import pytest
 
-from argus.agents import mcp_call, mcp_contract
-from argus.agents.mcp_contract import CLI_VERBS
-from argus.agents.mcp_server import build_server
+from argus.agents import _mcp_call, _mcp_contract, build_server
+from argus.agents._mcp_contract import CLI_VERBS
 from argus.cli import build_parser
 from tests.agents.test_mcp import calls, result_of
 from tests.conftest import PERSON_PASSPHRASE
@@ -107,8 +106,8 @@ def test_each_tool_runs_the_action_it_names(
         ran.append(args)
         return {"exit_code": 0, "stdout": "", "stderr": ""}
 
-    monkeypatch.setattr(mcp_call, "run_argus", recorded)
-    monkeypatch.setattr(mcp_contract, "run_argus", recorded)
+    monkeypatch.setattr(_mcp_call, "run_argus", recorded)
+    monkeypatch.setattr(_mcp_contract, "run_argus", recorded)
 
     async def person(context: Any, params: Any) -> Any:
         return ElicitResult(action="accept", content={"confirm": True, "passphrase": "p"})

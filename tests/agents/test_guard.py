@@ -1,4 +1,4 @@
-"""The PreToolUse hook (argus.agents.guard) and `argus hook install`: an agent's shell and file
+"""The PreToolUse hook (argus.agents._guard) and `argus hook install`: an agent's shell and file
 tools may not take a person's decisions or edit protected files; ordinary calls go through."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from argus.agents.guard import MATCHER, run_pre_tool_use
+from argus.agents._guard import MATCHER, run_pre_tool_use
 from argus.cli import main
 
 

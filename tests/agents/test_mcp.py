@@ -13,7 +13,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import get_default_environment
 
-from argus.agents.mcp_server import build_server
+from argus.agents import build_server
 from tests.conftest import PERSON_PASSPHRASE
 from tests.contract.conftest import write_contract
 from tests.review.test_diff import file_diff

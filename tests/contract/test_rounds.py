@@ -59,7 +59,7 @@ def test_a_go_in_the_last_round_passes_through_the_cli(
 def test_rounds_spent_on_no_go_block_the_run_through_the_mcp(
     verifying: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from argus.agents.mcp_server import build_server
+    from argus.agents import build_server
     from tests.agents.test_mcp import calls, result_of
 
     monkeypatch.setenv("GRADER_ANSWER", NO_GO)

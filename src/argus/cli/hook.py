@@ -74,7 +74,7 @@ def run_session_start(args: argparse.Namespace) -> int:
 
 
 def run_pre_tool_use(args: argparse.Namespace) -> int:
-    from argus.agents.guard import run_pre_tool_use as decide
+    from argus.agents import run_pre_tool_use as decide
 
     out = decide(_stdin())
     if out:
@@ -83,10 +83,10 @@ def run_pre_tool_use(args: argparse.Namespace) -> int:
 
 
 def run_install(args: argparse.Namespace) -> int:
-    from argus.agents.hook_install import install
+    from argus.agents import install_hooks
     from argus.cli._args import repo_root
 
-    path, added = install(repo_root(args))
+    path, added = install_hooks(repo_root(args))
     for line in added:
         print(f"added {line}")
     print(f"{path}: Argus's hooks are installed" + ("" if added else " (nothing to add)"))

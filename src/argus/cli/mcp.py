@@ -33,7 +33,7 @@ def run_mcp(args: argparse.Namespace) -> int:
     try:
         import mcp  # noqa: F401
 
-        from argus.agents.mcp_server import serve
+        from argus.agents import serve
     except ImportError as exc:
         raise ConfigError("argus mcp needs the MCP SDK: pip install 'argus-ui[mcp]'") from exc
     serve(root, args.role)

@@ -21,7 +21,7 @@ person's (an agent answering the form itself does not know it). No tool's comman
 
 A server started with ``--role grader`` (for a grader's own session) offers only what a grader
 may do: read where runs stand and evaluate the Stop policy; it can never grade, complete,
-pause, retarget or approve. The contract tools live in argus.agents.mcp_contract, one for
+pause, retarget or approve. The contract tools live in argus.agents._mcp_contract, one for
 each ``argus contract`` action.
 """
 
@@ -35,7 +35,7 @@ from weakref import WeakKeyDictionary
 from mcp.server.mcpserver import Context, Elicit, ElicitationResult, MCPServer, Resolve
 from mcp_types import CallToolResult
 
-from argus.agents.mcp_call import (
+from argus.agents._mcp_call import (
     PERSON_ASKS,
     BadArgument,
     Confirmation,
@@ -47,8 +47,8 @@ from argus.agents.mcp_call import (
     text_arg,
     tool_result,
 )
-from argus.agents.mcp_contract import contract_drivers, contract_readers
-from argus.agents.mcp_review import review_tools
+from argus.agents._mcp_contract import contract_drivers, contract_readers
+from argus.agents._mcp_review import review_tools
 
 INSTRUCTIONS = """Argus checks a UI against its design spec on evidence from outside the builder.
 Exit codes: 0 pass, 1 a determinate failure (a red gate, a failing dimension, a stage that did

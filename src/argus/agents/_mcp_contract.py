@@ -15,7 +15,7 @@ from typing import Annotated, Any
 from mcp.server.mcpserver import Elicit, ElicitationResult, MCPServer, Resolve
 from mcp_types import CallToolResult
 
-from argus.agents.mcp_call import (
+from argus.agents._mcp_call import (
     PERSON_ASKS,
     BadArgument,
     Confirmation,

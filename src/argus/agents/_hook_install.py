@@ -3,7 +3,7 @@
 Three hooks: ``Stop`` (argus hook stop: a session does not end while a contract run is open),
 ``SessionStart`` (argus hook session-start: a new session hears about its open runs) and
 ``PreToolUse`` on the shell and file tools (argus hook pre-tool-use: they may not take a
-person's decisions or edit what the verdict depends on; argus.agents.guard). Installing is
+person's decisions or edit what the verdict depends on; argus.agents._guard). Installing is
 idempotent (a hook already there is not added twice) and keeps every other setting; the file
 is replaced whole or not at all. A settings file that is not a JSON object, or whose ``hooks``
 is not the shape Claude Code reads, is bad input and is left as it was.
@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from argus.agents.guard import MATCHER
+from argus.agents._guard import MATCHER
 from argus.errors import InputError
 from argus.io import atomic_write_json, loads_json
 
@@ -53,7 +53,7 @@ def _groups(hooks: dict[str, Any], event: str, path: Path) -> list[Any]:
     return groups
 
 
-def install(root: Path) -> tuple[Path, list[str]]:
+def install_hooks(root: Path) -> tuple[Path, list[str]]:
     """Add Argus's hooks to ``root``'s .claude/settings.json; the file and what was added."""
     path = root / SETTINGS
     settings = _read(path)

@@ -11,7 +11,7 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 from mcp_types import CallToolResult
 
-from argus.agents.mcp_call import BadArgument, name_arg, refused, run_argus, text_arg, tool_result
+from argus.agents._mcp_call import BadArgument, name_arg, refused, run_argus, text_arg, tool_result
 
 MAX_BODY_CHARS = 1024 * 1024
 REPO = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}/[A-Za-z0-9._-]{1,100}")
