@@ -15,7 +15,10 @@ gets its next option), watched from an isolated world (argus.sense.world):
 - ``request``: the page asked for anything (every request is held, aborted and recorded, so
   no activation reaches the app's server: a "Delete" deletes nothing);
 - ``message``: the page sent a message on one of its websockets (how Streamlit, NiceGUI and
-  Panel tell their server a widget changed); held like a request: counted, never delivered;
+  Panel tell their server a widget changed); held like a request: counted, never delivered.
+  A message the page also sends unprompted does not count (``Unprompted``): a keep-alive of a
+  common protocol, or one identical to a message it sent while no activation was watched (a
+  heartbeat on a timer, whatever its timing, cannot make a dead control look live);
 - ``dialog``, ``page``: an alert/confirm/prompt (dismissed), a new window (closed);
 - ``storage``, ``clipboard``, ``print``: the copy's init script reports these calls.
 
@@ -31,6 +34,7 @@ counted, never guessed. Which of them a spec declares inert is the judge's busin
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import re
 from collections.abc import Awaitable, Callable
@@ -77,6 +81,81 @@ EFFECTS_INIT_JS = """(() => {
 })();"""
 
 
+# A message as remembered: its digest, and for text with digits in it the digest of its
+# shape (each run of digits one ``#``): a heartbeat that carries a counter or a time.
+MessageKey = tuple[str, str | None]
+DIGITS = re.compile(r"[0-9]+")
+MAX_LEARNED = 4096  # messages (and shapes) remembered per probe: a flood learns no more
+MAX_KEEP_ALIVE_CHARS = 512
+# Keep-alives of common protocols: sent on a timer whatever the user does, so never a
+# control's effect, even when the probe never saw the page send one unprompted.
+# engine.io (socket.io, NiceGUI, Flask-SocketIO): ping, pong, the upgrade probe, upgrade, noop.
+ENGINE_IO_KEEP_ALIVE = frozenset({"2", "3", "2probe", "3probe", "5", "6"})
+
+
+def message_key(message: str | bytes) -> MessageKey:
+    if isinstance(message, bytes):
+        return "b:" + hashlib.sha256(message).hexdigest(), None
+    exact = "s:" + hashlib.sha256(message.encode("utf-8", "surrogatepass")).hexdigest()
+    if not DIGITS.search(message):
+        return exact, None
+    shape = DIGITS.sub("#", message).encode("utf-8", "surrogatepass")
+    return exact, hashlib.sha256(shape).hexdigest()
+
+
+def keep_alive(url: str, message: str | bytes) -> bool:
+    """Whether ``message``, sent on the websocket at ``url``, is a known keep-alive: an
+    engine.io ping, pong or probe frame (a socket.io URL: ``EIO=`` in its query), a Phoenix
+    heartbeat, a graphql-ws ping or pong, a SignalR ping."""
+    if isinstance(message, bytes) or len(message) > MAX_KEEP_ALIVE_CHARS:
+        return False
+    text = message.strip()
+    if "EIO=" in urlsplit(url).query:
+        return text in ENGINE_IO_KEEP_ALIVE
+    try:
+        data = json.loads(text.rstrip("\x1e"))  # SignalR ends each message with RS
+    except ValueError:
+        return False
+    if isinstance(data, list) and len(data) == 5:  # Phoenix v2: [join, ref, topic, event, {}]
+        return data[2:4] == ["phoenix", "heartbeat"]
+    if not isinstance(data, dict):
+        return False
+    if data.get("topic") == "phoenix" and data.get("event") == "heartbeat":  # Phoenix v1
+        return True
+    if data.get("type") in ("ping", "pong") and set(data) <= {"type", "payload"}:  # graphql-ws
+        return True
+    return data == {"type": 6}  # SignalR ping
+
+
+class Unprompted:
+    """What the copy's page sends on its websockets while no activation is watched (during
+    loads, between activations): the page sends it on its own, so a held message identical to
+    one of these, whenever it comes, is no control's doing. Neither is one of the same shape
+    (digits aside) as unprompted messages that differed only in their digits ("tick 41",
+    "tick 42"). Anything else still counts: a message that differs is the control's."""
+
+    def __init__(self) -> None:
+        self._exact: set[str] = set()
+        self._shapes: dict[str, str] = {}  # shape -> the first message of that shape
+        self._varying: set[str] = set()  # shapes seen with different digits
+
+    def learn(self, key: MessageKey) -> None:
+        exact, shape = key
+        if len(self._exact) < MAX_LEARNED:
+            self._exact.add(exact)
+        if shape is None:
+            return
+        first = self._shapes.get(shape)
+        if first is None and len(self._shapes) < MAX_LEARNED:
+            self._shapes[shape] = exact
+        elif first is not None and first != exact:
+            self._varying.add(shape)
+
+    def knows(self, key: MessageKey) -> bool:
+        exact, shape = key
+        return exact in self._exact or (shape is not None and shape in self._varying)
+
+
 @dataclass
 class _Held:
     """What the copy asked of the outside world while an activation was watched."""
@@ -87,8 +166,14 @@ class _Held:
     # again, so a request that is not GET or HEAD is refused there (the view may then differ,
     # and its controls are found no more: not measured, never guessed).
     reloading: bool = False
+    watching: bool = False  # an activation is watched (from arm to effects)
     requests: list[str] = field(default_factory=list)
-    messages: int = 0  # websocket messages the page sent while holding (never delivered)
+    # Websocket messages the page sent while the activation was watched (never delivered),
+    # and for each control activated (its index) those it sent: judged at the end, against
+    # all the page was seen to send unprompted by then.
+    messages: list[MessageKey] = field(default_factory=list)
+    sent: dict[int, list[MessageKey]] = field(default_factory=dict)
+    unprompted: Unprompted = field(default_factory=Unprompted)
     dialogs: int = 0
     pages: int = 0
     closing: set[asyncio.Future[None]] = field(default_factory=set)  # dismissing, closing
@@ -100,25 +185,32 @@ class _Held:
 
     def clear(self) -> None:
         self.requests.clear()
-        self.messages = self.dialogs = self.pages = 0
+        self.messages.clear()
+        self.dialogs = self.pages = 0
 
 
 class SocketHold:
     """The copy's websockets, routed through Argus once per context (a context keeps its
-    websocket routes): messages pass both ways, except that what the page sends while an
-    activation is watched is counted and never delivered, as its requests are held."""
+    websocket routes): messages pass both ways, except that what the page sends while the
+    probe holds is never delivered, as its requests are held. What it sends while an
+    activation is watched is recorded (a known keep-alive aside); everything else it sends
+    while probed is learned as unprompted (``Unprompted``)."""
 
     def __init__(self) -> None:
         self.held: _Held | None = None
 
     def route(self, socket: WebSocketRoute) -> None:
         server = socket.connect_to_server()
+        url = socket.url
 
         def from_page(message: str | bytes) -> None:
             held = self.held
-            if held is not None and held.holding:
-                held.messages += 1
-            else:
+            if held is not None and held.watching:
+                if not keep_alive(url, message):
+                    held.messages.append(message_key(message))
+            elif held is not None:
+                held.unprompted.learn(message_key(message))
+            if held is None or not held.holding:
                 server.send(message)
 
         socket.on_message(from_page)
@@ -214,6 +306,7 @@ async def _probe(warm: WarmPage, view: CopyView, limit: int, held: _Held) -> dic
             entry["requests"] = held.requests[:MAX_REQUESTS_LISTED]
         controls.append(entry)
         fresh = not effects
+    _discount_unprompted(controls, held)
     return {
         "version": CONTROLS_VERSION,
         "url": view.url,
@@ -267,7 +360,7 @@ async def _activate(
     """Activate control ``index`` with the outside world held (from here until the copy is
     loaded again): why it could not be activated, or what followed."""
     held.clear()
-    held.holding = True
+    held.holding = held.watching = True
     await _call(warm, world, f"__argusControls.arm({index})")
     try:
         async with asyncio.timeout(timeout_s):
@@ -280,15 +373,30 @@ async def _activate(
         # The document went away under the watch (a navigation held too late, a reload by
         # script): something surely happened.
         refused, effects = "", ["navigation"]
+    finally:
+        held.watching = False
     if held.requests:
         effects.append("request")
-    if held.messages:
-        effects.append("message")
+    held.sent[index] = list(held.messages)
+    if any(not held.unprompted.knows(key) for key in held.messages):
+        effects.append("message")  # for now: _discount_unprompted judges it again at the end
     if held.dialogs:
         effects.append("dialog")
     if held.pages:
         effects.append("page")
     return refused, sorted(set(effects))
+
+
+def _discount_unprompted(controls: list[dict[str, Any]], held: _Held) -> None:
+    """Judge each control's ``message`` again against all the page was seen to send
+    unprompted by the end of the probe (a heartbeat first sent during an early watch is
+    learned later): a control whose every message the page also sent on its own did not
+    send one, and without another effect it is dead."""
+    for index, keys in held.sent.items():
+        entry = controls[index]
+        if "message" in entry["effects"] and all(held.unprompted.knows(k) for k in keys):
+            entry["effects"] = [e for e in entry["effects"] if e != "message"]
+            entry["outcome"] = "live" if entry["effects"] else "dead"
 
 
 async def _call(warm: WarmPage, world: int, expression: str) -> Any:

@@ -1,0 +1,81 @@
+"""The dead-control probe and a page's websocket in a real Chromium: a heartbeat the page sends
+on a short timer (the same frame each time, and one with a counter in it) does not make a dead
+button look live, and a control whose activation sends a message of its own still counts, its
+message held (it never reaches the server)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from argus.sense import Sensor
+from argus.spec import View, load_spec
+from tests.sense.test_web_sensor import make_web_repo
+from tests.support.fixtures import static_server
+from tests.support.websocket import SocketRecorder
+
+pytestmark = pytest.mark.browser
+
+# "dead" does nothing; "live" changes the DOM; "archive" only tells the server, on the socket.
+# Every 20 ms the page sends "ping" and "tick N" on its own, loading, idle or watched alike.
+# After "live" the copy loads again (not watched): the page's heartbeat is seen unprompted.
+HEARTBEAT = """<!doctype html><html><head><meta charset="utf-8"><title>h</title></head><body>
+<button type="button" data-testid="dead">Dead</button>
+<button type="button" data-testid="live">Live</button>
+<button type="button" data-testid="archive">Archive</button>
+<button type="button" data-testid="idle">Idle</button>
+<p id="out"></p>
+<script>
+  const socket = new WebSocket(`ws://${location.host}/ws`);
+  let beats = 0;
+  socket.addEventListener("open", () => {
+    setInterval(() => { socket.send("ping"); socket.send(`tick ${beats++}`); }, 20);
+  });
+  document.querySelector('[data-testid="live"]').addEventListener("click", () => {
+    document.getElementById("out").textContent = "done";
+  });
+  document.querySelector('[data-testid="archive"]').addEventListener("click", () => {
+    socket.send(JSON.stringify({ action: "archive", row: 7 }));
+  });
+</script></body></html>"""
+
+
+@pytest.fixture
+def recorder() -> Iterator[type[SocketRecorder]]:
+    SocketRecorder.received = []
+    yield SocketRecorder
+
+
+def _sense(tmp_path: Path, warm_sensor: Sensor) -> dict[str, Any]:
+    root = make_web_repo(tmp_path, {"beat.html": HEARTBEAT}, {"beat": "/beat.html"})
+    spec = load_spec(root / "argus/specs/demo/spec.json")
+    out = tmp_path / "out"
+    with static_server(root, SocketRecorder) as base_url:
+        result = warm_sensor.sense(
+            spec, View("demo", "beat", "default", "light"), out, base_url=base_url
+        )
+    assert result.ok, result.error
+    controls: dict[str, Any] = json.loads((out / "controls.json").read_text())
+    return controls
+
+
+def test_a_heartbeat_keeps_a_dead_button_dead_and_a_real_message_counts(
+    tmp_path: Path, warm_sensor: Sensor, recorder: type[SocketRecorder]
+) -> None:
+    controls = _sense(tmp_path, warm_sensor)
+    by_id = {c["testid"]: c for c in controls["controls"]}
+    assert {k: c["outcome"] for k, c in by_id.items()} == {
+        "dead": "dead",
+        "live": "live",
+        "archive": "live",
+        "idle": "dead",
+    }, controls
+    assert by_id["live"]["effects"] == ["dom"]
+    assert by_id["archive"]["effects"] == ["message"]
+    # The heartbeat went through while nothing was held; the control's message was held.
+    assert "ping" in recorder.received
+    assert not any("archive" in m for m in recorder.received), recorder.received
