@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any, Self
 
-from argus.cli.demo import apply_defects
+from argus.cli import apply_defects
 from argus.config import ProjectConfig
 from argus.io import read_json
 from argus.judge.packet import Packet

@@ -85,13 +85,13 @@ def test_unmapped_os_memory_and_recursion_errors_are_one_line(
     error: BaseException,
     needle: str,
 ) -> None:
-    import argus.cli.schema
+    import argus.cli._schema
     from argus.cli import main
 
     def boom(args: object) -> int:
         raise error
 
-    monkeypatch.setattr(argus.cli.schema, "run", boom)
+    monkeypatch.setattr(argus.cli._schema, "run", boom)
     assert main(["schema"]) == 2
     err = capsys.readouterr().err
     assert err.startswith(needle) and len(err.strip().splitlines()) == 1

@@ -136,10 +136,10 @@ def test_no_private_module_is_imported_from_outside_its_package() -> None:
 
 
 def test_an_import_of_another_packages_private_module_is_caught() -> None:
-    outside = SRC / "argus" / "cli" / "referee.py"
+    outside = SRC / "argus" / "cli" / "_referee.py"
     inside = SRC / "argus" / "referee" / "verdict.py"
     reach = "from argus.referee._sources import Gate\n"
-    assert private_imports(reach, outside) == ["src/argus/cli/referee.py: argus.referee._sources"]
+    assert private_imports(reach, outside) == ["src/argus/cli/_referee.py: argus.referee._sources"]
     assert private_imports("from argus.referee import _sources\n", outside) != []
     assert private_imports("import argus.referee._sources.x\n", outside) != []
     assert private_imports("from ._sources import Gate\n", inside) == []

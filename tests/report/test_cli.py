@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from argus.cli.report import open_in_browser
+from argus.cli._report import open_in_browser
 from argus.report import LATEST_NAME, report_name
 from tests.conftest import RunArgus
 from tests.report.builder import FEATURE, build_run

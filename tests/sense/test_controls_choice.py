@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 import pytest
 
 import argus.sense.sensor as sensor_module
-from argus.cli.demo import approve_missing_references
+from argus.cli._demo import approve_missing_references
 from argus.errors import ArgusError
 from argus.sense.controls_choice import (
     DEMO,

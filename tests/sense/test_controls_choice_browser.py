@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from argus.cli import main
-from argus.cli.assert_ import _sense_now
+from argus.cli._assert import _sense_now
 from argus.config import load_config
 from argus.judge.assemble import packet_for_view
 from argus.judge.metric import MetricJudge

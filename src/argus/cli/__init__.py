@@ -12,18 +12,28 @@ import argparse
 import importlib
 import os
 import sys
+import typing
 from collections.abc import Sequence
 
 from argus import __version__
 from argus._blas import one_thread_while_numpy_loads
+from argus._lazy import lazy_attributes
 from argus.errors import ArgusError
 
-__all__ = ["COMMANDS", "main"]
+if typing.TYPE_CHECKING:
+    from argus.cli._demo import apply_defects
+
+__all__ = ["COMMANDS", "apply_defects", "main"]
+
+# The demo's seeded defects, for bench/loop_bench.py; loaded on first use (PEP 562), so
+# importing argus.cli loads no verb.
+_SOURCES = {"apply_defects": "argus.cli._demo"}
+__getattr__ = lazy_attributes(__name__, _SOURCES, globals())
 
 PERSON_SECRET_ENV = "ARGUS_PERSON_KEY"  # argus.person.SECRET_ENV, without importing it here
 
-# Subcommands, in the order `argus --help` lists them; each is the module argus.cli.NAME
-# (argus.cli.assert_ for `assert`, a Python keyword).
+# Subcommands, in the order `argus --help` lists them; each is the private module
+# argus.cli._NAME (the other underscored modules are helpers the verbs share).
 COMMANDS: tuple[str, ...] = (
     "init",
     "lint",
@@ -67,13 +77,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"argus {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMANDS if only is None else (only,):
-        module = importlib.import_module(f"argus.cli.{_module(name)}")
+        module = importlib.import_module(f"argus.cli._{name}")
         module.register(subparsers)
     return parser
-
-
-def _module(command: str) -> str:
-    return f"{command}_" if command == "assert" else command
 
 
 def _invoked_command(argv: Sequence[str]) -> str | None:

@@ -93,6 +93,8 @@ def make_working_copy(examples: Path, workdir: Path) -> Path:
 
 
 def apply_defects(root: Path, names: list[str]) -> None:
+    """Seed the named defects of ``root``'s defects.json into its files (each one's ``find``
+    must occur exactly once); InputError for an unknown name or one whose text moved."""
     defects = {d["name"]: d for d in json.loads((root / "defects.json").read_text("utf-8"))}
     for name in names:
         if name not in defects:
