@@ -32,6 +32,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
             {
                 "argus",  # the package root: only __version__
                 "_blas",
+                "_malloc",  # malloc thresholds for many-pairs processes
                 "_lazy",
                 "closing",
                 "color",

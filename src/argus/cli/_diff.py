@@ -133,8 +133,10 @@ def _compare_one(args: argparse.Namespace) -> DiffResult:
 
 
 def _run_pairs(args: argparse.Namespace) -> int:
+    from argus._malloc import keep_freed_memory
     from argus.diff.pairs import PairDefaults, pair_records, read_lines, summary_exit_code
 
+    keep_freed_memory()  # many pairs: reuse freed pages instead of faulting in new ones
     defaults = PairDefaults(args.threshold, args.include_aa, args.window)
     source = "stdin" if args.pairs == "-" else args.pairs
     codes: list[int] = []

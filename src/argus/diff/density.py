@@ -13,7 +13,9 @@ import numpy.typing as npt
 
 from argus.diff.arrays import Index, Mask
 
-Counts = npt.NDArray[np.bool_] | npt.NDArray[np.uint16] | npt.NDArray[np.int64]
+Counts = (
+    npt.NDArray[np.bool_] | npt.NDArray[np.uint8] | npt.NDArray[np.uint16] | npt.NDArray[np.int64]
+)
 
 
 def window_density(positions: Index, width: int, height: int, window: int) -> int:
@@ -51,11 +53,18 @@ def mask_density(mask: Mask, window: int) -> int:
 
 def band_density(band: Mask, win_w: int, win_h: int) -> int:
     """Most set pixels in any win_h x win_w window of ``band`` (a mask of whole image rows)."""
-    # Counts fit 16 bits for any window up to 255 x 255 (a quarter of int32's memory traffic).
-    dtype = np.uint16 if win_h * win_w <= 0xFFFF else np.int64
     # Sum of each window whose top-left corner lies in the band: column sums over win_h rows,
-    # then row sums of those over win_w columns.
-    return int(window_sums(window_sums(band, win_h, 0, dtype), win_w, 1, dtype).max())
+    # then row sums of those over win_w columns, each in the narrowest type that holds it
+    # (a column of up to 255 pixels in 8 bits, a window up to 65,535 in 16).
+    columns = window_sums(band, win_h, 0, smallest_counter(win_h))
+    return int(window_sums(columns, win_w, 1, smallest_counter(win_h * win_w)).max())
+
+
+def smallest_counter(most: int) -> type[np.integer]:
+    """The unsigned type counting up to ``most`` in the fewest bytes."""
+    if most <= 0xFF:
+        return np.uint8
+    return np.uint16 if most <= 0xFFFF else np.int64
 
 
 def window_sums(counts: Counts, n: int, axis: int, dtype: type[np.integer]) -> Counts:
