@@ -15,7 +15,7 @@ from mcp.client.stdio import get_default_environment
 
 from argus.agents import build_server
 from tests.conftest import PERSON_PASSPHRASE
-from tests.contract.conftest import write_contract
+from tests.contract.conftest import ledger_rows, tamper, write_contract
 from tests.review.test_diff import file_diff
 from tests.support.cli import code_under_test
 from tests.support.habits import copy_habits
@@ -280,7 +280,6 @@ def test_verify_and_status_reach_the_ledger_and_the_archive(repo: Path) -> None:
         calls(build_server(repo, role="grader"), ("contract_verify", {"contract_id": "ship-it"}))
     )
     assert none.is_error is True and "no contract run 'ship-it'" in result_of(none)["stderr"]
-    ledger = repo / ".argus/contracts/ship-it/ledger.jsonl"
     _, _, intact = asyncio.run(
         calls(
             build_server(repo),
@@ -289,7 +288,9 @@ def test_verify_and_status_reach_the_ledger_and_the_archive(repo: Path) -> None:
         )
     )
     assert intact.is_error is False and "ledger intact" in result_of(intact)["stdout"]
-    ledger.write_text(ledger.read_text().replace('"running"', '"paused"', 1))
+    event, _, payload = ledger_rows(repo)[0]  # the run's first record: phase running
+    payload["record"]["phase"] = "paused"
+    tamper(repo, "UPDATE events SET payload = ? WHERE id = ?", json.dumps(payload), event)
     _, broken, listed = asyncio.run(
         calls(
             build_server(repo, role="grader"),

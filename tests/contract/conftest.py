@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -122,3 +124,27 @@ def summarize(root: Path, contract_id: str = "ship-it") -> Path:
     from argus.contract import run
 
     return run.summary_write(root, contract_id, SUMMARY)
+
+
+# -- the ledger's records in the run store, read and edited as an attacker would ------------
+
+
+def ledger_rows(root: Path, contract_id: str = "ship-it") -> list[tuple[int, str, dict[str, Any]]]:
+    """Each contract record in ``.argus/argus.db``: its event id, run and payload, in order."""
+    with closing(sqlite3.connect(root / ".argus" / "argus.db")) as conn:
+        rows = conn.execute(
+            "SELECT id, run_id, payload FROM events WHERE feature = ? AND kind != 'run_finished'"
+            " ORDER BY id",
+            (f"contract/{contract_id}",),
+        ).fetchall()
+    return [(row[0], row[1], json.loads(row[2])) for row in rows]
+
+
+def tamper(root: Path, sql: str, *params: object) -> None:
+    """Run ``sql`` on the store as a hand-run sqlite3 shell would, its append-only triggers
+    dropped first (what an attacker with write access does)."""
+    with closing(sqlite3.connect(root / ".argus" / "argus.db")) as conn:
+        for trigger in ("events_no_update", "events_no_delete", "events_chained"):
+            conn.execute(f"DROP TRIGGER IF EXISTS {trigger}")
+        conn.execute(sql, params)
+        conn.commit()

@@ -15,7 +15,7 @@ from argus.contract.hook import run_stop_hook, stop_decision
 from argus.contract.model import check_independence, load_contract
 from argus.contract.state import load_state
 from argus.errors import InputError
-from tests.contract.conftest import summarize, write_contract
+from tests.contract.conftest import ledger_rows, summarize, tamper, write_contract
 
 GO = json.dumps(
     {"verdict": "GO", "evidence": "done.txt reads 'done'", "findings": [], "nonce": "@NONCE@"}
@@ -102,11 +102,9 @@ def test_marking_a_stage_passed_in_state_json_completes_nothing(repo: Path) -> N
 
 def test_a_forged_ledger_line_breaks_its_chain(repo: Path) -> None:
     verifying(repo)
-    ledger = repo / ".argus/contracts/ship-it/ledger.jsonl"
-    lines = ledger.read_text().splitlines()
-    entry = json.loads(lines[-1])
-    entry["record"]["phase"] = "completed"
-    ledger.write_text("\n".join([*lines[:-1], json.dumps(entry)]) + "\n")
+    event, _, payload = ledger_rows(repo)[-1]
+    payload["record"]["phase"] = "completed"
+    tamper(repo, "UPDATE events SET payload = ? WHERE id = ?", json.dumps(payload), event)
     with pytest.raises(InputError, match="chain is broken"):
         run.complete(repo, "ship-it")
     assert stop_decision(repo) is not None
@@ -133,9 +131,9 @@ def test_starting_a_closed_contract_again_archives_the_old_run(
     assert not (base / "summary.md").exists(), "no old summary beside the new run"
     (archived,) = (base / "archive").iterdir()
     assert archived.name.endswith(first)
-    assert {"state.json", "ledger.jsonl", "summary.md", "logs"} <= {
-        p.name for p in archived.iterdir()
-    }
+    assert {"state.json", "summary.md", "logs"} <= {p.name for p in archived.iterdir()}
+    kept = [p for e, name, p in ledger_rows(repo) if name == f"contract/ship-it/{first}"]
+    assert kept and kept[-1]["record"]["phase"] == "completed", "its ledger stays in the store"
     assert json.loads((archived / "state.json").read_text())["phase"] == "completed"
     assert load_state(repo, "ship-it").phase == "running"
 
@@ -308,7 +306,7 @@ def test_a_run_from_before_the_ledger_is_archived_or_aborted_never_trusted(repo:
     raw["version"] = 1
     raw.pop("run_id")
     (repo / STATE).write_text(json.dumps(raw))
-    (repo / ".argus/contracts/ship-it/ledger.jsonl").unlink()
+    tamper(repo, "DELETE FROM events WHERE feature = 'contract/ship-it'")
     with pytest.raises(InputError, match="ledger is missing"):
         run.advance(repo, "ship-it", "verifying")
     assert stop_decision(repo) is not None

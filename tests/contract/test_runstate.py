@@ -1,13 +1,16 @@
 """The contract runner on the run-state layer: a run an earlier Argus left (state.json and a
-ledger.jsonl written here by hand) still reads, resumes and verifies; workspaces are separate;
-a closed run is archived when the contract starts again and is listed by ``status``."""
+ledger.jsonl written here by hand) is imported into the run store, then reads, resumes and
+verifies; workspaces are separate; a closed run is archived when the contract starts again and
+is listed by ``status``, its ledger still in the store."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import shutil
+import sqlite3
 import subprocess
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +22,9 @@ from argus.contract.hook import run_stop_hook
 from argus.contract.model import load_contract
 from argus.contract.registry import remembered
 from argus.contract.state import load_state
-from tests.contract.conftest import summarize, write_contract
+from argus.store.chain import link_hash
+from argus.store.model import CHAINED_COLUMNS, chain_content
+from tests.contract.conftest import ledger_rows, summarize, tamper, write_contract
 
 RUN_DIR = Path(".argus/contracts/ship-it")
 
@@ -83,30 +88,42 @@ def test_a_run_an_earlier_argus_left_reads_resumes_and_verifies(
     assert cli(repo, "status") == 0
     assert "ship-it: paused (a person looks at it)" in capsys.readouterr().out
     assert cli(repo, "verify", "ship-it") == 0
-    assert "ledger intact (3 line(s)" in capsys.readouterr().out
+    assert "ledger intact (3 record(s)" in capsys.readouterr().out
     assert run.resume(repo, "ship-it").phase == "running"
     assert cli(repo, "verify", "ship-it") == 0
-    written = (repo / RUN_DIR / "ledger.jsonl").read_text().splitlines()
-    assert written[:3] == lines and len(written) == 4, "the old lines stay as they were"
+    written = [payload for _, _, payload in ledger_rows(repo)]
+    old = [json.loads(line) for line in lines]
+    assert len(written) == 4, "the old records, then the resume's"
+    for record, line in zip(written[:3], old, strict=False):
+        assert (record["seq"], record["record"]) == (line["seq"], line["record"])
+    assert not (repo / RUN_DIR / "ledger.jsonl").exists(), "imported: never written again"
+    kept = (repo / RUN_DIR / "ledger.imported.jsonl").read_text().splitlines()
+    assert kept == lines, "the old lines stay as they were"
     assert load_state(repo, "ship-it").phase == "running"
 
 
 def test_verify_names_the_first_line_edited_outside_argus(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    lines = earlier_run(repo)
-    entry = json.loads(lines[1])
-    entry["record"]["status"] = "passed"
-    forged = [lines[0], json.dumps(entry), lines[2]]
-    (repo / RUN_DIR / "ledger.jsonl").write_text("\n".join(forged) + "\n")
+    earlier_run(repo)
+    assert cli(repo, "verify", "ship-it") == 0  # imported
+    (first, _, _), (second, _, payload), (third, _, _) = ledger_rows(repo)
+    payload["record"]["status"] = "passed"
+    tamper(repo, "UPDATE events SET payload = ? WHERE id = ?", json.dumps(payload), second)
+    capsys.readouterr()
     assert cli(repo, "verify", "ship-it") == 1
     out = capsys.readouterr().out
-    assert "ledger.jsonl:2: the ledger's chain is broken" in out and "edited" in out
-    entry["hash"] = _hash(entry)  # re-hashed: the next line no longer follows it
-    forged = [lines[0], json.dumps(entry), lines[2]]
-    (repo / RUN_DIR / "ledger.jsonl").write_text("\n".join(forged) + "\n")
+    assert f"hash chain is broken at event {second}" in out and "edited" in out
+    # Re-hashed: the event after it no longer follows it.
+    with closing(sqlite3.connect(repo / ".argus/argus.db")) as conn:
+        row = conn.execute(
+            f"SELECT prev_hash, {', '.join(CHAINED_COLUMNS)} FROM events WHERE id = ?", (second,)
+        ).fetchone()
+    rehashed = link_hash(row[0], chain_content(tuple(row[1:])))
+    tamper(repo, "UPDATE events SET hash = ? WHERE id = ?", rehashed, second)
     assert cli(repo, "verify", "ship-it") == 1
-    assert "ledger.jsonl:3: the ledger's chain is broken" in capsys.readouterr().out
+    assert f"hash chain is broken at event {third}" in capsys.readouterr().out
+    assert first < second < third
 
 
 def test_verify_finds_a_state_json_that_is_not_the_ledger_s_view(
@@ -185,7 +202,9 @@ def test_the_next_start_archives_a_closed_run_with_its_summary_and_status_lists_
     assert shown["run_id"] == second
     (old,) = shown["archived"]
     assert (old["run_id"], old["phase"], old["summary"]) == (first, "aborted", True)
-    assert (Path(old["folder"]) / "ledger.jsonl").is_file()
+    assert old["records"] >= 2, "its ledger stays in the run store"
+    assert cli(repo, "verify", "ship-it") == 0
+    assert f"archived run {first}: ledger intact" in capsys.readouterr().out
     assert list((Path(old["folder"]) / "summaries").glob("*-summary.md"))
 
 
@@ -213,12 +232,12 @@ def test_an_archive_cut_short_is_finished_by_the_next_start_never_split_or_mixed
     second = run.start(repo, repo / "contract.json", "anthropic/the-builder", "")
     (archived,) = (repo / RUN_DIR / "archive").iterdir()
     assert archived.name.endswith(first)
-    assert {"state.json", "ledger.jsonl", "summaries", "summary-current.json"} <= {
+    assert {"state.json", "summaries", "summary-current.json"} <= {
         p.name for p in archived.iterdir()
     }
-    new_ledger = (repo / RUN_DIR / "ledger.jsonl").read_text().splitlines()
-    assert json.loads(new_ledger[0])["seq"] == 1, "the new run's ledger is its own"
-    assert json.loads(new_ledger[0])["record"]["run_id"] == second.run_id
+    new_ledger = [p for _, name, p in ledger_rows(repo) if name.endswith(second.run_id)]
+    assert new_ledger[0]["seq"] == 1, "the new run's ledger is its own"
+    assert new_ledger[0]["record"]["run_id"] == second.run_id
     assert cli(repo, "verify", "ship-it") == 0
 
 

@@ -28,7 +28,7 @@ def test_a_loop_upgrades_a_version_3_store_and_extends_its_chain(
     outcome = _run(root)
     assert outcome.status is Status.DONE, outcome
     with RunStore.open(root) as store:
-        assert store.schema_version() == 4
+        assert store.schema_version() == 5
         count, broken = store.verify()
         assert broken is None and count > len(old)
         assert {r.run_id for r in store.runs()} == {"r1", outcome.run_id}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -114,13 +115,13 @@ def test_old_store_upgrades_keeping_every_event(tmp_path: Path) -> None:
     before = _raw_events(path)
     assert [row[0] for row in before] == [1, 2, 3, 4]
     with RunStore.open(tmp_path) as store:
-        assert store.schema_version() == LATEST_VERSION == 4
+        assert store.schema_version() == LATEST_VERSION == 5
         kept = store.events()
     assert _raw_events(path) == before
     assert [(e.id, e.kind, e.created_at) for e in kept] == [(r[0], r[2], r[8]) for r in before]
     assert [e.payload for e in kept[:2]] == [{}, {"a": 1}]
     conn = sqlite3.connect(path)
-    assert [row[0] for row in conn.execute("SELECT version FROM schema_version")] == [1, 2, 3, 4]
+    assert [row[0] for row in conn.execute("SELECT version FROM schema_version")] == [1, 2, 3, 4, 5]
     assert _check_kinds(_events_sql(conn)) == list(EVENT_KINDS)
 
 
@@ -220,7 +221,7 @@ def test_reopening_applies_nothing_twice(tmp_path: Path) -> None:
         assert store.schema_version() == LATEST_VERSION
     conn = sqlite3.connect(path, isolation_level=None)
     assert migrate(conn) == LATEST_VERSION
-    assert [row[0] for row in conn.execute("SELECT version FROM schema_version")] == [1, 2, 3, 4]
+    assert [row[0] for row in conn.execute("SELECT version FROM schema_version")] == [1, 2, 3, 4, 5]
     assert _events_sql(conn) == schema_first
     conn.close()
     assert _raw_events(path) == after_first
@@ -284,3 +285,41 @@ def test_rebuild_is_the_same_under_either_pragma(
     assert _check_kinds(_events_sql(conn)) == list(EVENT_KINDS)
     conn.close()
     assert _raw_events(path) == before
+
+
+def test_a_version_4_store_takes_the_contract_kinds_keeping_its_chain(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from argus.store import migrations as migrations_module
+
+    monkeypatch.setattr(migrations_module, "MIGRATIONS", MIGRATIONS[:4])
+    with RunStore.open(tmp_path) as store:  # a store as Argus left it at version 4
+        assert store.schema_version() == 4
+        run_id = store.start_run("habits", "headless")
+        for n in range(3):
+            store.append(Event(kind="note", feature="habits", run_id=run_id, payload={"n": n}))
+        with pytest.raises(StateError, match="CHECK constraint"):  # not a kind of version 4
+            store.append(Event(kind="contract_run", feature="contract/ship-it"))
+    monkeypatch.undo()
+    path = db_path(tmp_path)
+    columns = "id, run_id, kind, payload, prev_hash, hash"
+    with closing(sqlite3.connect(path)) as conn:
+        before = conn.execute(f"SELECT {columns} FROM events ORDER BY id").fetchall()
+    with RunStore.open(tmp_path) as store:
+        assert store.schema_version() == LATEST_VERSION == 5
+        assert store.verify() == (3, None)
+        name = "contract/ship-it/0123"
+        store.open_run(name, "contract/ship-it", "contract")
+        store.append(Event(kind="contract_run", feature="contract/ship-it", run_id=name))
+        assert store.verify() == (4, None)
+    with closing(sqlite3.connect(path)) as conn:
+        kept = conn.execute(f"SELECT {columns} FROM events ORDER BY id LIMIT 3").fetchall()
+        triggers = conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        assert {row[0] for row in triggers} == {
+            "events_no_update",
+            "events_no_delete",
+            "events_chained",
+        }
+        leftovers = conn.execute("SELECT name FROM sqlite_master WHERE name LIKE 'events_v%'")
+        assert not leftovers.fetchall()
+    assert kept == before

@@ -338,24 +338,30 @@ def _status(root: Path, contract_id: str | None, as_json: bool) -> int:
                 print(f"  {stage_id}: {stage.status} ({stage.attempts} attempt(s))")
         for old in archives[i]:
             summary = ", with its summary" if old.summary else ""
-            print(f"  archived run {old.run_id}: {old.phase}{summary} ({old.folder})")
+            print(
+                f"  archived run {old.run_id}: {old.phase}{summary} ({old.folder}; "
+                f"{old.records} ledger record(s) in the run store)"
+            )
     return 0
 
 
 def _verify(root: Path, contract_id: str) -> int:
-    """Exit 0 when the ledger's chain holds and state.json is what it folds to; 1, naming the
-    first broken line, when not."""
-    from argus.contract import ledger
+    """Exit 0 when the run store's chain holds and the state.json of the open run and of each
+    archived run is what its records fold to; 1, naming the first broken event or the state.json
+    that differs, when not."""
+    from argus.contract.history import check_runs
     from argus.contract.state import load_state, state_dir
 
-    state = load_state(root, contract_id)
-    try:
-        entries = ledger.check(state_dir(root, contract_id), state)
-    except InputError as exc:
-        print(f"contract {contract_id}: {exc}")
-        return 1
-    print(
-        f"contract {contract_id}: ledger intact ({len(entries)} line(s), hash chain holds) "
-        f"and state.json matches it; phase {state.phase}"
-    )
-    return 0
+    checked = check_runs(root, contract_id)
+    if not checked and not (state_dir(root, contract_id) / "state.json").is_file():
+        load_state(root, contract_id)  # no run: names the runs there are, exit 2
+    for run in checked:
+        which = f"archived run {run.run_id}: " if run.archived else ""
+        if run.problem is not None:
+            print(f"contract {contract_id}: {which}{run.problem}")
+        else:
+            print(
+                f"contract {contract_id}: {which}ledger intact ({run.records} record(s) in the "
+                f"run store, hash chain holds) and state.json matches it; phase {run.phase}"
+            )
+    return 1 if any(run.problem is not None for run in checked) else 0

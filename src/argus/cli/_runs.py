@@ -69,7 +69,7 @@ def run_runs(args: argparse.Namespace) -> int:
         )
         return 0
     if args.verify:
-        return verify_stores(stores, args.json)
+        return verify_stores(stores, args.json, root)
     runs: list[Run] = []
     events: dict[str, list[Event]] = {}
     loose: list[Event] = []
@@ -105,9 +105,12 @@ def run_runs(args: argparse.Namespace) -> int:
     return 0
 
 
-def verify_stores(stores: list[Path], as_json: bool = False) -> int:
+def verify_stores(stores: list[Path], as_json: bool = False, root: Path | None = None) -> int:
     """One line a store (or one JSON document): how many events its chain holds, or the first
-    link that is broken. Exit 1 when any is."""
+    link that is broken; then each contract run whose state.json is not its ledger's view.
+    Exit 1 when any is."""
+    from argus.contract.history import check_runs, contract_ids
+
     found = []
     for where in stores:
         with RunStore.open(where) as store:
@@ -115,6 +118,15 @@ def verify_stores(stores: list[Path], as_json: bool = False) -> int:
             # The runs table is compared with the chain only once the chain holds.
             off = store.verify_runs() if bad is None else None
         found.append((db_path(where), count, bad, off))
+    # Contract runs keep their ledger in the repository's store (argus.contract.ledger): once
+    # its chain holds, each run's state.json must be what its records fold to.
+    home = [bad for path, _, bad, _ in found if root is not None and path == db_path(root)]
+    contracts = (
+        [run for i in contract_ids(root) for run in check_runs(root, i)]
+        if root is not None and home == [None]
+        else []
+    )
+    wrong = [run for run in contracts if run.problem is not None]
     if as_json:
         listed = [
             {
@@ -125,8 +137,9 @@ def verify_stores(stores: list[Path], as_json: bool = False) -> int:
             }
             for path, count, bad, off in found
         ]
-        print(json.dumps({"stores": listed}, indent=2))
-        return _verify_exit(found)
+        runs = [run.to_json() for run in contracts]
+        print(json.dumps({"stores": listed, "contract_runs": runs}, indent=2))
+        return 1 if wrong else _verify_exit(found)
     for path, count, bad, off in found:
         if bad is not None:
             print(
@@ -141,7 +154,11 @@ def verify_stores(stores: list[Path], as_json: bool = False) -> int:
             )
         else:
             print(f"{path}: {count} event(s), hash chain intact, runs table agrees")
-    return _verify_exit(found)
+    for run in wrong:
+        print(f"contract {run.contract_id}, run {run.run_id}: {run.problem}")
+    if contracts and not wrong:
+        print(f"{len(contracts)} contract run(s): each state.json is its ledger's view")
+    return 1 if wrong else _verify_exit(found)
 
 
 def _verify_exit(found: list[tuple[Path, int, BrokenLink | None, Disagreement | None]]) -> int:

@@ -64,7 +64,7 @@ def close(root: Path, contract: Contract, state: RunState) -> Path:
             f"contract '{contract_id}': the working tree changed after {', '.join(stale)} "
             "passed; grade them again"
         )
-    entries = ledger.check(state_dir(root, contract_id), state)
+    entries = ledger.check(root, state, state_dir(root, contract_id))
     missing = unproven(contract, state.executor_model, entries, current)
     if missing:
         raise NotReady(f"contract '{contract_id}' cannot complete: {'; '.join(missing)}")

@@ -54,7 +54,7 @@ def candidate_roots(starts: list[Path]) -> list[Path]:
 
 def _reason_for(root: Path, contract_id: str) -> str | None:
     state = load_state(root, contract_id)
-    entries = ledger.check(state_dir(root, contract_id), state)  # state.json is only a view
+    entries = ledger.check(root, state, state_dir(root, contract_id))  # state.json is only a view
     if state.phase == "blocked":
         return (
             f"contract '{contract_id}' is blocked ({state.reason}); it still holds the session: "

@@ -92,7 +92,7 @@ def start(root: Path, contract_path: Path, executor_model: str, executor_command
 
 def open_run(root: Path, contract_id: str) -> tuple[Contract, RunState]:
     state = load_state(root, contract_id)
-    ledger.check(state_dir(root, contract_id), state)
+    ledger.check(root, state, state_dir(root, contract_id))
     contract = load_contract(Path(state.contract_path))
     if contract.digest != state.contract_sha256:
         raise InputError(

@@ -168,20 +168,15 @@ def new_state(contract: Contract, executor_model: str) -> RunState:
 
 
 def save_state(root: Path, state: RunState, *, repair: bool = False) -> Path:
-    """Record what changed in the run's ledger, then write state.json (its view).
+    """Record what changed in the run's ledger (one SQLite transaction), then write state.json
+    (its view).
 
-    ``repair`` (a person's abort): a ledger that cannot be read is kept aside, not appended to.
+    ``repair`` (a person's abort): the ledger is not walked first; the whole state is appended
+    after whatever the store holds (argus.contract.ledger.record).
     """
     directory = state_dir(root, state.contract_id)
-    try:
-        ledger.record(directory, state)
-    except InputError:
-        if not repair:
-            raise
-        broken = directory / ledger.LEDGER
-        if broken.exists():
-            broken.rename(directory / f"ledger.broken-{secrets.token_hex(4)}.jsonl")
-        ledger.record(directory, state)
+    directory.mkdir(parents=True, exist_ok=True)
+    ledger.record(root, state, repair=repair)
     path = directory / "state.json"
     atomic_write_json(path, state.to_json())
     remember(root, state.contract_id, state.run_id, state.phase)
@@ -189,13 +184,20 @@ def save_state(root: Path, state: RunState, *, repair: bool = False) -> Path:
 
 
 def load_state(root: Path, contract_id: str) -> RunState:
-    path = state_dir(root, contract_id) / "state.json"
+    directory = state_dir(root, contract_id)
+    path = directory / "state.json"
     if not path.is_file():
         started = ", ".join(sorted(p.parent.name for p in started_runs(root))) or "none"
         raise InputError(
             f"no contract run '{contract_id}' here (started: {started}); "
             "start one with: argus contract start FILE"
         )
+    ledger.import_file(root, directory, contract_id)  # a ledger an earlier Argus kept as a file
+    return read_state(path, contract_id)
+
+
+def read_state(path: Path, contract_id: str) -> RunState:
+    """The run state in ``path`` (a run's state.json, open or archived)."""
     raw = read_json(path, what="contract state")
     try:
         # Version 1 (before the ledger) still reads, so a closed run can be archived and an

@@ -1,8 +1,9 @@
 """The run-state layer the loop and the contract runner share, below every workflow.
 
 - ``runstore``: the run store, SQLite at ``{repo}/.argus/argus.db``: runs and append-only,
-  hash-chained events (``migrations`` upgrades an older store in place);
-- ``chain``: the one hash chain of every append-only log (the events, a contract's ledger),
+  hash-chained events, the loop's and a contract run's ledger records (``migrations`` upgrades
+  an older store in place; ``transaction`` lands several appends together);
+- ``chain``: the one hash chain (the events; a contract's old ``ledger.jsonl`` before import),
   with ``first_broken`` naming the first link that does not hold;
 - ``mirror``: the ``runs`` table (status, finish time) against the chained ``run_finished``
   events, ``first_disagreement`` naming the first run where they differ;

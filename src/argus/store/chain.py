@@ -1,5 +1,6 @@
-"""The hash chain of every append-only log Argus keeps: the run store's events (SQLite) and a
-contract run's ledger (``ledger.jsonl``).
+"""The hash chain of Argus's append-only log: the run store's events (SQLite), the loop's and a
+contract run's ledger records alike; also walked over a ``ledger.jsonl`` an earlier Argus left,
+before it is imported.
 
 Each link's hash is SHA-256 over its canonical content together with the previous link's hash
 (``prev``; the first link's is the empty string), so changing, dropping, inserting or

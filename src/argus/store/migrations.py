@@ -37,9 +37,15 @@ _KINDS_3: tuple[str, ...] = (
     "human_decision",
 )
 
+_KINDS_5: tuple[str, ...] = (
+    *_KINDS_3,
+    "contract_run",
+    "contract_stage",
+)
+
 # The kinds RunStore.append accepts: always the latest migration's list (a test holds them equal
 # to the CHECK a fresh store ends up with).
-EVENT_KINDS: tuple[str, ...] = _KINDS_3
+EVENT_KINDS: tuple[str, ...] = _KINDS_5
 
 
 def _kind_list(kinds: tuple[str, ...]) -> str:
@@ -256,8 +262,62 @@ def _migration_4(conn: sqlite3.Connection) -> None:
         conn.execute(statement)
 
 
+# Migration 5: a contract run's ledger records (argus.contract.ledger) become events, kinds
+# ``contract_run`` and ``contract_stage``. The same rebuild as 4, into events_v5; every row is
+# copied with its id, prev_hash and hash as they are (the CHECK is not part of an event's
+# link, so the chain reads exactly as before), and the three triggers are made again (dropping
+# the old table drops its triggers, so one an attacker already dropped does not stop it).
+_MIGRATION_5 = f"""
+CREATE TABLE events_v5 (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id      TEXT REFERENCES runs (run_id),
+    kind        TEXT NOT NULL CHECK (kind IN ({_kind_list(_KINDS_5)})),
+    feature     TEXT NOT NULL,
+    target      TEXT,
+    state       TEXT,
+    appearance  TEXT,
+    iteration   INTEGER,
+    created_at  TEXT NOT NULL,
+    payload     TEXT NOT NULL CHECK (json_valid(payload)),
+    prev_hash   TEXT NOT NULL,
+    hash        TEXT NOT NULL CHECK (length(hash) = 64)
+);
+INSERT INTO events_v5 (id, run_id, kind, feature, target, state, appearance, iteration,
+                       created_at, payload, prev_hash, hash)
+    SELECT id, run_id, kind, feature, target, state, appearance, iteration, created_at, payload,
+           prev_hash, hash
+    FROM events ORDER BY id;
+UPDATE sqlite_sequence
+    SET seq = (SELECT MAX(seq) FROM sqlite_sequence WHERE name IN ('events', 'events_v5'))
+    WHERE name = 'events_v5';
+INSERT INTO sqlite_sequence (name, seq)
+    SELECT 'events_v5', seq FROM sqlite_sequence
+    WHERE name = 'events'
+      AND NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'events_v5');
+DROP TABLE events;
+ALTER TABLE events_v5 RENAME TO events;
+CREATE INDEX events_run ON events (run_id);
+CREATE INDEX events_feature ON events (feature, kind);
+
+CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+BEGIN
+    SELECT RAISE(ABORT, 'events are append-only');
+END;
+CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+BEGIN
+    SELECT RAISE(ABORT, 'events are append-only');
+END;
+CREATE TRIGGER events_chained BEFORE INSERT ON events
+WHEN NEW.prev_hash IS NOT COALESCE((SELECT hash FROM events ORDER BY id DESC LIMIT 1), '')
+BEGIN
+    SELECT RAISE(ABORT, 'events are hash-chained: prev_hash must be the last event''s hash');
+END;
+"""
+
 Migration = str | Callable[[sqlite3.Connection], None]
-MIGRATIONS: tuple[Migration, ...] = (_MIGRATION_1, _MIGRATION_2, _MIGRATION_3, _migration_4)
+MIGRATIONS: tuple[Migration, ...] = (
+    _MIGRATION_1, _MIGRATION_2, _MIGRATION_3, _migration_4, _MIGRATION_5,
+)  # fmt: skip
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -52,6 +52,7 @@ class RunStore(Closing):
     def __init__(self, path: Path, conn: sqlite3.Connection) -> None:
         self.path = path
         self._conn = conn
+        self._in_transaction = False
 
     @classmethod
     def open(cls, root: Path) -> RunStore:
@@ -93,6 +94,17 @@ class RunStore(Closing):
                 (run_id, feature, mode, started_at),
             )
         return run_id
+
+    def open_run(self, run_id: str, feature: str, mode: str) -> bool:
+        """Make sure the run ``run_id`` has its row (a workflow that names its own runs, as the
+        contract runner does); True when it was added."""
+        with _sqlite_errors(self.path), self._write():
+            cursor = self._conn.execute(
+                "INSERT OR IGNORE INTO runs (run_id, feature, mode, started_at)"
+                " VALUES (?, ?, ?, ?)",
+                (run_id, feature, mode, utc_now()),
+            )
+        return cursor.rowcount == 1
 
     def finish_run(self, run_id: str, status: str) -> None:
         with _sqlite_errors(self.path), self._write():
@@ -222,13 +234,26 @@ class RunStore(Closing):
         return int(row[0])
 
     @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One write transaction around several appends and run changes: they land together or
+        not at all (a process killed inside it leaves the store as it was)."""
+        with _sqlite_errors(self.path), self._write():
+            yield
+
+    @contextmanager
     def _write(self) -> Iterator[None]:
+        if self._in_transaction:  # inside ``transaction``: its BEGIN and COMMIT are the ones
+            yield
+            return
         self._conn.execute("BEGIN IMMEDIATE")
+        self._in_transaction = True
         try:
             yield
         except BaseException:
+            self._in_transaction = False
             self._conn.execute("ROLLBACK")
             raise
+        self._in_transaction = False
         self._conn.execute("COMMIT")
 
 
