@@ -128,6 +128,8 @@ class SenseConfig(_Section):
     aria_timeout: float = Field(default=10.0, gt=0, le=600)  # seconds
     # Dead controls (docs/sense.md): controls activated per view in a copy of it; 0 = off.
     max_controls: int = Field(default=8, ge=0, le=500)
+    # Copies of the view the probe loads side by side (argus.sense.controls); 0 = auto.
+    control_copies: int = Field(default=0, ge=0, le=8)
 
 
 class AdapterConfig(_Section):

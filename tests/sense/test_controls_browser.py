@@ -72,6 +72,24 @@ FORMS = """<!doctype html><html><head><meta charset="utf-8"><title>f</title></he
 </body></html>"""
 
 
+# Each control stores something in one of the places a copy must forget; the view shows a
+# Ghost button first when it finds any of them, so a copy that remembered another's would
+# list its controls shifted by one (not_found from there on).
+STORAGE = """<!doctype html><html><head><meta charset="utf-8"><title>st</title></head><body>
+<script>
+  if (localStorage.getItem("l") || sessionStorage.getItem("s") || document.cookie.includes("c="))
+    document.write('<button type="button" data-testid="ghost">Ghost</button>');
+</script>
+<button type="button" data-testid="local" onclick="localStorage.setItem('l', '1')">L</button>
+<button type="button" data-testid="inert">Inert</button>
+<button type="button" data-testid="session" onclick="sessionStorage.setItem('s', '1')">S</button>
+<button type="button" data-testid="cookie"
+  onclick="document.cookie = 'c=1'; this.textContent = 'C!'">C</button>
+<button type="button" data-testid="grow"
+  onclick="document.body.append(document.createElement('hr'))">Grow</button>
+</body></html>"""
+
+
 class _Recorder(http.server.SimpleHTTPRequestHandler):
     """Serves files and remembers every request it was sent."""
 
@@ -101,12 +119,15 @@ def recorder() -> Iterator[type[_Recorder]]:
 
 def _sense(
     tmp_path: Path, warm_sensor: Sensor, recorder: type[_Recorder], target: str,
-    max_controls: int = 20, steps: list[dict[str, Any]] | None = None,
+    max_controls: int = 20, steps: list[dict[str, Any]] | None = None, copies: int = 0,
 ) -> dict[str, Any]:  # fmt: skip
+    pages = {"list.html": LIST, "stepped.html": STEPPED, "forms.html": FORMS}
+    pages |= {"storage.html": STORAGE, "other.html": "<p>o</p>"}
     root = make_web_repo(
         tmp_path,
-        {"list.html": LIST, "stepped.html": STEPPED, "forms.html": FORMS, "other.html": "<p>o</p>"},
-        {"list": "/list.html", "stepped": "/stepped.html", "forms": "/forms.html"},
+        pages,
+        {"list": "/list.html", "stepped": "/stepped.html", "forms": "/forms.html"}
+        | {"storage": "/storage.html"},
     )
     spec_path = root / "argus/specs/demo/spec.json"
     if steps is not None:
@@ -117,7 +138,8 @@ def _sense(
     out = tmp_path / "out"
     sensor_config = warm_sensor.config
     warm_sensor.config = ProjectConfig(
-        root=sensor_config.root, sense=SenseConfig(max_controls=max_controls)
+        root=sensor_config.root,
+        sense=SenseConfig(max_controls=max_controls, control_copies=copies),
     )
     try:
         with static_server(root, recorder) as base_url:
@@ -189,3 +211,46 @@ def test_a_submit_that_shows_the_validation_message_is_live(
     assert _outcomes(controls) == {"save": "live", "send": "dead"}, controls
     by_id = {c["testid"]: c for c in controls["controls"]}
     assert by_id["save"]["effects"] == ["validation"]
+
+
+def _without_url(controls: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in controls.items() if key != "url"}
+
+
+def test_copies_side_by_side_give_what_one_copy_at_a_time_gives(
+    tmp_path: Path, warm_sensor: Sensor, recorder: type[_Recorder]
+) -> None:
+    # Live, dead, storing, state-changing (a checkbox), requesting and navigating controls.
+    one = _sense(tmp_path / "one", warm_sensor, recorder, "list", copies=1)
+    three = _sense(tmp_path / "three", warm_sensor, recorder, "list", copies=3)
+    assert _without_url(three) == _without_url(one)
+    assert _outcomes(three)["remove-b"] == "dead" and _outcomes(three)["away"] == "live"
+    assert not any(r.startswith("DELETE") or "other.html" in r for r in recorder.seen)
+
+
+def test_what_a_copy_stores_is_never_found_by_the_next_copies(
+    tmp_path: Path, warm_sensor: Sensor, recorder: type[_Recorder]
+) -> None:
+    for copies in (1, 2, 3):
+        controls = _sense(tmp_path / str(copies), warm_sensor, recorder, "storage", copies=copies)
+        assert _outcomes(controls) == {
+            "local": "live",
+            "inert": "dead",
+            "session": "live",
+            "cookie": "live",
+            "grow": "live",
+        }, (copies, controls)
+        by_id = {c["testid"]: c for c in controls["controls"]}
+        assert by_id["local"]["effects"] == by_id["session"]["effects"] == ["storage"]
+        assert by_id["grow"]["effects"] == ["dom"]
+
+
+def test_copies_loaded_ahead_only_read(
+    tmp_path: Path, warm_sensor: Sensor, recorder: type[_Recorder]
+) -> None:
+    # A view reached by a step that writes: with copies side by side, still only the first
+    # copy's load sends the write (once more than sensing alone).
+    steps = [{"action": "click", "locator": {"testid": "show"}}]
+    controls = _sense(tmp_path, warm_sensor, recorder, "stepped", steps=steps, copies=3)
+    assert _outcomes(controls) == {"show": "live", "drop": "dead"}
+    assert recorder.seen.count("DELETE /api/shown") == 2, recorder.seen

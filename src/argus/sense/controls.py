@@ -36,10 +36,13 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import os
 import re
+from collections import deque
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from dataclasses import dataclass, field
+from functools import cache
 from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
@@ -228,105 +231,187 @@ class CopyView:
     framework: str = ""  # the project's framework: its settle rule applies to the copy too
 
 
-async def probe_controls(warm: WarmPage, view: CopyView, limit: int) -> dict[str, Any]:
-    """controls.json for ``view``, measured on ``warm`` (a page not used for the render).
+# Takes one more page for the copies (a context of its own, kept by the caller, who resets
+# or closes every page it handed out once the probe is over).
+TakePage = Callable[[], Awaitable[WarmPage]]
 
+
+def copies_for(setting: int, limit: int) -> int:
+    """How many copies the probe keeps side by side: ``[sense] control_copies``, or with 0
+    (auto) two on a machine with more than one core, else one; never more than controls."""
+    wanted = setting if setting > 0 else (2 if (os.cpu_count() or 1) > 1 else 1)
+    return max(1, min(wanted, limit))
+
+
+class _Copy:
+    """One page the view is copied on, with what its activations asked of the outside world
+    held (its own context: routes, listeners and storage are its own)."""
+
+    def __init__(self, warm: WarmPage, view: CopyView, probe: _Held) -> None:
+        self.warm = warm
+        self.view = view
+        self.held = _Held(unprompted=probe.unprompted, sent=probe.sent)
+        self.world = 0
+
+    async def attach(self) -> None:
+        warm, held, view = self.warm, self.held, self.view
+
+        async def route(route: Route, request: Request) -> None:
+            if not held.holding:
+                if held.reloading and request.method not in ("GET", "HEAD"):
+                    await route.abort()
+                else:
+                    await route.fallback()
+                return
+            held.requests.append(f"{request.method} {_path(request.url, view.url)}")
+            if request.is_navigation_request():
+                # No Content: the browser stays on the document (an aborted navigation would
+                # put an error page in its place).
+                await route.fulfill(status=204)
+            else:
+                await route.abort()
+
+        self._route = route
+        if not warm.effects_reported:
+            await warm.context.add_init_script(EFFECTS_INIT_JS)
+            warm.effects_reported = True
+        if warm.socket_hold is None:
+            warm.socket_hold = SocketHold()
+            await warm.context.route_web_socket(re.compile(r"^wss?://"), warm.socket_hold.route)
+        warm.socket_hold.held = held
+        await warm.context.route("**/*", route)
+        warm.page.on("dialog", self._on_dialog)
+        warm.context.on("page", self._on_page)
+
+    def _on_dialog(self, dialog: Dialog) -> None:
+        self.held.dialogs += 1
+        self.held.later(dialog.dismiss())
+
+    def _on_page(self, other: Page) -> None:
+        self.held.pages += 1
+        self.held.later(other.close())
+
+    async def detach(self) -> None:
+        warm, held = self.warm, self.held
+        held.holding = False
+        if warm.socket_hold is not None:
+            warm.socket_hold.held = None
+        warm.page.remove_listener("dialog", self._on_dialog)
+        warm.context.remove_listener("page", self._on_page)
+        if held.closing:
+            await asyncio.gather(*held.closing)
+        await _quietly(warm.context.unroute_all(behavior="ignoreErrors"))
+
+    async def load(self, *, first: bool) -> _Copy:
+        """The copy at the view's state, the world defined in it. Only the ``first`` load may
+        write; every later one reads only (``_Held.reloading``)."""
+        if self.held.holding:
+            # Leave the activated document while still holding (a request its timers send
+            # on the way out is held like the rest), and forget what it stored: the copy
+            # starts again where the sensed page started. Only then may the view's own
+            # loading go out.
+            await self.warm.forget()
+        self.held.reloading = not first
+        self.held.holding = False
+        self.world = await _load(self.warm, self.view)
+        return self
+
+
+async def probe_controls(
+    take: TakePage, view: CopyView, limit: int, copies: int = 1
+) -> dict[str, Any]:
+    """controls.json for ``view``, measured on pages ``take`` gives (never the render's).
+
+    The controls are activated one at a time, in document order, as on a single copy; with
+    ``copies`` above one, the next copies of the view are loaded on other pages while a
+    control is watched, so a control that did something finds a fresh copy ready (or soon).
     A copy that cannot be brought to the view's state gives ``error`` and no controls: nothing
     was measured, which the judge says, never a clean result."""
-    held = _Held()
-    page, context = warm.page, warm.context
-
-    async def route(route: Route, request: Request) -> None:
-        if not held.holding:
-            if held.reloading and request.method not in ("GET", "HEAD"):
-                await route.abort()
-            else:
-                await route.fallback()
-            return
-        held.requests.append(f"{request.method} {_path(request.url, view.url)}")
-        if request.is_navigation_request():
-            # No Content: the browser stays on the document (an aborted navigation would put
-            # an error page in its place).
-            await route.fulfill(status=204)
-        else:
-            await route.abort()
-
-    def on_dialog(dialog: Dialog) -> None:
-        held.dialogs += 1
-        held.later(dialog.dismiss())
-
-    def on_page(other: Page) -> None:
-        held.pages += 1
-        held.later(other.close())
-
-    if not warm.effects_reported:
-        await context.add_init_script(EFFECTS_INIT_JS)
-        warm.effects_reported = True
-    if warm.socket_hold is None:
-        warm.socket_hold = SocketHold()
-        await context.route_web_socket(re.compile(r"^wss?://"), warm.socket_hold.route)
-    warm.socket_hold.held = held
-    await context.route("**/*", route)
-    page.on("dialog", on_dialog)
-    context.on("page", on_page)
+    probe = _Probe(take, view, max(1, copies))
     try:
-        return await _probe(warm, view, limit, held)
+        return await probe.run(limit)
     except (SensorError, PlaywrightError, TimeoutError) as exc:
         reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         return {"version": CONTROLS_VERSION, "url": view.url, "error": reason, "controls": []}
     finally:
-        held.holding = False
-        warm.socket_hold.held = None
-        page.remove_listener("dialog", on_dialog)
-        context.remove_listener("page", on_page)
-        if held.closing:
-            await asyncio.gather(*held.closing)
-        await _quietly(context.unroute_all(behavior="ignoreErrors"))
+        await probe.close()
 
 
-async def _probe(warm: WarmPage, view: CopyView, limit: int, held: _Held) -> dict[str, Any]:
-    world = await _load(warm, view, held)
-    found = await _call(warm, world, "__argusControls.list()")
-    chosen = found[:limit]
-    controls: list[dict[str, Any]] = []
-    fresh = True
-    for index, control in enumerate(chosen):
-        if not fresh:
-            world = await _load(warm, view, held)
-            again = await _call(warm, world, "__argusControls.list()")
-            if index >= len(again) or _ident(again[index]) != _ident(control):
+class _Probe:
+    def __init__(self, take: TakePage, view: CopyView, copies: int) -> None:
+        self.take = take
+        self.view = view
+        self.copies = copies
+        # What the page sends on its own, and what each activation sent, over every copy.
+        self.held = _Held()
+        self.attached: list[_Copy] = []
+        # Copies loading or loaded, in the order the controls will use them.
+        self.ready: deque[asyncio.Task[_Copy]] = deque()
+
+    async def _new_copy(self) -> _Copy:
+        copy = _Copy(await self.take(), self.view, self.held)
+        self.attached.append(copy)
+        await copy.attach()
+        return copy
+
+    async def _fresh(self) -> _Copy:
+        return await (await self._new_copy()).load(first=False)
+
+    async def run(self, limit: int) -> dict[str, Any]:
+        copy = await (await self._new_copy()).load(first=True)
+        found = await _call(copy, "__argusControls.list()")
+        chosen = found[:limit]
+        # The loads after the first only read, and start once it is over (its writes done).
+        for _ in range(min(self.copies, len(chosen)) - 1):
+            self.ready.append(asyncio.ensure_future(self._fresh()))
+        controls: list[dict[str, Any]] = []
+        listed, fresh = found, True  # the controls of the copy in use; none activated yet
+        for index, control in enumerate(chosen):
+            if not fresh:
+                # The spent copy loads again behind those ahead of it, when it will be needed.
+                if len(self.ready) < min(self.copies, len(chosen) - index):
+                    self.ready.append(asyncio.ensure_future(copy.load(first=False)))
+                copy = await self.ready.popleft()
+                listed, fresh = await _call(copy, "__argusControls.list()"), True
+            if index >= len(listed) or _ident(listed[index]) != _ident(control):
                 controls.append({**control, "outcome": "not_found", "effects": []})
                 continue
-        refused, effects = await _activate(warm, world, index, view.timeout_s, held)
-        if refused:
-            controls.append({**control, "outcome": "not_activated", "why": refused, "effects": []})
-            continue
-        entry = {**control, "outcome": "live" if effects else "dead", "effects": effects}
-        if held.requests:
-            entry["requests"] = held.requests[:MAX_REQUESTS_LISTED]
-        controls.append(entry)
-        fresh = not effects
-    _discount_unprompted(controls, held)
-    return {
-        "version": CONTROLS_VERSION,
-        "url": view.url,
-        "found": len(found),
-        "limit": limit,
-        "capped": len(found) > limit,
-        "controls": controls,
-    }
+            held = copy.held
+            refused, effects = await _activate(copy, index)
+            if refused:
+                controls.append(
+                    {**control, "outcome": "not_activated", "why": refused, "effects": []}
+                )
+                continue
+            entry = {**control, "outcome": "live" if effects else "dead", "effects": effects}
+            if held.requests:
+                entry["requests"] = held.requests[:MAX_REQUESTS_LISTED]
+            controls.append(entry)
+            fresh = not effects
+        _discount_unprompted(controls, self.held)
+        return {
+            "version": CONTROLS_VERSION,
+            "url": self.view.url,
+            "found": len(found),
+            "limit": limit,
+            "capped": len(found) > limit,
+            "controls": controls,
+        }
+
+    async def close(self) -> None:
+        """Stop the loads no control needed (their failures measured nothing), then let go of
+        every copy."""
+        pending, self.ready = list(self.ready), deque()
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        for copy in self.attached:
+            await copy.detach()
 
 
-async def _load(warm: WarmPage, view: CopyView, held: _Held) -> int:
+async def _load(warm: WarmPage, view: CopyView) -> int:
     """The copy at the view's state, the world defined in it: its execution context id."""
     page = warm.page
-    if held.holding:
-        # Leave the activated document while still holding (a request its timers send on the
-        # way out is held like the rest), and forget what it stored: the copy starts again
-        # where the sensed page started. Only then may the view's own loading go out.
-        await warm.forget()
-        held.reloading = True
-    held.holding = False
     await view.prepare(warm)
     network = NetworkMonitor(page)
     framework = framework_settle(page, view.framework)
@@ -349,24 +434,29 @@ async def _load(warm: WarmPage, view: CopyView, held: _Held) -> int:
         if framework is not None:
             framework.detach()
     world = await isolated_world(warm.session, WORLD)
-    source = resources.files("argus.sense").joinpath("controls_world.js").read_text("utf-8")
-    await evaluate_in(warm.session, world, source, "the controls probe")
+    await evaluate_in(warm.session, world, _world_source(), "the controls probe")
     return world
 
 
-async def _activate(
-    warm: WarmPage, world: int, index: int, timeout_s: float, held: _Held
-) -> tuple[str, list[str]]:
+@cache
+def _world_source() -> str:
+    return resources.files("argus.sense").joinpath("controls_world.js").read_text("utf-8")
+
+
+async def _activate(copy: _Copy, index: int) -> tuple[str, list[str]]:
     """Activate control ``index`` with the outside world held (from here until the copy is
     loaded again): why it could not be activated, or what followed."""
+    warm, held = copy.warm, copy.held
     held.clear()
     held.holding = held.watching = True
-    await _call(warm, world, f"__argusControls.arm({index})")
     try:
-        async with asyncio.timeout(timeout_s):
-            refused = str(await _call(warm, world, f"__argusControls.activate({index})") or "")
+        async with asyncio.timeout(copy.view.timeout_s):
+            # Armed and activated in one call; the settle and the reading after it stay apart,
+            # as what the browser does for the page (a navigation asked for) is reported to
+            # Argus beside the page's own answers, not in their order.
+            refused = str(await _call(copy, f"__argusControls.start({index})") or "")
             await warm.page.evaluate(SETTLE_JS)
-        effects = list(await _call(warm, world, "__argusControls.effects()"))
+        effects = list(await _call(copy, "__argusControls.effects()"))
     except (PlaywrightError, SensorError):
         if warm.page.is_closed():
             raise
@@ -399,8 +489,8 @@ def _discount_unprompted(controls: list[dict[str, Any]], held: _Held) -> None:
             entry["outcome"] = "live" if entry["effects"] else "dead"
 
 
-async def _call(warm: WarmPage, world: int, expression: str) -> Any:
-    return await evaluate_in(warm.session, world, expression, "the controls probe")
+async def _call(copy: _Copy, expression: str) -> Any:
+    return await evaluate_in(copy.warm.session, copy.world, expression, "the controls probe")
 
 
 def _ident(control: dict[str, Any]) -> str:

@@ -5,6 +5,7 @@
 //                              effects
 //   __argusControls.activate(i) click it (a select: choose its next option)
 //   __argusControls.effects()  what changed since arm(), and stop watching
+//   __argusControls.start(i)   arm(i) then activate(i): one call
 globalThis.__argusControls = (() => {
   const ROLES = new Set([
     "button", "link", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "switch",
@@ -139,5 +140,9 @@ globalThis.__argusControls = (() => {
     for (const kind of [...reported].sort()) found.push(kind);
     return found;
   }
-  return { list, arm, activate, effects };
+  function start(i) {
+    arm(i);
+    return activate(i);
+  }
+  return { list, arm, activate, effects, start };
 })();

@@ -38,6 +38,7 @@ from argus.sense.browser import (
     remote_endpoint,
     start_playwright,
 )
+from argus.sense.controls import TakePage, copies_for
 from argus.sense.controls_choice import ControlsChoice
 from argus.sense.fonts import FontProbe
 from argus.sense.pages import PagePool, WarmPage
@@ -74,8 +75,10 @@ class Sensor(Closing):
         self._browser_lock: asyncio.Lock | None = None
         self._pages = PagePool(self._new_page, self.workers)
         # Pages for the dead-control probe's copies of a view, never lent to a render: the
-        # probe leaves an init script in their contexts (argus.sense.controls).
-        self._copies = PagePool(self._new_page, self.workers)
+        # probe leaves an init script in their contexts (argus.sense.controls); it keeps up
+        # to ``[sense] control_copies`` side by side per view.
+        copies = copies_for(config.sense.control_copies, config.sense.max_controls)
+        self._copies = PagePool(self._new_page, self.workers * copies)
         self._server = ExitStack()
         self._server_up = False
         self._server_lock = threading.Lock()
@@ -194,15 +197,23 @@ class Sensor(Closing):
         return warm
 
     @asynccontextmanager
-    async def _copy_page(self) -> AsyncIterator[WarmPage]:
-        """A warm page for a throw-away copy of a view, reset for the next one afterwards."""
-        warm = await self._copies.take()
+    async def _copy_pages(self) -> AsyncIterator[TakePage]:
+        """Warm pages for the throw-away copies of a view, taken one by one as the probe
+        needs them, each reset for the next view afterwards."""
+        taken: list[WarmPage] = []
+
+        async def take() -> WarmPage:
+            warm = await self._copies.take()
+            taken.append(warm)
+            return warm
+
         done = False
         try:
-            yield warm
+            yield take
             done = True
         finally:
-            self._copies.give_back(warm, reusable=done)
+            for warm in taken:
+                self._copies.give_back(warm, reusable=done)
 
     def _browser_info(self) -> dict[str, str]:
         version = self._browser.version if self._browser is not None else ""
@@ -258,7 +269,7 @@ class Sensor(Closing):
                 out_dir,
                 browser=self._browser_info(),
                 probe=not capture_only,
-                copy=self._copy_page,
+                copy=self._copy_pages,
                 controls=self.controls,
             )
             done = True

@@ -25,7 +25,7 @@ from argus.errors import InputError, SensorError
 from argus.io import atomic_write_json, read_bytes, read_json
 from argus.sense import result as files
 from argus.sense.axe import LoadedAxe, load_axe, run_axe
-from argus.sense.controls import CopyView, probe_controls
+from argus.sense.controls import CopyView, TakePage, copies_for, probe_controls
 from argus.sense.controls_choice import NO_CONTROLS, SNAPSHOT_ONLY, ControlsChoice
 from argus.sense.focus_trap import trap_walk
 from argus.sense.focus_visible import focus_visibility
@@ -45,9 +45,10 @@ COUNT_ELEMENTS_JS = "() => document.getElementsByTagName('*').length"
 MAX_EXPECTED_BYTES = 64 * 1024 * 1024
 MAX_CONSOLE_MESSAGES = 200
 T = TypeVar("T")
-# A page of its own for the dead-control probe's throw-away copy of the view (never the page
-# the render comes from: the probe adds an init script and routes to its context).
-CopyPage = Callable[[], AbstractAsyncContextManager[WarmPage]]
+# Pages of their own for the dead-control probe's throw-away copies of the view (never the
+# page the render comes from: the probe adds an init script and routes to their contexts):
+# the context manager gives a function that takes one more, and takes them all back after.
+CopyPage = Callable[[], AbstractAsyncContextManager[TakePage]]
 
 
 class ConsoleMessageLike(Protocol):
@@ -288,8 +289,8 @@ async def sense_web_view(
 
     The caller owns the page (and resets or closes it afterwards). ``probe=False`` captures
     only: no probe.json, fonts or axe (the benchmark's baseline). ``controls`` says whether
-    the dead-control probe runs (argus.sense.controls_choice); ``copy`` gives the page it
-    loads its copy of the view on (needed when it runs). meta.json records what happened.
+    the dead-control probe runs (argus.sense.controls_choice); ``copy`` gives the pages it
+    loads its copies of the view on (needed when it runs). meta.json records what happened.
     """
     choice = effective_controls(controls, probe=probe, max_controls=config.sense.max_controls)
     if choice.run and copy is None:
@@ -416,9 +417,11 @@ async def _controls(copy: CopyPage, plan: ViewPlan, config: ProjectConfig) -> di
         lambda other: _prepare(other, plan, timeout),
         config.framework,
     )
+    limit = config.sense.max_controls
     try:
-        async with copy() as other:
-            return await probe_controls(other, view, config.sense.max_controls)
+        async with copy() as take:
+            copies = copies_for(config.sense.control_copies, limit)
+            return await probe_controls(take, view, limit, copies)
     except (SensorError, PlaywrightError) as exc:
         reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         return {"version": 1, "url": plan.url, "error": reason, "controls": []}
