@@ -55,7 +55,7 @@ from argus.sense.framework_settle import framework_settle, settle_framework
 from argus.sense.page_state import FONTS_READY_JS, NetworkMonitor
 from argus.sense.pages import WarmPage
 from argus.sense.steps import run_steps
-from argus.sense.world import evaluate_in, isolated_world
+from argus.sense.world import evaluate_in, isolated_world_request, main_frame_id
 
 CONTROLS_VERSION = 1
 WORLD = "argus-controls"
@@ -252,6 +252,7 @@ class _Copy:
         self.view = view
         self.held = _Held(unprompted=probe.unprompted, sent=probe.sent)
         self.world = 0
+        self.frame = ""  # the main frame's id: the same for every document the page loads
 
     async def attach(self) -> None:
         warm, held, view = self.warm, self.held, self.view
@@ -313,8 +314,20 @@ class _Copy:
             await self.warm.forget()
         self.held.reloading = not first
         self.held.holding = False
-        self.world = await _load(self.warm, self.view)
+        await _load(self.warm, self.view)
+        session = self.warm.session
+        if not self.frame:
+            self.frame = main_frame_id(await session.send("Page.getFrameTree"))
+        world = await session.send(
+            "Page.createIsolatedWorld", isolated_world_request(self.frame, WORLD)
+        )
+        self.world = int(world["executionContextId"])
         return self
+
+    async def controls(self) -> list[dict[str, Any]]:
+        """The copy's controls (``__argusControls.list()``), the world's script defined first
+        in the same call when this document's world has none yet."""
+        return list(await _call(self, _list_js()))
 
 
 async def probe_controls(
@@ -359,7 +372,7 @@ class _Probe:
 
     async def run(self, limit: int) -> dict[str, Any]:
         copy = await (await self._new_copy()).load(first=True)
-        found = await _call(copy, "__argusControls.list()")
+        found = await copy.controls()
         chosen = found[:limit]
         # The loads after the first only read, and start once it is over (its writes done).
         for _ in range(min(self.copies, len(chosen)) - 1):
@@ -372,7 +385,7 @@ class _Probe:
                 if len(self.ready) < min(self.copies, len(chosen) - index):
                     self.ready.append(asyncio.ensure_future(copy.load(first=False)))
                 copy = await self.ready.popleft()
-                listed, fresh = await _call(copy, "__argusControls.list()"), True
+                listed, fresh = await copy.controls(), True
             if index >= len(listed) or _ident(listed[index]) != _ident(control):
                 controls.append({**control, "outcome": "not_found", "effects": []})
                 continue
@@ -409,8 +422,8 @@ class _Probe:
             await copy.detach()
 
 
-async def _load(warm: WarmPage, view: CopyView) -> int:
-    """The copy at the view's state, the world defined in it: its execution context id."""
+async def _load(warm: WarmPage, view: CopyView) -> None:
+    """The copy at the view's state."""
     page = warm.page
     await view.prepare(warm)
     network = NetworkMonitor(page)
@@ -433,14 +446,15 @@ async def _load(warm: WarmPage, view: CopyView) -> int:
         network.detach()
         if framework is not None:
             framework.detach()
-    world = await isolated_world(warm.session, WORLD)
-    await evaluate_in(warm.session, world, _world_source(), "the controls probe")
-    return world
 
 
 @cache
-def _world_source() -> str:
-    return resources.files("argus.sense").joinpath("controls_world.js").read_text("utf-8")
+def _list_js() -> str:
+    """``__argusControls.list()``, defining the world's script first (controls_world.js) in
+    a world that has none yet (a new document's): one call for both."""
+    source = resources.files("argus.sense").joinpath("controls_world.js").read_text("utf-8")
+    define = f"if (!globalThis.__argusControls) {{\n{source}\n}}"
+    return f"(() => {{\n{define}\nreturn __argusControls.list();\n}})()"
 
 
 async def _activate(copy: _Copy, index: int) -> tuple[str, list[str]]:
