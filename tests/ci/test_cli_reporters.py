@@ -7,7 +7,7 @@ from pathlib import Path
 from xml.etree import ElementTree as ET
 
 from argus.cli._reporters import loop_cases
-from argus.loop.engine.context import ViewResult
+from argus.loop.engine._context import ViewResult
 from argus.loop.engine.modes import Mode
 from argus.loop.engine.run import RunOutcome
 from argus.loop.records.status import Status

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from argus.confine import Confinement, workspace
-from argus.loop.implementer import run_implementer
+from argus.loop._implementer import run_implementer
 
 
 def test_a_planted_pth_does_not_run_before_confinement(

@@ -15,7 +15,7 @@ from argus.config import ProjectConfig, WebServerConfig
 from argus.contract import grader
 from argus.contract import run as contract_run
 from argus.errors import SensorError
-from argus.loop.implementer import run_implementer
+from argus.loop._implementer import run_implementer
 from argus.sense.server import web_server
 from tests.support.habits import free_port
 

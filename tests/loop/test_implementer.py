@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from argus.errors import ConfigError
-from argus.loop.implementer import expand_command, run_implementer
+from argus.loop._implementer import expand_command, run_implementer
 from argus.loop.records.status import Status
 
 VALUES = {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from argus.loop.engine.prompt import MAX_EVIDENCE_CHARS, PromptContext, build_prompt
+from argus.loop.engine._prompt import MAX_EVIDENCE_CHARS, PromptContext, build_prompt
 from argus.loop.records.outcome import Finding
 from argus.spec.model import View
 

@@ -6,8 +6,9 @@
     human      the decisions a person makes: references, spot-checks, baselines
     terminal   live progress and the summary printed at the end
 
-``implementer`` runs the implementer once. Lowest first: records, guard, human, engine, terminal;
-no sub-package imports one above it (tests/test_layers.py). See docs/loop.md.
+``_implementer`` runs the implementer once (the engine's, private to the loop). Lowest first:
+records, guard, human, engine, terminal; no sub-package imports one above it
+(tests/test_layers.py). See docs/loop.md.
 """
 
 import typing as _typing

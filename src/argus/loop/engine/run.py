@@ -3,7 +3,7 @@
 Phase 0 validates the spec and config and resolves the adapter (a failure is BLOCKED).
 Phase 2 expands the views and bootstraps a missing canonical reference (HE-1: a candidate and
 NEEDS_CONTEXT for that target). Phases 3 and 4 converge and sign off each view in turn
-(argus.loop.engine.viewloop); in interactive mode the run's first sign-off pauses for the human
+(argus.loop.engine._viewloop); in interactive mode the run's first sign-off pauses for the human
 spot-check (HE-2). The final status is the worst of the views'.
 """
 
@@ -22,24 +22,25 @@ from argus.errors import ArgusError, ConfigError, InputError, StateError
 from argus.folderlock import check_writes
 from argus.io import refuse_symlinks
 from argus.judge.base import require_distinct_commands
-from argus.loop.engine.checkpoints import (
+from argus.loop._implementer import PLACEHOLDERS, expand_command
+from argus.loop.engine._checkpoints import (
     bootstrap_reference,
     pending_first_spotcheck,
     spotcheck_note,
     with_spotcheck,
 )
-from argus.loop.engine.context import (
+from argus.loop.engine._context import (
     INTEGRITY_UNRESTORED,
     WAITING,
     ImplementerSettings,
     LoopContext,
     ViewResult,
 )
-from argus.loop.engine.killpoint import killpoint
+from argus.loop.engine._killpoint import killpoint
+from argus.loop.engine._viewloop import converge_view
 from argus.loop.engine.modes import Mode
 from argus.loop.engine.progress import Progress, SilentProgress
 from argus.loop.engine.services import LoopServices
-from argus.loop.engine.viewloop import converge_view
 from argus.loop.guard.config_guard import config_digest, config_files
 from argus.loop.guard.config_pin import PinCheck, check_pin
 from argus.loop.guard.integrity import ProtectedCopies, collect_protected
@@ -47,7 +48,6 @@ from argus.loop.guard.lock import FeatureLock
 from argus.loop.guard.manifest import Guard
 from argus.loop.guard.pin_rules import pinned_settings
 from argus.loop.guard.resume import check_resume
-from argus.loop.implementer import PLACEHOLDERS, expand_command
 from argus.loop.records.events import EventLog
 from argus.loop.records.layout import VIEW_RUN_MARKER, RunLayout
 from argus.loop.records.openruns import remember_run

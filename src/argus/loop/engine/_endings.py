@@ -8,7 +8,7 @@ from typing import Any
 
 from argus.errors import StateError
 from argus.judge.base import VISUAL
-from argus.loop.engine.context import (
+from argus.loop.engine._context import (
     IMPLEMENTER_STOPPED,
     REPORTED,
     SIGNED_OFF,
@@ -16,8 +16,8 @@ from argus.loop.engine.context import (
     LoopContext,
     ViewResult,
 )
-from argus.loop.engine.killpoint import killpoint
-from argus.loop.engine.rederive import Replayed, replay_view
+from argus.loop.engine._killpoint import killpoint
+from argus.loop.engine._rederive import Replayed, replay_view
 from argus.loop.guard.config_guard import config_digest, config_files
 from argus.loop.guard.manifest import unrestored_detail
 from argus.loop.records.outcome import GATES_RED, JUDGED, SENSOR_FAILURE, IterationOutcome
@@ -100,7 +100,7 @@ def sign_off(
 ) -> ViewResult:
     """Baseline, sign-off event, sign-off record: each step idempotent, so a resume finishes
     the job. The state's word is not taken: the sign-off is re-derived from the committed
-    verdicts (argus.loop.engine.rederive) and refused, BLOCKED, when they do not support it. The run
+    verdicts (``_rederive``) and refused, BLOCKED, when they do not support it. The run
     store is the sign-off's record; signoff.json is its copy, and a record there the store
     did not record is refused."""
     signoff_file = ctx.layout.signoff_file

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from argus.errors import ArgusError, StateError
 from argus.io import read_json
-from argus.loop.engine.context import LoopContext
+from argus.loop.engine._context import LoopContext
 from argus.loop.guard.integrity import hash_file
 from argus.loop.guard.manifest import COMMITTED_FILES
 from argus.loop.records.layout import OUTCOME_FILE

@@ -20,7 +20,8 @@ from typing import Any
 from argus.confine import workspace
 from argus.diff.unchanged import UnchangedResult
 from argus.io import atomic_write_json, atomic_write_text
-from argus.loop.engine.context import (
+from argus.loop._implementer import run_implementer
+from argus.loop.engine._context import (
     BUDGET,
     INTEGRITY_UNRESTORED,
     NO_IMPLEMENTER,
@@ -29,19 +30,18 @@ from argus.loop.engine.context import (
     LoopContext,
     ViewResult,
 )
-from argus.loop.engine.endings import (
+from argus.loop.engine._endings import (
     implementer_gave_up,
     reference_source,
     report_result,
     sign_off,
     unverified_by_design,
 )
-from argus.loop.engine.killpoint import killpoint
-from argus.loop.engine.prompt import PromptContext, build_prompt
+from argus.loop.engine._killpoint import killpoint
+from argus.loop.engine._prompt import PromptContext, build_prompt
 from argus.loop.engine.services import JudgeInputs
 from argus.loop.guard.integrity import compare, hash_set
 from argus.loop.guard.manifest import Verified, unrestored_detail
-from argus.loop.implementer import run_implementer
 from argus.loop.records.guarded import record_paths
 from argus.loop.records.layout import OUTCOME_FILE, RunLayout
 from argus.loop.records.outcome import (

@@ -7,7 +7,7 @@ import shutil
 from dataclasses import replace
 from typing import Any
 
-from argus.loop.engine.context import NEEDS_REFERENCE, SIGNED_OFF, LoopContext, ViewResult
+from argus.loop.engine._context import NEEDS_REFERENCE, SIGNED_OFF, LoopContext, ViewResult
 from argus.loop.human.references import (
     approve_command,
     candidate_path,
