@@ -10,12 +10,16 @@ is a ``json.JSONDecodeError``: every caller that handles malformed JSON handles 
 
 from __future__ import annotations
 
+import ctypes
 import errno
 import json
 import math
 import os
+import shutil
 import stat
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -176,11 +180,7 @@ def _write_atomically(path: Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    dir_fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)
+    _sync_folder(path.parent)
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -211,3 +211,73 @@ def refuse_symlinks(path: Path, within: Path, *, what: str) -> None:
                 f"{current}: {what} is a symlink (to {os.readlink(current)}); Argus refuses "
                 "to read or write through it: replace it with a real folder or file"
             )
+
+
+@contextmanager
+def staged_directory(directory: Path) -> Iterator[Path]:
+    """Yield an empty folder beside ``directory`` to fill; it then replaces ``directory`` whole.
+
+    A kill at any instant leaves ``directory`` holding the old contents or the new ones, never
+    a mix: the filled folder is swapped in with one atomic exchange (Linux ``renameat2``), and
+    only then is the old one, now under the staging name, removed. Where the system has no
+    exchange, the old folder is renamed aside first and put back by the next call if a kill
+    came between the two renames. An error in the block removes the staging folder and leaves
+    ``directory`` as it was.
+    """
+    check_writes(directory)
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    aside = directory.parent / f".{directory.name}.replaced"
+    if aside.is_dir() and not directory.exists():  # killed between the two fallback renames
+        os.rename(aside, directory)
+    staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
+    try:
+        yield staging
+        _sync_tree(staging)
+        if not directory.exists():
+            os.rename(staging, directory)
+        elif not _exchange(staging, directory):
+            shutil.rmtree(aside, ignore_errors=True)
+            os.rename(directory, aside)
+            os.rename(staging, directory)
+            staging = aside
+        _sync_folder(directory.parent)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+_AT_FDCWD = -100
+_RENAME_EXCHANGE = 2
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths atomically; False when the system or file system cannot."""
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except AttributeError:  # not glibc 2.28+ (or not Linux)
+        return False
+    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), str(b))
+
+
+def _sync_tree(folder: Path) -> None:
+    """fsync every file and folder under ``folder`` so the swap never exposes empty files."""
+    for root, _dirs, names in os.walk(folder):
+        for name in names:
+            fd = os.open(os.path.join(root, name), os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        _sync_folder(Path(root))
+
+
+def _sync_folder(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -19,8 +19,6 @@ import hashlib
 import math
 import re
 import secrets
-import shutil
-import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -32,7 +30,7 @@ from typing import Any
 
 from argus.diff.png import MAX_PNG_BYTES, PNG_SIGNATURE
 from argus.errors import InputError
-from argus.io import atomic_write_json, loads_json, read_bytes, read_json
+from argus.io import atomic_write_json, loads_json, read_bytes, read_json, staged_directory
 
 PACKET_FILE = "judge-packet.json"
 EVIDENCE_DIR = "evidence"
@@ -244,9 +242,7 @@ def build_packet(
     for kind, path in evidence.items():
         data, name = readers[kind](path)
         files[kind] = (data, name, _check_current(path, max_age_s, now))
-    directory.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
-    try:
+    with staged_directory(directory) as staging:
         (staging / EVIDENCE_DIR).mkdir()
         entries = []
         for kind, (data, name, captured) in files.items():
@@ -272,12 +268,6 @@ def build_packet(
             "created_at": _iso(now),
         }
         atomic_write_json(staging / PACKET_FILE, document)
-        if directory.exists():
-            shutil.rmtree(directory)
-        staging.rename(directory)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
     return load_packet(directory)
 
 

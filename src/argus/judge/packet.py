@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
-import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +30,7 @@ from typing import Any, Literal
 
 from argus.errors import InputError, JudgeError
 from argus.evidence.content import clip_page_data
-from argus.io import atomic_write_json, loads_json, read_bytes, read_json
+from argus.io import atomic_write_json, loads_json, read_bytes, read_json, staged_directory
 from argus.judge._gatecheck import check_gate_result
 from argus.verdict import normalize_gate_result
 
@@ -252,9 +250,7 @@ def _write(directory: Path, payloads: Mapping[str, bytes], header: Mapping[str, 
         raise InputError(
             f"{directory}: exists and is not a judge packet; choose an empty directory"
         )
-    directory.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
-    try:
+    with staged_directory(directory) as staging:
         files: dict[str, dict[str, Any]] = {}
         for role, data in payloads.items():
             name = ROLES[role].filename
@@ -266,13 +262,6 @@ def _write(directory: Path, payloads: Mapping[str, bytes], header: Mapping[str, 
             }
         manifest = {"version": PACKET_VERSION, **header, "files": files}
         atomic_write_json(staging / MANIFEST, manifest)
-        # Swap the whole directory so a reader never sees half an old and half a new packet.
-        if directory.exists():
-            shutil.rmtree(directory)
-        staging.rename(directory)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
     return load_packet(directory)
 
 
