@@ -3,7 +3,7 @@
 glibc serves an allocation over its mmap threshold (128 KiB at first, raised as large blocks
 are freed, to 32 MiB at most) with fresh pages from the kernel and unmaps them on free, and
 it trims the heap's free top above a trim threshold. A 1440x900 comparison makes numpy
-temporaries of 1 to 10 MB each, so every pair of ``argus diff --pairs`` faulted in about
+temporaries of 1 to 10 MB each, so every dense pair of ``argus diff --pairs`` faulted in about
 37 MB of new pages: about a fifth of the process's CPU time, spent in the system. With the
 mmap threshold at its ceiling and the trim threshold above it, freed blocks stay in the heap
 and the next pair reuses them. The cost is memory held between pairs (up to the largest
