@@ -90,6 +90,13 @@ STORAGE = """<!doctype html><html><head><meta charset="utf-8"><title>st</title><
 </body></html>"""
 
 
+# A control that starts telling the server something over and over, until its document goes.
+LATE = """<!doctype html><html><head><meta charset="utf-8"><title>late</title></head><body>
+<button type="button" data-testid="tick" onclick="this.textContent = 'on';
+  setInterval(() => fetch('api/late', { method: 'DELETE' }), 5)">Tick</button>
+</body></html>"""
+
+
 class _Recorder(http.server.SimpleHTTPRequestHandler):
     """Serves files and remembers every request it was sent."""
 
@@ -122,12 +129,12 @@ def _sense(
     max_controls: int = 20, steps: list[dict[str, Any]] | None = None, copies: int = 0,
 ) -> dict[str, Any]:  # fmt: skip
     pages = {"list.html": LIST, "stepped.html": STEPPED, "forms.html": FORMS}
-    pages |= {"storage.html": STORAGE, "other.html": "<p>o</p>"}
+    pages |= {"storage.html": STORAGE, "late.html": LATE, "other.html": "<p>o</p>"}
     root = make_web_repo(
         tmp_path,
         pages,
         {"list": "/list.html", "stepped": "/stepped.html", "forms": "/forms.html"}
-        | {"storage": "/storage.html"},
+        | {"storage": "/storage.html", "late": "/late.html"},
     )
     spec_path = root / "argus/specs/demo/spec.json"
     if steps is not None:
@@ -254,3 +261,14 @@ def test_copies_loaded_ahead_only_read(
     controls = _sense(tmp_path, warm_sensor, recorder, "stepped", steps=steps, copies=3)
     assert _outcomes(controls) == {"show": "live", "drop": "dead"}
     assert recorder.seen.count("DELETE /api/shown") == 2, recorder.seen
+
+
+def test_what_an_activated_copy_sends_after_the_probe_reaches_nothing(
+    tmp_path: Path, warm_sensor: Sensor, recorder: type[_Recorder]
+) -> None:
+    # The last control's timer keeps sending: the copy leaves its document while still
+    # holding, before its routes go, so not one of those requests reaches the server.
+    for copies in (1, 2):
+        controls = _sense(tmp_path / str(copies), warm_sensor, recorder, "late", copies=copies)
+        assert _outcomes(controls) == {"tick": "live"}, controls
+    assert not any(r.startswith("DELETE") for r in recorder.seen), recorder.seen

@@ -26,6 +26,11 @@ A control none of these follow is ``dead``. Loading the copy and its steps repea
 the view did (as sensing it twice would); only what activations send is held. After a control
 that did something, the copy is loaded again, so each control starts from the view's state
 (its cookies and storage forgotten, as a control may have saved something there).
+Copies side by side (``copies``, ``[sense] control_copies``): each on a page of its own
+context; the first is loaded alone, then the next ones load on other pages (reads only) while
+a control is watched, and a spent copy loads again behind them while more will be needed. The
+controls are still activated one at a time, in order, each on a fresh copy or one where only
+dead controls were activated, as with one copy: only the loads overlap.
 Controls are taken in document order, at most ``limit`` (``[sense] max_controls``): the rest are
 counted, never guessed. Which of them a spec declares inert is the judge's business
 (functional_correctness reads controls.json with the spec's ``inert`` selectors).
@@ -292,6 +297,10 @@ class _Copy:
         self.held.pages += 1
         self.held.later(other.close())
 
+    async def leave(self) -> None:
+        self.held.holding = True
+        await _quietly(self.warm.page.goto("about:blank"))
+
     async def detach(self) -> None:
         warm, held = self.warm, self.held
         held.holding = False
@@ -418,6 +427,10 @@ class _Probe:
         for task in pending:
             task.cancel()
         await asyncio.gather(*pending, return_exceptions=True)
+        # Every copy leaves its document while still holding (a request an activated one's
+        # timers send late, or a load stopped halfway through a step, reaches nothing), and
+        # only then do its routes go.
+        await asyncio.gather(*(copy.leave() for copy in self.attached))
         for copy in self.attached:
             await copy.detach()
 
