@@ -4,23 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 from typing import Any
 
 from argus.cli._args import add_root_argument, repo_root
+from argus.cli._types import fraction
 from argus.errors import InputError
-
-
-def _ratio(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from exc
-    if not math.isfinite(value) or not 0 <= value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be a fraction in [0, 1)")
-    return value
 
 
 def register(subparsers: Any) -> None:
@@ -40,7 +30,7 @@ def register(subparsers: Any) -> None:
     diff.add_argument("candidate", type=Path, metavar="CANDIDATE")
     diff.add_argument("reference", type=Path, metavar="REFERENCE")
     diff.add_argument(
-        "--tolerance", type=_ratio, default=0.05, help="type ratio tolerance (relative, 0.05)"
+        "--tolerance", type=fraction, default=0.05, help="type ratio tolerance (relative, 0.05)"
     )
     diff.set_defaults(func=run_diff)
     extract = actions.add_parser(

@@ -4,23 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 from pathlib import Path
 from typing import Any
 
 from argus.cli._args import add_root_argument, repo_root
+from argus.cli._types import pixels
 from argus.errors import InputError
-
-
-def _pixels(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of pixels") from exc
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be a finite number >= 0")
-    return value
 
 
 def register(subparsers: Any) -> None:
@@ -46,14 +36,14 @@ def register(subparsers: Any) -> None:
     pbir.add_argument("--no-pbir", dest="pbir", action="store_false")
     lint.add_argument(
         "--tolerance-gap",
-        type=_pixels,
+        type=pixels,
         default=4.0,
         metavar="PX",
         help="how far a row's gaps may spread (default 4)",
     )
     lint.add_argument(
         "--tolerance-align",
-        type=_pixels,
+        type=pixels,
         default=2.0,
         metavar="PX",
         help="how far edges meant to meet may miss: a column's left/right, a row's top/bottom "

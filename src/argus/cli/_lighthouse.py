@@ -4,21 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from pathlib import Path
 from typing import Any
 
 from argus.cli._args import add_root_argument, add_view_arguments, repo_root
-
-
-def _minimum(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from exc
-    if not math.isfinite(value) or not 0 <= value <= 100:
-        raise argparse.ArgumentTypeError(f"{text!r} must be a score from 0 to 100")
-    return value
+from argus.cli._types import score
 
 
 def register(subparsers: Any) -> None:
@@ -35,7 +25,7 @@ def register(subparsers: Any) -> None:
     add_view_arguments(parser)
     parser.add_argument("--base-url", help="override base_url (no web server is started)")
     for name in ("accessibility", "performance", "best-practices", "seo"):
-        parser.add_argument(f"--min-{name}", type=_minimum, metavar="SCORE")
+        parser.add_argument(f"--min-{name}", type=score, metavar="SCORE")
     parser.add_argument(
         "--from-report",
         type=Path,
