@@ -122,9 +122,20 @@ VISIBLE_FOCUS: dict[str, Any] = {
 }  # fmt: skip
 
 
+# A dead-control probe that activated one control, which worked: what the web sensor writes
+# for a sound page (no controls.json at all leaves functional_correctness unverified).
+LIVE_CONTROLS: dict[str, Any] = {
+    "version": 1, "url": "http://app.test/", "found": 1, "limit": 8, "capped": False,
+    "controls": [{"tag": "button", "id": "", "testid": "habits.add", "role": "button",
+                  "name": "Add", "selector": '[data-testid="habits.add"]', "chain": [],
+                  "outcome": "live", "effects": ["dom"]}],
+}  # fmt: skip
+
+
 @pytest.fixture
 def make_packet(tmp_path: Path, habits_root: Path) -> PacketFactory:
-    """make_packet(probe=..., console=..., reference="candidate"|"human"|None, prev=False)."""
+    """make_packet(probe=..., console=..., reference="candidate"|"human"|None, prev=False);
+    ``focus`` and ``controls`` default to a sound page's focus walk and dead-control probe."""
     counter = iter(range(1000))
 
     def make(
@@ -141,6 +152,7 @@ def make_packet(tmp_path: Path, habits_root: Path) -> PacketFactory:
         contract: dict[str, Any] | None = None,
         spec_md: bool = True,
         focus: dict[str, Any] | None = VISIBLE_FOCUS,
+        controls: dict[str, Any] | None = LIVE_CONTROLS,
     ) -> Packet:
         n = next(counter)
         src = tmp_path / f"inputs-{n}"
@@ -169,6 +181,9 @@ def make_packet(tmp_path: Path, habits_root: Path) -> PacketFactory:
         if focus is not None:
             (src / "focus.json").write_text(json.dumps(focus), "utf-8")
             inputs["focus"] = src / "focus.json"
+        if controls is not None:
+            (src / "controls.json").write_text(json.dumps(controls), "utf-8")
+            inputs["controls"] = src / "controls.json"
         if reference:
             inputs["reference"] = png(src / "reference.png")
         if prev:

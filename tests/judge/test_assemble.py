@@ -72,14 +72,19 @@ def test_a_sense_without_the_dead_control_probe_says_so_in_the_packet(habits_roo
     assert "controls.json is missing" in lost.json("controls")["why"]
 
 
-def test_an_older_sense_without_the_record_keeps_no_controls_role(habits_root: Path) -> None:
+def test_a_sense_without_the_record_says_the_probe_did_not_run(habits_root: Path) -> None:
+    # An adapter, or a sense older than the probe: no controls.json, and nothing says why.
     for meta in (None, {"version": 1, "adapter": "web"}):
         _, packet = _sensed_view(habits_root, meta)
-        assert isinstance(packet, Packet) and packet.path("controls") is None
+        assert isinstance(packet, Packet)
+        assert packet.json("controls") == {
+            "version": 1, "ran": False, "controls": [],
+            "why": "the sensor wrote no controls.json and records no dead-control probe",
+        }  # fmt: skip
 
 
 def test_a_malformed_or_missing_meta_record(habits_root: Path) -> None:
-    assert controls_not_run(habits_root) is None  # no meta.json: nothing to say
+    assert controls_not_run(habits_root)["ran"] is False  # no meta.json: not run either
     (habits_root / "meta.json").write_text(json.dumps({"controls": "yes"}), "utf-8")
     assert controls_not_run(habits_root) == {
         "version": 1, "ran": False, "why": "meta.json's controls record is malformed",

@@ -11,12 +11,11 @@ from typing import Any
 import pytest
 
 from argus.config import ProjectConfig
-from argus.errors import InputError
 from argus.judge.metric import MetricJudge
 from tests.judge.conftest import VISIBLE_FOCUS, PacketFactory
 from tests.judge.test_metric import good_page
 from tests.judge.test_metric_accessibility import axe_file
-from tests.support.habits import copy_habits
+from tests.support.habits import HABITS_SPEC, copy_habits
 
 
 @pytest.fixture(scope="module")
@@ -103,7 +102,8 @@ def _functional(
 
 def _probe(*controls: dict[str, Any], capped: bool = False) -> dict[str, Any]:
     found = len(controls) + (5 if capped else 0)
-    return {"version": 1, "url": "u", "found": found, "limit": 12, "capped": capped,
+    limit = len(controls) if capped else 12
+    return {"version": 1, "url": "u", "found": found, "limit": limit, "capped": capped,
             "controls": list(controls)}  # fmt: skip
 
 
@@ -143,12 +143,16 @@ def test_a_control_the_spec_declares_inert_is_no_finding(
     assert other.score == 0
 
 
-def test_a_probe_that_could_not_run_measured_nothing(
+def test_a_probe_that_ran_but_failed_leaves_functional_correctness_unverified(
     make_packet: PacketFactory, tmp_path: Path
 ) -> None:
     failed = {"version": 1, "url": "u", "error": "the copy kept loading", "controls": []}
     result = _functional(make_packet, tmp_path, failed)
-    assert result.score is None and result.numbers["controls"] == {"measured": False}
+    assert result.score is None, result.evidence
+    assert "the dead-control probe failed (the copy kept loading)" in result.evidence
+    assert result.numbers["controls"] == {
+        "measured": False, "why": "the dead-control probe failed (the copy kept loading)",
+    }  # fmt: skip
 
 
 def test_a_capped_probe_says_how_many_were_activated(
@@ -158,9 +162,94 @@ def test_a_capped_probe_says_how_many_were_activated(
     assert result.score == 0 and "1 of 6 controls activated" in result.evidence
 
 
-def test_a_broken_controls_file_is_bad_input(make_packet: PacketFactory, tmp_path: Path) -> None:
-    with pytest.raises(InputError, match="'controls' must be a list"):
-        _functional(make_packet, tmp_path, {"version": 1, "controls": "x"})
+def _forged(**changes: Any) -> dict[str, Any]:
+    probe = _probe(_control("row.a.delete", "live"), _control("row.b.delete", "dead"))
+    return {**probe, **changes}
+
+
+def _entry(**changes: Any) -> dict[str, Any]:
+    return _forged(
+        controls=[_control("row.a.delete", "live"), {**_control("b", "dead"), **changes}]
+    )
+
+
+# controls.json that is not a whole result of the probe: each is read as "dead controls were
+# not measured", never as "none dead" (nor as the dead one it may still list).
+UNMEASURED = {
+    "missing": (None, "the packet has no controls.json"),
+    "failed": (
+        {"version": 1, "url": "u", "error": "Timeout 15000ms exceeded", "controls": []},
+        "the dead-control probe failed (Timeout 15000ms exceeded)",
+    ),
+    "failed, no reason": (
+        {**_forged(), "error": None},
+        "the dead-control probe failed (no reason given)",
+    ),
+    "not run": (
+        {"version": 1, "ran": False, "why": "no reader: gates only (argus gates)"},
+        "the dead-control probe did not run (no reader: gates only (argus gates))",
+    ),
+    "not an object": ([_control("b", "dead")], "controls.json is not a JSON object"),
+    "another version": (_forged(version=2), "controls.json has version 2, not 1"),
+    "found as text": (_forged(found="2"), "found, limit and capped are not"),
+    "limit negative": (_forged(limit=-1), "found, limit and capped are not"),
+    "capped as text": (_forged(capped="no"), "found, limit and capped are not"),
+    "capped wrongly": (_forged(capped=True), "says capped True with 2 found"),
+    "controls as text": (_forged(controls="x"), "controls are not a list"),
+    "partial": (
+        _forged(found=3),
+        "lists 2 control(s) where the probe was to activate 3: a partial result",
+    ),
+    "too many": (_forged(found=1), "lists 2 control(s) where the probe was to activate 1"),
+    "control as text": (_forged(controls=["x", "y"]), "a control that is not an object"),
+    "unknown outcome": (_entry(outcome="fine"), "a control whose outcome is 'fine'"),
+    "effects as text": (_entry(effects="dom"), "effects are not a list of names"),
+    "live with no effect": (
+        _forged(controls=[{**_control("a", "live"), "effects": []}, _control("b", "dead")]),
+        "a live control with no effect",
+    ),
+    "dead with effects": (_entry(effects=["dom"]), "a dead control with effects"),
+    "no selector": (_entry(selector=None), "a control with no selector"),
+}
+
+
+def _judged(make_packet: PacketFactory, console: dict[str, Any], controls: Any) -> Any:
+    packet = make_packet(
+        probe=good_page(), console=console,
+        contract={"expectations": {"counts": [{"role": "heading", "equals": 1}]}},
+        controls=controls,
+    )  # fmt: skip
+    config = ProjectConfig.model_validate({"root": "."})
+    return MetricJudge(config).measure(packet, ("functional_correctness",))[
+        "functional_correctness"
+    ]
+
+
+@pytest.mark.parametrize("case", list(UNMEASURED))
+def test_a_probe_result_that_is_not_whole_is_never_no_dead_controls(
+    make_packet: PacketFactory, case: str
+) -> None:
+    controls, why = UNMEASURED[case]
+    clean = {"messages": [], "page_errors": []}
+    result = _judged(make_packet, clean, controls)
+    # Every expectation holds, and the dead control a forged file may list is not read: the
+    # dimension is unverified, naming why, not 1 and not 0.
+    assert result.score is None, result.evidence
+    assert "1 machine check(s) hold" in result.evidence
+    assert why in result.evidence and "so dead controls were not measured" in result.evidence
+    assert result.numbers["controls"]["measured"] is False
+    assert why in result.numbers["controls"]["why"]
+    # Another failure still fails it, and the evidence says what was not measured.
+    broken = _judged(make_packet, {"messages": [], "page_errors": [{"text": "x"}]}, controls)
+    assert broken.score == 0, broken.evidence
+    assert "Not measured: " in broken.evidence and why in broken.evidence
+
+
+def test_a_whole_probe_result_is_read(make_packet: PacketFactory) -> None:
+    clean = {"messages": [], "page_errors": []}
+    assert _judged(make_packet, clean, _forged()).score == 0  # the dead control fails it
+    live = _forged(controls=[_control("row.a.delete", "live")], found=1)
+    assert _judged(make_packet, clean, live).score == 1
 
 
 NOT_RUN = {"version": 1, "ran": False, "why": "no reader: gates only (argus gates)", "controls": []}
@@ -216,3 +305,40 @@ def test_a_probe_left_out_does_not_hide_other_failures(
     ]
     assert result.score == 0, result.evidence
     assert "Not measured: the dead-control probe did not run" in result.evidence
+
+
+def test_the_probe_does_not_apply_to_a_non_web_adapter_that_did_not_run_it(
+    make_packet: PacketFactory, tmp_path: Path, habits_root: Path
+) -> None:
+    """A terminal or native UI has no page for the probe to activate: its spec's adapter
+    decides (never the sensor's word), as for axe. A web view without it stays unverified; a
+    controls.json such an adapter does write is read like any other."""
+    spec = json.loads((habits_root / HABITS_SPEC).read_text())
+    spec["adapter"] = "textual"
+    textual = tmp_path / "spec.json"
+    textual.write_text(json.dumps(spec))
+    not_run = tmp_path / "not-run.json"
+    not_run.write_text(json.dumps(NOT_RUN))
+    failed = tmp_path / "failed.json"
+    failed.write_text(json.dumps({"version": 1, "error": "boom", "controls": []}))
+    config = ProjectConfig.model_validate({"root": "."})
+
+    def measure(**extra: Path) -> Any:
+        packet = make_packet(
+            probe=good_page(), console={"messages": [], "page_errors": []},
+            contract={"expectations": {"counts": [{"role": "heading", "equals": 1}]}},
+            controls=None, extra=extra,
+        )  # fmt: skip
+        return MetricJudge(config).measure(packet, ("functional_correctness",))[
+            "functional_correctness"
+        ]
+
+    assert measure().score is None  # web, no controls.json: not measured
+    assert measure(controls=not_run).score is None  # web, left out: not measured
+    for extra in ({"spec": textual}, {"spec": textual, "controls": not_run}):
+        applies = measure(**extra)
+        assert applies.score == 1, applies.evidence
+        assert applies.numbers["controls"] == {
+            "measured": False, "applies": False, "adapter": "textual",
+        }  # fmt: skip
+    assert measure(spec=textual, controls=failed).score is None

@@ -95,19 +95,18 @@ def spec_words(spec: Spec, expectation: Expectation | None) -> list[str]:
 CONTROLS_NOT_RUN = "controls.not-run.json"
 
 
-def controls_not_run(sensed: Path) -> dict[str, Any] | None:
-    """The packet's controls.json for a view sensed without the dead-control probe: meta.json
-    has a ``controls`` record (argus.sense.controls_choice) but there is no controls.json.
-    None when meta.json has no such record (an adapter or an older sense: as before) or
-    cannot be read (the packet's own checks report that)."""
+def controls_not_run(sensed: Path) -> dict[str, Any]:
+    """The packet's controls.json for a view sensed without one: the dead-control probe did
+    not run, and why (meta.json's ``controls`` record, argus.sense.controls_choice; none for
+    an adapter or a sense older than the probe)."""
     try:
         meta = read_json(sensed / "meta.json", what="meta.json")
     except InputError:
-        return None
+        meta = None
+    record = meta.get("controls") if isinstance(meta, dict) else None
     if not isinstance(meta, dict) or "controls" not in meta:
-        return None
-    record = meta["controls"]
-    if isinstance(record, dict) and record.get("ran") is False:
+        why = "the sensor wrote no controls.json and records no dead-control probe"
+    elif isinstance(record, dict) and record.get("ran") is False:
         why = str(record.get("why") or "no reason given")
     elif isinstance(record, dict) and record.get("ran") is True:
         why = "meta.json says it ran, but its controls.json is missing"
@@ -149,12 +148,10 @@ def packet_for_view(
         if (sensed / name).is_file():
             inputs[role] = sensed / name
     if "controls" not in inputs:
-        skipped = controls_not_run(sensed)
-        if skipped is not None:
-            # The packet says the probe did not run, so no judge reads "no controls.json" as
-            # "no dead controls"; rewritten each time, as the loop judges many iterations.
-            atomic_write_json(run_dir / CONTROLS_NOT_RUN, skipped)
-            inputs["controls"] = run_dir / CONTROLS_NOT_RUN
+        # The packet says the probe did not run, so no judge reads "no controls.json" as "no
+        # dead controls"; rewritten each time, as the loop judges many iterations.
+        atomic_write_json(run_dir / CONTROLS_NOT_RUN, controls_not_run(sensed))
+        inputs["controls"] = run_dir / CONTROLS_NOT_RUN
     if prev_render is not None and prev_render.is_file():
         inputs["prev_render"] = prev_render
     reference = target.reference_for(view.state, view.appearance)

@@ -12,7 +12,9 @@ From contract.json (spec.json narrowed to this view, fixture counts already reso
 The console is evidence too: an uncaught page error or a console error means the page did not
 work as rendered (counted, never quoted: a page can log anything). So is the sensor's
 dead-control probe: a control whose activation changes nothing, unless the spec declares it
-``inert``, is a failed check (argus.judge.metric.controls).
+``inert``, is a failed check (argus.judge.metric.controls); a probe that measured nothing (no
+controls.json, not run, failed, malformed or partial) leaves the dimension unverified unless
+another check fails.
 
 1 when every check passes; 0.5 when more than half pass; 0 otherwise. With no expectations
 for the state (a prose-only contract) and a clean console, the dimension abstains, and so it
@@ -39,7 +41,7 @@ from argus.evidence.content import clip
 from argus.judge._aria import TextPattern, collapse, first_unmatched, parse_aria, template_matches
 from argus.judge.metric.checks import typed_checks
 from argus.judge.metric.context import Measured, MetricContext, Node
-from argus.judge.metric.controls import dead_controls, probe_not_run
+from argus.judge.metric.controls import dead_controls, unmeasured
 from argus.spec.prose import prose_criteria
 
 # A word as the spelling check reads it: letters, with one inner apostrophe (don't).
@@ -194,8 +196,8 @@ def functional_correctness(ctx: MetricContext) -> Measured:
         if wanted_texts:
             results.extend(_text_checks(ctx, [str(t) for t in wanted_texts], numbers))
         results.extend(typed_checks(ctx, expectations, numbers))
-    skipped = probe_not_run(ctx)
-    unrun = f"the dead-control probe did not run ({skipped}), so dead controls were not measured"
+    skipped = unmeasured(ctx)
+    unrun = f"{skipped}, so dead controls were not measured"
     dead = dead_controls(ctx, numbers)
     if dead:  # a finding when a control does nothing; working controls alone measure nothing
         results.append(dead)
