@@ -17,7 +17,7 @@ import pytest
 
 from argus.cli import main
 from argus.errors import StateError
-from argus.store import Event, RunStore, db_path
+from argus.store import LATEST_VERSION, Event, RunStore, db_path
 from argus.store import migrations as migrations_module
 
 KINDS_3 = (
@@ -93,7 +93,7 @@ def test_a_version_3_store_upgrades_keeping_every_event_and_its_chain_holds(
     path = version_3_store(tmp_path)
     before = raw(path, f"SELECT {COLUMNS} FROM events ORDER BY id")
     with RunStore.open(tmp_path) as store:
-        assert store.schema_version() == 5
+        assert store.schema_version() == LATEST_VERSION
         assert store.verify() == (6, None)
         assert [e.kind for e in store.events(run_id="r1")][-2:] == ["sign_off", "run_finished"]
         assert store.runs()[0].status == "SIGNED_OFF"
@@ -231,4 +231,4 @@ def test_a_migration_killed_part_way_leaves_version_3_readable(tmp_path: Path) -
     assert raw(path, "SELECT MAX(version) FROM schema_version") == [(3,)]
     assert raw(path, f"SELECT {COLUMNS} FROM events ORDER BY id") == before
     with RunStore.open(tmp_path) as store:
-        assert store.schema_version() == 5 and store.verify() == (6, None)
+        assert store.schema_version() == LATEST_VERSION and store.verify() == (6, None)

@@ -115,13 +115,20 @@ def test_old_store_upgrades_keeping_every_event(tmp_path: Path) -> None:
     before = _raw_events(path)
     assert [row[0] for row in before] == [1, 2, 3, 4]
     with RunStore.open(tmp_path) as store:
-        assert store.schema_version() == LATEST_VERSION == 5
+        assert store.schema_version() == LATEST_VERSION == 6
         kept = store.events()
     assert _raw_events(path) == before
     assert [(e.id, e.kind, e.created_at) for e in kept] == [(r[0], r[2], r[8]) for r in before]
     assert [e.payload for e in kept[:2]] == [{}, {"a": 1}]
     conn = sqlite3.connect(path)
-    assert [row[0] for row in conn.execute("SELECT version FROM schema_version")] == [1, 2, 3, 4, 5]
+    assert [row[0] for row in conn.execute("SELECT version FROM schema_version")] == [
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+    ]
     assert _check_kinds(_events_sql(conn)) == list(EVENT_KINDS)
 
 
@@ -221,7 +228,14 @@ def test_reopening_applies_nothing_twice(tmp_path: Path) -> None:
         assert store.schema_version() == LATEST_VERSION
     conn = sqlite3.connect(path, isolation_level=None)
     assert migrate(conn) == LATEST_VERSION
-    assert [row[0] for row in conn.execute("SELECT version FROM schema_version")] == [1, 2, 3, 4, 5]
+    assert [row[0] for row in conn.execute("SELECT version FROM schema_version")] == [
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+    ]
     assert _events_sql(conn) == schema_first
     conn.close()
     assert _raw_events(path) == after_first
@@ -306,7 +320,7 @@ def test_a_version_4_store_takes_the_contract_kinds_keeping_its_chain(
     with closing(sqlite3.connect(path)) as conn:
         before = conn.execute(f"SELECT {columns} FROM events ORDER BY id").fetchall()
     with RunStore.open(tmp_path) as store:
-        assert store.schema_version() == LATEST_VERSION == 5
+        assert store.schema_version() == LATEST_VERSION == 6
         assert store.verify() == (3, None)
         name = "contract/ship-it/0123"
         store.open_run(name, "contract/ship-it", "contract")

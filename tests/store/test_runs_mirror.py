@@ -46,7 +46,10 @@ def test_an_untouched_store_agrees(tmp_path: Path, capsys: pytest.CaptureFixture
     [
         ("UPDATE runs SET status = 'SIGNED_OFF' WHERE run_id = ?", "says SIGNED_OFF"),
         ("UPDATE runs SET finished_at = NULL, status = NULL WHERE run_id = ?", "did not"),
-        ("UPDATE runs SET finished_at = '2000-01-01T00:00:00.000000Z' WHERE run_id = ?", "before"),
+        ("UPDATE runs SET finished_at = '2000-01-01T00:00:00.000000Z' WHERE run_id = ?", "is not"),
+        ("UPDATE runs SET finished_at = '2999-01-01T00:00:00.000000Z' WHERE run_id = ?", "is not"),
+        ("UPDATE runs SET finished_at = finished_at || '1' WHERE run_id = ?", "is not"),
+        ("UPDATE runs SET feature = 'other' WHERE run_id = ?", "under feature 'other'"),
         ("DELETE FROM runs WHERE run_id = ?", "no such run"),
     ],
 )
@@ -80,3 +83,33 @@ def test_a_running_run_marked_finished_is_named(tmp_path: Path) -> None:
     with RunStore.open(tmp_path) as store:
         off = store.verify_runs()
     assert off is not None and off.run_id == running and "without a run_finished" in off.why
+
+
+def test_a_finished_row_holds_its_event_s_time_exactly(tmp_path: Path) -> None:
+    run_id = finished_run(tmp_path)
+    with RunStore.open(tmp_path) as store:
+        (event,) = store.events(run_id=run_id, kind="run_finished")
+        (row,) = [r for r in store.runs() if r.run_id == run_id]
+    assert row.finished_at == event.created_at
+
+
+def test_a_version_5_store_s_rows_take_their_event_s_time_unless_the_old_check_named_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from argus.store import migrations
+
+    monkeypatch.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:5])
+    kept, moved = finished_run(tmp_path), finished_run(tmp_path)
+    with RunStore.open(tmp_path) as store:
+        assert store.schema_version() == 5
+    # Version 5 read the finish time a moment after the event; one row was moved before it.
+    tamper(tmp_path, "UPDATE runs SET finished_at = finished_at || '9' WHERE run_id = ?", kept)
+    tamper(tmp_path, "UPDATE runs SET finished_at = '2000-01-01T00:00:00Z' WHERE run_id = ?", moved)
+    monkeypatch.undo()
+    with RunStore.open(tmp_path) as store:
+        assert store.schema_version() == 6
+        off = store.verify_runs()
+        times = {r.run_id: r.finished_at for r in store.runs()}
+        (event,) = store.events(run_id=kept, kind="run_finished")
+    assert times[kept] == event.created_at
+    assert off is not None and off.run_id == moved and "2000-01-01" in off.why

@@ -315,8 +315,23 @@ END;
 """
 
 Migration = str | Callable[[sqlite3.Connection], None]
+# Migration 6: a finished run's row takes its run_finished event's time as its finish time
+# (RunStore.finish_run writes exactly that from now on, and ``argus runs --verify`` holds the two
+# equal). Before, the row's time was read a moment after the event's; a row the earlier check
+# accepted (finished no earlier than its event) is aligned, one it named is left for it to name.
+_MIGRATION_6 = """
+UPDATE runs SET finished_at = (
+    SELECT e.created_at FROM events e
+    WHERE e.run_id = runs.run_id AND e.kind = 'run_finished' ORDER BY e.id DESC LIMIT 1
+)
+WHERE finished_at IS NOT NULL AND finished_at >= started_at AND finished_at >= (
+    SELECT e.created_at FROM events e
+    WHERE e.run_id = runs.run_id AND e.kind = 'run_finished' ORDER BY e.id DESC LIMIT 1
+);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
-    _MIGRATION_1, _MIGRATION_2, _MIGRATION_3, _migration_4, _MIGRATION_5,
+    _MIGRATION_1, _MIGRATION_2, _MIGRATION_3, _migration_4, _MIGRATION_5, _MIGRATION_6,
 )  # fmt: skip
 LATEST_VERSION = len(MIGRATIONS)
 

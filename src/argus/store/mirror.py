@@ -1,7 +1,12 @@
 """The ``runs`` table against the chain: a run's status and finish time are kept in the table
 for quick listing, but the chained ``run_finished`` event is the record. The table is not
-chained, so a row edited outside Argus (a failed run marked finished, a status rewritten) is
-caught only by comparing the two: ``first_disagreement`` names the first run where they differ.
+chained, so a row edited outside Argus (a failed run marked finished, a status rewritten, a
+finish moved, a run moved to another feature) is caught only by comparing the two:
+``first_disagreement`` names the first run where they differ.
+
+Every field of a row the event records is compared: the status (its payload's), the finish time
+(the event's ``created_at``: ``RunStore.finish_run`` writes exactly that) and the feature. The
+row's mode and start time are not in the event, so no edit of them can be caught here.
 """
 
 from __future__ import annotations
@@ -14,10 +19,12 @@ from argus.store.model import Run
 
 @dataclass(frozen=True)
 class Finished:
-    """What a run's chained ``run_finished`` event says: its status, and when it was written."""
+    """What a run's chained ``run_finished`` event says: its status, when it was written, and
+    the feature it belongs to."""
 
     status: object
     created_at: str
+    feature: str
 
 
 @dataclass(frozen=True)
@@ -54,10 +61,16 @@ def first_disagreement(
             return Disagreement(
                 run_id, f"the runs table says {run.status}, its run_finished event {said.status}"
             )
-        if run.finished_at < said.created_at or run.finished_at < run.started_at:
+        if run.finished_at != said.created_at:
             return Disagreement(
                 run_id,
-                f"the runs table's finish time {run.finished_at} is before its run_finished "
-                f"event ({said.created_at})",
+                f"the runs table's finish time {run.finished_at} is not its run_finished "
+                f"event's ({said.created_at})",
+            )
+        if run.feature != said.feature:
+            return Disagreement(
+                run_id,
+                f"the runs table puts it under feature {run.feature!r}, its run_finished event "
+                f"under {said.feature!r}",
             )
     return None

@@ -107,6 +107,9 @@ class RunStore(Closing):
         return cursor.rowcount == 1
 
     def finish_run(self, run_id: str, status: str) -> None:
+        """Mark the run finished with ``status``. Its finish time is its chained
+        ``run_finished`` event's (appended first), so ``verify_runs`` can hold the two equal;
+        the time now only for a run finished without one (which ``verify_runs`` names)."""
         with _sqlite_errors(self.path), self._write():
             row = self._conn.execute(
                 "SELECT finished_at FROM runs WHERE run_id = ?", (run_id,)
@@ -115,9 +118,14 @@ class RunStore(Closing):
                 raise StateError(f"{self.path}: no run {run_id!r} to finish")
             if row[0] is not None:
                 raise StateError(f"{self.path}: run {run_id!r} already finished at {row[0]}")
+            said = self._conn.execute(
+                "SELECT created_at FROM events WHERE run_id = ? AND kind = 'run_finished'"
+                " ORDER BY id DESC LIMIT 1",
+                (run_id,),
+            ).fetchone()
             self._conn.execute(
                 "UPDATE runs SET finished_at = ?, status = ? WHERE run_id = ?",
-                (utc_now(), status, run_id),
+                (said[0] if said else utc_now(), status, run_id),
             )
 
     def runs(self, feature: str | None = None, limit: int | None = None) -> list[Run]:
@@ -218,11 +226,13 @@ class RunStore(Closing):
         return len(rows), first_broken(links)
 
     def verify_runs(self) -> Disagreement | None:
-        """The first run whose row in ``runs`` (status, finish time) disagrees with its
+        """The first run whose row in ``runs`` (status, finish time, feature) disagrees with its
         chained ``run_finished`` event (mirror.py), or None. Run it after ``verify``: the
         events it trusts are the chain's."""
         finished = {
-            str(event.run_id): Finished(_status_of(event.payload), event.created_at or "")
+            str(event.run_id): Finished(
+                _status_of(event.payload), event.created_at or "", event.feature
+            )
             for event in self.events(kind="run_finished")
             if event.run_id is not None
         }
