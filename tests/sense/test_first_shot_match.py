@@ -4,14 +4,18 @@ with nothing to compare with, two identical shots in a row are still required.""
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from PIL import Image
+from PIL.PngImagePlugin import PngInfo
 
+from argus.diff.png import decode_png, encode_png
 from argus.sense import Sensor
+from argus.sense.shots import plain_png
 from argus.spec import View, load_spec
 from tests.sense.test_web_sensor import make_web_repo
 
@@ -61,3 +65,37 @@ def test_a_baseline_that_differs_does_not_end_the_capture(
     baseline.write_bytes((tmp_path / "a/render.png").read_bytes())
     result = warm_sensor.sense(spec, VIEW, tmp_path / "b", base_url=serve(repo))
     assert result.ok and result.attempts == 1
+
+
+def test_a_baseline_from_another_encoder_with_the_same_pixels_ends_the_capture(
+    tmp_path: Path, warm_sensor: Sensor, serve: Callable[[Path], str]
+) -> None:
+    """The shots are Chromium's fast encoding (argus.sense.shots); a baseline written by
+    Playwright's screenshot or an older Argus has other bytes for the same pixels. It still
+    ends the capture, and the render keeps the baseline's bytes, so the snapshot gate's
+    byte-identical shortcut holds. A baseline carrying more than pixels (a text chunk) ends it
+    too, but the render keeps the shot's own bytes."""
+    repo = make_web_repo(tmp_path, {"still.html": PAGE}, {"still": "/still.html"})
+    spec = load_spec(repo / "argus/specs/demo/spec.json")
+    base = serve(repo)
+    first = warm_sensor.sense(spec, VIEW, tmp_path / "a", base_url=base)
+    assert first.ok and first.attempts == 2
+    shot = (tmp_path / "a/render.png").read_bytes()
+    baseline = repo / "argus/specs/demo/__snapshots__/still-default-light.png"
+    baseline.parent.mkdir()
+    other = encode_png(decode_png(shot), compress_level=9)
+    assert other != shot and plain_png(other)
+    baseline.write_bytes(other)
+    again = warm_sensor.sense(spec, VIEW, tmp_path / "b", base_url=base)
+    assert again.ok and again.attempts == 1 and again.settled is True
+    assert (tmp_path / "b/render.png").read_bytes() == other
+
+    noted = io.BytesIO()
+    text = PngInfo()
+    text.add_text("Comment", "not a pixel")
+    Image.open(io.BytesIO(other)).save(noted, format="PNG", pnginfo=text)
+    assert not plain_png(noted.getvalue())
+    baseline.write_bytes(noted.getvalue())
+    third = warm_sensor.sense(spec, VIEW, tmp_path / "c", base_url=base)
+    assert third.ok and third.attempts == 1
+    assert (tmp_path / "c/render.png").read_bytes() == shot

@@ -9,9 +9,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from argus.config import ProjectConfig
+from argus.diff.png import decode_png
 from argus.sense import TRUNCATION_MARKER, Sensor
 from argus.sense.controls_choice import LOOP
 from argus.sense.probe import STYLE_PROPERTIES
@@ -351,7 +353,10 @@ def test_canonical_view_matches_the_approved_reference(
     assert result.ok, result.error
     reference = spec.target("list").reference_for(view.state, view.appearance)
     assert reference is not None and reference.file is not None
-    assert result.render.read_bytes() == reference.file.read_bytes()
+    # The same pixels; not the same bytes: the reference was encoded by Playwright's
+    # screenshot, the render by Chromium's fast PNG encoder (argus.sense.shots).
+    render, approved = result.render.read_bytes(), reference.file.read_bytes()
+    assert np.array_equal(decode_png(render), decode_png(approved))
 
 
 def test_same_view_sensed_20_times_is_byte_identical(serve: Serve, tmp_path: Path) -> None:

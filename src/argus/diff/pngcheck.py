@@ -72,6 +72,12 @@ def check_png_intact(data: bytes, source: Path | str = "image") -> PngHeader:
     return header
 
 
+def png_chunk_kinds(data: bytes, source: Path | str = "image") -> frozenset[bytes]:
+    """The kinds of chunk in a whole PNG (``check_png_intact``; InputError otherwise)."""
+    check_png_intact(data, source)
+    return frozenset(kind for kind, _start, _end in _chunks(data, source))
+
+
 def read_png_bytes(path: Path) -> bytes:
     """The bytes of the PNG file at ``path`` (unchecked), refused in one line when the file
     is missing, unreadable, not a regular file or over ``MAX_PNG_BYTES``."""

@@ -36,6 +36,7 @@ from argus.sense.page_state import FONTS_READY_JS, FREEZE_CSS, NetworkMonitor
 from argus.sense.pages import WarmPage
 from argus.sense.probe import ProbeBudget, aria_snapshot, dump_elements, warm_probe
 from argus.sense.result import SenseResult
+from argus.sense.shots import Shooter, Shot, plain_png, same_image
 from argus.sense.steps import focus_walk, run_steps
 from argus.sense.truncate import truncate_probe
 from argus.sense.views import ViewPlan
@@ -177,27 +178,38 @@ async def _nothing() -> None:
     return None
 
 
-def _shooter(page: Page, full_page: bool) -> Callable[[], Awaitable[bytes]]:
-    """The render's screenshot, as every shot of the capture takes it."""
+async def _matched(shot: Shot, expected: Collection[bytes]) -> bytes | None:
+    """The render's bytes when ``shot`` holds the pixels of one of the ``expected`` images,
+    else None. Byte-identical: the shot. The same pixels from another encoder (a baseline
+    written from Playwright's screenshot or by an older Argus): that image's bytes when it
+    holds nothing but pixels (argus.sense.shots.plain_png), so the render stays byte-identical
+    to its baseline and every byte-identity shortcut after it holds; else the shot's."""
+    if shot.png in expected:
+        return shot.png
+    if not expected:
+        return None
 
-    async def shot() -> bytes:
-        return await page.screenshot(
-            type="png", animations="disabled", caret="hide", full_page=full_page, scale="css"
-        )
+    def compare() -> bytes | None:
+        for image in expected:
+            if same_image(shot.png, image):
+                return image if plain_png(image) else shot.png
+        return None
 
-    return shot
+    return await asyncio.to_thread(compare)
 
 
 async def stable_capture(
+    shoot: Callable[[], Awaitable[Shot]],
     page: Page,
-    full_page: bool,
     probe_with: CDPSession | None = None,
     warmed: Awaitable[None] | None = None,
     budget: ProbeBudget | None = None,
     expected: Collection[bytes] = (),
-    first: bytes | None = None,
+    first: Shot | None = None,
 ) -> tuple[bytes, tuple[Probed, dict[str, Any]] | None, bool, int]:
-    """Screenshots until two consecutive ones are byte-identical, at most MAX_ATTEMPTS.
+    """Screenshots (``shoot``, argus.sense.shots.Shooter) until two consecutive ones are
+    byte-identical, at most MAX_ATTEMPTS. Two shots count as identical only when one encoder
+    took both (``Shot.same_bytes``).
 
     The probe (through ``probe_with``, a CDP session of ``page``) runs alongside each
     confirming screenshot: when the screenshots before and after it are identical the page was
@@ -206,19 +218,19 @@ async def stable_capture(
     screenshot; it is awaited before the probe runs.
 
     With ``expected`` images (the view's baseline, its previous render) the first shot is
-    taken beside the probe and, when it is byte-identical to one of them, ends the capture
-    there, as Playwright's toHaveScreenshot stops at a first match: an image equal to a render
-    taken at rest proves the page reached that rest. Otherwise the two-shot rule goes on.
+    taken beside the probe and, when it holds the pixels of one of them (``_matched``), ends
+    the capture there, as Playwright's toHaveScreenshot stops at a first match: an image equal
+    to a render taken at rest proves the page reached that rest. Otherwise the two-shot rule
+    goes on.
 
     ``first`` is a first screenshot already taken at rest (during the network's quiet
     window); the capture goes on from it. Given only without the probe."""
 
-    shot = _shooter(page, full_page)
     probed: tuple[Probed, dict[str, Any]] | None = None
     if first is not None:
         previous = first
-        if previous in expected:
-            return previous, None, True, 1
+        if (kept := await _matched(previous, expected)) is not None:
+            return kept, None, True, 1
         if warmed is not None:
             await warmed
     elif expected:
@@ -226,27 +238,27 @@ async def stable_capture(
             await warmed
         if probe_with is not None:
             previous, probed = await asyncio.gather(
-                shot(), _probe(page, probe_with, budget or ProbeBudget())
+                shoot(), _probe(page, probe_with, budget or ProbeBudget())
             )
         else:
-            previous = await shot()
-        if previous in expected:
-            return previous, probed, True, 1
+            previous = await shoot()
+        if (kept := await _matched(previous, expected)) is not None:
+            return kept, probed, True, 1
     else:
-        previous = await shot()
+        previous = await shoot()
         if warmed is not None:
             await warmed
     for attempt in range(2, MAX_ATTEMPTS + 1):
         if probe_with is not None:
             current, probed = await asyncio.gather(
-                shot(), _probe(page, probe_with, budget or ProbeBudget())
+                shoot(), _probe(page, probe_with, budget or ProbeBudget())
             )
         else:
-            current = await shot()
-        if current == previous:
-            return current, probed, True, attempt
+            current = await shoot()
+        if current.same_bytes(previous):
+            return current.png, probed, True, attempt
         previous = current
-    return previous, probed, False, MAX_ATTEMPTS
+    return previous.png, probed, False, MAX_ATTEMPTS
 
 
 def context_options(config: ProjectConfig, *, user_agent: str | None = None) -> dict[str, Any]:
@@ -353,7 +365,7 @@ async def _at_rest(
     network: NetworkMonitor,
     timeout_s: float,
     frozen: Callable[[], None] = lambda: None,
-    beside: Callable[[], Awaitable[bytes]] | None = None,
+    beside: Callable[[], Awaitable[Shot]] | None = None,
 ) -> bool:
     """Fonts ready and the freeze stylesheet in, then a quiet network; False when it never is.
 
@@ -479,7 +491,8 @@ async def _sense(
             # shot belongs beside the probe.
             # A framework's page may still be busy in the network's quiet window: no early shot.
             quick = not (plan.steps or probe or framework)
-            early = _shooter(page, plan.full_page) if quick else None
+            shoot = Shooter(page, warm.session, plan.full_page)
+            early = shoot if quick else None
             settling = _at_rest(page, network, config.browser.timeout, start_warming, early)
             if not await clock.phase("settle", settling):
                 raise SensorError(
@@ -495,8 +508,8 @@ async def _sense(
             png, sensed, settled, attempts = await clock.phase(
                 "capture_and_probe",
                 stable_capture(
+                    shoot,
                     page,
-                    plan.full_page,
                     warm.session if probe else None,
                     warming,
                     probe_budget(plan, config),
