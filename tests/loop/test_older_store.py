@@ -11,7 +11,7 @@ import pytest
 
 from argus.cli import main
 from argus.loop.records.status import Status
-from argus.store import RunStore, db_path
+from argus.store import LATEST_VERSION, RunStore, db_path
 from tests.loop.fakeapp import FEATURE, make_repo
 from tests.loop.test_run_fakes import _run
 from tests.store.test_event_chain import COLUMNS, version_3_store
@@ -28,7 +28,7 @@ def test_a_loop_upgrades_a_version_3_store_and_extends_its_chain(
     outcome = _run(root)
     assert outcome.status is Status.DONE, outcome
     with RunStore.open(root) as store:
-        assert store.schema_version() == 5
+        assert store.schema_version() == LATEST_VERSION
         count, broken = store.verify()
         assert broken is None and count > len(old)
         assert {r.run_id for r in store.runs()} == {"r1", outcome.run_id}
