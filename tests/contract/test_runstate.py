@@ -177,6 +177,20 @@ def test_an_open_run_in_one_repository_holds_no_session_in_another(
     assert hook(second) == ""
 
 
+def test_a_session_of_the_outer_project_in_a_nested_repository_is_still_held(
+    tmp_path: Path,
+) -> None:
+    # A nested repository is a workspace of its own (above), but a session whose project is
+    # the outer one (CLAUDE_PROJECT_DIR) and that moved into the nested one is still held.
+    outer = git_repo(tmp_path / "outer")
+    nested = git_repo(outer / "vendor" / "inner")
+    run.start(outer, write_contract(outer), "anthropic/the-builder", "")
+    assert hook(nested) == ""
+    event = json.dumps({"cwd": str(nested)}).encode()
+    held = json.loads(run_stop_hook(event, str(outer), nested))
+    assert held["decision"] == "block" and "ship-it" in held["reason"]
+
+
 # -- a closed run is archived when the contract starts again ------------------------------
 
 
