@@ -92,7 +92,7 @@ DEFAULT = (
     "src/argus/judge/metric/checks/_formats.py=tests/judge/test_metric_typed.py",
     "src/argus/judge/metric/checks/_order.py=tests/judge/test_metric_typed.py",
     "src/argus/judge/metric/checks/_shown.py=tests/judge/test_metric_typed.py",
-    "src/argus/judge/metric/checks/trap.py=tests/judge/test_metric_typed.py",
+    "src/argus/judge/metric/checks/_trap.py=tests/judge/test_metric_typed.py",
     "src/argus/judge/metric/checks/_values.py=tests/judge/test_metric_typed.py",
     # sign-off, referee, contract completion, Stop hook
     "src/argus/loop/records/signoff.py=tests/loop/test_signoff.py",

@@ -4,7 +4,7 @@ Runs after the capture (it moves the focus), in the same isolated world as the f
 (argus.sense.world), so the page cannot fake ``document.activeElement`` or the answer. The
 result goes to probe.json as ``focus_trap``: ``{region, from, stops}``, each stop the focused
 element's ids and whether it is inside the region (None when nothing holds the focus); the
-metric judge reads it (argus.judge.metric.checks.trap).
+metric judge reads it (argus.judge.metric.checks, its focus-trap check).
 """
 
 from __future__ import annotations

@@ -16,8 +16,8 @@ from argus.judge.metric.checks._alignment import numeric_column_check
 from argus.judge.metric.checks._formats import format_check
 from argus.judge.metric.checks._order import sort_check
 from argus.judge.metric.checks._shown import shown_check
+from argus.judge.metric.checks._trap import trap_check
 from argus.judge.metric.checks._values import Tree
-from argus.judge.metric.checks.trap import trap_check
 from argus.judge.metric.context import MetricContext
 
 __all__ = ["typed_checks"]
