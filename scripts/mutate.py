@@ -107,7 +107,7 @@ DEFAULT = (
     "src/argus/contract/hook.py=tests/contract/test_hook.py,tests/contract/test_forgery.py,tests/contract/test_runstate.py",
     # the run-state layer's hash chain: what every tamper check of the events and ledgers asks
     "src/argus/store/chain.py=tests/store/test_chain.py",
-    "src/argus/store/mirror.py=tests/store/test_runs_mirror.py",
+    "src/argus/store/_mirror.py=tests/store/test_runs_mirror.py",
     # who counts as a person, pinned contracts, the PreToolUse guard (issue 24, route 6)
     "src/argus/person.py=tests/contract/test_person.py",
     "src/argus/contract/pins.py=tests/contract/test_pins.py",

@@ -18,7 +18,7 @@ import pytest
 from argus.cli import main
 from argus.errors import StateError
 from argus.store import LATEST_VERSION, Event, RunStore, db_path
-from argus.store import migrations as migrations_module
+from argus.store import _migrations as migrations_module
 
 KINDS_3 = (
     "run_started", "gate_result", "verdict", "decision", "sign_off", "run_finished",
@@ -206,7 +206,7 @@ KILLER = textwrap.dedent(
     """
     import os, signal, sys
     from pathlib import Path
-    from argus.store import RunStore, migrations
+    from argus.store import RunStore, _migrations as migrations
     real, seen = migrations.link_hash, []
     def killing(prev, content):
         seen.append(prev)

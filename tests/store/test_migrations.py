@@ -12,7 +12,7 @@ import pytest
 
 from argus.errors import InputError, StateError
 from argus.store import EVENT_KINDS, LATEST_VERSION, Event, RunStore, db_path
-from argus.store.migrations import MIGRATIONS, _statements, migrate
+from argus.store._migrations import MIGRATIONS, _statements, migrate
 
 ORIGINAL_KINDS = (
     "run_started",
@@ -304,7 +304,7 @@ def test_rebuild_is_the_same_under_either_pragma(
 def test_a_version_4_store_takes_the_contract_kinds_keeping_its_chain(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from argus.store import migrations as migrations_module
+    from argus.store import _migrations as migrations_module
 
     monkeypatch.setattr(migrations_module, "MIGRATIONS", MIGRATIONS[:4])
     with RunStore.open(tmp_path) as store:  # a store as Argus left it at version 4

@@ -96,7 +96,7 @@ def test_a_finished_row_holds_its_event_s_time_exactly(tmp_path: Path) -> None:
 def test_a_version_5_store_s_rows_take_their_event_s_time_unless_the_old_check_named_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from argus.store import migrations
+    from argus.store import _migrations as migrations
 
     monkeypatch.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:5])
     kept, moved = finished_run(tmp_path), finished_run(tmp_path)

@@ -1,11 +1,11 @@
 """The run-state layer the loop and the contract runner share, below every workflow.
 
 - ``runstore``: the run store, SQLite at ``{repo}/.argus/argus.db``: runs and append-only,
-  hash-chained events, the loop's and a contract run's ledger records (``migrations`` upgrades
+  hash-chained events, the loop's and a contract run's ledger records (``_migrations`` upgrades
   an older store in place; ``transaction`` lands several appends together);
 - ``chain``: the one hash chain (the events; a contract's old ``ledger.jsonl`` before import),
   with ``first_broken`` naming the first link that does not hold;
-- ``mirror``: the ``runs`` table (status, finish time) against the chained ``run_finished``
+- ``_mirror``: the ``runs`` table (status, finish time) against the chained ``run_finished``
   events, ``first_disagreement`` naming the first run where they differ;
 - ``registry``: open runs, remembered in every state home and read by workspace;
 - ``lock``: the one run-state lock (``argus.folderlock`` by the folder's identity, plus a key in
@@ -16,9 +16,9 @@ Atomic JSON state is ``argus.io.atomic_write_json`` (foundation), for the loop's
 signoff.json and a contract run's state.json alike.
 """
 
+from argus.store._migrations import EVENT_KINDS, LATEST_VERSION
+from argus.store._mirror import Disagreement, first_disagreement
 from argus.store.chain import BrokenLink, first_broken, link_hash
-from argus.store.migrations import EVENT_KINDS, LATEST_VERSION
-from argus.store.mirror import Disagreement, first_disagreement
 from argus.store.model import Event, Run, ViewKey, ViewLike
 from argus.store.runstore import RunStore, db_path
 

@@ -19,9 +19,9 @@ from typing import Any
 
 from argus.closing import Closing
 from argus.errors import InputError, StateError
+from argus.store._migrations import EVENT_KINDS, LATEST_VERSION, migrate
+from argus.store._mirror import Disagreement, Finished, first_disagreement
 from argus.store.chain import GENESIS, BrokenLink, Link, first_broken, link_hash
-from argus.store.migrations import EVENT_KINDS, LATEST_VERSION, migrate
-from argus.store.mirror import Disagreement, Finished, first_disagreement
 from argus.store.model import CHAINED_COLUMNS, Event, Run, ViewLike, chain_content, utc_now
 
 DB_RELATIVE = Path(".argus") / "argus.db"
@@ -227,7 +227,7 @@ class RunStore(Closing):
 
     def verify_runs(self) -> Disagreement | None:
         """The first run whose row in ``runs`` (status, finish time, feature) disagrees with its
-        chained ``run_finished`` event (mirror.py), or None. Run it after ``verify``: the
+        chained ``run_finished`` event (_mirror.py), or None. Run it after ``verify``: the
         events it trusts are the chain's."""
         finished = {
             str(event.run_id): Finished(
