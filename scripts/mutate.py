@@ -102,8 +102,8 @@ DEFAULT = (
     "src/argus/referee/_evidence.py=tests/referee/test_evidence_states.py",
     # completion: the deciding part of `argus contract complete` (run.py only opens and locks)
     # and the ledger proof it and the Stop hook ask; not the slow CLI end-to-end tests
-    "src/argus/contract/completion.py=tests/contract/test_completion.py",
-    "src/argus/contract/proof.py=tests/contract/test_proof.py",
+    "src/argus/contract/_completion.py=tests/contract/test_completion.py",
+    "src/argus/contract/_proof.py=tests/contract/test_proof.py",
     "src/argus/contract/hook.py=tests/contract/test_hook.py,tests/contract/test_forgery.py,tests/contract/test_runstate.py",
     # the run-state layer's hash chain: what every tamper check of the events and ledgers asks
     "src/argus/store/chain.py=tests/store/test_chain.py",

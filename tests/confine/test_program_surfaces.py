@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from argus.config import ProjectConfig, WebServerConfig
-from argus.contract import grader
+from argus.contract import _grader as grader
 from argus.contract import run as contract_run
 from argus.errors import SensorError
 from argus.loop._implementer import run_implementer

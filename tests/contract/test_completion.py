@@ -1,4 +1,4 @@
-"""Closing a contract run (argus.contract.completion): from verifying only, on the working tree
+"""Closing a contract run (argus.contract._completion): from verifying only, on the working tree
 its passes were earned on, with every required stage proven by the ledger and a fresh summary;
 the closure report lists every stage as the run ends."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from argus.contract import run
-from argus.contract.completion import NotReady
+from argus.contract._completion import NotReady
 from argus.contract.model import load_contract
 from argus.contract.state import load_state, state_dir
 from argus.contract.summary import SummaryMissing

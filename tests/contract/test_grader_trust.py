@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from argus.contract import run
-from argus.contract.graderexec import grader_argv, grader_environment
+from argus.contract._graderexec import grader_argv, grader_environment
 from argus.errors import InputError
 from tests.contract.conftest import write_contract
 

@@ -1,4 +1,4 @@
-"""What the ledger must hold for a required stage to count as passed (argus.contract.proof),
+"""What the ledger must hold for a required stage to count as passed (argus.contract._proof),
 decided on synthetic ledger entries: each missing piece of evidence leaves the stage unproven."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from argus.contract._proof import unproven
 from argus.contract.model import Budget, Contract, Grader, Stage
-from argus.contract.proof import unproven
 from argus.contract.state import evidence_digest
 
 EXECUTOR = "anthropic/the-builder"

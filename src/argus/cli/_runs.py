@@ -118,7 +118,7 @@ def verify_stores(stores: list[Path], as_json: bool = False, root: Path | None =
             # The runs table is compared with the chain only once the chain holds.
             off = store.verify_runs() if bad is None else None
         found.append((db_path(where), count, bad, off))
-    # Contract runs keep their ledger in the repository's store (argus.contract.ledger): once
+    # Contract runs keep their ledger in the repository's store (argus.contract._ledger): once
     # its chain holds, each run's state.json must be what its records fold to.
     home = [bad for path, _, bad, _ in found if root is not None and path == db_path(root)]
     contracts = (

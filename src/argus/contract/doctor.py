@@ -14,9 +14,9 @@ import importlib.util
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from argus.contract._worktree import worktree_digest
 from argus.contract.model import Contract, check_grader, load_contract
 from argus.contract.state import TERMINAL, load_state, state_dir
-from argus.contract.worktree import worktree_digest
 from argus.errors import ArgusError
 
 

@@ -20,8 +20,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from argus.contract import ledger
-from argus.contract.ledger import store_run_id
+from argus.contract import _ledger as ledger
+from argus.contract._ledger import store_run_id
 from argus.contract.state import CONTRACTS_DIR, RunState, now, state_dir
 from argus.errors import InputError
 from argus.store.runstore import RunStore

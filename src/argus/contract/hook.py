@@ -25,14 +25,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from argus.contract import ledger
+from argus.contract import _ledger as ledger
+from argus.contract._proof import unproven
+from argus.contract._worktree import worktree_digest
 from argus.contract.model import load_contract
 from argus.contract.pins import pin_problem
-from argus.contract.proof import unproven
 from argus.contract.registry import remembered
 from argus.contract.state import ACTIVE, load_state, state_dir
 from argus.contract.summary import SECTIONS, current_summary
-from argus.contract.worktree import worktree_digest
 from argus.io import loads_json
 from argus.store.registry import workspace_dirs, workspaces
 

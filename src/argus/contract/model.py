@@ -151,7 +151,7 @@ def check_independence(
 ) -> None:
     """A grader may not be the executor: not its model (by identity: a provider or router
     prefix, a snapshot date or a version suffix is the same model), not the implementer's
-    command, and not a program the executor could have written (argus.contract.graderexec)."""
+    command, and not a program the executor could have written (argus.contract._graderexec)."""
     for stage in contract.stages:
         if stage.grader is not None:
             check_grader(contract, stage, root, executor_model, executor_command)
@@ -162,7 +162,7 @@ def check_grader(
 ) -> list[str] | None:
     """Refuse a grader that is not independent of the executor (E_NO_DIVERSITY); the argv of
     a command grader, None for a model grader."""
-    from argus.contract.graderexec import grader_argv
+    from argus.contract._graderexec import grader_argv
     from argus.judge.base import command_words
     from argus.judge.identity import same_model
 

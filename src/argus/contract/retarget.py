@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from argus.contract._worktree import worktree_digest
 from argus.contract.model import check_independence, load_contract
 from argus.contract.pins import require_pinned
 from argus.contract.run import _implementer, _locked, open_run
 from argus.contract.state import TERMINAL, RunState, StageState, now, save_state
-from argus.contract.worktree import worktree_digest
 from argus.errors import InputError
 
 

@@ -20,10 +20,11 @@ from typing import TypeVar
 
 from argus.confine import detect, run_confined, workspace
 from argus.confine.program import NOT_FOUND_EXIT, shell_not_found
-from argus.contract import ledger
-from argus.contract.completion import NotReady as NotReady  # raised by complete
-from argus.contract.completion import close, drop_stale
-from argus.contract.grader import ask_grader
+from argus.contract import _ledger as ledger
+from argus.contract._completion import NotReady as NotReady  # raised by complete
+from argus.contract._completion import close, drop_stale
+from argus.contract._grader import ask_grader
+from argus.contract._worktree import worktree_digest
 from argus.contract.history import archive_run
 from argus.contract.model import (
     Contract,
@@ -47,7 +48,6 @@ from argus.contract.state import (
     state_dir,
 )
 from argus.contract.summary import require_summary, write_summary
-from argus.contract.worktree import worktree_digest
 from argus.errors import InputError
 from argus.evidence.content import clip
 from argus.proc import read_tail
@@ -407,5 +407,5 @@ def _implementer(root: Path) -> str:
 
 def complete(root: Path, contract_id: str) -> Path:
     """Close the run once every required stage passed; the closure summary's path
-    (argus.contract.completion decides)."""
+    (argus.contract._completion decides)."""
     return _locked(root, contract_id, lambda: close(root, *open_run(root, contract_id)))

@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from argus.contract import ledger
+from argus.contract import _ledger as ledger
 from argus.contract.model import Contract
 from argus.contract.registry import remember
 from argus.errors import InputError
@@ -172,7 +172,7 @@ def save_state(root: Path, state: RunState, *, repair: bool = False) -> Path:
     (its view).
 
     ``repair`` (a person's abort): the ledger is not walked first; the whole state is appended
-    after whatever the store holds (argus.contract.ledger.record).
+    after whatever the store holds (argus.contract._ledger.record).
     """
     directory = state_dir(root, state.contract_id)
     directory.mkdir(parents=True, exist_ok=True)

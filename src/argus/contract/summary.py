@@ -20,8 +20,8 @@ import re
 from datetime import UTC, datetime
 from pathlib import Path
 
+from argus.contract._worktree import worktree_digest
 from argus.contract.state import RunState, state_dir
-from argus.contract.worktree import worktree_digest
 from argus.errors import InputError
 from argus.io import atomic_write_json, atomic_write_text, read_json
 

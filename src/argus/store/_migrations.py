@@ -262,7 +262,7 @@ def _migration_4(conn: sqlite3.Connection) -> None:
         conn.execute(statement)
 
 
-# Migration 5: a contract run's ledger records (argus.contract.ledger) become events, kinds
+# Migration 5: a contract run's ledger records (argus.contract._ledger) become events, kinds
 # ``contract_run`` and ``contract_stage``. The same rebuild as 4, into events_v5; every row is
 # copied with its id, prev_hash and hash as they are (the CHECK is not part of an event's
 # link, so the chain reads exactly as before), and the three triggers are made again (dropping

@@ -1,6 +1,6 @@
 """Whether the ledger proves a stage passed: the evidence, not a status field, decides.
 
-``complete`` and the Stop hook ask this of the ledger's own records (argus.contract.ledger),
+``complete`` and the Stop hook ask this of the ledger's own records (argus.contract._ledger),
 never of state.json. A required stage is proven when its latest record is a pass that carries:
 
 - its evidence, whose digest is the one the pass names;
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from argus.contract.ledger import fold
+from argus.contract._ledger import fold
 from argus.contract.model import Contract, Stage
 from argus.contract.state import evidence_digest
 from argus.judge.identity import same_model

@@ -3,7 +3,7 @@
 A run completes only under a contract a person pinned (argus.contract.pins), only from
 ``verifying``, only on the working tree its passes were earned on (a
 pass earned on another tree is reset to pending, and the run is not ready), only when the
-ledger itself proves every required stage passed (argus.contract.proof, never state.json),
+ledger itself proves every required stage passed (argus.contract._proof, never state.json),
 and only with a fresh closure summary. Then the run moves to ``completed`` and its closure
 report (``summary.md``: the contract, the run, each stage's status, attempts, evidence digest
 and working tree, then the executor's summary) is written beside the state.
@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from argus.contract import ledger
+from argus.contract import _ledger as ledger
+from argus.contract._proof import unproven
+from argus.contract._worktree import worktree_digest
 from argus.contract.model import Contract
 from argus.contract.pins import require_pinned
-from argus.contract.proof import unproven
 from argus.contract.state import RunState, now, save_state, state_dir
 from argus.contract.summary import require_summary
-from argus.contract.worktree import worktree_digest
 from argus.errors import ArgusError, InputError
 from argus.io import atomic_write_text
 

@@ -13,7 +13,7 @@ Each dispatch carries a fresh nonce inside the evidence packet, and the answer m
 it: an answer that does not (a program that prints a fixed GO, one that replays an earlier
 answer or text planted in the change) is no verdict. An agent command runs in a private empty
 directory, never the repository, with the environment cleaned of what makes programs load
-code or configuration from elsewhere (argus.contract.graderexec), so configuration the
+code or configuration from elsewhere (argus.contract._graderexec), so configuration the
 executor planted in the repository (a git alias, a conftest.py, package.json scripts, an
 agent's settings file) is not loaded by it.
 
@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from argus.confine import Policy, detect
 from argus.confine.launch import popen_confined
-from argus.contract.graderexec import grader_environment
+from argus.contract._graderexec import grader_environment
 from argus.errors import JudgeError
 from argus.evidence.content import clip, fence
 from argus.judge.answer import parse_json_object
