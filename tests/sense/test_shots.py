@@ -4,13 +4,16 @@ how two shots compare, and when two images hold the same pixels (argus.sense.sho
 from __future__ import annotations
 
 import asyncio
+import base64
 import io
+import json
 from typing import Any
 
 import numpy as np
 import pytest
 from PIL import Image
 from PIL.PngImagePlugin import PngInfo
+from playwright.async_api import Error as PlaywrightError
 
 from argus.diff.png import encode_png
 from argus.sense.shots import (
@@ -124,3 +127,55 @@ def test_a_preparation_that_throws_falls_back_to_playwrights_screenshot() -> Non
     assert shot == Shot(b"playwright's", False)
     # Whatever the preparation did before it threw is undone.
     assert page.expressions == [PREPARE_JS, RESTORE_JS]
+
+
+class _CountingSession:
+    """A CDP session on a page the fast shot can take: counts the worlds made; the first
+    ``fail_worlds`` attempts to make one fail as a navigation would make them."""
+
+    def __init__(self, fail_worlds: int = 0) -> None:
+        self.worlds = 0
+        self.fail_worlds = fail_worlds
+
+    async def send(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        if method == "Page.getFrameTree":
+            return {"frameTree": {"frame": {"id": "main"}}}
+        if method == "Page.createIsolatedWorld":
+            self.worlds += 1
+            if self.worlds <= self.fail_worlds:
+                raise PlaywrightError("Frame was detached")
+            return {"executionContextId": self.worlds}
+        if method == "Runtime.evaluate":
+            assert params is not None and params["contextId"] == self.worlds
+            layout = json.dumps(LAYOUT) if params["expression"] == PREPARE_JS else None
+            return {"result": {"value": layout}}
+        assert method == "Page.captureScreenshot" and params is not None
+        assert params["optimizeForSpeed"] is True
+        return {"data": base64.b64encode(b"fast").decode()}
+
+
+def test_a_world_started_ahead_is_the_one_the_shots_use() -> None:
+    async def run() -> tuple[Shot, Shot, int]:
+        session = _CountingSession()
+        shoot = Shooter(None, session, False)  # type: ignore[arg-type]
+        started = shoot.start()
+        assert started is not None and shoot.start() is started  # one world, however often
+        first, second = await shoot(), await shoot()
+        return first, second, session.worlds
+
+    assert asyncio.run(run()) == (Shot(b"fast", True), Shot(b"fast", True), 1)
+
+
+def test_a_world_started_ahead_that_failed_is_made_again() -> None:
+    async def run() -> tuple[Shot, int]:
+        session = _CountingSession(fail_worlds=1)
+        shoot = Shooter(None, session, False)  # type: ignore[arg-type]
+        shoot.start()
+        return await shoot(), session.worlds
+
+    assert asyncio.run(run()) == (Shot(b"fast", True), 2)
+
+
+def test_playwrights_shooter_starts_no_world() -> None:
+    session = _CountingSession()
+    assert Shooter(None, session, False, fast=False).start() is None  # type: ignore[arg-type]

@@ -472,6 +472,7 @@ async def _sense(
         font_probe = FontProbe(warm.session) if probe else None
         looking_up_fonts: asyncio.Future[dict[str, Any]] | None = None
         warming: asyncio.Future[None] | None = None
+        making_world: asyncio.Future[int] | None = None
         checking_controls: asyncio.Future[dict[str, Any]] | None = None
 
         def start_warming() -> None:
@@ -492,6 +493,7 @@ async def _sense(
             # A framework's page may still be busy in the network's quiet window: no early shot.
             quick = not (plan.steps or probe or framework)
             shoot = Shooter(page, warm.session, plan.full_page)
+            making_world = shoot.start()
             early = shoot if quick else None
             settling = _at_rest(page, network, config.browser.timeout, start_warming, early)
             if not await clock.phase("settle", settling):
@@ -577,7 +579,7 @@ async def _sense(
                 ),
             )
         finally:
-            await _abandon(warming, loading_axe, looking_up_fonts, checking_controls)
+            await _abandon(warming, loading_axe, looking_up_fonts, checking_controls, making_world)
     except PlaywrightError as exc:
         reason = _first_line(exc, type(exc).__name__)
         raise SensorError(
