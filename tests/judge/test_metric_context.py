@@ -1,4 +1,4 @@
-"""What every metric dimension reads (argus.judge.metric.context) and the metric judge's own
+"""What every metric dimension reads (argus.judge.metric._context) and the metric judge's own
 assembly (argus.judge.metric): nodes from probe.json, optional inputs, images, the dimension
 entries and the registry. No browser."""
 
@@ -20,11 +20,11 @@ from argus.config import ProjectConfig
 from argus.errors import InputError, JudgeError
 from argus.judge.metric import MEASURES, MetricJudge, dimension_entry
 from argus.judge.metric._accessibility import accessibility
+from argus.judge.metric._context import Measured, MetricContext
 from argus.judge.metric._design import layout_spacing, token_compliance, typography
 from argus.judge.metric._functional import functional_correctness
 from argus.judge.metric._hierarchy import hierarchy
 from argus.judge.metric._visual import closer_than_previous, visual_fidelity
-from argus.judge.metric.context import Measured, MetricContext
 from argus.judge.packet import Packet, PacketFile
 from argus.judge.registry import get_judge
 from argus.schemas.rubric import default_rubric_text

@@ -17,7 +17,7 @@ import pytest
 from argus.config import ProjectConfig
 from argus.errors import InputError
 from argus.judge.metric import _design as design
-from argus.judge.metric.context import Measured, MetricContext
+from argus.judge.metric._context import Measured, MetricContext
 from argus.judge.packet import Packet, PacketFile
 from tests.support.habits import HABITS_DIR
 

@@ -13,7 +13,7 @@ from argus.config import ProjectConfig
 from argus.judge._layout import CELL, _cells, background_color, ink_mask
 from argus.judge._ssim import block_mean, grey, grey_block_mean
 from argus.judge.metric import MetricJudge
-from argus.judge.metric import context as context_module
+from argus.judge.metric import _context as context_module
 from argus.judge.picture import (
     KEPT_PICTURES,
     Picture,

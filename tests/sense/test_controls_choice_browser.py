@@ -15,7 +15,7 @@ from argus.cli._assert import _sense_now
 from argus.config import load_config
 from argus.judge.assemble import packet_for_view
 from argus.judge.metric import MetricJudge
-from argus.judge.metric.context import Measured
+from argus.judge.metric._context import Measured
 from argus.loop.engine.web_services import ArgusServices
 from argus.loop.records.layout import RunLayout
 from argus.schemas import load_rubric

@@ -14,11 +14,11 @@ from typing import Any
 from argus.config import ProjectConfig
 from argus.errors import InputError
 from argus.judge.metric._accessibility import accessibility
+from argus.judge.metric._context import Measured, MetricContext
 from argus.judge.metric._design import layout_spacing, token_compliance, typography
 from argus.judge.metric._functional import functional_correctness
 from argus.judge.metric._hierarchy import hierarchy
 from argus.judge.metric._visual import closer_than_previous, visual_fidelity
-from argus.judge.metric.context import Measured, MetricContext
 from argus.judge.packet import Packet
 from argus.schemas import load_rubric
 

@@ -33,7 +33,7 @@ from argus.gates.axe import check_axe
 from argus.gates.base import Finding, GateStatus
 from argus.gates.focus_visible import check_focus_visible
 from argus.gates.rendered_contrast import check_rendered_contrast
-from argus.judge.metric.context import Measured, MetricContext, Node
+from argus.judge.metric._context import Measured, MetricContext, Node
 
 SELECTOR_CHARS = 60
 TARGET_PX = 24.0  # WCAG 2.5.8 Target Size (Minimum), AA

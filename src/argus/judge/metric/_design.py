@@ -30,7 +30,7 @@ from argus.gates.token_compliance import (
     PX_TOLERANCE,
     check_token_compliance,
 )
-from argus.judge.metric.context import Measured, MetricContext, Node
+from argus.judge.metric._context import Measured, MetricContext, Node
 from argus.tokens.colorroles import inferred_appearance
 from argus.tokens.model import ALL_APPEARANCES, _rendered_distance
 

@@ -39,8 +39,8 @@ from spellchecker import SpellChecker
 from argus.errors import InputError
 from argus.evidence.content import clip
 from argus.judge._aria import TextPattern, collapse, first_unmatched, parse_aria, template_matches
+from argus.judge.metric._context import Measured, MetricContext, Node
 from argus.judge.metric.checks import typed_checks
-from argus.judge.metric.context import Measured, MetricContext, Node
 from argus.judge.metric.controls import dead_controls, unmeasured
 from argus.spec.prose import prose_criteria
 

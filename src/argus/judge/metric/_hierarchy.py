@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from argus.color import RGBA, composite, contrast_ratio, delta_e_2000, parse_color
 from argus.gates.rendered_contrast import WHITE, layering
-from argus.judge.metric.context import Measured, MetricContext, Node
+from argus.judge.metric._context import Measured, MetricContext, Node
 from argus.judge.metric.figures import figures
 
 SAME_TREATMENT_DELTA_E = 5.0

@@ -23,7 +23,7 @@ from argus.diff.sensor_tolerance import sensor_tolerance
 from argus.frameworks import framework_masks
 from argus.judge._composition import StructureChange, design_scores
 from argus.judge._regression import compare_same_sensor
-from argus.judge.metric.context import Measured, MetricContext
+from argus.judge.metric._context import Measured, MetricContext
 from argus.judge.picture import Picture
 
 # Human reference (Design2Code scores): at or above PASS for 1, at or above PARTIAL for 0.5.

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from typing import Any, TypeGuard
 
 from argus.evidence.content import clip
-from argus.judge.metric.context import MetricContext
+from argus.judge.metric._context import MetricContext
 from argus.spec.selectors import names_element
 
 MAX_LISTED = 3

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from argus.diff.masks import select_elements
-from argus.judge.metric.context import MetricContext, Node
+from argus.judge.metric._context import MetricContext, Node
 
 FIGURE_TAGS = frozenset({"table", "data", "meter", "output"})
 FIGURE_ROLES = frozenset({"cell", "gridcell", "table", "grid", "meter"})

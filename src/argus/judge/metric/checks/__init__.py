@@ -12,13 +12,13 @@ import re
 from typing import Any
 
 from argus.errors import InputError
+from argus.judge.metric._context import MetricContext
 from argus.judge.metric.checks._alignment import numeric_column_check
 from argus.judge.metric.checks._formats import format_check
 from argus.judge.metric.checks._order import sort_check
 from argus.judge.metric.checks._shown import shown_check
 from argus.judge.metric.checks._trap import trap_check
 from argus.judge.metric.checks._values import Tree
-from argus.judge.metric.context import MetricContext
 
 __all__ = ["typed_checks"]
 
