@@ -333,3 +333,111 @@ def test_a_bad_or_missing_display_option_is_said_in_full(
             "measured": {"display_option_valid": False},
         }
     ]
+
+
+def lint_boxes(tmp_path: Path, doc: Any, **options: Any) -> Any:
+    (tmp_path / "boxes.json").write_text(json.dumps(doc))
+    return lint(tmp_path / "boxes.json", tmp_path, LintOptions(**options)).to_json()
+
+
+def test_a_box_off_the_top_left_corner_is_moved_to_the_origin(tmp_path: Path) -> None:
+    doc = {
+        "width": 1280,
+        "height": 720,
+        "boxes": [{"name": "a", "x": -10, "y": -6, "width": 100, "height": 50}],
+    }
+    (finding,) = lint_boxes(tmp_path, doc)["findings"]
+    assert (finding["check"], finding["measured"]) == (
+        "check-2",
+        {"outside_x": 10.0, "outside_y": 6.0},
+    )
+    assert finding["fix"] == "move a to x=0, y=0 or shrink it to fit"
+
+
+def test_a_box_off_the_bottom_only_is_outside_on_that_axis_only(tmp_path: Path) -> None:
+    doc = {
+        "width": 1280,
+        "height": 720,
+        "boxes": [{"name": "a", "x": 10, "y": 700, "width": 100, "height": 50}],
+    }
+    (finding,) = lint_boxes(tmp_path, doc)["findings"]
+    assert finding["measured"] == {"outside_x": 0.0, "outside_y": 30.0}
+    assert finding["fix"] == "move a to x=10, y=670 or shrink it to fit"
+
+
+@pytest.mark.parametrize(
+    ("x", "y", "inside"), [(-0.01, 0, True), (0, -0.01, True), (-0.02, 0, False), (0, -0.02, False)]
+)
+def test_a_box_within_float_noise_of_the_canvas_is_inside(
+    tmp_path: Path, x: float, y: float, inside: bool
+) -> None:
+    doc = {
+        "width": 1280,
+        "height": 720,
+        "boxes": [{"name": "a", "x": x, "y": y, "width": 100, "height": 50}],
+    }
+    assert fired(lint_boxes(tmp_path, doc)) == (set() if inside else {"check-2"})
+
+
+@pytest.mark.parametrize("size", [{"width": 150}, {"height": 100}])
+def test_a_canvas_of_half_known_size_is_not_checked(tmp_path: Path, size: dict[str, int]) -> None:
+    doc = {**size, "boxes": [{"name": "a", "x": 400, "y": 400, "width": 100, "height": 50}]}
+    assert lint_boxes(tmp_path, doc)["findings"] == []
+
+
+def test_boxes_without_a_visual_pass_the_pbir_checks(tmp_path: Path) -> None:
+    doc = [{"name": "a", "x": 0, "y": 0, "width": 100, "height": 50}]
+    result = lint_boxes(tmp_path, doc, pbir=True)
+    assert (result["findings"], result["exit_code"]) == ([], 0)
+
+
+def test_a_group_or_a_textbox_first_on_the_page_hides_no_later_visual(tmp_path: Path) -> None:
+    page = variant(
+        chart={"visual.query": {"queryState": {"Y": {"projections": []}}}},
+        table={"visual.visualType": "tableExx"},
+        card1={"visual.objects": {"labels": [{"properties": OVERRIDES}]}},
+    )
+    group = {
+        "name": "group",
+        "position": {"x": 0, "y": 0, "width": 10, "height": 10},
+        "visualGroup": {"displayName": "Group"},
+    }
+    textbox = next(v for v in page["visuals"] if v["name"] == "title")
+    others = [v for v in page["visuals"] if v["name"] != "title"]
+    doc = {**page["page"], "visuals": [group, textbox, *others]}
+    (tmp_path / "overview.json").write_text(json.dumps(doc))
+    result = lint(tmp_path / "overview.json", tmp_path).to_json()
+    assert [(f["check"], f["visuals"]) for f in result["findings"]] == [
+        ("check-5", ["chart"]),
+        ("check-6", ["card1"]),
+        ("check-7", ["table"]),
+    ]
+
+
+@pytest.mark.parametrize("aside", [{"hidden": True}, {"visualGroup": {}}, {}])
+def test_hidden_visuals_and_groups_take_no_part_in_rows_and_columns(
+    tmp_path: Path, aside: dict[str, Any]
+) -> None:
+    row = [
+        {"name": n, "x": x, "y": 0, "width": 100, "height": 50}
+        for n, x in (("a", 0), ("b", 116), ("c", 232))
+    ]
+    uneven = {"name": "d", "x": 360, "y": 0, "width": 100, "height": 50, **aside}  # gap 28
+    off_column = {"name": "e", "x": 10, "y": 66, "width": 100, "height": 50, **aside}
+    result = lint_boxes(tmp_path, [*row, uneven, off_column])
+    expected = set() if aside else {"check-3", "check-4"}
+    assert fired(result) == expected
+
+
+def test_each_kind_of_formatting_entry_counts_its_properties(tmp_path: Path) -> None:
+    objects = {
+        "labels": ["not an object"],  # one override, whatever it is
+        "title": [{"selector": {"id": "x"}}],  # an entry naming no property still sets one
+        "legend": {"properties": {"show": True, "position": "Top"}},  # two
+        "border": {"show": True, "selector": {}, "$id": "1"},  # flat: one
+    }
+    page = variant(card1={"visual.objects": objects})
+    result = run(tmp_path, page, settings=Settings(max_overrides=0))
+    assert [(f["visuals"], f["measured"]) for f in result["findings"]] == [
+        (["card1"], {"overrides": 5, "limit": 0})
+    ]
