@@ -336,6 +336,7 @@ def test_a_bad_or_missing_display_option_is_said_in_full(
 
 
 def lint_boxes(tmp_path: Path, doc: Any, **options: Any) -> Any:
+    tmp_path.mkdir(parents=True, exist_ok=True)
     (tmp_path / "boxes.json").write_text(json.dumps(doc))
     return lint(tmp_path / "boxes.json", tmp_path, LintOptions(**options)).to_json()
 
@@ -441,3 +442,66 @@ def test_each_kind_of_formatting_entry_counts_its_properties(tmp_path: Path) -> 
     assert [(f["visuals"], f["measured"]) for f in result["findings"]] == [
         (["card1"], {"overrides": 5, "limit": 0})
     ]
+
+
+@pytest.mark.parametrize("aside", [{"hidden": True}, {"visualGroup": {}}, {}])
+def test_hidden_visuals_and_groups_overlap_nothing_but_must_stay_on_the_canvas(
+    tmp_path: Path, aside: dict[str, Any]
+) -> None:
+    a = {"name": "a", "x": 0, "y": 0, "width": 100, "height": 50}
+    over = {"name": "b", "x": 50, "y": 0, "width": 100, "height": 50, **aside}
+    assert fired(lint_boxes(tmp_path / "o", [a, over])) == (set() if aside else {"check-1"})
+    off = {"name": "c", "x": 1200, "y": 0, "width": 100, "height": 50, **aside}
+    framed = {"width": 1280, "height": 720, "boxes": [a, off]}
+    assert fired(lint_boxes(tmp_path, framed)) == {"check-2"}
+
+
+def test_a_visual_type_that_is_not_a_string_is_check_7s_finding(tmp_path: Path) -> None:
+    result = run(tmp_path, variant(chart={"visual.visualType": ["clusteredColumnChart"]}))
+    assert [(f["check"], f["visuals"]) for f in result["findings"]] == [("check-7", ["chart"])]
+
+
+def test_a_missed_top_edge_moves_the_box_to_its_neighbours_top(tmp_path: Path) -> None:
+    row = [
+        {"name": "a", "x": 0, "y": 0, "width": 100, "height": 50},
+        {"name": "b", "x": 116, "y": 3, "width": 100, "height": 80},
+    ]
+    (finding,) = lint_boxes(tmp_path, row)["findings"]
+    assert (finding["measured"]["edge"], finding["fix"]) == (
+        "top",
+        "set b y=0 to line up with a's top edge",
+    )
+
+
+@pytest.mark.parametrize("pair_y", [0, 200])
+def test_a_row_of_two_hides_no_uneven_row(tmp_path: Path, pair_y: int) -> None:
+    def box(name: str, x: float, y: float) -> dict[str, Any]:
+        return {"name": name, "x": x, "y": y, "width": 100, "height": 50}
+
+    pair = [box("a", 0, pair_y), box("b", 116, pair_y)]
+    uneven = [box("c", 0, 100), box("d", 116, 100), box("e", 242, 100)]  # gaps 16 and 26
+    result = lint_boxes(tmp_path, [*pair, *uneven])
+    assert [(f["check"], f["visuals"]) for f in result["findings"]] == [
+        ("check-3", ["c", "d", "e"])
+    ]
+
+
+def test_a_spread_equal_to_the_gap_tolerance_passes(tmp_path: Path) -> None:
+    row = [
+        {"name": n, "x": x, "y": 0, "width": 100, "height": 50}
+        for n, x in (("a", 0), ("b", 116), ("c", 236))  # gaps 16 and 20
+    ]
+    # 3.99 + the 0.01 of float noise is exactly 4.0, the spread.
+    assert lint_boxes(tmp_path, row, settings=Settings(equal_gap_px=3.99))["findings"] == []
+    tighter = lint_boxes(tmp_path, row, settings=Settings(equal_gap_px=3.98))
+    assert fired(tighter) == {"check-3"}
+
+
+def test_a_box_larger_than_the_canvas_is_moved_to_the_origin(tmp_path: Path) -> None:
+    doc = {
+        "width": 1280,
+        "height": 720,
+        "boxes": [{"name": "a", "x": 10, "y": 10, "width": 1300, "height": 800}],
+    }
+    (finding,) = lint_boxes(tmp_path, doc)["findings"]
+    assert finding["fix"] == "move a to x=0, y=0 or shrink it to fit"
