@@ -16,7 +16,7 @@ from argus.errors import InputError
 from argus.report import LATEST_NAME, collect_report, find_run, report_name, write_report
 from argus.report.images import MAX_EMBED_WIDTH
 from argus.report.model import RunReport, ViewReport
-from argus.store import RunStore
+from argus.store import CONTRACT_MODE, RunStore
 from tests.report.builder import (
     EMPTY,
     FEATURE,
@@ -254,6 +254,19 @@ def test_without_a_feature_the_latest_run_of_any_feature_is_reported(tmp_path: P
     built = build_run(tmp_path)
     path = write_report(built.root, None)
     assert path.parent == built.runs_dir and built.run_id in path.name
+
+
+def test_a_later_contract_run_is_not_reported_as_a_loop_run(tmp_path: Path) -> None:
+    built = build_run(tmp_path)
+    with RunStore.open(built.root) as store:  # as argus.contract.ledger opens one
+        store.open_run("contract/ship-it/0123", "contract/ship-it", CONTRACT_MODE)
+    path = write_report(built.root, None)
+    assert path.parent == built.runs_dir and built.run_id in path.name
+    assert not (built.root / "argus" / "specs" / "contract").exists()
+    with pytest.raises(
+        InputError, match=r"is a contract run, not a loop's.*contract status ship-it"
+    ):
+        write_report(built.root, None, "contract/ship-it/0123")
 
 
 def test_report_only_runs_are_read_from_their_own_store(tmp_path: Path) -> None:

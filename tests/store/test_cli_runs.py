@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from argus.store import Event, RunStore, db_path
+from argus.store import CONTRACT_MODE, Event, RunStore, db_path
 from tests.conftest import RunArgus
 
 
@@ -50,6 +50,28 @@ def test_lists_runs_with_event_counts(run_argus: RunArgus, tmp_path: Path) -> No
     lines = result.stdout.splitlines()
     assert lines[1].startswith(second) and "running" in lines[1]  # most recent first
     assert lines[2].startswith(first) and "DONE" in lines[2] and "verdict 1" in lines[2]
+
+
+def test_a_contract_run_is_listed_as_one_open_then_with_its_phase(
+    run_argus: RunArgus, tmp_path: Path
+) -> None:
+    (tmp_path / "argus.toml").write_text("")
+    _seed(tmp_path)
+    name = "contract/ship-it/0123"
+    with RunStore.open(tmp_path) as store:  # as argus.contract.ledger keeps one
+        store.open_run(name, "contract/ship-it", CONTRACT_MODE)
+    listed = run_argus("runs", cwd=tmp_path).stdout.splitlines()[1].split()
+    assert listed[:3] == [name, "contract/ship-it", "contract"] and listed[4] == "open"
+    (shown, *loops) = json.loads(run_argus("runs", "--json", cwd=tmp_path).stdout)["runs"]
+    assert (shown["kind"], shown["status"]) == ("contract", None)
+    assert {run["kind"] for run in loops} == {"loop"}
+    with RunStore.open(tmp_path) as store:
+        store.append(
+            Event(kind="run_finished", feature="contract/ship-it", run_id=name,
+                  payload={"status": "aborted"})
+        )  # fmt: skip
+        store.finish_run(name, "aborted")
+    assert run_argus("runs", cwd=tmp_path).stdout.splitlines()[1].split()[4] == "aborted"
 
 
 def test_feature_filter_and_json(run_argus: RunArgus, tmp_path: Path) -> None:

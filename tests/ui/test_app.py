@@ -13,6 +13,7 @@ from starlette.testclient import TestClient
 
 from argus.errors import InputError
 from argus.loop.guard.lock import FeatureLock
+from argus.store import CONTRACT_MODE, RunStore
 from argus.store.ui_marker import RunningMarker, running_url
 from argus.ui._app import Settings, create_app
 from argus.ui._security import CSP, Origin, read_image, token_matches
@@ -119,6 +120,21 @@ def test_page_content_is_escaped_and_served_under_the_csp(tmp_path: Path) -> Non
     assert response.headers["content-security-policy"] == CSP
     assert "<script>alert" not in response.text and "<img src=x>" not in response.text
     assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in response.text
+
+
+def test_a_contract_run_is_a_recent_run_of_its_own_kind_and_holds_no_link(
+    tmp_path: Path,
+) -> None:
+    root, _, _ = changed_snapshot_repo(tmp_path)
+    name = "contract/ship-it/0123"
+    with RunStore.open(root) as store:  # as argus.contract.ledger opens one
+        store.open_run(name, "contract/ship-it", CONTRACT_MODE)
+    page = _client(root).get("/").text
+    recent = page[page.index("<h3>Recent runs</h3>") :]
+    row = next(r for r in recent.split("<tr>") if name in r)
+    assert "<td>contract</td>" in row and ">open</span>" in row and ">running<" not in row
+    assert "href" not in row
+    assert "Feature <code>contract" not in page  # no feature section for it
 
 
 def test_unknown_views_and_static_names_are_not_found(tmp_path: Path) -> None:

@@ -194,7 +194,7 @@ def _run_table(runs: list[Run], events: dict[str, list[Event]]) -> str:
                 run.feature,
                 run.mode,
                 run.started_at,
-                run.status or "running",
+                run.shown_status,
                 summary or "-",
             )
         )

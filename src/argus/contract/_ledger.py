@@ -36,12 +36,11 @@ from argus.contract.registry import TERMINAL
 from argus.errors import InputError
 from argus.io import loads_json, read_bytes
 from argus.store.chain import Link, canonical, first_broken
-from argus.store.model import Event
+from argus.store.model import CONTRACT_MODE, Event
 from argus.store.runstore import RunStore
 
 LEGACY = "ledger.jsonl"  # a ledger an earlier Argus kept as a file
 IMPORTED = "ledger.imported.jsonl"  # the same file, once its records are in the store
-MODE = "contract"
 KINDS = {"run": "contract_run", "stage": "contract_stage"}
 RUN_FIELDS = (
     "run_id", "contract_sha256", "executor_model", "phase", "resume_phase", "reason",
@@ -210,7 +209,9 @@ def record(root: Path, state: RunState, *, repair: bool = False) -> None:
             if canonical(view["stages"].get(stage_id)) != canonical(stage):
                 changes.append({"kind": "stage", "stage": stage_id, "record": stage})
         if changes:
-            store.open_run(store_run_id(contract_id, run_id), feature_of(contract_id), MODE)
+            store.open_run(
+                store_run_id(contract_id, run_id), feature_of(contract_id), CONTRACT_MODE
+            )
         for change in changes:
             seq += 1
             _append(store, contract_id, run_id, seq, change)
@@ -279,7 +280,9 @@ def import_file(root: Path, folder: Path, contract_id: str) -> bool:
                 f"{store.path}; nothing was imported: move the file aside"
             )
         if not found:  # else: imported before, killed before the rename below
-            store.open_run(store_run_id(contract_id, run_id), feature_of(contract_id), MODE)
+            store.open_run(
+                store_run_id(contract_id, run_id), feature_of(contract_id), CONTRACT_MODE
+            )
             for entry in entries:
                 change = {k: v for k, v in entry.items() if k not in ("prev", "hash", "seq")}
                 _append(store, contract_id, run_id, entry["seq"], change)

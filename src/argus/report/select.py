@@ -1,4 +1,6 @@
 """Which run to report: the one named, else the latest (of a feature, or of any feature).
+Only a loop's runs are reported; a contract run in the same store is skipped (and refused when
+named).
 
 Runs are read from the repository's store and from each feature's report-only store. Reading
 never creates a store: a repository without one simply has no runs.
@@ -40,6 +42,14 @@ def find_run(root: Path, feature: str | None = None, run_id: str | None = None) 
         with RunStore.open(source.store_root) as store:
             found.extend((run, source) for run in store.runs(feature=feature))
     scope = f"feature '{feature}'" if feature is not None else root.as_posix()
+    contract = [run for run, _ in found if run.kind == "contract" and run.run_id == run_id]
+    if contract:
+        raise InputError(
+            f"run {run_id!r} is a contract run, not a loop's: it has no report; 'argus contract "
+            f"status {contract[0].feature.removeprefix('contract/')}' shows it"
+        )
+    # A contract run shares the store but has no views or iterations to report.
+    found = [(run, source) for run, source in found if run.kind == "loop"]
     if run_id is not None:
         found = [(run, source) for run, source in found if run.run_id == run_id]
         if not found:

@@ -19,10 +19,11 @@ signoff.json and a contract run's state.json alike.
 from argus.store._migrations import EVENT_KINDS, LATEST_VERSION
 from argus.store._mirror import Disagreement, first_disagreement
 from argus.store.chain import BrokenLink, first_broken, link_hash
-from argus.store.model import Event, Run, ViewKey, ViewLike
+from argus.store.model import CONTRACT_MODE, Event, Run, ViewKey, ViewLike
 from argus.store.runstore import RunStore, db_path
 
 __all__ = [
+    "CONTRACT_MODE",
     "EVENT_KINDS",
     "LATEST_VERSION",
     "BrokenLink",

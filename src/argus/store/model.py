@@ -58,6 +58,11 @@ class Event:
         }
 
 
+# A contract run's mode (argus.contract.ledger, feature ``contract/ID``); every other mode is a
+# loop run's. A contract run has no views, iterations or report: readers of loop runs skip it.
+CONTRACT_MODE = "contract"
+
+
 @dataclass(frozen=True)
 class Run:
     run_id: str
@@ -67,9 +72,23 @@ class Run:
     finished_at: str | None
     status: str | None
 
+    @property
+    def kind(self) -> str:
+        """``contract`` for a contract run, ``loop`` for a loop's."""
+        return "contract" if self.mode == CONTRACT_MODE else "loop"
+
+    @property
+    def shown_status(self) -> str:
+        """The status to list: the finished one, else ``running`` (a loop's) or ``open`` (a
+        contract run's, whose phase only ``argus contract status`` knows)."""
+        if self.status is not None:
+            return self.status
+        return "open" if self.kind == "contract" else "running"
+
     def to_json(self) -> dict[str, Any]:
         return {
             "run_id": self.run_id,
+            "kind": self.kind,
             "feature": self.feature,
             "mode": self.mode,
             "started_at": self.started_at,
