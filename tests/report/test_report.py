@@ -258,7 +258,7 @@ def test_without_a_feature_the_latest_run_of_any_feature_is_reported(tmp_path: P
 
 def test_a_later_contract_run_is_not_reported_as_a_loop_run(tmp_path: Path) -> None:
     built = build_run(tmp_path)
-    with RunStore.open(built.root) as store:  # as argus.contract.ledger opens one
+    with RunStore.open(built.root) as store:  # as argus.contract._ledger opens one
         store.open_run("contract/ship-it/0123", "contract/ship-it", CONTRACT_MODE)
     path = write_report(built.root, None)
     assert path.parent == built.runs_dir and built.run_id in path.name

@@ -58,7 +58,7 @@ def test_a_contract_run_is_listed_as_one_open_then_with_its_phase(
     (tmp_path / "argus.toml").write_text("")
     _seed(tmp_path)
     name = "contract/ship-it/0123"
-    with RunStore.open(tmp_path) as store:  # as argus.contract.ledger keeps one
+    with RunStore.open(tmp_path) as store:  # as argus.contract._ledger keeps one
         store.open_run(name, "contract/ship-it", CONTRACT_MODE)
     listed = run_argus("runs", cwd=tmp_path).stdout.splitlines()[1].split()
     assert listed[:3] == [name, "contract/ship-it", "contract"] and listed[4] == "open"

@@ -127,7 +127,7 @@ def test_a_contract_run_is_a_recent_run_of_its_own_kind_and_holds_no_link(
 ) -> None:
     root, _, _ = changed_snapshot_repo(tmp_path)
     name = "contract/ship-it/0123"
-    with RunStore.open(root) as store:  # as argus.contract.ledger opens one
+    with RunStore.open(root) as store:  # as argus.contract._ledger opens one
         store.open_run(name, "contract/ship-it", CONTRACT_MODE)
     page = _client(root).get("/").text
     recent = page[page.index("<h3>Recent runs</h3>") :]

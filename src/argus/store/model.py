@@ -58,7 +58,7 @@ class Event:
         }
 
 
-# A contract run's mode (argus.contract.ledger, feature ``contract/ID``); every other mode is a
+# A contract run's mode (argus.contract._ledger, feature ``contract/ID``); every other mode is a
 # loop run's. A contract run has no views, iterations or report: readers of loop runs skip it.
 CONTRACT_MODE = "contract"
 
