@@ -258,6 +258,7 @@ class _Copy:
         self.held = _Held(unprompted=probe.unprompted, sent=probe.sent)
         self.world = 0
         self.frame = ""  # the main frame's id: the same for every document the page loads
+        self.loaded = False  # at the view's state, as loaded (until activated or loaded again)
 
     async def attach(self) -> None:
         warm, held, view = self.warm, self.held, self.view
@@ -298,8 +299,12 @@ class _Copy:
         self.held.later(other.close())
 
     async def leave(self) -> None:
-        self.held.holding = True
-        await _quietly(self.warm.page.goto("about:blank"))
+        """Leave the document while holding, unless the copy is at rest as loaded (neither
+        activated nor stopped halfway through its load): nothing of a control's to send."""
+        if self.held.holding or not self.loaded:
+            self.held.holding = True
+            # Gone once the blank document commits: no need to wait for its load.
+            await _quietly(self.warm.page.goto("about:blank", wait_until="commit"))
 
     async def detach(self) -> None:
         warm, held = self.warm, self.held
@@ -321,6 +326,7 @@ class _Copy:
             # starts again where the sensed page started. Only then may the view's own
             # loading go out.
             await self.warm.forget()
+        self.loaded = False
         self.held.reloading = not first
         self.held.holding = False
         await _load(self.warm, self.view)
@@ -331,6 +337,7 @@ class _Copy:
             "Page.createIsolatedWorld", isolated_world_request(self.frame, WORLD)
         )
         self.world = int(world["executionContextId"])
+        self.loaded = True
         return self
 
     async def controls(self) -> list[dict[str, Any]]:
