@@ -27,10 +27,12 @@ import urllib.parse
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import suppress
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from argus.errors import ConfigError, SensorError
+from argus.sense._playwright_registry import UNSURE, registry_chromium
 
 if TYPE_CHECKING:
     from playwright.async_api import Playwright
@@ -106,12 +108,16 @@ def _named_browser(candidate: str, where: str, otherwise: str) -> str:
     )
 
 
+@cache
 def playwright_chromium_path() -> str | None:
-    """Where Playwright keeps its own Chromium, asked of its driver without launching a browser.
-
-    The sync driver refuses to start inside a running asyncio loop, so it is asked from a
-    fresh thread.
+    """Where Playwright keeps its own Chromium, once a process: read from its registry when
+    that settles it (_playwright_registry), else asked of its driver without launching a
+    browser. The sync driver refuses to start inside a running asyncio loop, so it is asked
+    from a fresh thread.
     """
+    known = registry_chromium()
+    if known != UNSURE:
+        return known
 
     def ask() -> str:
         from playwright.sync_api import sync_playwright
@@ -160,7 +166,7 @@ def discover_browser(
     bundled = playwright_path()
     if bundled and _executable(bundled):
         return bundled
-    tried.append(f"Playwright's Chromium ({bundled or 'driver unavailable'})")
+    tried.append(f"Playwright's Chromium ({bundled or 'not installed'})")
     for path in DEBIAN_PATHS:
         found = _executable(str(path))
         if found:
