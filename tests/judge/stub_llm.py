@@ -65,6 +65,7 @@ class StubLLM(Closing):
                     reply = Reply(404, "unknown path")
                 if reply.delay:
                     time.sleep(reply.delay)
+                payload: dict[str, object]
                 if reply.status != 200:
                     payload = {"error": {"message": reply.content or "stub error", "type": "stub"}}
                 else:
