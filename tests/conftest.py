@@ -72,9 +72,9 @@ def _not_in_ci(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def run_argus(request: pytest.FixtureRequest) -> RunArgus:
     """Run the real CLI: run_argus("lint", "x.json", cwd=tmp_path). In this process
-    (tests/support/cli.py), unless the test is marked ``process`` or ``browser``: then as a new
-    ``python -m argus`` process."""
-    as_process = any(request.node.get_closest_marker(name) for name in ("process", "browser"))
+    (tests/support/cli.py), browser tests included, unless the test is marked ``process``: then
+    as a new ``python -m argus`` process."""
+    as_process = request.node.get_closest_marker("process") is not None
 
     def run(
         *args: str,

@@ -74,6 +74,7 @@ def test_missing_reference_needs_context_then_approval_continues(
     assert record["reference_source"] == "candidate"
 
 
+@pytest.mark.process  # the loop SIGKILLs itself (ARGUS_TEST_KILL_AT): a process of its own
 def test_kill_and_resume(tmp_path: Path, serve: Callable[[Path], str], run_argus: Any) -> None:
     root = served_copy(tmp_path, serve, ["missing_id"])
     env = dict(os.environ, ARGUS_TEST_KILL_AT="after_gates:2")

@@ -3,9 +3,15 @@
 A new Python process costs ~0.3 s before Argus does anything (interpreter, imports), and ~240
 tests call the CLI. In-process, ``argus.cli.main`` runs with the same argv, working directory,
 environment and standard streams a process would have had, and the result has the shape of
-``subprocess.CompletedProcess``, so a test reads the same either way. A new process is kept for
-what only a process can show: start-up cost, signals and kills, what a child inherits, and tests
-that drive a browser (Playwright's sync API refuses to start inside another running one).
+``subprocess.CompletedProcess``, so a test reads the same either way. A new process (the test
+marked ``process``) is kept for what only a process can show: start-up cost, signals and kills,
+what a child inherits.
+
+Browser tests call the CLI in-process too: Argus drives Chromium only through Playwright's async
+API, on an event loop of its own thread (argus.sense.sensor), so it runs beside a test's own
+warm sensor. What cannot share this thread is Playwright's sync API (it refuses to start where
+an event loop is running): a test holding a sync Playwright page (pytest-playwright's ``page``)
+must not call the CLI in-process while that page is open, or must be marked ``process``.
 """
 
 from __future__ import annotations
