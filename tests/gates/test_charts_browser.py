@@ -128,7 +128,7 @@ class Sensed:
 
 
 @pytest.fixture(scope="module")
-def sensed(tmp_path_factory: pytest.TempPathFactory, warm_sensor: Sensor) -> dict[str, Sensed]:
+def sensed(tmp_path_factory: pytest.TempPathFactory, gates_sensor: Sensor) -> dict[str, Sensed]:
     tmp = tmp_path_factory.mktemp("charts")
     root = make_web_repo(
         tmp,
@@ -141,7 +141,7 @@ def sensed(tmp_path_factory: pytest.TempPathFactory, warm_sensor: Sensor) -> dic
         for name in PAGES:
             where = tmp / "out" / name
             view = View("demo", name.replace("_", "-"), "default", "light")
-            result = warm_sensor.sense(spec, view, where, base_url=base_url)
+            result = gates_sensor.sense(spec, view, where, base_url=base_url)
             assert result.ok, (name, result.error)
             out[name] = Sensed(where)
     return out

@@ -57,7 +57,7 @@ SenseVariant = Callable[..., Variant]
 
 @pytest.fixture(scope="session")
 def variants(
-    tmp_path_factory: pytest.TempPathFactory, warm_sensor: Sensor
+    tmp_path_factory: pytest.TempPathFactory, gates_sensor: Sensor
 ) -> Iterator[SenseVariant]:
     """``variants(name=None, state=..., appearance=...)``: a sensed copy of the app, cached."""
     home = tmp_path_factory.mktemp("habits-variants")
@@ -82,7 +82,7 @@ def variants(
             spec = load_spec(root / HABITS_SPEC)
             view = View(spec.feature, "list", state, appearance)
             sensed = slot / "sensed" / view.slug
-            result = warm_sensor.sense(spec, view, sensed, base_url=f"{base_url}/{name}/habits")
+            result = gates_sensor.sense(spec, view, sensed, base_url=f"{base_url}/{name}/habits")
             assert result.ok, result.error
             inputs = gate_inputs(spec, view, sensed, config=load_config(root), run_dir=sensed)
             cache[key] = Variant(name, root, sensed, inputs)
@@ -187,7 +187,7 @@ def test_the_defect_goes_unnoticed_when_its_gates_always_pass(
 )
 def test_text_over_a_gradient_is_measured_from_the_render(
     tmp_path: Path,
-    warm_sensor: Sensor,
+    gates_sensor: Sensor,
     serve: Callable[[Path], str],
     stops: str,
     status: GateStatus,
@@ -201,7 +201,7 @@ def test_text_over_a_gradient_is_measured_from_the_render(
     spec = load_spec(root / HABITS_SPEC)
     view = View(spec.feature, *CANONICAL)
     sensed = tmp_path / "sensed"
-    assert warm_sensor.sense(spec, view, sensed, base_url=serve(root)).ok
+    assert gates_sensor.sense(spec, view, sensed, base_url=serve(root)).ok
     inputs = gate_inputs(spec, view, sensed, config=load_config(root))
     run = run_gates(inputs, ["rendered_contrast", "axe"], record=False)
     contrast = run.outcome("rendered_contrast")
@@ -261,7 +261,7 @@ BACKDROPS = {
 
 @pytest.mark.parametrize("case", list(BACKDROPS))
 def test_text_over_a_backdrop_that_is_no_ancestor_is_measured_from_the_render(
-    tmp_path: Path, warm_sensor: Sensor, serve: Callable[[Path], str], case: str
+    tmp_path: Path, gates_sensor: Sensor, serve: Callable[[Path], str], case: str
 ) -> None:
     """Ancestors' styles say the title sits on the light page; the render shows it does not."""
     css_rule, markup = BACKDROPS[case]
@@ -275,7 +275,7 @@ def test_text_over_a_backdrop_that_is_no_ancestor_is_measured_from_the_render(
     spec = load_spec(root / HABITS_SPEC)
     view = View(spec.feature, *CANONICAL)
     sensed = tmp_path / "sensed"
-    result = warm_sensor.sense(spec, view, sensed, base_url=serve(root))
+    result = gates_sensor.sense(spec, view, sensed, base_url=serve(root))
     assert result.ok, result.error
     inputs = gate_inputs(spec, view, sensed, config=load_config(root))
     contrast = run_gates(inputs, ["rendered_contrast"], record=False).outcome("rendered_contrast")
@@ -286,7 +286,7 @@ def test_text_over_a_backdrop_that_is_no_ancestor_is_measured_from_the_render(
 
 
 def test_text_over_a_light_backdrop_is_measured_from_the_render_and_passes(
-    tmp_path: Path, warm_sensor: Sensor, serve: Callable[[Path], str]
+    tmp_path: Path, gates_sensor: Sensor, serve: Callable[[Path], str]
 ) -> None:
     root = copy_habits(tmp_path)
     css = root / "app.css"
@@ -294,7 +294,7 @@ def test_text_over_a_light_backdrop_is_measured_from_the_render_and_passes(
     spec = load_spec(root / HABITS_SPEC)
     view = View(spec.feature, *CANONICAL)
     sensed = tmp_path / "sensed"
-    assert warm_sensor.sense(spec, view, sensed, base_url=serve(root)).ok
+    assert gates_sensor.sense(spec, view, sensed, base_url=serve(root)).ok
     inputs = gate_inputs(spec, view, sensed, config=load_config(root))
     contrast = run_gates(inputs, ["rendered_contrast"], record=False).outcome("rendered_contrast")
     assert contrast.status is GateStatus.PASS, contrast.findings

@@ -140,7 +140,7 @@ class Sensed:
 
 
 @pytest.fixture(scope="module")
-def sensed(tmp_path_factory: pytest.TempPathFactory, warm_sensor: Sensor) -> dict[str, Sensed]:
+def sensed(tmp_path_factory: pytest.TempPathFactory, gates_sensor: Sensor) -> dict[str, Sensed]:
     pages = {**AXE_PAGES, **CONTRAST_PAGES}
     tmp = tmp_path_factory.mktemp("wcag")
     root = make_web_repo(
@@ -154,7 +154,7 @@ def sensed(tmp_path_factory: pytest.TempPathFactory, warm_sensor: Sensor) -> dic
         for name in pages:
             where = tmp / "out" / name
             view = View("demo", name.replace("_", "-"), "default", "light")
-            result = warm_sensor.sense(spec, view, where, base_url=base_url)
+            result = gates_sensor.sense(spec, view, where, base_url=base_url)
             assert result.ok, (name, result.error)
             out[name] = Sensed(where)
     return out

@@ -31,16 +31,16 @@ def _meta(out: Path) -> dict[str, object]:
 
 
 def test_a_render_equal_to_the_last_settled_one_takes_one_shot(
-    tmp_path: Path, warm_sensor: Sensor, serve: Callable[[Path], str]
+    tmp_path: Path, gates_sensor: Sensor, serve: Callable[[Path], str]
 ) -> None:
     repo = make_web_repo(tmp_path, {"still.html": PAGE}, {"still": "/still.html"})
     spec = load_spec(repo / "argus/specs/demo/spec.json")
     out = tmp_path / "out"
     base = serve(repo)
-    first = warm_sensor.sense(spec, VIEW, out, base_url=base)
+    first = gates_sensor.sense(spec, VIEW, out, base_url=base)
     assert first.ok and first.attempts == 2  # nothing to compare with: two shots
     before = (out / "render.png").read_bytes()
-    again = warm_sensor.sense(spec, VIEW, out, base_url=base)
+    again = gates_sensor.sense(spec, VIEW, out, base_url=base)
     assert again.ok and again.attempts == 1 and again.settled is True
     assert (out / "render.png").read_bytes() == before
     assert _meta(out)["attempts"] == 1
@@ -48,22 +48,22 @@ def test_a_render_equal_to_the_last_settled_one_takes_one_shot(
     # A previous render not taken at rest is no proof: back to two shots.
     meta = _meta(out)
     (out / "meta.json").write_text(json.dumps({**meta, "settled": False}))
-    assert warm_sensor.sense(spec, VIEW, out, base_url=base).attempts == 2
+    assert gates_sensor.sense(spec, VIEW, out, base_url=base).attempts == 2
 
 
 def test_a_baseline_that_differs_does_not_end_the_capture(
-    tmp_path: Path, warm_sensor: Sensor, serve: Callable[[Path], str]
+    tmp_path: Path, gates_sensor: Sensor, serve: Callable[[Path], str]
 ) -> None:
     repo = make_web_repo(tmp_path, {"still.html": PAGE}, {"still": "/still.html"})
     spec = load_spec(repo / "argus/specs/demo/spec.json")
     baseline = repo / "argus/specs/demo/__snapshots__/still-default-light.png"
     baseline.parent.mkdir()
     Image.new("RGB", (800, 600), (255, 255, 255)).save(baseline)
-    result = warm_sensor.sense(spec, VIEW, tmp_path / "a", base_url=serve(repo))
+    result = gates_sensor.sense(spec, VIEW, tmp_path / "a", base_url=serve(repo))
     assert result.ok and result.attempts == 2
     # The render itself as the baseline: its first shot matches.
     baseline.write_bytes((tmp_path / "a/render.png").read_bytes())
-    result = warm_sensor.sense(spec, VIEW, tmp_path / "b", base_url=serve(repo))
+    result = gates_sensor.sense(spec, VIEW, tmp_path / "b", base_url=serve(repo))
     assert result.ok and result.attempts == 1
 
 

@@ -34,7 +34,7 @@ PAGE = """<!doctype html><html><body>
 )
 def test_the_walk_records_whether_tab_leaves_the_region(
     tmp_path: Path,
-    warm_sensor: Sensor,
+    gates_sensor: Sensor,
     serve: Callable[[Path], str],
     route: str,
     leaves: bool,
@@ -46,7 +46,7 @@ def test_the_walk_records_whether_tab_leaves_the_region(
     raw["targets"][0]["expectations"] = {"default": {"focus_trap": trap}}
     spec_path.write_text(json.dumps(raw))
     out = tmp_path / "out"
-    result = warm_sensor.sense(
+    result = gates_sensor.sense(
         load_spec(spec_path), View("demo", "wizard", "default", "light"), out, base_url=serve(repo)
     )
     assert result.ok, result.error

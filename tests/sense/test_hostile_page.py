@@ -31,13 +31,13 @@ PAGE = """<!doctype html><html><head><script>
 
 
 def test_the_probe_reports_the_render_not_the_pages_script(
-    tmp_path: Path, warm_sensor: Sensor, serve: Callable[[Path], str]
+    tmp_path: Path, gates_sensor: Sensor, serve: Callable[[Path], str]
 ) -> None:
     repo = make_web_repo(tmp_path, {"liar.html": PAGE}, {"liar": "/liar.html"})
     spec = load_spec(repo / "argus/specs/demo/spec.json")
     out = tmp_path / "out"
     view = View("demo", "liar", "default", "light")
-    result = warm_sensor.sense(spec, view, out, base_url=serve(repo))
+    result = gates_sensor.sense(spec, view, out, base_url=serve(repo))
     assert result.ok
     probe = json.loads((out / "probe.json").read_text())
     (heading,) = [e for e in probe["elements"] if e["id"] == "pale"]
@@ -58,7 +58,7 @@ FOCUS_LIAR = """<!doctype html><html><head><script>
 
 
 def test_the_focus_walk_reads_the_real_focus(
-    tmp_path: Path, warm_sensor: Sensor, serve: Callable[[Path], str]
+    tmp_path: Path, gates_sensor: Sensor, serve: Callable[[Path], str]
 ) -> None:
     repo = make_web_repo(tmp_path, {"focus.html": FOCUS_LIAR}, {"focus": "/focus.html"})
     spec_path = repo / "argus/specs/demo/spec.json"
@@ -67,7 +67,7 @@ def test_the_focus_walk_reads_the_real_focus(
     spec_path.write_text(json.dumps(raw))
     out = tmp_path / "out"
     view = View("demo", "focus", "default", "light")
-    result = warm_sensor.sense(load_spec(spec_path), view, out, base_url=serve(repo))
+    result = gates_sensor.sense(load_spec(spec_path), view, out, base_url=serve(repo))
     assert result.ok
     probe = json.loads((out / "probe.json").read_text())
     assert [stop["id"] for stop in probe["focus_order"]] == ["first", "second"]

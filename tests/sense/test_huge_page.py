@@ -17,7 +17,7 @@ from argus.gates.base import GateStatus
 from argus.gates.inputs import gate_inputs
 from argus.gates.runner import run_gates
 from argus.sense import Sensor
-from argus.sense.controls_choice import LOOP
+from argus.sense.controls_choice import GATES
 from argus.spec import View, load_spec
 from tests.sense.test_web_sensor import make_web_repo
 
@@ -50,7 +50,7 @@ def test_a_huge_page_is_sampled_with_its_contract_kept(
     spec = load_spec(spec_path)
     view = View("demo", "orders", "default", "light")
     out = tmp_path / "out"
-    with Sensor(config, controls=LOOP) as sensor:
+    with Sensor(config, controls=GATES) as sensor:
         result = sensor.sense(spec, view, out, base_url=serve(repo))
     assert result.ok, result.error
 

@@ -18,7 +18,7 @@ import pytest
 from argus.config import ProjectConfig
 from argus.sense import Sensor
 from argus.sense import sensor as sensor_module
-from argus.sense.controls_choice import LOOP
+from argus.sense.controls_choice import GATES
 from argus.spec import View, load_spec
 from tests.conftest import RunArgus
 from tests.sense.test_web_sensor import make_web_repo
@@ -61,7 +61,7 @@ def _spec(repo: Path):
 )
 def test_the_appearance_is_emulated_as_the_colour_scheme(
     repo: Path,
-    warm_sensor: Sensor,
+    gates_sensor: Sensor,
     serve: Serve,
     tmp_path: Path,
     appearance: str,
@@ -70,7 +70,7 @@ def test_the_appearance_is_emulated_as_the_colour_scheme(
 ) -> None:
     out = tmp_path / "out"
     view = View("demo", "schemed", "default", appearance)
-    result = warm_sensor.sense(_spec(repo), view, out, base_url=serve(repo))
+    result = gates_sensor.sense(_spec(repo), view, out, base_url=serve(repo))
     assert result.ok, result.error
     elements = json.loads((out / "probe.json").read_text())["elements"]
     p = next(e for e in elements if e["id"] == "t")
@@ -198,7 +198,7 @@ def test_the_pool_stays_within_its_workers_on_one_browser(
     browsers: list[int] = []
     before = _browser_processes()  # e.g. the session's warm sensor
     config = ProjectConfig.model_validate({"root": repo, "gates": {"enabled": []}})
-    with Sensor(config, workers=2, controls=LOOP) as sensor:
+    with Sensor(config, workers=2, controls=GATES) as sensor:
         results = sensor.sense_many(
             spec,
             views,
@@ -239,7 +239,7 @@ def test_default_axe_tags_include_wcag_22(tmp_path: Path, serve: Serve) -> None:
     root = make_web_repo(tmp_path, {"tiny.html": TINY_TARGETS}, {"tiny": "/tiny.html"})
     config = ProjectConfig.model_validate({"root": root, "gates": {"enabled": ["axe"]}})
     assert {"wcag22a", "wcag22aa"} <= set(config.gates.axe.tags)
-    with Sensor(config, controls=LOOP) as sensor:
+    with Sensor(config, controls=GATES) as sensor:
         result = sensor.sense(
             _spec(root), View("demo", "tiny", "default", "light"), tmp_path / "out",
             base_url=serve(root),
@@ -253,7 +253,7 @@ def test_default_axe_tags_include_wcag_22(tmp_path: Path, serve: Serve) -> None:
     ("extra", "status"), [("", "pass"), ('<img src="nope.png" alt="">', "fail")]
 )
 def test_a_page_without_an_icon_passes_the_console_gate(
-    tmp_path: Path, warm_sensor: Sensor, serve: Serve, extra: str, status: str
+    tmp_path: Path, gates_sensor: Sensor, serve: Serve, extra: str, status: str
 ) -> None:
     from argus.gates.inputs import gate_inputs
     from argus.gates.runner import run_gates
@@ -263,7 +263,7 @@ def test_a_page_without_an_icon_passes_the_console_gate(
     spec = _spec(root)
     view = View("demo", "plain", "default", "light")
     out = tmp_path / "out"
-    assert warm_sensor.sense(spec, view, out, base_url=serve(root)).ok
+    assert gates_sensor.sense(spec, view, out, base_url=serve(root)).ok
     console = json.loads((out / "console.json").read_text())
     assert any(m["location"].split("/")[-1].startswith("favicon.ico") for m in console["messages"])
     inputs = gate_inputs(spec, view, out, config=ProjectConfig(root=root))

@@ -124,14 +124,14 @@ def by_testid(probe: dict[str, Any], testid: str) -> dict[str, Any]:
 
 
 def test_steps_open_a_dialog_before_the_capture(
-    repo: Path, warm_sensor: Sensor, tmp_path: Path
+    repo: Path, gates_sensor: Sensor, tmp_path: Path
 ) -> None:
-    result, probe = sense(repo, warm_sensor, "dialog", tmp_path / "dialog")
+    result, probe = sense(repo, gates_sensor, "dialog", tmp_path / "dialog")
     assert result.ok, result.error
     assert by_testid(probe, "name")["visible"] is True
     assert 'dialog "New habit"' in probe["aria_snapshot"]
     assert "steps" in result.timings_ms
-    loaded, plain = sense(repo, warm_sensor, "loaded", tmp_path / "loaded")
+    loaded, plain = sense(repo, gates_sensor, "loaded", tmp_path / "loaded")
     assert loaded.ok, loaded.error
     assert by_testid(plain, "name")["visible"] is False
     assert "steps" not in loaded.timings_ms
@@ -141,21 +141,21 @@ def test_steps_open_a_dialog_before_the_capture(
 
 
 def test_select_check_fill_and_keys_reach_the_state(
-    repo: Path, warm_sensor: Sensor, tmp_path: Path
+    repo: Path, gates_sensor: Sensor, tmp_path: Path
 ) -> None:
-    result, probe = sense(repo, warm_sensor, "saved", tmp_path / "saved")
+    result, probe = sense(repo, gates_sensor, "saved", tmp_path / "saved")
     assert result.ok, result.error
     assert by_testid(probe, "out")["text"] == "saved Run weekly true"
 
 
 def test_viewport_and_media_steps_apply_to_the_capture_and_not_the_next_view(
-    repo: Path, warm_sensor: Sensor, tmp_path: Path
+    repo: Path, gates_sensor: Sensor, tmp_path: Path
 ) -> None:
-    result, probe = sense(repo, warm_sensor, "narrow", tmp_path / "narrow")
+    result, probe = sense(repo, gates_sensor, "narrow", tmp_path / "narrow")
     assert result.ok, result.error
     assert Image.open(tmp_path / "narrow/render.png").size == (400, 300)
     assert by_testid(probe, "out")["style"]["color"] == "rgb(1, 2, 3)"
-    loaded, plain = sense(repo, warm_sensor, "loaded", tmp_path / "after")
+    loaded, plain = sense(repo, gates_sensor, "loaded", tmp_path / "after")
     assert loaded.ok, loaded.error
     assert Image.open(tmp_path / "after/render.png").size == (640, 480)
     assert by_testid(plain, "out")["style"]["color"] == "rgb(0, 0, 0)"
@@ -169,9 +169,9 @@ def test_viewport_and_media_steps_apply_to_the_capture_and_not_the_next_view(
     ],
 )
 def test_a_failing_step_is_a_sensing_error_naming_the_step(
-    repo: Path, warm_sensor: Sensor, tmp_path: Path, state: str, expected: str
+    repo: Path, gates_sensor: Sensor, tmp_path: Path, state: str, expected: str
 ) -> None:
-    result, _ = sense(repo, warm_sensor, state, tmp_path / state)
+    result, _ = sense(repo, gates_sensor, state, tmp_path / state)
     assert not result.ok
     assert result.error is not None and result.error.startswith(expected), result.error
     assert "\n" not in result.error
@@ -179,20 +179,20 @@ def test_a_failing_step_is_a_sensing_error_naming_the_step(
 
 
 def test_a_scroll_step_keeps_the_page_sensable(
-    repo: Path, warm_sensor: Sensor, tmp_path: Path
+    repo: Path, gates_sensor: Sensor, tmp_path: Path
 ) -> None:
-    result, probe = sense(repo, warm_sensor, "plain", tmp_path / "plain")
+    result, probe = sense(repo, gates_sensor, "plain", tmp_path / "plain")
     assert result.ok, result.error
     assert by_testid(probe, "out")["text"] == "closed"
 
 
 def test_the_example_s_add_form_is_reached_by_a_click_and_holds_the_focus(
-    warm_sensor: Sensor, serve: Callable[[Path], str], tmp_path: Path
+    gates_sensor: Sensor, serve: Callable[[Path], str], tmp_path: Path
 ) -> None:
     root = copy_habits(tmp_path)
     spec = load_spec(root / HABITS_SPEC)
     out = tmp_path / "add"
-    result = warm_sensor.sense(
+    result = gates_sensor.sense(
         spec, View("habits", "add", "open", "light"), out, base_url=serve(root)
     )
     assert result.ok, result.error

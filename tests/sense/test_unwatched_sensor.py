@@ -28,12 +28,12 @@ HIDING = """<!doctype html><html><body><p>loading</p><script>
 
 @pytest.mark.browser
 def test_the_sensor_is_served_what_a_person_is(
-    tmp_path: Path, warm_sensor: Sensor, serve: Callable[[Path], str]
+    tmp_path: Path, gates_sensor: Sensor, serve: Callable[[Path], str]
 ) -> None:
     repo = make_web_repo(tmp_path, {"hide.html": HIDING}, {"hide": "/hide.html"})
     spec = load_spec(repo / "argus/specs/demo/spec.json")
     out = tmp_path / "out"
-    result = warm_sensor.sense(
+    result = gates_sensor.sense(
         spec, View("demo", "hide", "default", "light"), out, base_url=serve(repo)
     )
     assert result.ok

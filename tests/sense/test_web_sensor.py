@@ -15,7 +15,7 @@ import pytest
 from argus.config import ProjectConfig
 from argus.diff.png import decode_png
 from argus.sense import TRUNCATION_MARKER, Sensor
-from argus.sense.controls_choice import LOOP
+from argus.sense.controls_choice import GATES, LOOP
 from argus.sense.probe import STYLE_PROPERTIES
 from argus.spec import Spec, View, load_spec
 from tests.conftest import RunArgus
@@ -105,12 +105,14 @@ def probe_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def sensed(probe_page: Path, warm_sensor: Sensor, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def sensed(
+    probe_page: Path, gates_sensor: Sensor, tmp_path_factory: pytest.TempPathFactory
+) -> Path:
     """The probe page sensed once (dark) for every test that only reads its files."""
     spec = load_spec(probe_page / "argus/specs/demo/spec.json")
     out = tmp_path_factory.mktemp("sensed")
     with static_server(probe_page) as base_url:
-        result = warm_sensor.sense(
+        result = gates_sensor.sense(
             spec, View("demo", "page", "default", "dark"), out, base_url=base_url
         )
     assert result.ok, result.error
@@ -232,7 +234,7 @@ def test_axe_is_skipped_when_its_gate_is_disabled(
 ) -> None:
     config = ProjectConfig.model_validate({"root": probe_page, "gates": {"enabled": ["console"]}})
     spec = load_spec(probe_page / "argus/specs/demo/spec.json")
-    with Sensor(config, controls=LOOP) as sensor:
+    with Sensor(config, controls=GATES) as sensor:
         result = sensor.sense(
             spec, View("demo", "page", "default", "light"), tmp_path, base_url=serve(probe_page)
         )
@@ -241,10 +243,10 @@ def test_axe_is_skipped_when_its_gate_is_disabled(
 
 
 def test_a_page_that_never_settles_says_so(
-    probe_page: Path, warm_sensor: Sensor, serve: Serve, tmp_path: Path
+    probe_page: Path, gates_sensor: Sensor, serve: Serve, tmp_path: Path
 ) -> None:
     spec = load_spec(probe_page / "argus/specs/demo/spec.json")
-    result = warm_sensor.sense(
+    result = gates_sensor.sense(
         spec, View("demo", "flicker", "default", "light"), tmp_path, base_url=serve(probe_page)
     )
     assert result.ok and result.settled is False and result.attempts == 5
@@ -253,11 +255,11 @@ def test_a_page_that_never_settles_says_so(
 
 
 def test_route_that_does_not_answer_is_data_in_the_api(
-    probe_page: Path, warm_sensor: Sensor, tmp_path: Path
+    probe_page: Path, gates_sensor: Sensor, tmp_path: Path
 ) -> None:
     spec = load_spec(probe_page / "argus/specs/demo/spec.json")
     dead = f"http://127.0.0.1:{free_port()}"
-    result = warm_sensor.sense(
+    result = gates_sensor.sense(
         spec, View("demo", "page", "default", "light"), tmp_path, base_url=dead
     )
     assert not result.ok
@@ -265,10 +267,10 @@ def test_route_that_does_not_answer_is_data_in_the_api(
 
 
 def test_http_error_route_is_a_sensor_failure(
-    probe_page: Path, warm_sensor: Sensor, serve: Serve, tmp_path: Path
+    probe_page: Path, gates_sensor: Sensor, serve: Serve, tmp_path: Path
 ) -> None:
     spec = load_spec(probe_page / "argus/specs/demo/spec.json")
-    result = warm_sensor.sense(
+    result = gates_sensor.sense(
         spec, View("demo", "missing", "default", "light"), tmp_path, base_url=serve(probe_page)
     )
     assert result.error is not None and "answered HTTP 404" in result.error
@@ -345,11 +347,11 @@ def _habits(tmp_path: Path) -> tuple[Spec, Path]:
 
 
 def test_canonical_view_matches_the_approved_reference(
-    warm_sensor: Sensor, serve: Serve, tmp_path: Path
+    gates_sensor: Sensor, serve: Serve, tmp_path: Path
 ) -> None:
     spec, root = _habits(tmp_path)
     view = spec.canonical_view("list")
-    result = warm_sensor.sense(spec, view, tmp_path / "out", base_url=serve(root))
+    result = gates_sensor.sense(spec, view, tmp_path / "out", base_url=serve(root))
     assert result.ok, result.error
     reference = spec.target("list").reference_for(view.state, view.appearance)
     assert reference is not None and reference.file is not None
@@ -415,7 +417,7 @@ CANVAS_PAGES = {
 )
 def test_the_probe_names_the_canvas_chromium_paints(
     tmp_path: Path,
-    warm_sensor: Sensor,
+    gates_sensor: Sensor,
     serve: Serve,
     target: str,
     appearance: str,
@@ -427,7 +429,7 @@ def test_the_probe_names_the_canvas_chromium_paints(
     root = make_web_repo(tmp_path, pages, {name: f"/{name}.html" for name in CANVAS_PAGES})
     spec = load_spec(root / "argus/specs/demo/spec.json")
     out = tmp_path / "out"
-    result = warm_sensor.sense(
+    result = gates_sensor.sense(
         spec, View("demo", target, "default", appearance), out, base_url=serve(root)
     )
     assert result.ok, result.error
@@ -461,7 +463,7 @@ def test_axe_runs_when_the_targets_own_gates_include_it(
         raw["targets"][0]["gates"] = target
         spec_path.write_text(json.dumps(raw))
     config = ProjectConfig.model_validate({"root": root, "gates": {"enabled": project}})
-    with Sensor(config, controls=LOOP) as sensor:
+    with Sensor(config, controls=GATES) as sensor:
         result = sensor.sense(
             load_spec(spec_path), View("demo", "page", "default", "light"), tmp_path / "out",
             base_url=serve(root),
@@ -483,12 +485,12 @@ FONTS = """<!doctype html><html><head><style>
 
 
 def test_meta_names_the_fonts_each_visible_text_was_drawn_with(
-    warm_sensor: Sensor, tmp_path: Path
+    gates_sensor: Sensor, tmp_path: Path
 ) -> None:
     root = make_web_repo(tmp_path, {"fonts.html": FONTS}, {"fonts": "/fonts.html"})
     spec = load_spec(root / "argus/specs/demo/spec.json")
     with static_server(root) as base_url:
-        result = warm_sensor.sense(
+        result = gates_sensor.sense(
             spec, View("demo", "fonts", "default", "light"), tmp_path / "out", base_url=base_url
         )
     assert result.ok, result.error

@@ -17,7 +17,10 @@ Loaded for every test package by ``pytest_plugins`` in tests/conftest.py, so jus
 ``serve(dir)`` returns ``http://127.0.0.1:PORT`` serving ``dir`` with caching off
 (``static_server(dir)`` is the same as a context manager, for module-scoped fixtures).
 ``warm_sensor`` is one session-wide ``argus.sense.Sensor`` (one Chromium for the whole run);
-pass ``base_url=`` to aim it at the app you served.
+pass ``base_url=`` to aim it at the app you served. It senses as the loop does, the dead-control
+probe included (controls.json, read by the judge's functional_correctness). ``gates_sensor`` is
+the same without that probe, as ``argus gates`` senses: for tests that read neither controls.json
+nor a judge's verdict (the probe loads the view once more per control, most of a sense's time).
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from argus.config import ProjectConfig
-from argus.sense.controls_choice import LOOP
+from argus.sense.controls_choice import GATES, LOOP
 from tests.support.habits import REPO_ROOT
 
 if TYPE_CHECKING:
@@ -77,4 +80,13 @@ def warm_sensor() -> Iterator[Sensor]:
     from argus.sense import Sensor
 
     with Sensor(ProjectConfig(root=REPO_ROOT), workers=2, controls=LOOP) as sensor:
+        yield sensor
+
+
+@pytest.fixture(scope="session")
+def gates_sensor() -> Iterator[Sensor]:
+    """``warm_sensor`` without the dead-control probe (as ``argus gates`` senses)."""
+    from argus.sense import Sensor
+
+    with Sensor(ProjectConfig(root=REPO_ROOT), workers=2, controls=GATES) as sensor:
         yield sensor
