@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from tests.testing.test_plugin import CONFTEST, run
+from tests.support.plugin_project import CONFTEST, run
 
 pytestmark = pytest.mark.browser
 
