@@ -82,6 +82,7 @@ def _replace(inputs: GateInputs, config: Any) -> GateInputs:
 
 
 @pytest.mark.browser
+@pytest.mark.process  # the plug-in is found on the child's PYTHONPATH (its entry points)
 def test_an_external_gate_and_judge_run_in_a_real_loop(
     installed: Path, tmp_path: Path, serve: Callable[[Path], str], run_argus: Any
 ) -> None:
