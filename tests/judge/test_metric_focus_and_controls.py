@@ -118,8 +118,19 @@ def test_a_remove_button_that_does_nothing_fails_functional_correctness(
     assert "Remove" not in result.evidence  # page text is never quoted
     assert result.numbers["controls"] == {
         "measured": True, "found": 2, "activated": 2, "dead": 1, "declared_inert": 0,
-        "capped": False,
+        "capped": False, "ambient": [],
     }  # fmt: skip
+
+
+def test_what_a_click_on_the_body_did_is_shown_beside_the_dead_controls(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    ambient = {"measured": True, "effects": ["request"], "requests": ["POST /collect"]}
+    dead = {**_control("row.b.delete", "dead"), "not_counted": ["request"]}
+    controls = {**_probe(_control("row.a.delete", "live"), dead), "version": 2}
+    result = _functional(make_packet, tmp_path, {**controls, "ambient": ambient})
+    assert result.score == 0 and "row.b.delete" in result.evidence
+    assert result.numbers["controls"]["ambient"] == ["request", "POST /collect"]
 
 
 def test_working_controls_alone_measure_nothing(make_packet: PacketFactory, tmp_path: Path) -> None:
@@ -190,7 +201,12 @@ UNMEASURED = {
         "the dead-control probe did not run (no reader: gates only (argus gates))",
     ),
     "not an object": ([_control("b", "dead")], "controls.json is not a JSON object"),
-    "another version": (_forged(version=2), "controls.json has version 2, not 1"),
+    "another version": (_forged(version=3), "controls.json has version 3, not 1 or 2"),
+    "version 2, no ambient": (_forged(version=2), "ambient is not what a click on the page did"),
+    "ambient as text": (
+        _forged(version=2, ambient={"measured": True, "effects": "dom", "requests": []}),
+        "ambient is not what a click on the page did",
+    ),
     "found as text": (_forged(found="2"), "found, limit and capped are not"),
     "limit negative": (_forged(limit=-1), "found, limit and capped are not"),
     "capped as text": (_forged(capped="no"), "found, limit and capped are not"),

@@ -1,6 +1,7 @@
-"""Which websocket messages the dead-control probe counts as a control's (no browser): a known
-keep-alive never, nor one the page also sent unprompted (the same message, or the same shape
-when the page's own messages differed only in their digits); any other message counts."""
+"""Which websocket messages and requests the dead-control probe counts as a control's (no
+browser): a known keep-alive never, nor one the page also sent unprompted (the same message or
+request, or the same shape when the page's own differed only in their digits), nor one of the
+shape a click on the body sent too (a click tracker); anything else counts."""
 
 from __future__ import annotations
 
@@ -10,11 +11,15 @@ import pytest
 
 from argus.sense.controls import (
     MAX_LEARNED,
+    MessageKey,
     Unprompted,
-    _discount_unprompted,
+    _ambient_record,
     _Held,
+    _judge,
+    _Seen,
     keep_alive,
     message_key,
+    request_key,
 )
 
 SOCKET_IO = "ws://app.test/socket.io/?EIO=4&transport=websocket"
@@ -84,19 +89,82 @@ def test_learning_is_bounded() -> None:
     assert not seen.knows(message_key(f"m{chr(0x4E00 + MAX_LEARNED + 5)}"))
 
 
-def _entry(effects: list[str]) -> dict[str, Any]:
-    return {"testid": "x", "outcome": "live" if effects else "dead", "effects": effects}
+def _entry() -> dict[str, Any]:
+    return {"testid": "x", "outcome": "dead", "effects": []}
+
+
+def _judged(held: _Held, ambient: _Seen | None = None) -> list[tuple[str, list[str]]]:
+    controls = [_entry() for _ in held.seen]
+    _judge(controls, held, ambient)
+    return [(c["outcome"], c["effects"]) for c in controls]
 
 
 def test_a_message_the_page_sent_unprompted_later_is_discounted_at_the_end() -> None:
     held = _Held()
     beat, own = message_key("beat"), message_key('{"action":"archive"}')
-    controls = [_entry(["message"]), _entry(["dom", "message"]), _entry(["message"])]
-    held.sent = {0: [beat], 1: [beat], 2: [beat, own]}
+    held.seen = {
+        0: _Seen(messages=[beat]),
+        1: _Seen(kinds=["dom"], messages=[beat]),
+        2: _Seen(messages=[beat, own]),
+    }
     held.unprompted.learn(beat)  # first seen unprompted after those watches
-    _discount_unprompted(controls, held)
-    assert [(c["outcome"], c["effects"]) for c in controls] == [
+    assert _judged(held) == [
         ("dead", []),
         ("live", ["dom"]),
         ("live", ["message"]),  # one message of its own: it still counts
     ]
+
+
+def _post(body: str, path: str = "/_dash-update-component") -> tuple[MessageKey, str]:
+    return request_key("POST", f"http://app.test{path}", body.encode()), f"POST {path}"
+
+
+def test_a_poll_is_learned_by_method_url_and_body_and_another_body_counts() -> None:
+    held = _Held()
+    for n in (3, 4):  # the page's own interval: its counter varies
+        held.polled.learn(_post(f'{{"inputs":[{{"id":"interval","value":{n}}}]}}')[0])
+    held.polled.learn(request_key("GET", "http://app.test/status?x=1", None))
+    held.seen = {
+        0: _Seen(requests=[_post('{"inputs":[{"id":"interval","value":17}]}')]),
+        1: _Seen(requests=[_post('{"inputs":[{"id":"save","value":1}]}')]),
+        2: _Seen(requests=[(request_key("GET", "http://app.test/status?x=1#top", None), "")]),
+        3: _Seen(requests=[(request_key("GET", "http://app.test/status?x=2", None), "")]),
+        4: _Seen(requests=[(request_key("POST", "http://app.test/status?x=1", b""), "")]),
+    }
+    assert _judged(held) == [
+        ("dead", []),  # the poll's shape, another count
+        ("live", ["request"]),  # the same path, another input named: another callback
+        ("dead", []),  # the same request (a fragment is never sent)
+        ("live", ["request"]),  # one value of its digits seen: another is the control's
+        ("live", ["request"]),  # another method
+    ]
+
+
+def test_the_ambient_click_s_effects_are_no_control_s() -> None:
+    held = _Held()
+    track = _post('{"t":1796219370381}', "/track")
+    pixel = "childList #document:0>HTML:0>BODY:0  +IMG -"
+    ambient = _Seen(kinds=["dom"], requests=[track], dom=[pixel])
+    held.seen = {
+        0: _Seen(kinds=["dom"], requests=[_post('{"t":1796219370999}', "/track")], dom=[pixel]),
+        1: _Seen(kinds=["dom"], requests=[track], dom=[pixel, "characterData P:0 +-"]),
+        2: _Seen(requests=[track, _post('{"t":1,"target":"save"}', "/track")]),
+        3: _Seen(kinds=["dom"], dom=None),  # too many mutations to tell: counts
+        4: _Seen(kinds=["focus"], requests=[track]),
+    }
+    controls = [_entry() for _ in held.seen]
+    _judge(controls, held, ambient)
+    assert [(c["outcome"], c["effects"], c.get("not_counted")) for c in controls] == [
+        ("dead", [], ["dom", "request"]),
+        ("live", ["dom"], ["request"]),
+        ("live", ["request"], None),  # a body of another shape (not digits only) counts
+        ("live", ["dom"], None),
+        ("live", ["focus"], ["request"]),
+    ]
+    assert controls[2]["requests"] == ["POST /track"]
+    assert _ambient_record(ambient) == {
+        "measured": True,
+        "effects": ["dom", "request"],
+        "requests": ["POST /track"],
+    }
+    assert _ambient_record(None)["measured"] is False

@@ -62,7 +62,7 @@ from argus.sense.pages import WarmPage
 from argus.sense.steps import run_steps
 from argus.sense.world import evaluate_in, isolated_world_request, main_frame_id
 
-CONTROLS_VERSION = 1
+CONTROLS_VERSION = 2  # 2: ambient, not_counted
 WORLD = "argus-controls"
 MAX_REQUESTS_LISTED = 5
 # After an activation: the page's handlers run, then a short timer and two frames, so what a
@@ -109,6 +109,13 @@ def message_key(message: str | bytes) -> MessageKey:
         return exact, None
     shape = DIGITS.sub("#", message).encode("utf-8", "surrogatepass")
     return exact, hashlib.sha256(shape).hexdigest()
+
+
+def request_key(method: str, url: str, body: bytes | None) -> MessageKey:
+    """A request as remembered (never recorded): its method, URL (query included, fragment
+    not) and body, as one text whose shape is taken as a message's (digits aside)."""
+    head = f"{method} {url.split('#', 1)[0]}\n"
+    return message_key(head + (body or b"").decode("utf-8", "surrogateescape"))
 
 
 def keep_alive(url: str, message: str | bytes) -> bool:
@@ -165,6 +172,29 @@ class Unprompted:
 
 
 @dataclass
+class _Seen:
+    """What followed one activation, before the page's own doings are told from it."""
+
+    kinds: list[str] = field(default_factory=list)  # what the world saw, dialogs, windows
+    requests: list[tuple[MessageKey, str]] = field(default_factory=list)
+    messages: list[MessageKey] = field(default_factory=list)
+    dom: list[str] | None = field(default_factory=list)  # mutation shapes; None: too many
+
+
+class _Shapes:
+    """What a neutral click did (``ambient``): a request or message of the same shape (the
+    same, digits aside) is no control's doing."""
+
+    def __init__(self, keys: list[MessageKey]) -> None:
+        self._exact = {exact for exact, _ in keys}
+        self._shapes = {shape for _, shape in keys if shape is not None}
+
+    def has(self, key: MessageKey) -> bool:
+        exact, shape = key
+        return exact in self._exact or (shape is not None and shape in self._shapes)
+
+
+@dataclass
 class _Held:
     """What the copy asked of the outside world while an activation was watched."""
 
@@ -175,13 +205,21 @@ class _Held:
     # and its controls are found no more: not measured, never guessed).
     reloading: bool = False
     watching: bool = False  # an activation is watched (from arm to effects)
-    requests: list[str] = field(default_factory=list)
-    # Websocket messages the page sent while the activation was watched (never delivered),
-    # and for each control activated (its index) those it sent: judged at the end, against
-    # all the page was seen to send unprompted by then.
+    # What the page does now is not its own doing: the copy's load and the state's steps
+    # (not the waits after them), or a document where a control did something (its timers).
+    prompted: bool = False
+    spent: bool = False
+    # Requests the page made while the activation was watched: remembered (never recorded)
+    # and as recorded (method and path).
+    requests: list[tuple[MessageKey, str]] = field(default_factory=list)
+    # Websocket messages the page sent while the activation was watched (never delivered).
     messages: list[MessageKey] = field(default_factory=list)
-    sent: dict[int, list[MessageKey]] = field(default_factory=dict)
+    # What the page sent (messages) and asked for (requests: a poll on a timer) on its own,
+    # over every copy; and what each control's activation did (its index): judged at the end,
+    # against all the page was seen to do unprompted by then.
     unprompted: Unprompted = field(default_factory=Unprompted)
+    polled: Unprompted = field(default_factory=Unprompted)
+    seen: dict[int, _Seen] = field(default_factory=dict)
     dialogs: int = 0
     pages: int = 0
     closing: set[asyncio.Future[None]] = field(default_factory=set)  # dismissing, closing
@@ -216,7 +254,7 @@ class SocketHold:
             if held is not None and held.watching:
                 if not keep_alive(url, message):
                     held.messages.append(message_key(message))
-            elif held is not None:
+            elif held is not None and not held.spent:
                 held.unprompted.learn(message_key(message))
             if held is None or not held.holding:
                 server.send(message)
@@ -255,7 +293,7 @@ class _Copy:
     def __init__(self, warm: WarmPage, view: CopyView, probe: _Held) -> None:
         self.warm = warm
         self.view = view
-        self.held = _Held(unprompted=probe.unprompted, sent=probe.sent)
+        self.held = _Held(unprompted=probe.unprompted, polled=probe.polled, seen=probe.seen)
         self.world = 0
         self.frame = ""  # the main frame's id: the same for every document the page loads
         self.loaded = False  # at the view's state, as loaded (until activated or loaded again)
@@ -264,13 +302,19 @@ class _Copy:
         warm, held, view = self.warm, self.held, self.view
 
         async def route(route: Route, request: Request) -> None:
+            if held.watching:
+                key = request_key(request.method, request.url, request.post_data_buffer)
+                held.requests.append((key, f"{request.method} {_path(request.url, view.url)}"))
+            elif not (held.prompted or held.spent):
+                held.polled.learn(
+                    request_key(request.method, request.url, request.post_data_buffer)
+                )
             if not held.holding:
                 if held.reloading and request.method not in ("GET", "HEAD"):
                     await route.abort()
                 else:
                     await route.fallback()
                 return
-            held.requests.append(f"{request.method} {_path(request.url, view.url)}")
             if request.is_navigation_request():
                 # No Content: the browser stays on the document (an aborted navigation would
                 # put an error page in its place).
@@ -328,8 +372,8 @@ class _Copy:
             await self.warm.forget()
         self.loaded = False
         self.held.reloading = not first
-        self.held.holding = False
-        await _load(self.warm, self.view)
+        self.held.holding = self.held.spent = False
+        await _load(self.warm, self.view, self.held)
         session = self.warm.session
         if not self.frame:
             self.frame = main_frame_id(await session.send("Page.getFrameTree"))
@@ -393,8 +437,18 @@ class _Probe:
         # The loads after the first only read, and start once it is over (its writes done).
         for _ in range(min(self.copies, len(chosen)) - 1):
             self.ready.append(asyncio.ensure_future(self._fresh()))
+        # What a click on the page's body does (a click tracker): measured on the first copy,
+        # before any control, under the same watch; a copy it changed is loaded again.
+        ambient: _Seen | None = None
+        fresh = True
+        if chosen:
+            refused, ambient = await _activate(copy, None)
+            ambient = None if refused else ambient
+            # What it asked for was held: only a change in the document spends the copy.
+            fresh = ambient is None or not ambient.kinds
+            copy.held.spent = not fresh
         controls: list[dict[str, Any]] = []
-        listed, fresh = found, True  # the controls of the copy in use; none activated yet
+        listed = found  # the controls of the copy in use
         for index, control in enumerate(chosen):
             if not fresh:
                 # The spent copy loads again behind those ahead of it, when it will be needed.
@@ -405,25 +459,24 @@ class _Probe:
             if index >= len(listed) or _ident(listed[index]) != _ident(control):
                 controls.append({**control, "outcome": "not_found", "effects": []})
                 continue
-            held = copy.held
-            refused, effects = await _activate(copy, index)
+            refused, seen = await _activate(copy, index)
             if refused:
                 controls.append(
                     {**control, "outcome": "not_activated", "why": refused, "effects": []}
                 )
                 continue
-            entry = {**control, "outcome": "live" if effects else "dead", "effects": effects}
-            if held.requests:
-                entry["requests"] = held.requests[:MAX_REQUESTS_LISTED]
-            controls.append(entry)
-            fresh = not effects
-        _discount_unprompted(controls, self.held)
+            self.held.seen[index] = seen
+            controls.append({**control, "outcome": "dead", "effects": []})
+            fresh = not _spends(seen, self.held, ambient)
+            copy.held.spent = not fresh
+        _judge(controls, self.held, ambient)
         return {
             "version": CONTROLS_VERSION,
             "url": self.view.url,
             "found": len(found),
             "limit": limit,
             "capped": len(found) > limit,
+            "ambient": _ambient_record(ambient),
             "controls": controls,
         }
 
@@ -442,15 +495,19 @@ class _Probe:
             await copy.detach()
 
 
-async def _load(warm: WarmPage, view: CopyView) -> None:
-    """The copy at the view's state."""
+async def _load(warm: WarmPage, view: CopyView, held: _Held) -> None:
+    """The copy at the view's state. What the page asks for while it loads (the load event
+    reached) and while the steps run is not learned as its own (``_Held.prompted``): a
+    control that fetches what the view fetched to show itself (a Refresh) still counts."""
     page = warm.page
     await view.prepare(warm)
     network = NetworkMonitor(page)
     framework = framework_settle(page, view.framework)
     what = f"the copy of {view.url}"
     try:
+        held.prompted = True
         response = await page.goto(view.url, wait_until="load")
+        held.prompted = False
         if response is not None and response.status >= 400:
             raise SensorError(f"{what} answered HTTP {response.status}")
         await page.evaluate(FONTS_READY_JS)
@@ -458,11 +515,14 @@ async def _load(warm: WarmPage, view: CopyView) -> None:
             raise SensorError(f"{what} kept loading")
         await settle_framework(framework, network, view.timeout_s, what)
         if view.steps:
+            held.prompted = True
             await run_steps(page, view.steps, view.slug)
+            held.prompted = False
             if not await network.wait_idle(view.timeout_s):
                 raise SensorError(f"{what} kept loading after its steps")
             await settle_framework(framework, network, view.timeout_s, what)
     finally:
+        held.prompted = False
         network.detach()
         if framework is not None:
             framework.detach()
@@ -477,50 +537,115 @@ def _list_js() -> str:
     return f"(() => {{\n{define}\nreturn __argusControls.list();\n}})()"
 
 
-async def _activate(copy: _Copy, index: int) -> tuple[str, list[str]]:
-    """Activate control ``index`` with the outside world held (from here until the copy is
-    loaded again): why it could not be activated, or what followed."""
+async def _activate(copy: _Copy, index: int | None) -> tuple[str, _Seen]:
+    """Activate control ``index`` (None: the page's body, ``__argusControls.neutral``) with
+    the outside world held (from here until the copy is loaded again): why it could not be
+    activated, or what followed."""
     warm, held = copy.warm, copy.held
     held.clear()
     held.holding = held.watching = True
+    start = "__argusControls.neutral()" if index is None else f"__argusControls.start({index})"
+    seen = _Seen()
     try:
         async with asyncio.timeout(copy.view.timeout_s):
             # Armed and activated in one call; the settle and the reading after it stay apart,
             # as what the browser does for the page (a navigation asked for) is reported to
             # Argus beside the page's own answers, not in their order.
-            refused = str(await _call(copy, f"__argusControls.start({index})") or "")
+            refused = str(await _call(copy, start) or "")
             await warm.page.evaluate(SETTLE_JS)
-        effects = list(await _call(copy, "__argusControls.effects()"))
+        found = await _call(copy, "__argusControls.effects()")
+        seen.kinds = [str(k) for k in found["kinds"]]
+        seen.dom = None if found["dom"] is None else [str(d) for d in found["dom"]]
     except (PlaywrightError, SensorError):
         if warm.page.is_closed():
             raise
         # The document went away under the watch (a navigation held too late, a reload by
         # script): something surely happened.
-        refused, effects = "", ["navigation"]
+        refused, seen.kinds = "", ["navigation"]
     finally:
         held.watching = False
-    if held.requests:
-        effects.append("request")
-    held.sent[index] = list(held.messages)
-    if any(not held.unprompted.knows(key) for key in held.messages):
-        effects.append("message")  # for now: _discount_unprompted judges it again at the end
+    seen.requests = list(held.requests)
+    seen.messages = list(held.messages)
     if held.dialogs:
-        effects.append("dialog")
+        seen.kinds.append("dialog")
     if held.pages:
-        effects.append("page")
-    return refused, sorted(set(effects))
+        seen.kinds.append("page")
+    return refused, seen
 
 
-def _discount_unprompted(controls: list[dict[str, Any]], held: _Held) -> None:
-    """Judge each control's ``message`` again against all the page was seen to send
-    unprompted by the end of the probe (a heartbeat first sent during an early watch is
-    learned later): a control whose every message the page also sent on its own did not
-    send one, and without another effect it is dead."""
-    for index, keys in held.sent.items():
+def _counted(
+    seen: _Seen, held: _Held, ambient: _Seen | None
+) -> tuple[list[str], list[str], list[str]]:
+    """The effects of an activation that are its own, the requests it made of its own (as
+    recorded), and the kinds of effect it had that are the page's: a request or message the
+    page also makes unprompted (``Unprompted``), or an effect a click on the body has too
+    (``ambient``: the same kind; a request or message of the same shape; DOM mutations all
+    of shapes the body's click made)."""
+    like = ambient or _Seen()
+    requested, sent = _Shapes([k for k, _ in like.requests]), _Shapes(like.messages)
+    requests = [
+        label
+        for key, label in seen.requests
+        if not held.polled.knows(key) and not requested.has(key)
+    ]
+    messages = [k for k in seen.messages if not held.unprompted.knows(k) and not sent.has(k)]
+    effects: set[str] = set()
+    for kind in seen.kinds:
+        if kind in like.kinds and kind != "dom":
+            continue
+        if kind == "dom" and "dom" in like.kinds and _within(seen.dom, like.dom):
+            continue
+        effects.add(kind)
+    if requests:
+        effects.add("request")
+    if messages:
+        effects.add("message")
+    return sorted(effects), requests, sorted(_kinds(seen) - effects)
+
+
+def _kinds(seen: _Seen) -> set[str]:
+    """Every kind of effect that followed, the page's own or not."""
+    kinds = set(seen.kinds)
+    if seen.requests:
+        kinds.add("request")
+    if seen.messages:
+        kinds.add("message")
+    return kinds
+
+
+def _within(shapes: list[str] | None, ambient: list[str] | None) -> bool:
+    return shapes is not None and ambient is not None and set(shapes) <= set(ambient)
+
+
+def _spends(seen: _Seen, held: _Held, ambient: _Seen | None) -> bool:
+    """Whether the copy must be loaded again after an activation: anything changed in it, or
+    it asked for something that is not (yet) known as the page's own. What it does from now
+    on is not learned as the page's own (``_Held.spent``)."""
+    return bool(seen.kinds) or bool(_counted(seen, held, ambient)[0])
+
+
+def _judge(controls: list[dict[str, Any]], held: _Held, ambient: _Seen | None) -> None:
+    """Each activated control's outcome, judged at the end against all the page was seen to
+    do unprompted by then (a heartbeat or poll first sent during an early watch is learned
+    later) and against what a click on the body does: a control whose every effect is the
+    page's own is dead."""
+    for index, seen in held.seen.items():
+        effects, requests, page_s = _counted(seen, held, ambient)
         entry = controls[index]
-        if "message" in entry["effects"] and all(held.unprompted.knows(k) for k in keys):
-            entry["effects"] = [e for e in entry["effects"] if e != "message"]
-            entry["outcome"] = "live" if entry["effects"] else "dead"
+        entry["outcome"], entry["effects"] = ("live" if effects else "dead"), effects
+        if requests:
+            entry["requests"] = requests[:MAX_REQUESTS_LISTED]
+        if page_s:
+            entry["not_counted"] = page_s
+
+
+def _ambient_record(ambient: _Seen | None) -> dict[str, Any]:
+    """controls.json's ``ambient``: what a click on the page's body did (kinds, and its
+    requests as recorded), whether it was measured."""
+    if ambient is None:
+        return {"measured": False, "effects": [], "requests": []}
+    labels = sorted({label for _, label in ambient.requests})[:MAX_REQUESTS_LISTED]
+    return {"measured": True, "effects": sorted(_kinds(ambient)), "requests": labels}
 
 
 async def _call(copy: _Copy, expression: str) -> Any:

@@ -4,8 +4,10 @@
 //   __argusControls.arm(i)     start watching: DOM mutations, focus, URL, scroll, validation,
 //                              effects
 //   __argusControls.activate(i) click it (a select: choose its next option)
-//   __argusControls.effects()  what changed since arm(), and stop watching
+//   __argusControls.effects()  what changed since arm(), and stop watching: {kinds, dom}
+//                              (dom: the shapes of the mutations, null when too many)
 //   __argusControls.start(i)   arm(i) then activate(i): one call
+//   __argusControls.neutral()  the same for the body itself: what any click on the page does
 globalThis.__argusControls = (() => {
   const ROLES = new Set([
     "button", "link", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "switch",
@@ -14,6 +16,7 @@ globalThis.__argusControls = (() => {
   const INPUTS = new Set(["checkbox", "radio", "button", "submit", "reset", "image"]);
   const IMPLICIT = { button: "button", a: "link", select: "combobox", summary: "button" };
   const MAX_DEPTH = 32;
+  const MAX_SHAPES = 64;
   let controls = [];
   let watch = null;
   // Effects the copy's init script reports (storage, clipboard, print): no DOM trace of them.
@@ -96,12 +99,38 @@ globalThis.__argusControls = (() => {
   function valueOf(el) {
     return el.localName === "input" || el.localName === "select" ? `${el.checked}|${el.value}` : "";
   }
-  function arm(i) {
-    const el = controls[i];
+  // Where a mutation happened, without page text: each node's name and its place among its
+  // parent's children of that name, from the root.
+  function placeOf(node) {
+    const steps = [];
+    for (let a = node, depth = 0; a && depth < MAX_DEPTH; a = a.parentNode, depth++) {
+      const parent = a.parentNode;
+      let place = 0;
+      if (parent) for (const c of parent.childNodes) { if (c === a) break; if (c.nodeName === a.nodeName) place++; }
+      steps.unshift(`${a.nodeName}:${place}`);
+    }
+    return steps.join(">");
+  }
+  function names(nodes) {
+    return [...nodes].map((n) => n.nodeName).join(",");
+  }
+  // A mutation's shape: its kind, where, which attribute, which nodes came and went.
+  function note(state, records) {
+    state.mutations += records.length;
+    for (const r of records) {
+      if (state.shapes === null) return;
+      const shape = `${r.type} ${placeOf(r.target)} ${r.attributeName || ""} +${names(r.addedNodes)} -${names(r.removedNodes)}`;
+      if (state.shapes.has(shape)) continue;
+      if (state.shapes.size >= MAX_SHAPES) state.shapes = null;
+      else state.shapes.add(shape);
+    }
+  }
+  function arm(el) {
     reported.clear();
     const state = { mutations: 0, focus: document.activeElement, href: location.href,
                     scroll: [scrollX, scrollY], el, value: valueOf(el) };
-    state.observer = new MutationObserver((records) => { state.mutations += records.length; });
+    state.shapes = new Set();
+    state.observer = new MutationObserver((records) => note(state, records));
     state.observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
     // A submit button of a form with an unmet constraint (a required field left empty) makes
     // the browser show its validation message: an effect with no DOM trace.
@@ -125,7 +154,7 @@ globalThis.__argusControls = (() => {
   function effects() {
     const state = watch;
     watch = null;
-    state.mutations += state.observer.takeRecords().length;
+    note(state, state.observer.takeRecords());
     state.observer.disconnect();
     document.removeEventListener("invalid", state.onInvalid, true);
     const found = [];
@@ -138,11 +167,17 @@ globalThis.__argusControls = (() => {
     if (location.href !== state.href && location.href !== `${state.href}#`) found.push("url");
     if (scrollX !== state.scroll[0] || scrollY !== state.scroll[1]) found.push("scroll");
     for (const kind of [...reported].sort()) found.push(kind);
-    return found;
+    return { kinds: found, dom: state.shapes === null ? null : [...state.shapes].sort() };
   }
   function start(i) {
-    arm(i);
+    arm(controls[i]);
     return activate(i);
   }
-  return { list, arm, activate, effects, start };
+  function neutral() {
+    if (!document.body) return "no body";
+    arm(document.body);
+    document.body.click();
+    return "";
+  }
+  return { list, arm: (i) => arm(controls[i]), activate, effects, start, neutral };
 })();

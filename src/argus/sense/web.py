@@ -25,7 +25,13 @@ from argus.errors import InputError, SensorError
 from argus.io import atomic_write_json, read_bytes, read_json
 from argus.sense import result as files
 from argus.sense.axe import LoadedAxe, load_axe, run_axe
-from argus.sense.controls import CopyView, TakePage, copies_for, probe_controls
+from argus.sense.controls import (
+    CONTROLS_VERSION,
+    CopyView,
+    TakePage,
+    copies_for,
+    probe_controls,
+)
 from argus.sense.controls_choice import NO_CONTROLS, SNAPSHOT_ONLY, ControlsChoice
 from argus.sense.focus_trap import trap_walk
 from argus.sense.focus_visible import focus_visibility
@@ -436,7 +442,7 @@ async def _controls(copy: CopyPage, plan: ViewPlan, config: ProjectConfig) -> di
             return await probe_controls(take, view, limit, copies)
     except (SensorError, PlaywrightError) as exc:
         reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        return {"version": 1, "url": plan.url, "error": reason, "controls": []}
+        return {"version": CONTROLS_VERSION, "url": plan.url, "error": reason, "controls": []}
 
 
 async def _sense(

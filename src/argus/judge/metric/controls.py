@@ -46,14 +46,33 @@ def declared_inert(control: dict[str, Any], selectors: Sequence[str]) -> bool:
     return any(names_element(selector, link) for selector in selectors for link in links)
 
 
-# What argus.sense.controls writes (not imported: the judge loads no browser code).
-CONTROLS_VERSION = 1
+# What argus.sense.controls writes (not imported: the judge loads no browser code). Version 2
+# adds ``ambient`` (what a click on the page's body did: its effects are no control's) and a
+# control's ``not_counted``; version 1 files (an older sense) are read as they were.
+CONTROLS_VERSION = 2
+VERSIONS = (1, CONTROLS_VERSION)
 TRIED = ("live", "dead")
 OUTCOMES = (*TRIED, "not_found", "not_activated")
 
 
 def _count(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _names(ambient: object) -> bool:
+    """Whether ``ambient`` is what the probe writes: measured or not, effects and requests."""
+    if not isinstance(ambient, dict) or not isinstance(ambient.get("measured"), bool):
+        return False
+    lists = [ambient.get("effects"), ambient.get("requests")]
+    return all(isinstance(v, list) and all(isinstance(e, str) for e in v) for v in lists)
+
+
+def ambient_effects(data: dict[str, Any]) -> list[str]:
+    """What a click on the page's body did (version 2): kinds, then its requests."""
+    ambient = data.get("ambient")
+    if not isinstance(ambient, dict) or not ambient.get("measured"):
+        return []
+    return [*ambient["effects"], *ambient["requests"]]
 
 
 def _entry_fault(control: object) -> str | None:
@@ -75,8 +94,11 @@ def _entry_fault(control: object) -> str | None:
 
 def _fault(data: dict[str, Any]) -> str | None:
     """What makes ``data`` other than a whole result of the probe; None when it is one."""
-    if data.get("version") != CONTROLS_VERSION:
-        return f"controls.json has version {clip(repr(data.get('version')), 20)}, not 1"
+    version = data.get("version")
+    if isinstance(version, bool) or version not in VERSIONS:
+        return f"controls.json has version {clip(repr(version), 20)}, not 1 or 2"
+    if version == CONTROLS_VERSION and not _names(data.get("ambient")):
+        return "controls.json's ambient is not what a click on the page did"
     found, limit, capped = data.get("found"), data.get("limit"), data.get("capped")
     if not _count(found) or not _count(limit) or not isinstance(capped, bool):
         return "controls.json's found, limit and capped are not two counts and a yes or no"
@@ -160,6 +182,8 @@ def dead_controls(ctx: MetricContext, numbers: dict[str, Any]) -> tuple[str, boo
         "dead": len(dead),
         "declared_inert": len(excused),
         "capped": data["capped"],
+        # Not counted as any control's: what a click on the body did too (a click tracker).
+        "ambient": ambient_effects(data),
     }
     if not dead:
         return None
