@@ -146,3 +146,67 @@ def test_a_preset_is_pinned_as_argus_toml_makes_it(
     capsys.readouterr()
     assert main(["contract", "start", "--preset", "custom-pipeline", *root]) == 2
     assert "edited after it was pinned" in capsys.readouterr().err
+
+
+def _pinned_record(repo: Path) -> tuple[Path, Path]:
+    """The person's pin record in ARGUS_STATE_HOME, and the contract it pins."""
+    from argus.contract.pins import pin
+
+    path = _contract(repo)
+    pin(repo, load_contract(path))
+    assert pin_problem(repo, load_contract(path)) is None
+    (record,) = (Path(os.environ["ARGUS_STATE_HOME"]) / PINS).glob("*.json")
+    return record, path
+
+
+def test_a_pin_is_kept_by_repository_and_contract_id_with_who_and_when(
+    repo: Path, real_pins: None
+) -> None:
+    import getpass
+    import hashlib
+
+    record, path = _pinned_record(repo)
+    contract = load_contract(path)
+    key = hashlib.sha256(f"{repo.resolve()}\0ship-it".encode()).hexdigest()[:32]
+    assert record.name == f"{key}.json"
+    kept = json.loads(record.read_text())
+    assert isinstance(kept.pop("pinned_at"), str)
+    assert kept == {
+        "root": str(repo.resolve()),
+        "contract_id": "ship-it",
+        "path": str(contract.path),
+        "sha256": contract.digest,
+        "by": getpass.getuser(),
+    }
+
+
+def test_a_pin_by_a_user_without_a_name_says_unknown(
+    repo: Path, real_pins: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import getpass
+
+    def nameless() -> str:
+        raise KeyError("uid not in the password database")
+
+    monkeypatch.setattr(getpass, "getuser", nameless)
+    record, _ = _pinned_record(repo)
+    assert json.loads(record.read_text())["by"] == "unknown"
+
+
+@pytest.mark.parametrize("damage", ["directory", "not json", "too deep", "over 64 KiB"])
+def test_a_pin_record_that_cannot_be_read_honours_nothing(
+    repo: Path, real_pins: None, damage: str
+) -> None:
+    record, path = _pinned_record(repo)
+    text = record.read_text().rstrip()  # ends with the closing brace
+    if damage == "directory":
+        record.unlink()
+        record.mkdir()
+    elif damage == "not json":
+        record.write_text(text[:-1])
+    elif damage == "too deep":
+        record.write_text("[" * 100_000)
+    else:  # the same record, whole, behind whitespace: only its first 64 KiB are read
+        record.write_text(" " * (65537 - len(text.encode())) + text)
+    problem = pin_problem(repo, load_contract(path))
+    assert problem is not None and "edited after it was pinned (or its pins disagree)" in problem
