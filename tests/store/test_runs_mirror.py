@@ -113,3 +113,19 @@ def test_a_version_5_store_s_rows_take_their_event_s_time_unless_the_old_check_n
         (event,) = store.events(run_id=kept, kind="run_finished")
     assert times[kept] == event.created_at
     assert off is not None and off.run_id == moved and "2000-01-01" in off.why
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["finished_at = '2999-01-01T00:00:00.000000Z'", "status = 'SIGNED_OFF'"],
+)
+def test_a_running_run_given_only_a_finish_time_or_only_a_status_is_named(
+    tmp_path: Path, change: str
+) -> None:
+    finished_run(tmp_path)
+    with RunStore.open(tmp_path) as store:
+        running = next(r for r in store.runs() if r.finished_at is None).run_id
+    tamper(tmp_path, f"UPDATE runs SET {change} WHERE run_id = ?", running)
+    with RunStore.open(tmp_path) as store:
+        off = store.verify_runs()
+    assert off is not None and off.run_id == running and "without a run_finished" in off.why
