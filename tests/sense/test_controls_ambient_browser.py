@@ -70,6 +70,16 @@ TRACKED = """<!doctype html><html><head><meta charset="utf-8"><title>t</title></
 </script></body></html>"""
 
 
+# "sync" starts telling the server, on a timer with a counter, and shows nothing: what it sends
+# after its watch is its own doing, never learned as the page's; "dead" does nothing.
+SYNC = """<!doctype html><html><head><meta charset="utf-8"><title>s</title></head><body>
+<button type="button" data-testid="sync" onclick="let n = 0;
+  setInterval(() => fetch('api/sync', { method: 'POST', body: `n=${n++}` }).catch(() => {}), 5)"
+  >Sync</button>
+<button type="button" data-testid="dead">Dead</button>
+</body></html>"""
+
+
 class _Recorder(http.server.SimpleHTTPRequestHandler):
     """Serves files and remembers every POST and DELETE that reached it."""
 
@@ -96,7 +106,9 @@ def recorder() -> Iterator[type[_Recorder]]:
 
 def _sense(tmp_path: Path, warm_sensor: Sensor, target: str) -> dict[str, Any]:
     root = make_web_repo(
-        tmp_path, {"poll.html": POLL, "tracked.html": TRACKED}, {target: f"/{target}.html"}
+        tmp_path,
+        {"poll.html": POLL, "tracked.html": TRACKED, "sync.html": SYNC},
+        {target: f"/{target}.html"},
     )
     spec = load_spec(root / "argus/specs/demo/spec.json")
     out = tmp_path / "out"
@@ -162,3 +174,14 @@ def test_a_click_tracker_keeps_a_dead_button_dead_and_a_control_s_own_doing_coun
     assert by_id["note"]["requests"] == ["POST /collect"]
     # Nothing any click sent reached the server.
     assert recorder.seen == []
+
+
+def test_what_a_control_starts_sending_on_a_timer_stays_its_own(
+    tmp_path: Path, warm_sensor: Sensor, recorder: type[_Recorder]
+) -> None:
+    controls = _sense(tmp_path, warm_sensor, "sync")
+    by_id = _by_id(controls)
+    assert by_id["sync"]["outcome"] == "live", controls
+    assert set(by_id["sync"]["requests"]) == {"POST /api/sync"}
+    assert by_id["dead"]["outcome"] == "dead"
+    assert not any("sync" in r for r in recorder.seen), recorder.seen
