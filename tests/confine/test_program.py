@@ -110,3 +110,27 @@ def test_a_program_named_by_a_path_is_looked_for_in_the_working_folder(tmp_path:
     check_program(["sh", "-c", "true"], tmp_path, {"PATH": os.defpath})
     with pytest.raises(ProgramNotFound, match="'sh' not found on PATH"):
         check_program("sh -c true", tmp_path, {"PATH": str(tmp_path)})
+
+
+def test_a_line_that_opens_with_a_comment_starts_the_program_after_it() -> None:
+    assert program_of("# set up first\nnosuchprog --flag") == "nosuchprog"
+
+
+def test_a_missing_program_is_enoent_and_names_the_program(tmp_path: Path) -> None:
+    import errno
+
+    with pytest.raises(ProgramNotFound) as raised:
+        check_program("nosuchprog-argus --flag", tmp_path, {"PATH": str(tmp_path)})
+    assert (raised.value.errno, raised.value.program) == (errno.ENOENT, "nosuchprog-argus")
+
+
+def test_an_environment_without_path_looks_in_the_default_path_not_ours(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    program = tmp_path / "only-here-argus"
+    program.write_text("#!/bin/sh\nexit 0\n")
+    program.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ.get('PATH', '')}")
+    check_program("only-here-argus", tmp_path, {"PATH": str(tmp_path)})  # found on its PATH
+    with pytest.raises(ProgramNotFound):
+        check_program("only-here-argus", tmp_path, {})  # the command's own environment
