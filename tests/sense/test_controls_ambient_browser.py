@@ -80,6 +80,23 @@ SYNC = """<!doctype html><html><head><meta charset="utf-8"><title>s</title></hea
 </body></html>"""
 
 
+# The page fetches its data once loaded (as a single-page app does, after its load event) and
+# shows it; "refresh" asks for the same data again and, when that fails, shows nothing new;
+# "dead" does nothing. The data the view fetched to show itself is not the page's own doing.
+REFRESH = """<!doctype html><html><head><meta charset="utf-8"><title>r</title></head><body>
+<button type="button" data-testid="refresh">Refresh</button>
+<button type="button" data-testid="dead">Dead</button>
+<p id="out"></p>
+<script>
+  const load = () => fetch("api/data").then((r) => r.text())
+    .then((t) => { document.getElementById("out").textContent = t; }, () => {});
+  window.addEventListener("load", () => setTimeout(load, 0));
+  document.querySelector('[data-testid="refresh"]').addEventListener("click", () => {
+    fetch("api/data").catch(() => {});
+  });
+</script></body></html>"""
+
+
 class _Recorder(http.server.SimpleHTTPRequestHandler):
     """Serves files and remembers every POST and DELETE that reached it."""
 
@@ -107,9 +124,11 @@ def recorder() -> Iterator[type[_Recorder]]:
 def _sense(tmp_path: Path, warm_sensor: Sensor, target: str) -> dict[str, Any]:
     root = make_web_repo(
         tmp_path,
-        {"poll.html": POLL, "tracked.html": TRACKED, "sync.html": SYNC},
+        {"poll.html": POLL, "tracked.html": TRACKED, "sync.html": SYNC, "refresh.html": REFRESH},
         {target: f"/{target}.html"},
     )
+    (root / "api").mkdir()
+    (root / "api" / "data").write_text("42 habits")
     spec = load_spec(root / "argus/specs/demo/spec.json")
     out = tmp_path / "out"
     with static_server(root, _Recorder) as base_url:
@@ -185,3 +204,14 @@ def test_what_a_control_starts_sending_on_a_timer_stays_its_own(
     assert set(by_id["sync"]["requests"]) == {"POST /api/sync"}
     assert by_id["dead"]["outcome"] == "dead"
     assert not any("sync" in r for r in recorder.seen), recorder.seen
+
+
+def test_a_refresh_that_asks_for_what_the_view_fetched_after_loading_counts(
+    tmp_path: Path, warm_sensor: Sensor, recorder: type[_Recorder]
+) -> None:
+    controls = _sense(tmp_path, warm_sensor, "refresh")
+    by_id = _by_id(controls)
+    assert by_id["refresh"]["outcome"] == "live", controls
+    assert by_id["refresh"]["effects"] == ["request"]
+    assert by_id["refresh"]["requests"] == ["GET /api/data"]
+    assert by_id["dead"]["outcome"] == "dead"

@@ -496,9 +496,11 @@ class _Probe:
 
 
 async def _load(warm: WarmPage, view: CopyView, held: _Held) -> None:
-    """The copy at the view's state. What the page asks for while it loads (the load event
-    reached) and while the steps run is not learned as its own (``_Held.prompted``): a
-    control that fetches what the view fetched to show itself (a Refresh) still counts."""
+    """The copy at the view's state. What the page asks for until it has settled (the load
+    event, the data it fetches after it, the framework's own settle) and while the steps run
+    and settle is not learned as its own (``_Held.prompted``): a control that fetches what
+    the view fetched to show itself (a Refresh) still counts. Only what the page asks for
+    when settled and untouched (a poll) is learned."""
     page = warm.page
     await view.prepare(warm)
     network = NetworkMonitor(page)
@@ -507,7 +509,6 @@ async def _load(warm: WarmPage, view: CopyView, held: _Held) -> None:
     try:
         held.prompted = True
         response = await page.goto(view.url, wait_until="load")
-        held.prompted = False
         if response is not None and response.status >= 400:
             raise SensorError(f"{what} answered HTTP {response.status}")
         await page.evaluate(FONTS_READY_JS)
@@ -515,9 +516,7 @@ async def _load(warm: WarmPage, view: CopyView, held: _Held) -> None:
             raise SensorError(f"{what} kept loading")
         await settle_framework(framework, network, view.timeout_s, what)
         if view.steps:
-            held.prompted = True
             await run_steps(page, view.steps, view.slug)
-            held.prompted = False
             if not await network.wait_idle(view.timeout_s):
                 raise SensorError(f"{what} kept loading after its steps")
             await settle_framework(framework, network, view.timeout_s, what)
