@@ -234,3 +234,80 @@ def test_a_malformed_typed_check_in_the_contract_is_bad_input(
 ) -> None:
     with pytest.raises(InputError, match=r"contract\.json: a typed check .* is malformed"):
         judge(make_packet, table(ROWS), **broken)
+
+
+@pytest.mark.parametrize(
+    ("traps", "probe", "check", "inside"),
+    [
+        (False, walk(True, True, False), ("Tab 2 leaves 'wizard'", True), [True, True, False]),
+        (
+            False,
+            walk(True, True, True, True),
+            ("focus stays in 'wizard' for 3 Tab presses: a focus trap", False),
+            [True, True, True, True],
+        ),
+        (
+            True,
+            walk(True, True),
+            ("'wizard' keeps the focus for 1 Tab presses", True),
+            [True, True],
+        ),
+        (
+            True,
+            walk(True, True, False, False),
+            ("Tab 2 leaves 'wizard', which must keep the focus", False),
+            [True, True, False, False],
+        ),
+        (
+            True,
+            walk(False, True),
+            ("the focus walk did not start inside 'wizard', so its trap was not measured", False),
+            [False, True],
+        ),
+        (
+            True,
+            {"focus_trap": {"region": "wizard", "stops": [{"inside": True}, "x", {"inside": 1}]}},
+            ("Tab 1 leaves 'wizard', which must keep the focus", False),
+            [True, False, False],
+        ),
+        (
+            True,
+            walk(True),
+            ("whether 'wizard' keeps the focus was not measured (no Tab was recorded)", False),
+            None,
+        ),
+        (
+            False,
+            {"focus_trap": {"region": "wizard", "stops": "s0 s1"}},
+            ("whether 'wizard' lets Tab leave was not measured (no Tab was recorded)", False),
+            None,
+        ),
+        (
+            False,
+            walk(True, False, region="other"),
+            (
+                "whether 'wizard' lets Tab leave was not measured (the probe has no focus walk)",
+                False,
+            ),
+            None,
+        ),
+        (
+            True,
+            {"focus_trap": ["wizard"]},
+            (
+                "whether 'wizard' keeps the focus was not measured (the probe has no focus walk)",
+                False,
+            ),
+            None,
+        ),
+    ],
+)
+def test_the_trap_check_says_exactly_what_the_walk_showed(
+    traps: bool, probe: dict[str, Any], check: tuple[str, bool], inside: list[bool] | None
+) -> None:
+    from argus.judge.metric.checks._trap import trap_check
+
+    numbers: dict[str, Any] = {}
+    assert trap_check(probe, {"region": "wizard", "traps": traps}, numbers) == check
+    expected = {"region": "wizard", "traps": traps, "inside": inside}
+    assert numbers == ({} if inside is None else {"focus_trap": expected})
