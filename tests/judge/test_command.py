@@ -119,7 +119,7 @@ def test_a_timeout_is_inconclusive(agent: Path, make_packet: PacketFactory, tmp_
     _script(agent, {"kind": "sleep", "seconds": 30, "stdout": answer()})
     verdict = run_judge(_judge(agent, tmp_path, timeout=0.5), make_packet(), RUBRIC)
     assert verdict.outcome == "inconclusive"
-    assert "did not answer within 0.5s" in verdict.to_json()["error"]
+    assert "did not answer within 0.5s (judge.timeout)" in verdict.to_json()["error"]
 
 
 def test_an_empty_command_is_a_config_error(tmp_path: Path) -> None:

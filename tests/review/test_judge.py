@@ -477,7 +477,8 @@ def test_a_reviewer_command_is_stopped_at_the_review_timeout(tmp_path: Path) -> 
     config = config.model_copy(update={"review": config.review.model_copy(update={"timeout": 0.5})})
     result, asked = review(INPUTS, config)
     assert (asked.text, result.answer, result.flag) == (None, None, "needs_review")
-    assert asked.error is not None and "did not answer within 0.5s" in asked.error
+    assert asked.error is not None and "did not answer within 0.5s (review.timeout)" in asked.error
+    assert asked.error.startswith("review command ")
 
 
 def test_a_reviewer_command_runs_without_the_judge_sections_model(
@@ -490,8 +491,8 @@ def test_a_reviewer_command_runs_without_the_judge_sections_model(
     runners: list[command_judge.CommandJudge] = []
 
     class Recorded(command_judge.CommandJudge):
-        def __init__(self, config: ProjectConfig) -> None:
-            super().__init__(config)
+        def __init__(self, config: ProjectConfig, *, role: str = "judge") -> None:
+            super().__init__(config, role=role)
             runners.append(self)
 
     monkeypatch.setattr(command_judge, "CommandJudge", Recorded)
@@ -504,4 +505,4 @@ def test_a_reviewer_command_runs_without_the_judge_sections_model(
     )
     result, asked = review(INPUTS, config)
     assert (asked.error, result.flag, result.confidence) == (None, "info", 0.9)
-    assert [r.model for r in runners] == [None]
+    assert [(r.model, r.role) for r in runners] == [(None, "review")]

@@ -49,7 +49,11 @@ MAX_OUTPUT_BYTES = 5 * 1024 * 1024
 class CommandJudge:
     name = "command"
 
-    def __init__(self, config: ProjectConfig) -> None:
+    def __init__(self, config: ProjectConfig, *, role: str = "judge") -> None:
+        # ``role`` is the section whose settings drive this command (the review runs its
+        # reviewer through here with ``review.command`` and ``review.timeout``): messages
+        # name that section's settings, not the judge's.
+        self.role = role
         template = config.judge.command.strip()
         where = config.source or "argus.toml"
         if not template:
@@ -123,7 +127,7 @@ class CommandJudge:
                 process = running.enter_context(
                     popen_confined(
                         command,
-                        Policy("the judge command", (directory,)),
+                        Policy(f"the {self.role} command", (directory,)),
                         cwd=directory,
                         stdin=subprocess.PIPE,
                         stdout=subprocess.PIPE,
@@ -132,7 +136,7 @@ class CommandJudge:
                 )
             except OSError as exc:
                 raise JudgeError(
-                    f"judge command {self.template!r} cannot start: {exc.strerror or exc}"
+                    f"{self.role} command {self.template!r} cannot start: {exc.strerror or exc}"
                 ) from exc
             try:
                 out, err = process.communicate(
@@ -142,17 +146,17 @@ class CommandJudge:
                 stop_group(process, grace=0)
                 process.communicate()  # close the pipes
                 raise JudgeError(
-                    f"judge command {self.template!r} did not answer within "
-                    f"{self.config.judge.timeout:g}s (judge.timeout)"
+                    f"{self.role} command {self.template!r} did not answer within "
+                    f"{self.config.judge.timeout:g}s ({self.role}.timeout)"
                 ) from exc
         if process.returncode != 0:
             tail = (err.decode("utf-8", "replace").strip().splitlines() or ["no error output"])[-1]
             raise MalformedAnswer(
-                f"judge command exited with {process.returncode}: {clip(tail, 200)}"
+                f"{self.role} command exited with {process.returncode}: {clip(tail, 200)}"
             )
         if len(out) > MAX_OUTPUT_BYTES:
             raise MalformedAnswer(
-                f"judge command printed {len(out)} bytes, more than the 5 MiB cap"
+                f"{self.role} command printed {len(out)} bytes, more than the 5 MiB cap"
             )
         return out.decode("utf-8", "replace")
 

@@ -253,7 +253,7 @@ def _ask_command(messages: list[dict[str, Any]], config: ProjectConfig) -> Asked
     judge_settings = config.judge.model_copy(
         update={"command": settings.command, "timeout": settings.timeout, "model": ""}
     )
-    runner = CommandJudge(config.model_copy(update={"judge": judge_settings}))
+    runner = CommandJudge(config.model_copy(update={"judge": judge_settings}), role="review")
     prompt = "\n\n".join(str(m["content"]) for m in messages) + "\n"
     with tempfile.TemporaryDirectory(prefix="argus-review-") as scratch:
         try:
