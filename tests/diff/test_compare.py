@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from argus.diff import compare, pixelmatch, regions
-from argus.diff.density import window_density
+from argus.diff._density import window_density
 from argus.diff.regions import cell_counts, changed_regions
 from argus.errors import InputError
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from argus.diff import kernel, pixelmatch
-from argus.diff.antialias import SiblingCounter, antialiased
+from argus.diff import _kernel as kernel
+from argus.diff import pixelmatch
+from argus.diff._antialias import SiblingCounter, antialiased
 from argus.diff.yiq import color_delta
 from argus.errors import InputError
 

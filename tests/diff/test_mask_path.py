@@ -11,9 +11,10 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from argus.diff import compare, kernel, pixelmatch
-from argus.diff.antialias import SiblingCounter, mark_antialiased
-from argus.diff.density import mask_density, window_density
+from argus.diff import _kernel as kernel
+from argus.diff import compare, pixelmatch
+from argus.diff._antialias import SiblingCounter, mark_antialiased
+from argus.diff._density import mask_density, window_density
 from argus.diff.regions import changed_regions, mask_regions
 
 from .reference import reference_pixelmatch

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from argus.diff import png, preinflate
+from argus.diff import _preinflate as preinflate
+from argus.diff import png
 from argus.diff.png import decode_png
 from argus.errors import InputError
 

@@ -16,8 +16,8 @@ import typing as _typing
 from argus._lazy import lazy_attributes as _lazy_attributes
 
 if _typing.TYPE_CHECKING:
+    from argus.diff._kernel import pixelmatch
     from argus.diff.comparison import compare, compare_files
-    from argus.diff.kernel import pixelmatch
     from argus.diff.masks import MASK_RGBA, Box, MaskResolution, paint_masks, resolve_masks
     from argus.diff.png import decode_png, encode_png, load_png, load_png_pair, save_png
     from argus.diff.regions import Region
@@ -38,7 +38,7 @@ _SOURCES = {
     "DiffResult": "argus.diff.result",
     "compare": "argus.diff.comparison",
     "compare_files": "argus.diff.comparison",
-    "pixelmatch": "argus.diff.kernel",
+    "pixelmatch": "argus.diff._kernel",
     "decode_png": "argus.diff.png",
     "encode_png": "argus.diff.png",
     "load_png": "argus.diff.png",

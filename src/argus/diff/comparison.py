@@ -12,9 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from argus.diff.arrays import U8
-from argus.diff.density import mask_density, window_density
-from argus.diff.kernel import (
+from argus.diff._density import mask_density, window_density
+from argus.diff._kernel import (
     MaskMatch,
     check_fraction,
     check_image,
@@ -23,6 +22,7 @@ from argus.diff.kernel import (
     draw_gray,
     match,
 )
+from argus.diff.arrays import U8
 from argus.diff.png import decode_png_pair
 from argus.diff.pngcheck import read_png_bytes
 from argus.diff.regions import changed_regions, mask_regions

@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageFile, PngImagePlugin, UnidentifiedImageError
 
+from argus.diff._preinflate import pre_inflated
 from argus.diff.arrays import U8
 from argus.diff.pngcheck import MAX_METADATA_CHUNKS as MAX_METADATA_CHUNKS
 from argus.diff.pngcheck import MAX_PNG_BYTES as MAX_PNG_BYTES
@@ -32,7 +33,6 @@ from argus.diff.pngcheck import PNG_SIGNATURE as PNG_SIGNATURE
 from argus.diff.pngcheck import PngHeader as PngHeader
 from argus.diff.pngcheck import check_png as check_png
 from argus.diff.pngcheck import read_png_bytes
-from argus.diff.preinflate import pre_inflated
 from argus.errors import InputError
 from argus.io import atomic_write_bytes
 

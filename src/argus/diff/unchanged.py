@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from argus.diff.kernel import match
+from argus.diff._kernel import match
 from argus.diff.png import MAX_PNG_BYTES, decode_png
 from argus.io import read_bytes
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from argus.diff.antialias import MAP_SHARE, SiblingCounter, antialiased, mark_antialiased
+from argus.diff._antialias import MAP_SHARE, SiblingCounter, antialiased, mark_antialiased
+from argus.diff._runs import run_lengths, run_starts
 from argus.diff.arrays import U8, U32, Index, Mask
-from argus.diff.runs import run_lengths, run_starts
 from argus.diff.yiq import MAX_YIQ_DELTA, channels, color_delta, gray_values
 from argus.errors import InputError
 
