@@ -18,6 +18,7 @@ pytest_plugins = ("tests.support.fixtures", "pytester")
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED = REPO_ROOT.parent / "shared"
+CHILD_SITE = Path(__file__).resolve().parent / "support" / "child_site"
 
 RunArgus = Callable[..., subprocess.CompletedProcess[str]]
 
@@ -28,11 +29,15 @@ def _private_state_home(
 ) -> None:
     """Argus's per-user state (the registry of open contract runs, pins, the person key) in a
     test's own directories, never the real ~/.local/state: the chosen state home and, for
-    in-process calls, the account's own one (a process Argus starts still writes there)."""
+    in-process calls, the account's own one; for the Python processes a test starts, the same
+    through tests/support/child_site/sitecustomize.py on their PYTHONPATH)."""
     monkeypatch.setenv("ARGUS_STATE_HOME", str(tmp_path_factory.mktemp("argus-state")))
     monkeypatch.delenv("XDG_STATE_HOME", raising=False)
     account = tmp_path_factory.mktemp("argus-account-state")
     monkeypatch.setattr("argus.state_home.account_home", lambda: account)
+    monkeypatch.setenv("ARGUS_TEST_ACCOUNT_STATE", str(account))
+    rest = os.environ.get("PYTHONPATH", "")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(CHILD_SITE), rest])))
 
 
 PERSON_PASSPHRASE = "the person's own passphrase"
