@@ -11,7 +11,11 @@ from pathlib import Path
 
 from tests.support.cli import code_under_test
 
-ASK = "from argus.state_home import account_home, state_homes; print(account_home()); print(*state_homes())"
+ASK = (
+    "from argus.state_home import account_home, state_homes\n"
+    "print(account_home())\n"
+    "print(*state_homes())"
+)
 
 
 def _real_account_place() -> Path:
