@@ -90,7 +90,7 @@ class WebServerConfig(_Section):
     timeout: float = Field(default=60.0, gt=0)
     reuse_existing: bool = True
     cwd: str = "."
-    # A text the app's page holds, shown by a server Argus did not start (argus.sense.app_proof).
+    # A text the app's page holds, shown by a server Argus did not start (argus.sense._app_proof).
     marker: str = ""
 
 
@@ -128,7 +128,7 @@ class SenseConfig(_Section):
     aria_timeout: float = Field(default=10.0, gt=0, le=600)  # seconds
     # Dead controls (docs/sense.md): controls activated per view in a copy of it; 0 = off.
     max_controls: int = Field(default=8, ge=0, le=500)
-    # Copies of the view the probe loads side by side (argus.sense.controls); 0 = auto.
+    # Copies of the view the probe loads side by side (argus.sense._controls); 0 = auto.
     control_copies: int = Field(default=0, ge=0, le=8)
 
 

@@ -6,8 +6,8 @@ import pytest
 from pydantic import ValidationError
 
 from argus.config import SenseConfig
-from argus.sense import controls
-from argus.sense.controls import copies_for
+from argus.sense import _controls as controls
+from argus.sense._controls import copies_for
 
 
 def test_the_setting_is_kept_up_to_the_number_of_controls() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from argus.sense.controls import (
+from argus.sense._controls import (
     MAX_LEARNED,
     MessageKey,
     Unprompted,

@@ -15,7 +15,7 @@ from PIL.PngImagePlugin import PngInfo
 
 from argus.diff.png import decode_png, encode_png
 from argus.sense import Sensor
-from argus.sense.shots import plain_png
+from argus.sense._shots import plain_png
 from argus.spec import View, load_spec
 from tests.sense.test_web_sensor import make_web_repo
 
@@ -70,7 +70,7 @@ def test_a_baseline_that_differs_does_not_end_the_capture(
 def test_a_baseline_from_another_encoder_with_the_same_pixels_ends_the_capture(
     tmp_path: Path, warm_sensor: Sensor, serve: Callable[[Path], str]
 ) -> None:
-    """The shots are Chromium's fast encoding (argus.sense.shots); a baseline written by
+    """The shots are Chromium's fast encoding (argus.sense._shots); a baseline written by
     Playwright's screenshot or an older Argus has other bytes for the same pixels. It still
     ends the capture, and the render keeps the baseline's bytes, so the snapshot gate's
     byte-identical shortcut holds. A baseline carrying more than pixels (a text chunk) ends it

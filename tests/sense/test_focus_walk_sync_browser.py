@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from argus.sense import discover_browser, launch_args
-from argus.sense.focus_driver import run_to_end
+from argus.sense._focus_driver import run_to_end
 from argus.sense.focus_visible import focus_visibility_sync
 from argus.sense.page_state import FREEZE_CSS
 from tests.sense.test_focus_visible_browser import PAGES, STYLE, walk_both

@@ -3,7 +3,7 @@
 As a user meets it: `argus init` writes ``reuse_existing = true``, and something else (another
 project's dev server, a stale process) already answers at ``[web_server] url``. Every command
 that would sense through the configured server refuses in one line that says what happened
-and what to do (argus.sense.app_proof), before any render exists to gate or judge.
+and what to do (argus.sense._app_proof), before any render exists to gate or judge.
 """
 
 from __future__ import annotations

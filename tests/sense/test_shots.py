@@ -1,5 +1,5 @@
 """The capture's screenshots without a browser: when the fast shot is Playwright's (its clip),
-how two shots compare, and when two images hold the same pixels (argus.sense.shots)."""
+how two shots compare, and when two images hold the same pixels (argus.sense._shots)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from PIL.PngImagePlugin import PngInfo
 from playwright.async_api import Error as PlaywrightError
 
 from argus.diff.png import encode_png
-from argus.sense.shots import (
+from argus.sense._shots import (
     PREPARE_JS,
     RESTORE_JS,
     Shooter,

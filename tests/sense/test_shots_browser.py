@@ -1,4 +1,4 @@
-"""The capture's fast screenshots (argus.sense.shots) hold the pixels Playwright's
+"""The capture's fast screenshots (argus.sense._shots) hold the pixels Playwright's
 ``page.screenshot(animations="disabled", caret="hide", scale="css")`` would: animations in
 the document and in shadow roots stopped, carets hidden, the same clip; a page with child
 frames gets Playwright's own screenshot; the page is left as it was."""
@@ -14,7 +14,7 @@ from playwright.async_api import Page, async_playwright
 
 from argus.diff.png import decode_png
 from argus.sense import discover_browser, launch_args
-from argus.sense.shots import Shooter, Shot, playwright_options
+from argus.sense._shots import Shooter, Shot, playwright_options
 
 pytestmark = pytest.mark.browser
 

@@ -15,8 +15,8 @@ from playwright.async_api import async_playwright
 
 from argus.config import ProjectConfig
 from argus.sense import Sensor, discover_browser, launch_args
+from argus.sense._pages import WarmPage
 from argus.sense.controls_choice import LOOP
-from argus.sense.pages import WarmPage
 from argus.spec import View, load_spec
 from tests.sense.test_web_sensor import make_web_repo
 from tests.support.fixtures import static_server

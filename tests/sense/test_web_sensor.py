@@ -356,7 +356,7 @@ def test_canonical_view_matches_the_approved_reference(
     reference = spec.target("list").reference_for(view.state, view.appearance)
     assert reference is not None and reference.file is not None
     # The same pixels; not the same bytes: the reference was encoded by Playwright's
-    # screenshot, the render by Chromium's fast PNG encoder (argus.sense.shots).
+    # screenshot, the render by Chromium's fast PNG encoder (argus.sense._shots).
     render, approved = result.render.read_bytes(), reference.file.read_bytes()
     assert np.array_equal(decode_png(render), decode_png(approved))
 

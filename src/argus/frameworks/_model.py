@@ -20,7 +20,7 @@ class ServerPreset:
     use); ``health_path`` is what Argus polls until the server is up (the framework's own health
     route where it has one); ``reuse_existing`` is false where the served HTML carries nothing
     of the app (a client-rendered shell), so a server Argus did not start could not prove it is
-    the project's app (argus.sense.app_proof)."""
+    the project's app (argus.sense._app_proof)."""
 
     command: str
     port: int

@@ -1,4 +1,4 @@
-"""Whether a sense runs the dead-control probe (argus.sense.controls), path by path.
+"""Whether a sense runs the dead-control probe (argus.sense._controls), path by path.
 
 The probe loads the view once more per control, most of a sense's time, and only the judge
 reads what it finds (functional_correctness, through controls.json). So a path runs it only

@@ -1,4 +1,4 @@
-// The dead-control probe's helper (argus.sense.controls), defined in an isolated world of a
+// The dead-control probe's helper (argus.sense._controls), defined in an isolated world of a
 // throw-away copy of the page: it shares the copy's DOM, not its JavaScript globals.
 //   __argusControls.list()     every enabled, shown control, in document order (described)
 //   __argusControls.arm(i)     start watching: DOM mutations, focus, URL, scroll, validation,

@@ -25,7 +25,7 @@ Each stop's focused pixels come from one of two measurements (``method`` in focu
 A stop that changes nothing is therefore always measured with real focus, so a missing
 indicator is never decided by the forced state.
 
-The walk is written once over a ``FocusDriver`` (argus.sense.focus_driver): the sensor runs it
+The walk is written once over a ``FocusDriver`` (argus.sense._focus_driver): the sensor runs it
 on Playwright's async API (``focus_visibility``), the pytest plugin on a test's sync page
 (``focus_visibility_sync``), with the same scripts and the same measurement.
 """
@@ -47,7 +47,7 @@ from playwright.sync_api import Page as SyncPage
 
 from argus.diff.arrays import U8
 from argus.diff.png import decode_png
-from argus.sense.focus_driver import AsyncFocusDriver, FocusDriver, SyncFocusDriver, run_to_end
+from argus.sense._focus_driver import AsyncFocusDriver, FocusDriver, SyncFocusDriver, run_to_end
 from argus.sense.world import isolated_world
 
 MAX_STOPS = 40

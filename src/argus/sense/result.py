@@ -14,7 +14,7 @@ CONSOLE = "console.json"
 AXE = "axe.json"
 META = "meta.json"
 FOCUS = "focus.json"  # the focus walk (argus.sense.focus_visible)
-CONTROLS = "controls.json"  # the dead-control probe (argus.sense.controls)
+CONTROLS = "controls.json"  # the dead-control probe (argus.sense._controls)
 # Every file a sense writes besides meta.json: meta.json binds them all to the sense that wrote
 # them (argus.evidence.attempt), so a file a sense writes must be named here.
 EVIDENCE = (RENDER, PROBE, CONSOLE, AXE, FOCUS, CONTROLS)

@@ -7,7 +7,7 @@
 Playwright's sync API is not thread-safe, so the sensor runs Playwright's async API on an event
 loop in a background thread; ``sense`` and ``sense_many`` are thread-safe entry points that hand
 work to it. Views run concurrently, at most ``workers`` at once, each on a warm page of its own:
-a context and page kept across views and reset in between (argus.sense.pages).
+a context and page kept across views and reset in between (argus.sense._pages).
 
 ``controls`` is the caller's explicit choice whether the dead-control probe runs (a path that
 only gates has no reader for it); argus.sense.controls_choice states each path's choice.
@@ -28,6 +28,9 @@ from playwright.async_api import Error as PlaywrightError
 from argus.closing import Closing
 from argus.config import ProjectConfig
 from argus.errors import SensorError
+from argus.sense._controls import TakePage, copies_for
+from argus.sense._fonts import FontProbe
+from argus.sense._pages import PagePool, WarmPage
 from argus.sense.adapter import sense_adapter_view
 from argus.sense.attempt import begin_attempt, fail_attempt, seal_attempt
 from argus.sense.browser import (
@@ -38,10 +41,7 @@ from argus.sense.browser import (
     remote_endpoint,
     start_playwright,
 )
-from argus.sense.controls import TakePage, copies_for
 from argus.sense.controls_choice import ControlsChoice
-from argus.sense.fonts import FontProbe
-from argus.sense.pages import PagePool, WarmPage
 from argus.sense.result import SenseResult
 from argus.sense.server import web_server
 from argus.sense.views import ViewPlan, plan_view
@@ -75,7 +75,7 @@ class Sensor(Closing):
         self._browser_lock: asyncio.Lock | None = None
         self._pages = PagePool(self._new_page, self.workers)
         # Pages for the dead-control probe's copies of a view, never lent to a render: the
-        # probe leaves an init script in their contexts (argus.sense.controls); it keeps up
+        # probe leaves an init script in their contexts (argus.sense._controls); it keeps up
         # to ``[sense] control_copies`` side by side per view.
         copies = copies_for(config.sense.control_copies, config.sense.max_controls)
         self._copies = PagePool(self._new_page, self.workers * copies)

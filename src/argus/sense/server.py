@@ -1,7 +1,7 @@
 """Start the project's web server before sensing and stop it afterwards (Playwright's webServer).
 
 ``reuse_existing`` keeps a server that already answers at the URL (a developer's dev server)
-once it proved to be the project's app (argus.sense.app_proof); otherwise the command is
+once it proved to be the project's app (argus.sense._app_proof); otherwise the command is
 started confined like every program the builder can edit (argus.confine: it may write in the
 workspace but its protected set, its processes die with it and with Argus), the URL is polled
 until it answers within ``timeout`` seconds, and all of it is stopped on exit.
@@ -25,7 +25,7 @@ from argus.confine import start_confined, workspace
 from argus.confine.contain import end_orphans
 from argus.errors import ConfigError, SensorError
 from argus.proc import one_line, read_tail
-from argus.sense.app_proof import prove_app
+from argus.sense._app_proof import prove_app
 from argus.spec.model import Spec
 
 POLL_SECONDS = 0.1
@@ -73,7 +73,7 @@ def web_server(
     """Run the configured web server for the duration of the block; yields its URL (or None).
 
     ``cwd`` is relative to ``root`` (default: the config's root); ``spec`` names the ids a
-    reused server must show (argus.sense.app_proof).
+    reused server must show (argus.sense._app_proof).
     """
     server = config.web_server
     if server is None:

@@ -30,7 +30,7 @@ class ViewPlan:
     full_page: bool
     url: str | None  # web adapter only
     gates: tuple[str, ...] = ()  # the gates the view's target runs (axe needs the live page)
-    steps: tuple[Step, ...] = ()  # run after load, before capture (argus.sense.steps)
+    steps: tuple[Step, ...] = ()  # run after load, before capture (argus.sense._steps)
     focus_stops: int = 0  # elements of the focus order to record (the state's focus_order)
     focus_trap: FocusTrap | None = None  # the state's focus_trap expectation: walk it
     keep_ids: tuple[str, ...] = ()  # the a11y-id contract: a sampled probe still dumps these

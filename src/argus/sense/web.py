@@ -1,4 +1,4 @@
-"""The built-in web sensor: one view on a warm page (argus.sense.pages), written to one directory.
+"""The built-in web sensor: one view on a warm page (argus.sense._pages), written to one directory.
 
 Order: viewport and colour scheme -> navigate -> load -> fonts ready and animations,
 transitions and caret frozen -> network quiet (two frames drawn after the last request) ->
@@ -24,26 +24,26 @@ from argus.config import ProjectConfig
 from argus.errors import InputError, SensorError
 from argus.io import atomic_write_json, read_bytes, read_json
 from argus.sense import result as files
-from argus.sense.axe import LoadedAxe, load_axe, run_axe
-from argus.sense.controls import (
+from argus.sense._controls import (
     CONTROLS_VERSION,
     CopyView,
     TakePage,
     copies_for,
     probe_controls,
 )
+from argus.sense._focus_trap import trap_walk
+from argus.sense._fonts import FontProbe
+from argus.sense._pages import WarmPage
+from argus.sense._shots import Shooter, Shot, plain_png, same_image
+from argus.sense._steps import focus_walk, run_steps
+from argus.sense.axe import LoadedAxe, load_axe, run_axe
 from argus.sense.controls_choice import NO_CONTROLS, SNAPSHOT_ONLY, ControlsChoice
-from argus.sense.focus_trap import trap_walk
 from argus.sense.focus_visible import focus_visibility
-from argus.sense.fonts import FontProbe
 from argus.sense.framework_settle import FrameworkSettle, framework_settle, settle_framework
 from argus.sense.output import Probed, WebCapture, web_meta, write_sensed_files
 from argus.sense.page_state import FONTS_READY_JS, FREEZE_CSS, NetworkMonitor
-from argus.sense.pages import WarmPage
 from argus.sense.probe import ProbeBudget, aria_snapshot, dump_elements, warm_probe
 from argus.sense.result import SenseResult
-from argus.sense.shots import Shooter, Shot, plain_png, same_image
-from argus.sense.steps import focus_walk, run_steps
 from argus.sense.truncate import truncate_probe
 from argus.sense.views import ViewPlan
 
@@ -188,7 +188,7 @@ async def _matched(shot: Shot, expected: Collection[bytes]) -> bytes | None:
     """The render's bytes when ``shot`` holds the pixels of one of the ``expected`` images,
     else None. Byte-identical: the shot. The same pixels from another encoder (a baseline
     written from Playwright's screenshot or by an older Argus): that image's bytes when it
-    holds nothing but pixels (argus.sense.shots.plain_png), so the render stays byte-identical
+    holds nothing but pixels (argus.sense._shots.plain_png), so the render stays byte-identical
     to its baseline and every byte-identity shortcut after it holds; else the shot's."""
     if shot.png in expected:
         return shot.png
@@ -213,7 +213,7 @@ async def stable_capture(
     expected: Collection[bytes] = (),
     first: Shot | None = None,
 ) -> tuple[bytes, tuple[Probed, dict[str, Any]] | None, bool, int]:
-    """Screenshots (``shoot``, argus.sense.shots.Shooter) until two consecutive ones are
+    """Screenshots (``shoot``, argus.sense._shots.Shooter) until two consecutive ones are
     byte-identical, at most MAX_ATTEMPTS. Two shots count as identical only when one encoder
     took both (``Shot.same_bytes``).
 
@@ -423,7 +423,7 @@ async def _abandon(*tasks: asyncio.Future[Any] | None) -> None:
 
 
 async def _controls(copy: CopyPage, plan: ViewPlan, config: ProjectConfig) -> dict[str, Any]:
-    """The dead-control probe on a copy of the view (argus.sense.controls): controls.json.
+    """The dead-control probe on a copy of the view (argus.sense._controls): controls.json.
     A copy that cannot be had is recorded as not measured, never as a failed sense."""
     assert plan.url is not None
     timeout = config.browser.timeout

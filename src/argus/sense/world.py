@@ -15,7 +15,7 @@ from argus.errors import SensorError
 
 class CDPSession(Protocol):
     """What a world needs of a CDP session: Playwright's async CDPSession, or the focus
-    walk's driver (argus.sense.focus_driver)."""
+    walk's driver (argus.sense._focus_driver)."""
 
     async def send(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]: ...
 

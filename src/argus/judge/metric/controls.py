@@ -1,5 +1,5 @@
 """Dead controls, for functional_correctness: what the sensor's dead-control probe found
-(controls.json, argus.sense.controls), less the controls the spec declares inert.
+(controls.json, argus.sense._controls), less the controls the spec declares inert.
 
 A control whose activation changed nothing (no DOM mutation, focus move, URL, dialog, request,
 new window, storage, clipboard or print) is a failed check, named by its selector; page text is
@@ -46,7 +46,7 @@ def declared_inert(control: dict[str, Any], selectors: Sequence[str]) -> bool:
     return any(names_element(selector, link) for selector in selectors for link in links)
 
 
-# What argus.sense.controls writes (not imported: the judge loads no browser code). Version 2
+# What argus.sense._controls writes (not imported: the judge loads no browser code). Version 2
 # adds ``ambient`` (what a click on the page's body did: its effects are no control's) and a
 # control's ``not_counted``; version 1 files (an older sense) are read as they were.
 CONTROLS_VERSION = 2

@@ -56,10 +56,10 @@ from playwright.async_api import Dialog, Page, Request, Route, WebSocketRoute
 from playwright.async_api import Error as PlaywrightError
 
 from argus.errors import SensorError
+from argus.sense._pages import WarmPage
+from argus.sense._steps import run_steps
 from argus.sense.framework_settle import framework_settle, settle_framework
 from argus.sense.page_state import FONTS_READY_JS, NetworkMonitor
-from argus.sense.pages import WarmPage
-from argus.sense.steps import run_steps
 from argus.sense.world import evaluate_in, isolated_world_request, main_frame_id
 
 CONTROLS_VERSION = 2  # 2: ambient, not_counted

@@ -14,7 +14,7 @@ from typing import Any
 
 from playwright.async_api import CDPSession, Page
 
-from argus.sense.steps import FOCUS_WORLD
+from argus.sense._steps import FOCUS_WORLD
 from argus.sense.world import evaluate_in, isolated_world
 from argus.spec.typed import FocusTrap
 

@@ -63,7 +63,7 @@ class WarmPage:
     viewport: tuple[int, int] | None = None
     color_scheme: str | None = None
     effects_reported: bool = False  # the dead-control probe's init script is in the context
-    # The dead-control probe's websocket route (argus.sense.controls.SocketHold), set once:
+    # The dead-control probe's websocket route (argus.sense._controls.SocketHold), set once:
     # a context keeps the websocket routes it was given.
     socket_hold: Any = None
 
