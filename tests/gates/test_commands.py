@@ -223,3 +223,59 @@ def test_a_missing_program_reads_as_an_error_gate_naming_it(habits_inputs) -> No
     (outcome,) = run.outcomes
     assert outcome.status is GateStatus.ERROR and not run.all_green
     assert "'no-such-linter-x7' not found on PATH" in outcome.summary
+
+
+def test_the_outcome_in_full_for_a_program_missing_later_in_the_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = tmp_path / "run" / "lint.log"
+
+    def shell_said_not_found(command: str, policy: Policy, **kwargs: object) -> GroupRun:
+        log.parent.mkdir(parents=True)
+        log.write_text("checking\nsh: 1: eslint-x7: not found\n")
+        return GroupRun(127, False, 0.25)
+
+    monkeypatch.setattr(commands, "run_confined", shell_said_not_found)
+    outcome = run_command_gate("lint", "cd . && eslint-x7 .", timeout=5, cwd=tmp_path, log_path=log)
+    summary = "program 'eslint-x7' not found (exit code 127); install it or fix the command"
+    assert (outcome.name, outcome.status, outcome.summary) == ("lint", GateStatus.FAIL, summary)
+    [finding] = outcome.findings
+    assert (
+        finding.element,
+        finding.property,
+        finding.value,
+        finding.expected,
+        finding.message,
+    ) == ("lint", "program_not_found", "eslint-x7", "an installed program", summary)
+    assert outcome.data == {
+        "command": "cd . && eslint-x7 .",
+        "exit_code": 127,
+        "timed_out": False,
+        "seconds": 0.25,
+        "log": str(log),
+        "protection": HASH_CHECKED,
+    }
+
+
+def test_a_not_found_line_in_the_log_of_another_exit_code_is_a_plain_failure(
+    tmp_path: Path,
+) -> None:
+    # The shell reported a missing program, but the line went on and exited 3 itself: the exit
+    # code is what failed, not a missing program.
+    outcome = run(tmp_path, "cd . && no-such-x7; exit 3")
+    assert (outcome.status, outcome.summary) == (GateStatus.FAIL, "exit code 3")
+    assert [f.property for f in outcome.findings] == ["exit_code"]
+    assert "no-such-x7: not found" in (tmp_path / "run" / "build.log").read_text()
+
+
+def test_the_command_runs_under_the_confinement_its_outcome_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from argus.confine.detection import LANDLOCK, Confinement
+
+    landlock = Confinement("landlock", 4)
+    monkeypatch.setattr(commands, "detect", lambda: landlock)
+    calls = _fake_run(monkeypatch, GroupRun(0, False, 0.1))
+    outcome = run(tmp_path, "make")
+    assert calls["_confinement"] is landlock  # detected once, not again by the launcher
+    assert outcome.data["protection"] == LANDLOCK
