@@ -108,7 +108,7 @@ def test_a_gate_result_missing_a_configured_gate_exits_2(
     [
         (("--state", "nowhere"), "nowhere"),
         (("--backend", "oracle"), "unknown judge 'oracle'"),
-        (("--iteration", "0"), "--iteration must be 1 or more"),
+        (("--iteration", "0"), "--iteration: '0' must be 1 or more"),
     ],
 )
 def test_bad_input_exits_2(

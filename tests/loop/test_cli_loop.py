@@ -16,7 +16,7 @@ from tests.loop.fakeapp import FEATURE, make_repo
     [
         (["--feature", "nope"], "no such feature spec"),
         (["--feature", FEATURE, "--target", "nope"], "no target 'nope'"),
-        (["--feature", FEATURE, "--max-iterations", "0"], "--max-iterations must be at least 1"),
+        (["--feature", FEATURE, "--max-iterations", "0"], "'0' must be 1 or more"),
         (["--feature", FEATURE, "--implementer", "agent {diff}"], "unknown placeholder {diff}"),
     ],
 )

@@ -19,7 +19,7 @@ def _one_line(result: Any, needle: str) -> None:
 
 def test_a_port_out_of_range(tmp_path: Path, run_argus: Any) -> None:
     root = make_repo(tmp_path, [])
-    _one_line(run_argus("ui", "--port", "70000", cwd=root), "--port 70000")
+    _one_line(run_argus("ui", "--port", "70000", cwd=root), "--port: '70000' must be a port")
 
 
 def test_a_port_in_use(tmp_path: Path, run_argus: Any) -> None:

@@ -67,10 +67,19 @@ COMMANDS: tuple[str, ...] = (
 )
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser with its refusals as our one line: "argus: WHAT (see 'argus VERB
+    --help')", exit 2, instead of the whole usage block before the error. Every subcommand's
+    parser is one of these (argparse builds subparsers of the parent's class)."""
+
+    def error(self, message: str) -> typing.NoReturn:
+        self.exit(2, f"argus: {one_line(message)} (see '{self.prog} --help')\n")
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The full parser, or with ``only`` just that subcommand (keeps start-up fast: a command
     imports numpy, Playwright and friends only when it is the one being run)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="argus",
         description="Build a UI against a design spec; sign it off only on outside evidence.",
     )

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import math
 import shutil
 import sys
 import time
@@ -23,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.cli._args import add_root_argument, feature_spec, repo_root
+from argus.cli._types import seconds
 from argus.errors import InputError, SensorError
 from argus.io import atomic_write_json, atomic_write_text, read_bytes, read_json
 
@@ -113,7 +113,7 @@ def _packet_arguments(parser: argparse.ArgumentParser, *, out_required: bool) ->
     parser.add_argument("--vocabulary", help="the app's own terms, when the assertion uses them")
     parser.add_argument(
         "--max-age",
-        type=float,
+        type=seconds,
         default=600.0,
         metavar="SECONDS",
         help="refuse evidence files older than this (default 600: evidence is captured now)",
@@ -126,10 +126,6 @@ def _packet_arguments(parser: argparse.ArgumentParser, *, out_required: bool) ->
 def _build(args: argparse.Namespace, evidence: dict[str, Path], out: Path) -> Any:
     from argus.assertion import build_packet
 
-    if not math.isfinite(args.max_age) or args.max_age < 0:
-        raise InputError(
-            f"--max-age must be a finite number of seconds, 0 or more (got {args.max_age})"
-        )
     return build_packet(
         out,
         assertion=args.assertion,

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.cli._args import add_root_argument, repo_root
-from argus.cli._types import fraction
+from argus.cli._types import fraction, side
 from argus.errors import InputError
 
 
@@ -47,8 +47,8 @@ def register(subparsers: Any) -> None:
     extract.add_argument("--state", help="state (default: the target's first)")
     extract.add_argument("--appearance", help="appearance (default: the target's first)")
     extract.add_argument("--base-url", help="override base_url (no web server is started)")
-    extract.add_argument("--width", type=int, default=1280, help="viewport width for a URL")
-    extract.add_argument("--height", type=int, default=800, help="viewport height for a URL")
+    extract.add_argument("--width", type=side, default=1280, help="viewport width for a URL")
+    extract.add_argument("--height", type=side, default=800, help="viewport height for a URL")
     extract.add_argument(
         "--out",
         type=Path,

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.cli._args import add_root_argument, add_view_arguments, feature_spec, repo_root
+from argus.cli._types import count
 from argus.config import load_config
 from argus.errors import InputError
 from argus.gates.inputs import check_sensed_view, gate_inputs, view_dir
@@ -58,7 +59,7 @@ def register(subparsers: Any) -> None:
         help="gate-result.json (default: the run directory's)",
     )
     parser.add_argument(
-        "--iteration", type=int, help="iteration number (default: one more than recorded)"
+        "--iteration", type=count, help="iteration number (default: one more than recorded)"
     )
     add_root_argument(parser)
     parser.add_argument("--json", action="store_true", help="print verdict.json")
@@ -88,8 +89,6 @@ def run_judge_command(args: argparse.Namespace) -> int:
     # The view's files, all of its last sense, which succeeded: after a failed sense the older
     # render left on disk is never judged.
     check_sensed_view(sensed, view)
-    if args.iteration is not None and args.iteration < 1:
-        raise InputError(f"--iteration must be 1 or more, got {args.iteration}")
     iteration = args.iteration or _next_iteration(config.root, view)
     judge = get_judge(args.backend or config.judge.backend, config)
     packet = packet_for_view(

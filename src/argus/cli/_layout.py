@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.cli._args import add_root_argument, repo_root
-from argus.cli._types import pixels
+from argus.cli._types import amount, pixels
 from argus.errors import InputError
 
 
@@ -49,7 +49,7 @@ def register(subparsers: Any) -> None:
         help="how far edges meant to meet may miss: a column's left/right, a row's top/bottom "
         "(default 2)",
     )
-    lint.add_argument("--max-overrides", type=int, default=10, metavar="N")
+    lint.add_argument("--max-overrides", type=amount, default=10, metavar="N")
     lint.add_argument(
         "--visual-types",
         type=Path,
@@ -93,8 +93,6 @@ def run_lint(args: argparse.Namespace) -> int:
         return 0
     if args.path is None:
         raise InputError("layout lint needs a PATH (a page.json, a page directory or boxes JSON)")
-    if args.max_overrides < 0:
-        raise InputError("--max-overrides must be >= 0")
     if args.visual_types is not None and not args.visual_types.is_file():
         # Read only when a page has visuals: a wrong path must not pass a page without any.
         raise InputError(

@@ -10,6 +10,7 @@ from typing import Any
 from argus.cli._args import add_root_argument, feature_spec
 from argus.cli._reporters import add_reporter_argument, check_reporters, emit, loop_cases
 from argus.cli._shard import add_shard_arguments, selected_views, write_shard_results
+from argus.cli._types import count
 from argus.errors import ArgusError, InputError
 from argus.loop.engine.modes import Mode
 from argus.loop.engine.run import LoopOptions, RunOutcome, run_loop
@@ -43,7 +44,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--max-iterations",
-        type=int,
+        type=count,
         metavar="N",
         help="iteration budget per view (default: the rubric's, 12)",
     )
@@ -65,8 +66,6 @@ def register(subparsers: Any) -> None:
 
 def run_loop_command(args: argparse.Namespace) -> int:
     check_reporters(args)
-    if args.max_iterations is not None and args.max_iterations < 1:
-        raise InputError(f"--max-iterations must be at least 1, got {args.max_iterations}")
     if args.shard is not None and Mode(args.mode) is not Mode.REPORT_ONLY:
         raise InputError("--shard splits a --mode report-only run only (a sign-off is one run)")
     root = (args.root or Path.cwd()).resolve()

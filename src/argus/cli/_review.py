@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from argus.cli._args import add_root_argument, repo_root
 from argus.cli._review_pr import add_pr_arguments, pr_body, print_json, pull_request, report_filed
+from argus.cli._types import count
 from argus.errors import InputError
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ def register(subparsers: Any) -> None:
     listing.set_defaults(func=run_list)
 
     outcome = actions.add_parser("outcome", help="record a person's answer to a review")
-    outcome.add_argument("review_id", type=int, metavar="ID", help="the review's id")
+    outcome.add_argument("review_id", type=count, metavar="ID", help="the review's id")
     outcome.add_argument("outcome", choices=("dismissed", "agreed", "follow_up"))
     outcome.add_argument("--note", default="", help="e.g. the follow-up task filed")
     add_root_argument(outcome)

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.cli._args import add_root_argument
+from argus.cli._types import count
 from argus.config import ProjectConfig
 from argus.errors import InputError
 from argus.review.flow import Filed, PullRequest
@@ -18,7 +19,7 @@ STDIN = Path("-")
 
 
 def add_pr_arguments(parser: argparse.ArgumentParser, *, body_required: bool) -> None:
-    parser.add_argument("--pr", type=int, metavar="N", help="the PR's number")
+    parser.add_argument("--pr", type=count, metavar="N", help="the PR's number")
     parser.add_argument("--pr-title", required=True, help="the PR's title")
     if body_required:
         parser.add_argument(

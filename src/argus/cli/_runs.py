@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from argus.cli._args import add_root_argument, repo_root
+from argus.cli._types import count
 from argus.errors import InputError
 from argus.loop.records.layout import RunLayout
 from argus.spec.paths import find_specs
@@ -34,7 +35,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--feature", help="only runs of this feature")
     parser.add_argument("--run", metavar="RUN_ID", help="show every event of this run")
     parser.add_argument("--kind", choices=EVENT_KINDS, help="only events of this kind")
-    parser.add_argument("--limit", type=int, default=10, help="runs to list (default 10)")
+    parser.add_argument("--limit", type=count, default=10, help="runs to list (default 10)")
     parser.add_argument(
         "--verify",
         action="store_true",
@@ -57,8 +58,6 @@ def run_stores(root: Path) -> list[Path]:
 
 
 def run_runs(args: argparse.Namespace) -> int:
-    if args.limit < 1:
-        raise InputError(f"--limit must be at least 1, got {args.limit}")
     root = repo_root(args)
     stores = run_stores(root)  # reading must not create a store
     if not stores:

@@ -9,6 +9,7 @@ from typing import Any
 
 from argus.cli._args import add_root_argument, add_view_arguments, feature_spec, repo_root
 from argus.cli._shard import add_shard_arguments, selected_views, write_shard_results
+from argus.cli._types import count
 from argus.config import load_config
 from argus.errors import InputError, SensorError
 from argus.shard.results import ViewEntry
@@ -47,7 +48,7 @@ def register(subparsers: Any) -> None:
         "probe, axe, focus walk or dead-control probe, so only the snapshot and console gates "
         "have their evidence and the judge refuses the view"
     )  # fmt: skip
-    parser.add_argument("--workers", type=int, help="views sensed at once (default: config)")
+    parser.add_argument("--workers", type=count, help="views sensed at once (default: config)")
     parser.add_argument("--base-url", help="override base_url (no web server is started)")
     add_root_argument(parser)
     parser.set_defaults(func=run_sense)
@@ -68,8 +69,6 @@ def run_sense(args: argparse.Namespace) -> int:
     root = repo_root(args)
     config = load_config(root)
     spec = feature_spec(config.root, args.feature)
-    if args.workers is not None and args.workers < 1:
-        raise InputError(f"--workers must be at least 1 (got {args.workers})")
     if args.all or args.shard is not None:
         views = selected_views(spec, args)
         out_root = (args.out_root or spec.spec_dir / RUNS_DIR).resolve()

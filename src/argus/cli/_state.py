@@ -15,6 +15,7 @@ from typing import Any
 from argus.cli._args import add_root_argument, add_view_arguments, feature_spec, repo_root
 from argus.cli._rubric import PLAIN_NAME as _NAME
 from argus.cli._rubric import resolve_rubric
+from argus.cli._types import count
 from argus.errors import InputError
 from argus.io import read_json
 from argus.loop.guard.lock import FeatureLock
@@ -55,7 +56,7 @@ def register(subparsers: Any) -> None:
     init = _step(steps, "init", "create the view's state (or resume the existing one)")
     init.add_argument("--reference-source", choices=("human", "candidate"))
     init.add_argument("--rubric", type=Path, help="rubric.json for the loop settings")
-    init.add_argument("--max-iterations", type=int, help="iteration budget (default: rubric's)")
+    init.add_argument("--max-iterations", type=count, help="iteration budget (default: rubric's)")
     init.add_argument("--reset", action="store_true", help="start over, discarding the state")
 
     record = _step(steps, "record", "count a judge verdict (normalized here, never trusted)")

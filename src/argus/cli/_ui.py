@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from argus.cli._args import add_root_argument, repo_root
-from argus.errors import InputError
+from argus.cli._types import port
 
 DEFAULT_PORT = 8765
 
@@ -23,7 +23,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--port",
-        type=int,
+        type=port,
         default=DEFAULT_PORT,
         help=f"port on 127.0.0.1 (default {DEFAULT_PORT}; 0 picks a free one)",
     )
@@ -33,8 +33,6 @@ def register(subparsers: Any) -> None:
 
 
 def ui_command(args: argparse.Namespace) -> int:
-    if not 0 <= args.port <= 65535:
-        raise InputError(f"--port {args.port}: use 0 to 65535")
     from argus.ui.server import serve
 
     return serve(repo_root(args), args.port, open_browser=args.open)
