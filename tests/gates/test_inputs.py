@@ -152,6 +152,9 @@ def test_a_missing_field_matches_no_view_whatever_it_is_called(tmp_path: Path, n
             "habits", *(name if f == field else RECORDED[f] for f in ("target", "state")), "dark"
         )
         missing = {k: v for k, v in RECORDED.items() if k != field}
-        sensed = write_meta(tmp_path / field, {"view": missing})
-        with pytest.raises(InputError, match="^" + re.escape(str(sensed))):
+        # Sealed as a successful sense, so the missing field is the only thing refused.
+        sensed = seal_sensed(tmp_path / field, view, {"view": missing})
+        with pytest.raises(InputError, match="^" + re.escape(f"{sensed}: holds the sensed files")):
             check_sensed_view(sensed, view)
+        seal_sensed(sensed, view)  # the same files with the whole record are this view's
+        assert check_sensed_view(sensed, view) is None
