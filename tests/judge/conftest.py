@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from PIL import Image, ImageDraw
@@ -19,6 +19,10 @@ from argus.schemas import load_rubric
 from argus.schemas.rubric import default_rubric_text
 from argus.spec import Spec, View, load_spec
 from tests.support.habits import HABITS_SPEC, copy_habits
+
+if TYPE_CHECKING:
+    from argus.sense import Sensor
+    from tests.support.metric_variants import Variants
 
 RUBRIC = load_rubric(None)
 # A gate that looks at the tokens only, so it is green whatever a test's page shows.
@@ -224,3 +228,17 @@ def answer(scores: dict[str, float | None] | None = None, notes: str = "") -> st
             "evidence": f"observed {name} against the {dim.anchor} anchor",
         }
     return json.dumps({"dimensions": dims, "notes": notes})
+
+
+@pytest.fixture(scope="session")
+def metric_variants(
+    warm_sensor: Sensor, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Variants]:
+    """The Habits variants of this test worker, each view sensed once, on first use."""
+    from tests.support.metric_variants import Variants
+
+    variants = Variants(warm_sensor, tmp_path_factory.mktemp("judge-variants"))
+    try:
+        yield variants
+    finally:
+        variants.close()
