@@ -68,7 +68,7 @@ def test_a_baseline_that_differs_does_not_end_the_capture(
 
 
 def test_a_baseline_from_another_encoder_with_the_same_pixels_ends_the_capture(
-    tmp_path: Path, warm_sensor: Sensor, serve: Callable[[Path], str]
+    tmp_path: Path, gates_sensor: Sensor, serve: Callable[[Path], str]
 ) -> None:
     """The shots are Chromium's fast encoding (argus.sense._shots); a baseline written by
     Playwright's screenshot or an older Argus has other bytes for the same pixels. It still
@@ -78,7 +78,7 @@ def test_a_baseline_from_another_encoder_with_the_same_pixels_ends_the_capture(
     repo = make_web_repo(tmp_path, {"still.html": PAGE}, {"still": "/still.html"})
     spec = load_spec(repo / "argus/specs/demo/spec.json")
     base = serve(repo)
-    first = warm_sensor.sense(spec, VIEW, tmp_path / "a", base_url=base)
+    first = gates_sensor.sense(spec, VIEW, tmp_path / "a", base_url=base)
     assert first.ok and first.attempts == 2
     shot = (tmp_path / "a/render.png").read_bytes()
     baseline = repo / "argus/specs/demo/__snapshots__/still-default-light.png"
@@ -86,7 +86,7 @@ def test_a_baseline_from_another_encoder_with_the_same_pixels_ends_the_capture(
     other = encode_png(decode_png(shot), compress_level=9)
     assert other != shot and plain_png(other)
     baseline.write_bytes(other)
-    again = warm_sensor.sense(spec, VIEW, tmp_path / "b", base_url=base)
+    again = gates_sensor.sense(spec, VIEW, tmp_path / "b", base_url=base)
     assert again.ok and again.attempts == 1 and again.settled is True
     assert (tmp_path / "b/render.png").read_bytes() == other
 
@@ -96,6 +96,6 @@ def test_a_baseline_from_another_encoder_with_the_same_pixels_ends_the_capture(
     Image.open(io.BytesIO(other)).save(noted, format="PNG", pnginfo=text)
     assert not plain_png(noted.getvalue())
     baseline.write_bytes(noted.getvalue())
-    third = warm_sensor.sense(spec, VIEW, tmp_path / "c", base_url=base)
+    third = gates_sensor.sense(spec, VIEW, tmp_path / "c", base_url=base)
     assert third.ok and third.attempts == 1
     assert (tmp_path / "c/render.png").read_bytes() == shot
