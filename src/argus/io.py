@@ -229,7 +229,12 @@ def staged_directory(directory: Path) -> Iterator[Path]:
     aside = directory.parent / f".{directory.name}.replaced"
     if aside.is_dir() and not directory.exists():  # killed between the two fallback renames
         os.rename(aside, directory)
-    staging = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
+    elif aside.is_dir():  # killed before the old folder it holds was removed
+        shutil.rmtree(aside, ignore_errors=True)
+    _remove_abandoned_staging(directory)
+    staging = Path(
+        tempfile.mkdtemp(prefix=f".{directory.name}.{os.getpid()}.", dir=directory.parent)
+    )
     try:
         yield staging
         _sync_tree(staging)
@@ -243,6 +248,33 @@ def staged_directory(directory: Path) -> Iterator[Path]:
         _sync_folder(directory.parent)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _remove_abandoned_staging(directory: Path) -> None:
+    """Remove the staging folders of ``directory`` whose writer was killed: each is named
+    ``.NAME.PID.RANDOM`` after the process that made it, and one whose process is gone is
+    abandoned. A live writer's (this process's own included) is left alone."""
+    prefix = f".{directory.name}."
+    try:
+        siblings = list(os.scandir(directory.parent))
+    except OSError:
+        return
+    for entry in siblings:
+        pid, dot, rest = entry.name.removeprefix(prefix).partition(".")
+        if not entry.name.startswith(prefix) or not dot or "." in rest or not pid.isdecimal():
+            continue
+        if not _process_alive(int(pid)) and entry.is_dir(follow_symlinks=False):
+            shutil.rmtree(entry.path, ignore_errors=True)
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists but is another user's
+        return True
+    return True
 
 
 _AT_FDCWD = -100

@@ -81,6 +81,12 @@ def test_a_kill_at_any_step_leaves_the_old_folder_or_the_new_one(
             assert tree == NEW
             assert sorted(p.name for p in target.parent.iterdir()) == ["packet"]
             break
+        # The next replacement clears what the killed one left: its staging folder (its
+        # process is gone) and an old folder set aside.
+        with staged_directory(target) as staging:
+            _fill(staging, NEW)
+        assert _tree(target) == NEW
+        assert sorted(p.name for p in target.parent.iterdir()) == ["packet"], kill_at
     else:
         pytest.fail("the replacement never finished")
     assert seen == {"old", "new"}
@@ -104,3 +110,17 @@ def test_a_new_folder_is_created_with_its_parents(tmp_path: Path) -> None:
     with staged_directory(target) as staging:
         _fill(staging, NEW)
     assert _tree(target) == NEW
+
+
+def test_a_live_writers_staging_folder_is_left_alone(tmp_path: Path) -> None:
+    target = tmp_path / "packet"
+    other = tmp_path / f".packet.{os.getppid()}.abc123"  # a process that is still running
+    other.mkdir()
+    unrelated = [tmp_path / ".packet.notapid.x", tmp_path / ".other.1.x", tmp_path / ".packet.1"]
+    for folder in unrelated:
+        folder.mkdir()
+    with staged_directory(target) as staging:
+        assert staging.name.startswith(f".packet.{os.getpid()}.")
+        _fill(staging, NEW)
+    assert _tree(target) == NEW
+    assert other.is_dir() and all(folder.is_dir() for folder in unrelated)
