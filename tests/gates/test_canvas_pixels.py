@@ -54,3 +54,37 @@ def test_a_box_outside_the_render_is_none_and_one_partly_inside_is_partial() -> 
     assert canvas_colours(render(pixels), Box(20, 20, 5, 5)) is None
     half = canvas_colours(render(pixels), Box(5, 0, 10, 10))
     assert half is not None and half.partial and half.colours == ((WHITE, 1.0),)
+
+
+def test_one_pixel_cut_off_is_partial_and_a_one_pixel_box_is_whole() -> None:
+    pixels = canvas()
+    wide = canvas_colours(render(pixels), Box(0, 0, 11, 1))  # 10 of its 11 pixels in the render
+    assert wide is not None and wide.partial
+    dot = canvas_colours(render(pixels), Box(3, 3, 1, 1))
+    assert dot is not None and not dot.partial and dot.colours == ((WHITE, 1.0),)
+    speck = canvas_colours(render(pixels), Box(3, 3, 0.4, 0.4))  # less than a pixel: one read
+    assert speck is not None and not speck.partial
+
+
+def test_what_is_cut_off_is_counted_in_device_pixels() -> None:
+    pixels = np.full((20, 40, 3), 255, dtype=np.uint8)  # 20 x 10 CSS px at 2x
+    inside = canvas_colours(render(pixels, 2.0), Box(10, 0, 10, 10))
+    assert inside is not None and not inside.partial
+    over = canvas_colours(render(pixels, 2.0), Box(10, 0, 15, 10))  # 5 CSS px off the right
+    assert over is not None and over.partial
+    under = canvas_colours(render(pixels, 2.0), Box(0, 5, 10, 10))  # 5 CSS px off the bottom
+    assert under is not None and under.partial
+
+
+def test_equal_shares_are_listed_in_colour_order() -> None:
+    """21 colours in three sizes: largest first, and colours of one size in the order of their
+    value, whatever order a sort might leave ties in."""
+    counts = [60, 20, 40, 20, 60, 40, 20, 40, 60, 20, 40, 40, 20, 60, 40, 20, 40, 60, 20, 40, 40]
+    reds = [10 + 10 * i for i in range(len(counts))]
+    flat = np.concatenate([np.tile((r, 0, 0), (n, 1)) for r, n in zip(reds, counts, strict=True)])
+    found = canvas_colours(render(flat.reshape(20, 40, 3)), Box(0, 0, 40, 20))
+    assert found is not None and found.unlisted == 0.0
+    order = sorted(range(len(counts)), key=lambda i: (-counts[i], reds[i]))
+    assert found.colours == tuple(
+        (RGBA(float(reds[i]), 0.0, 0.0, 1.0), counts[i] / 800) for i in order
+    )

@@ -14,7 +14,7 @@ from PIL import Image
 from argus.errors import InputError
 from argus.evidence.graphics import parse_graphics
 from argus.evidence.probe import parse_probe
-from argus.gates.base import GateOutcome, GateStatus
+from argus.gates.base import Finding, GateOutcome, GateStatus
 from argus.gates.render_pixels import RenderImage
 from argus.gates.token_compliance import check_token_compliance
 from argus.tokens import Tokens
@@ -391,3 +391,208 @@ def test_exact_colours_pass_with_no_tolerance_and_text_is_held_to_the_palette(
         extra=(key,),
     )
     assert check(tokens, same, delta_e=0.0).status is GateStatus.PASS
+
+
+def _canvas(index: int, box: dict[str, float]) -> dict[str, Any]:
+    return {
+        "element": index,
+        "tag": "canvas",
+        "name": f"Chart {index}",
+        "how": "role=img",
+        "box": box,
+    }
+
+
+def canvases_doc() -> dict[str, Any]:
+    """Four declared canvases, in order: one outside the render, one of noise, then two that
+    read (one on the palette, one with an off-palette colour)."""
+    boxes = (
+        {"x": 1000, "y": 0, "width": 100, "height": 100},
+        {"x": 300, "y": 0, "width": 100, "height": 100},
+        {"x": 100, "y": 0, "width": 100, "height": 100},
+        {"x": 200, "y": 0, "width": 100, "height": 100},
+    )
+    doc = page(*(el("canvas", id=f"c{i}", box=box) for i, box in enumerate(boxes)))
+    doc["graphics"] = {
+        "marks": [],
+        "charts": [],
+        "canvases": [_canvas(i + 1, box) for i, box in enumerate(boxes)],
+    }
+    return doc
+
+
+def canvases_render(tmp_path: Path) -> RenderImage:
+    pixels = np.full((100, 400, 3), 255, dtype=np.uint8)
+    pixels[0:37, 100:137] = (52, 71, 196)  # 1,369 of c2's 10,000 pixels: primary
+    blend = np.arange(1234)  # 1,234 more of c2's pixels, each its own colour: 12.34 % unlisted
+    pixels[50 + blend // 100, 100 + blend % 100] = np.stack(
+        [blend // 256, blend % 256, np.full(1234, 7)], axis=1
+    )
+    pixels[10:90, 210:250] = (122, 31, 162)  # c3: 32 % off the palette
+    rng = np.random.default_rng(7)
+    pixels[:, 300:400] = rng.integers(0, 256, size=(100, 100, 3), dtype=np.uint8)  # c1: noise
+    path = tmp_path / "render.png"
+    Image.fromarray(pixels).save(path)
+    return RenderImage.load(path, 400)
+
+
+def test_every_declared_canvas_is_read_past_one_that_cannot_be(
+    tmp_path: Path, tokens: Tokens
+) -> None:
+    """A canvas outside the render or without distinct colours is said and the next canvas is
+    still read; each read canvas is counted, its shares to three places."""
+    outcome = check(tokens, canvases_doc(), canvases_render(tmp_path))
+    (finding,) = outcome.findings
+    assert (finding.element, finding.property, finding.value, finding.expected) == (
+        "#c3",
+        "canvas colour",
+        "#7a1fa2",
+        "primary #3447c4",
+    )
+    assert outcome.data["charts"] == {
+        "recorded": True,
+        "marks_checked": 0,
+        "canvas_colours": 4,
+        "marks_left_out": 0,
+        "canvases_checked": 2,
+        "legend_items": 0,
+        "legend_unmatched": 0,
+        "canvases": [
+            {
+                "canvas": "#c2",
+                "colours": [["#ffffff", 0.74], ["#3447c4", 0.137]],
+                "unlisted": 0.123,
+            },
+            {"canvas": "#c3", "colours": [["#ffffff", 0.68], ["#7a1fa2", 0.32]], "unlisted": 0.0},
+        ],
+        "unmeasured": 2,
+        "unmeasured_listed": [
+            "#c0 canvas: its box lies outside the render",
+            "#c1 canvas: no distinct colours (100% of its pixels are blends, gradients or images)",
+        ],
+    }
+
+
+def test_without_a_render_every_canvas_is_said_unmeasured(tokens: Tokens) -> None:
+    outcome = check(tokens, canvases_doc(), None)
+    charts = outcome.data["charts"]
+    assert charts["canvases_checked"] == 0 and charts["unmeasured"] == 4
+    assert charts["unmeasured_listed"] == [
+        f"#c{i} canvas: no render.png to read its pixels from" for i in range(4)
+    ]
+
+
+def test_a_chart_on_the_allow_list_does_not_hide_the_next_chart(tokens: Tokens) -> None:
+    doc = chart_doc(
+        {**mark(fill=OFF), "svg": 2},
+        mark(id="jan", path="#jan", fill=OFF),
+        extra=(el("svg", id="other", box={"x": 10, "y": 300, "width": 300, "height": 200}),),
+    )
+    outcome = check(tokens, doc, allow=["#other"])
+    assert [(f.element, f.property) for f in outcome.findings] == [("#jan", "fill")]
+
+
+def test_a_swatch_drawn_as_a_mark_is_held_to_the_colour_most_of_its_series_is_drawn_in(
+    tokens: Tokens,
+) -> None:
+    """Two revenue bars in primary, one highlighted in success: the series is drawn in primary.
+    The legend's swatch (an SVG mark naming the series, not one of its data marks) shows
+    success, so it fails, named by its path below the chart."""
+    doc = chart_doc(
+        mark(series="revenue", fill=PRIMARY),
+        mark(series="revenue", fill=SUCCESS),
+        mark(series="revenue", fill=PRIMARY),
+        mark(series="revenue", fill=SUCCESS, path="g.legend > rect"),
+        charts=legend(
+            {"series": "revenue", "label": "Revenue", "swatch": swatch(SUCCESS, mark_index=3)}
+        ),
+    )
+    outcome = check(tokens, doc)
+    (finding,) = outcome.findings
+    assert finding == Finding(
+        "#chart > g.legend > rect",
+        "legend swatch",
+        "#1d7a4a",
+        "#3447c4 (series revenue)",
+        "the legend shows 'Revenue' as #1d7a4a but the chart draws series 'revenue' in "
+        "#3447c4 (ΔE2000 47.5 > 1)",
+    )
+
+
+def test_a_series_tie_matches_the_swatch_to_the_nearer_colour(tokens: Tokens) -> None:
+    doc = chart_doc(
+        mark(series="revenue", fill=SUCCESS),
+        mark(series="revenue", fill=PRIMARY),
+        charts=legend(
+            {"series": "revenue", "label": "Revenue", "swatch": swatch(PRIMARY, mark_index=None)}
+        ),
+    )
+    outcome = check(tokens, doc)
+    assert outcome.status is GateStatus.PASS, outcome.findings
+    assert outcome.data["charts"]["legend_unmatched"] == 0
+
+
+def test_each_chart_is_matched_to_its_own_marks(tokens: Tokens) -> None:
+    """Another chart (listed first, with no legend) draws revenue in success: this chart's
+    legend is held to this chart's revenue bars only, read past the other chart's marks, and
+    is still read after that chart."""
+    other = el("svg", id="other", box={"x": 10, "y": 300, "width": 300, "height": 200})
+    doc = chart_doc(
+        {**mark(series="revenue", fill=SUCCESS), "svg": 2},
+        {**mark(series="revenue", fill=SUCCESS), "svg": 2},
+        mark(series="revenue", fill=PRIMARY),
+        mark(series="costs", fill=SUCCESS),
+        mark(fill="rgb(179, 38, 30)"),  # no series: three fills, so no pairing in order
+        charts=[
+            {"svg": 2, "role": "img", "name": "Other"},
+            *legend(
+                {"series": "revenue", "label": "Revenue", "swatch": swatch(PRIMARY, element=3)},
+                {"series": "costs", "label": "Costs", "swatch": swatch(PRIMARY, element=3)},
+            ),
+        ],
+        extra=(other, el("span", id="key", box={"x": 0, "y": 600, "width": 12, "height": 12})),
+    )
+    outcome = check(tokens, doc)
+    assert [(f.element, f.expected) for f in outcome.findings] == [
+        ("#key", "#1d7a4a (series costs)")
+    ]
+
+
+def test_a_swatch_without_a_plain_colour_is_counted_unmatched(tokens: Tokens) -> None:
+    doc = chart_doc(
+        mark(series="revenue", fill=PRIMARY),
+        charts=legend(
+            {"series": "revenue", "label": "Revenue", "swatch": swatch('url("#fade")', element=1)}
+        ),
+    )
+    outcome = check(tokens, doc)
+    assert outcome.status is GateStatus.PASS
+    assert outcome.data["charts"]["legend_items"] == 1
+    assert outcome.data["charts"]["legend_unmatched"] == 1
+
+
+def test_in_order_pairing_leaves_out_the_plot_background_and_unpainted_shapes(
+    tokens: Tokens,
+) -> None:
+    """A white plot background holding the bars, a transparent hit area and a legend whose
+    items are named by label only: the three bars' fills pair with the three items. A swatch
+    with neither a mark nor an element is named by its chart."""
+    bars = (
+        mark(fill="rgb(255, 255, 255)", box={"x": 0, "y": 0, "width": 300, "height": 200}),
+        mark(fill=PRIMARY, box={"x": 10, "y": 20, "width": 30, "height": 100}),
+        mark(fill=SUCCESS, box={"x": 50, "y": 60, "width": 30, "height": 60}),
+        mark(fill="rgba(0, 0, 0, 0)", box={"x": 250, "y": 10, "width": 20, "height": 20}),
+        mark(fill="rgb(179, 38, 30)", box={"x": 90, "y": 90, "width": 30, "height": 30}),
+    )
+    key = el("span", id="key", box={"x": 0, "y": 300, "width": 12, "height": 12})
+    items = [
+        {"series": "", "label": "North", "swatch": swatch(PRIMARY, element=2)},
+        {"series": "", "label": "South", "swatch": swatch("rgb(179, 38, 30)")},
+        {"series": "", "label": "West", "swatch": swatch("rgb(179, 38, 30)", element=2)},
+    ]
+    items[1]["swatch"]["kind"] = "box"
+    outcome = check(tokens, chart_doc(*bars, charts=legend(*items), extra=(key,)))
+    assert [(f.element, f.expected) for f in outcome.findings] == [
+        ("#chart", "#1d7a4a (series South)")
+    ]
+    assert outcome.data["charts"]["legend_unmatched"] == 0
