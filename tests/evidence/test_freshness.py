@@ -12,7 +12,13 @@ import pytest
 
 from argus.errors import InputError
 from argus.evidence.attempt import require_fresh
-from argus.sense.attempt import ATTEMPT_FILE, begin_attempt, fail_attempt, seal_attempt
+from argus.sense.attempt import (
+    ATTEMPT_FILE,
+    add_to_attempt,
+    begin_attempt,
+    fail_attempt,
+    seal_attempt,
+)
 
 VIEW = "habits list-populated-light"
 
@@ -127,3 +133,37 @@ def test_the_reason_is_given_only_where_a_sensor_recorded_an_attempt(tmp_path: P
     fail_attempt(tmp_path, begin_attempt(tmp_path), "the page errored")
     reason = stale_reason(tmp_path, VIEW)
     assert reason is not None and "failed: the page errored" in reason
+
+
+def _add_controls(out_dir: Path) -> None:
+    def write() -> None:
+        (out_dir / "controls.json").write_text(json.dumps({"version": 2, "controls": []}))
+
+    add_to_attempt(out_dir, "controls.json", write, {"controls": {"ran": True, "why": "later"}})
+
+
+def test_evidence_added_after_the_sense_is_bound_to_it(tmp_path: Path) -> None:
+    # The loop's deferred probe: controls.json written after the sense, into its seal.
+    sense(tmp_path, b"render")
+    before = json.loads((tmp_path / "meta.json").read_text())
+    _add_controls(tmp_path)
+    check(tmp_path)
+    meta = json.loads((tmp_path / "meta.json").read_text())
+    assert meta["controls"] == {"ran": True, "why": "later"}
+    assert meta["sense"]["id"] == before["sense"]["id"]
+    assert set(meta["sense"]["files"]) == {*before["sense"]["files"], "controls.json"}
+    with pytest.raises(InputError, match=r"recorded controls\.json already"):
+        _add_controls(tmp_path)  # added once: a second one is no longer the sense's
+
+
+def test_evidence_is_never_added_to_files_changed_or_failed_since(tmp_path: Path) -> None:
+    sense(tmp_path, b"render")
+    (tmp_path / "render.png").write_bytes(b"edited after the sense")
+    with pytest.raises(InputError, match="other files changed since"):
+        _add_controls(tmp_path)
+    assert not (tmp_path / "controls.json").exists()  # nothing written
+    sense(tmp_path, b"render")
+    fail_attempt(tmp_path, None, "the next sense failed")
+    with pytest.raises(InputError, match="not the last successful sense's"):
+        _add_controls(tmp_path)
+    assert not (tmp_path / "controls.json").exists()

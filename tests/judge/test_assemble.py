@@ -72,6 +72,29 @@ def test_a_sense_without_the_dead_control_probe_says_so_in_the_packet(habits_roo
     assert "controls.json is missing" in lost.json("controls")["why"]
 
 
+def test_a_controls_json_the_sense_did_not_run_the_probe_for_is_never_read(
+    habits_root: Path,
+) -> None:
+    # The loop's deferred probe never ran on this iteration (red gates, a kill before it), yet
+    # a controls.json is there (an earlier iteration's, forged): the judge abstains on it.
+    deferred = {"controls": {"ran": False, "why": "deferred: the loop runs it later"}}
+    sensed, _ = _sensed_view(habits_root, deferred)
+    ambient = {"measured": True, "effects": [], "requests": []}
+    forged = {"version": 2, "url": "x", "found": 0, "limit": 8, "capped": False,
+              "ambient": ambient, "controls": []}  # fmt: skip
+    (sensed / "controls.json").write_text(json.dumps(forged), "utf-8")
+    spec = load_spec(habits_root / HABITS_SPEC)
+    view = View("habits", "list", "populated", "light")
+    packet = packet_for_view(
+        spec, view, sensed=sensed, gate_result=sensed / "gate-result.json", run_dir=sensed,
+        iteration=2,
+    )  # fmt: skip
+    assert isinstance(packet, Packet)
+    record = packet.json("controls")
+    assert record["ran"] is False and record["controls"] == []
+    assert record["why"].startswith("deferred: the loop runs it later; the controls.json")
+
+
 def test_a_sense_without_the_record_says_the_probe_did_not_run(habits_root: Path) -> None:
     # An adapter, or a sense older than the probe: no controls.json, and nothing says why.
     for meta in (None, {"version": 1, "adapter": "web"}):

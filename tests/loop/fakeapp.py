@@ -114,7 +114,10 @@ class FakeServices(Closing):
         self.spec = spec
         self.rubric = rubric
         self.layout = layout
-        self.calls = {"sense": 0, "gates": 0, "judge": 0, "unchanged": 0, "baseline": 0}
+        self.calls = {
+            "sense": 0, "gates": 0, "probe": 0, "judge": 0, "unchanged": 0, "baseline": 0
+        }  # fmt: skip
+        self.order: list[str] = []  # the probe's and the judge's calls, in order
 
     def close(self) -> None:
         pass  # nothing to give back: no browser, no server
@@ -172,8 +175,13 @@ class FakeServices(Closing):
         evidence = {g: f"{g} is red in the fake app" for g in result.red_gates}
         return GateReport(result.all_green, result.red_gates, evidence, result.to_json())
 
+    def probe(self, view: View, sensed: Path) -> None:
+        self.calls["probe"] += 1  # the fake app has no controls to activate
+        self.order.append("probe")
+
     def judge(self, view: View, sensed: Path, inputs: JudgeInputs) -> NormalizedVerdict:
         self.calls["judge"] += 1
+        self.order.append("judge")
         state = self._state(sensed)
         failing = {d["target"] for d in state if d["kind"] == "dimension"}
         abstained = {d["target"] for d in state if d["kind"] == "abstain"}

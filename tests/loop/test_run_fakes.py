@@ -82,6 +82,19 @@ def test_converges_fixing_gates_then_dimensions_and_signs_off(tmp_path: Path) ->
     assert SERVICES[0].calls["sense"] == 4
 
 
+def test_the_probe_runs_only_on_iterations_the_loop_judges(tmp_path: Path) -> None:
+    # Red gates, then two judged iterations, then a confirm the judge never sees: the
+    # evidence only the judge reads is collected twice, each time right before it.
+    root = make_repo(
+        tmp_path, [gate("bad-id", "a11y_ids"), dim("missing-row", "functional_correctness")]
+    )
+    assert _run(root, implementer=implementer_command()).status is Status.DONE
+    outcomes = _outcomes(root)
+    assert [o["kind"] for o in outcomes] == ["gates_red", "judged", "judged", "confirmed"]
+    assert ["probe" in o["timings"] for o in outcomes] == [False, True, True, False]
+    assert SERVICES[0].order == ["probe", "judge", "probe", "judge"]
+
+
 def test_no_edit_on_the_first_iteration_or_on_a_confirm(tmp_path: Path) -> None:
     root = make_repo(tmp_path, [])
     outcome = _run(root, implementer=implementer_command())

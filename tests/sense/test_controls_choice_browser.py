@@ -13,6 +13,7 @@ import pytest
 from argus.cli import main
 from argus.cli._assert import _sense_now
 from argus.config import load_config
+from argus.gates.inputs import check_sensed_view
 from argus.judge.assemble import packet_for_view
 from argus.judge.metric import MetricJudge
 from argus.judge.metric._context import Measured
@@ -96,14 +97,34 @@ def test_a_view_gated_without_the_probe_is_judged_unverified(habits: Path, tmp_p
     assert judged.numbers["controls"]["measured"] is True
 
 
-def test_the_loop_runs_the_probe(habits: Path, tmp_path: Path) -> None:
+def test_the_loop_runs_the_probe_once_the_gates_are_green(habits: Path, tmp_path: Path) -> None:
     spec = load_spec(habits / HABITS_SPEC)
     layout = RunLayout(spec.spec_dir)
     view = View("habits", "list", "populated", "light")
+    sensed = tmp_path / "loop"
     with ArgusServices(spec, load_config(habits), load_rubric(None), layout) as services:
-        assert services.sense(view, tmp_path / "loop").ok
-    record, written = _controls(tmp_path / "loop")
-    assert record["ran"] is True and written, record
+        assert services.sense(view, sensed).ok
+        # The sense leaves it for later: no gate reads controls.json.
+        record, written = _controls(sensed)
+        assert record == {
+            "ran": False,
+            "why": "deferred: the loop runs it once the view's gates are green, before the judge",
+        }
+        assert not written
+        assert services.gates(view, sensed, iteration=1).all_green
+        services.probe(view, sensed)
+        record, written = _controls(sensed)
+        why = "read by the judge: the loop ran it once the view's gates were green"
+        assert record == {"ran": True, "why": why}
+        assert written
+        check_sensed_view(sensed, view)  # added to the sense's own files: the judge reads it
+        meta = json.loads((sensed / "meta.json").read_text("utf-8"))
+        assert meta["timings_ms"]["controls"] > 0
+        judged = _functional(habits, sensed, tmp_path / "run")
+        assert judged.score == 1, judged.evidence
+        assert judged.numbers["controls"]["measured"] is True
+        services.probe(view, sensed)  # collected once: never again on the same files
+        assert json.loads((sensed / "meta.json").read_text("utf-8")) == meta
 
 
 def test_assert_judge_sensing_a_view_leaves_the_probe_out(habits: Path, tmp_path: Path) -> None:

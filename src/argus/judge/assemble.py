@@ -108,11 +108,26 @@ def controls_not_run(sensed: Path) -> dict[str, Any]:
         why = "the sensor wrote no controls.json and records no dead-control probe"
     elif isinstance(record, dict) and record.get("ran") is False:
         why = str(record.get("why") or "no reason given")
+        if (sensed / "controls.json").is_file():
+            # Never this sense's (an earlier iteration's, or forged): not read, as if missing.
+            why += "; the controls.json beside it is not this sense's and is not read"
     elif isinstance(record, dict) and record.get("ran") is True:
         why = "meta.json says it ran, but its controls.json is missing"
     else:
         why = "meta.json's controls record is malformed"
     return {"version": 1, "ran": False, "why": why, "controls": []}
+
+
+def _probe_did_not_run(sensed: Path) -> bool:
+    """Whether meta.json says the dead-control probe did not run for this sense: then no
+    controls.json is its evidence (the loop's probe, deferred to a judged iteration, writes
+    it into that iteration's own directory and records it there)."""
+    try:
+        meta = read_json(sensed / "meta.json", what="meta.json")
+    except InputError:
+        return False
+    record = meta.get("controls") if isinstance(meta, dict) else None
+    return isinstance(record, dict) and record.get("ran") is False
 
 
 def packet_for_view(
@@ -147,6 +162,8 @@ def packet_for_view(
     ):
         if (sensed / name).is_file():
             inputs[role] = sensed / name
+    if "controls" in inputs and _probe_did_not_run(sensed):
+        del inputs["controls"]
     if "controls" not in inputs:
         # The packet says the probe did not run, so no judge reads "no controls.json" as "no
         # dead controls"; rewritten each time, as the loop judges many iterations.

@@ -5,14 +5,18 @@ argus.evidence.attempt).
     ... write render.png, probe.json, ..., meta.json ...
     seal_attempt(out_dir, attempt)          # meta.json again, last, with the sense record
     # or, when it failed: fail_attempt(out_dir, attempt, reason)
+    # later, evidence the sense left for its caller to collect (the loop's deferred probe):
+    add_to_attempt(out_dir, "controls.json", write, meta_update)
 """
 
 from __future__ import annotations
 
 import hashlib
 import uuid
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from argus.errors import ArgusError, InputError
 from argus.io import atomic_write_json, read_json
@@ -71,6 +75,41 @@ def seal_attempt(out_dir: Path, attempt: Attempt) -> None:
     }
     atomic_write_json(out_dir / META, meta)
     _write(out_dir, attempt, "ok")
+
+
+def add_to_attempt(
+    out_dir: Path, name: str, write: Callable[[], None], meta_update: Mapping[str, Any]
+) -> None:
+    """Add the evidence file ``name`` to the sealed sense in ``out_dir``, collected after it
+    (the loop's dead-control probe, run once the view's gates are green): ``write`` writes the
+    file, then meta.json takes ``meta_update`` and the file's hash in its ``sense`` record, and
+    is written again, last. InputError, with nothing written, unless ``out_dir`` holds the
+    files of its last sense, which succeeded, every other one as that sense wrote it, and the
+    sense sealed no ``name`` of its own: an added file never blesses a file changed since."""
+    meta = read_json(out_dir / META, what=META)
+    sealed = meta.get(META_KEY) if isinstance(meta, dict) else None
+    try:
+        last = read_json(out_dir / ATTEMPT_FILE, what=ATTEMPT_FILE)
+    except ArgusError:
+        last = None
+    where = f"{out_dir}: cannot add {name} to its sense"
+    if not isinstance(sealed, dict) or not isinstance(last, dict):
+        raise InputError(f"{where}: no sealed sense to add it to; {REDO}")
+    if sealed.get("id") != last.get("id") or sealed.get("outcome") != "ok":
+        raise InputError(f"{where}: meta.json is not the last successful sense's; {REDO}")
+    if last.get("outcome") != "ok":
+        raise InputError(f"{where}: the last sense did not succeed; {REDO}")
+    recorded = sealed.get("files")
+    if not isinstance(recorded, dict) or name in recorded:
+        raise InputError(f"{where}: its sense recorded {name} already, or no files; {REDO}")
+    others = {k: v for k, v in evidence_hashes(out_dir).items() if k != name}
+    if others != recorded:
+        raise InputError(f"{where}: its other files changed since it sealed them; {REDO}")
+    write()
+    assert isinstance(meta, dict)
+    meta.update(meta_update)
+    meta[META_KEY] = {**sealed, "files": evidence_hashes(out_dir)}
+    atomic_write_json(out_dir / META, meta)
 
 
 def evidence_hashes(out_dir: Path) -> dict[str, str]:

@@ -2,7 +2,8 @@
 
 The probe loads the view once more per control, most of a sense's time, and only the judge
 reads what it finds (functional_correctness, through controls.json). So a path runs it only
-where a judge may read the view; every path's choice is stated here, once, and meta.json's
+where a judge may read the view, and the loop only on the iterations it judges (after green
+gates); every path's choice is stated here, once, and meta.json's
 ``controls`` record (``{"ran": ..., "why": ...}``) says which the sense took and why. The judge
 reads a "did not run" as not measured, never as "no dead controls" (argus.judge.metric.controls).
 """
@@ -23,6 +24,16 @@ class ControlsChoice:
 
 # Paths whose views may be judged: the probe runs.
 LOOP = ControlsChoice(True, "read by the judge: the loop judges the view")
+# The loop's own: it judges a view only once its gates are green, and no gate reads
+# controls.json, so its sense leaves the probe for later (``LOOP_DEFERRED``) and it runs on
+# that iteration's sensed files right before the judge (``LOOP_AFTER_GATES``,
+# Sensor.probe_controls); an iteration whose gates are red never runs it.
+LOOP_DEFERRED = ControlsChoice(
+    False, "deferred: the loop runs it once the view's gates are green, before the judge"
+)
+LOOP_AFTER_GATES = ControlsChoice(
+    True, "read by the judge: the loop ran it once the view's gates were green"
+)
 SENSE_CLI = ControlsChoice(True, "read by the judge: argus sense output may be judged")
 # Paths that sense only to gate (or to take a picture): nothing reads controls.json.
 GATES = ControlsChoice(False, "no reader: gates only (argus gates)")

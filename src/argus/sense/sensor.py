@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import ExitStack, asynccontextmanager, suppress
 from pathlib import Path
@@ -28,11 +29,12 @@ from playwright.async_api import Error as PlaywrightError
 from argus.closing import Closing
 from argus.config import ProjectConfig
 from argus.errors import SensorError
+from argus.io import atomic_write_json, read_json
 from argus.sense._controls import TakePage, copies_for
 from argus.sense._fonts import FontProbe
 from argus.sense._pages import PagePool, WarmPage
 from argus.sense.adapter import sense_adapter_view
-from argus.sense.attempt import begin_attempt, fail_attempt, seal_attempt
+from argus.sense.attempt import add_to_attempt, begin_attempt, fail_attempt, seal_attempt
 from argus.sense.browser import (
     discover_browser,
     launch_args,
@@ -41,11 +43,17 @@ from argus.sense.browser import (
     remote_endpoint,
     start_playwright,
 )
-from argus.sense.controls_choice import ControlsChoice
-from argus.sense.result import SenseResult
+from argus.sense.controls_choice import (
+    LOOP_AFTER_GATES,
+    LOOP_DEFERRED,
+    ControlsChoice,
+    controls_record,
+)
+from argus.sense.result import CONTROLS, META, SenseResult
 from argus.sense.server import web_server
+from argus.sense.truncate import truncate_probe
 from argus.sense.views import ViewPlan, plan_view
-from argus.sense.web import context_options, sense_web_view
+from argus.sense.web import context_options, controls_evidence, sense_web_view
 from argus.spec.model import Spec, View
 
 T = TypeVar("T")
@@ -276,6 +284,50 @@ class Sensor(Closing):
             return result
         finally:
             self._pages.give_back(warm, reusable=done)
+
+    def probe_controls(
+        self,
+        spec: Spec,
+        view: View,
+        out_dir: Path,
+        *,
+        base_url: str | None = None,
+        choice: ControlsChoice = LOOP_AFTER_GATES,
+    ) -> bool:
+        """The dead-control probe of a view sensed into ``out_dir`` with it left for later
+        (``LOOP_DEFERRED``: the loop runs it once the view's gates are green): controls.json
+        written, meta.json's ``controls`` record ``choice`` and its ``controls`` timing, both
+        added to that sense's sealed files (argus.sense.attempt.add_to_attempt). False, with
+        nothing written, when the sense left nothing for later (it ran the probe or left it
+        out, an adapter view; meta.json says which). InputError when the files in ``out_dir``
+        are not all of its last successful sense; SensorError when the server cannot start.
+        A copy that cannot be had is recorded in controls.json as not measured, as in a sense.
+        """
+        meta = read_json(out_dir / META, what=META)
+        record = meta.get("controls") if isinstance(meta, dict) else None
+        if record != controls_record(LOOP_DEFERRED):
+            return False
+        plan = self.plan(spec, view, base_url)
+        if plan.adapter != "web" or plan.url is None:
+            return False
+        if base_url is None and spec.adapter == "web":
+            self._ensure_server(spec)
+
+        async def measure() -> tuple[dict[str, Any], float]:
+            started = time.perf_counter()
+            found = await controls_evidence(self._copy_pages, plan, self.config)
+            return found, round((time.perf_counter() - started) * 1000, 1)
+
+        controls, ms = self._call(measure())
+        timings = dict(meta.get("timings_ms") or {}) if isinstance(meta, dict) else {}
+        timings["controls"] = ms
+
+        def write() -> None:
+            atomic_write_json(out_dir / CONTROLS, truncate_probe(controls))
+
+        update = {"controls": controls_record(choice), "timings_ms": timings}
+        add_to_attempt(out_dir, CONTROLS, write, update)
+        return True
 
     def _prepare(self, spec: Spec, base_url: str | None) -> SenseResult | None:
         """Start the web server when needed; its failure becomes every view's error."""

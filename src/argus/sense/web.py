@@ -37,7 +37,12 @@ from argus.sense._pages import WarmPage
 from argus.sense._shots import Shooter, Shot, plain_png, same_image
 from argus.sense._steps import focus_walk, run_steps
 from argus.sense.axe import LoadedAxe, load_axe, run_axe
-from argus.sense.controls_choice import NO_CONTROLS, SNAPSHOT_ONLY, ControlsChoice
+from argus.sense.controls_choice import (
+    LOOP_DEFERRED,
+    NO_CONTROLS,
+    SNAPSHOT_ONLY,
+    ControlsChoice,
+)
 from argus.sense.focus_visible import focus_visibility
 from argus.sense.framework_settle import FrameworkSettle, framework_settle, settle_framework
 from argus.sense.output import Probed, WebCapture, web_meta, write_sensed_files
@@ -345,7 +350,7 @@ def effective_controls(choice: ControlsChoice, *, probe: bool, max_controls: int
     ``[sense] max_controls`` 0."""
     if not probe:
         return SNAPSHOT_ONLY
-    if choice.run and max_controls <= 0:
+    if (choice.run or choice == LOOP_DEFERRED) and max_controls <= 0:
         return NO_CONTROLS
     return choice
 
@@ -422,7 +427,9 @@ async def _abandon(*tasks: asyncio.Future[Any] | None) -> None:
                 await task
 
 
-async def _controls(copy: CopyPage, plan: ViewPlan, config: ProjectConfig) -> dict[str, Any]:
+async def controls_evidence(
+    copy: CopyPage, plan: ViewPlan, config: ProjectConfig
+) -> dict[str, Any]:
     """The dead-control probe on a copy of the view (argus.sense._controls): controls.json.
     A copy that cannot be had is recorded as not measured, never as a failed sense."""
     assert plan.url is not None
@@ -530,7 +537,7 @@ async def _sense(
             # runs beside everything that follows on this one.
             if copy is not None:  # the caller's choice (sense_web_view)
                 checking_controls = asyncio.ensure_future(
-                    clock.phase("controls", _controls(copy, plan, config))
+                    clock.phase("controls", controls_evidence(copy, plan, config))
                 )
             # Which fonts drew the text is read once the render is confirmed at rest, like
             # axe: beside axe's run and the file writing, off the screenshots' path.

@@ -298,6 +298,12 @@ def _iterate(
         )
         return _commit(ctx, view, state.unchanged(), outcome, started)
 
+    # The evidence only the judge reads (the dead-control probe), on an iteration it judges.
+    ctx.progress.phase(view.slug, n, "probe")
+    t0 = time.perf_counter()
+    ctx.services.probe(view, directory)
+    timings["probe"] = time.perf_counter() - t0
+
     # Right before the judge: the protected set must still be what the loop last checked (a
     # process the implementer left behind, or anything else, may have edited it since).
     late = ctx.guard.verify()

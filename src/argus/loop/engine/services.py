@@ -54,6 +54,12 @@ class LoopServices(Protocol):
         baselines are only compared here, never written: the loop writes them at sign-off."""
         ...
 
+    def probe(self, view: View, sensed: Path) -> None:
+        """Collect into ``sensed`` the evidence only the judge reads, which ``sense`` left for
+        later (the dead-control probe's controls.json): the loop calls it once the gates are
+        green, right before the judge, never on an iteration it does not judge."""
+        ...
+
     def judge(self, view: View, sensed: Path, inputs: JudgeInputs) -> NormalizedVerdict:
         """Judge the render in ``sensed``; write ``sensed/verdict.json``. A judge that could not
         answer yields an inconclusive verdict, never an exception."""

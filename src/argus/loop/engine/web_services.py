@@ -31,7 +31,7 @@ from argus.loop.engine.services import GateReport, JudgeInputs, SenseResult
 from argus.loop.human.baseline import keeps_baselines, write_baseline
 from argus.loop.records.layout import RunLayout
 from argus.schemas import Rubric
-from argus.sense.controls_choice import LOOP
+from argus.sense.controls_choice import LOOP_DEFERRED
 from argus.sense.sensor import Sensor
 from argus.spec.model import Spec, View
 from argus.verdict import NormalizedVerdict
@@ -84,7 +84,8 @@ class ArgusServices(Closing):
         if layout.report_only and isinstance(self.judge_backend, CachingJudge):
             # report-only writes nothing outside its run directory: the model's answers too.
             self.judge_backend.use_cache_dir(layout.runs_dir / JUDGE_CACHE_DIR)
-        self.sensor = Sensor(config, spec.root, controls=LOOP)
+        # The dead-control probe only on iterations the loop judges: ``probe``, after green gates.
+        self.sensor = Sensor(config, spec.root, controls=LOOP_DEFERRED)
         self._warmed: set[View] = set()
         self._warming = ThreadPoolExecutor(max_workers=1, thread_name_prefix="argus-warm")
 
@@ -133,6 +134,11 @@ class ArgusServices(Closing):
             for name in run.red_gates
         }
         return GateReport(run.all_green, run.red_gates, evidence, run.result)
+
+    def probe(self, view: View, sensed: Path) -> None:
+        # Only on this iteration's own files (the sensor adds controls.json to their seal).
+        check_sensed_view(sensed, view)
+        self.sensor.probe_controls(self.spec, view, sensed)
 
     def judge(self, view: View, sensed: Path, inputs: JudgeInputs) -> NormalizedVerdict:
         check_sensed_view(sensed, view)
