@@ -48,7 +48,7 @@ def gate(
 
         @contextlib.contextmanager
         def fake_server(config: Any, root: Path | None = None, spec: Any = None) -> Iterator[None]:
-            calls["server"].append((config, root))
+            calls["server"].append((config, root, spec))
             yield None
             calls["server"].clear()
 
@@ -97,9 +97,10 @@ def test_every_category_at_its_minimum_passes(gate) -> None:
     assert calls["browser"] == "/x/chromium"
     assert calls["out"] == inputs.run_dir / "lighthouse.json"
     assert calls["timeout_s"] == 77.0
-    # The project's own browser setting and web server (started in the repository root).
+    # The project's own browser setting and web server (started in the repository root, with
+    # the spec whose a11y contract proves a reused server is the app's).
     assert calls["browser_config"] is inputs.config
-    assert calls["server_up"] == [(inputs.config, inputs.root)]
+    assert calls["server_up"] == [(inputs.config, inputs.root, inputs.spec)]
 
 
 def test_a_category_under_its_minimum_fails_naming_it(gate) -> None:
