@@ -754,6 +754,60 @@ def test_a_column_is_not_read_outside_a_table_or_from_a_header_of_none() -> None
     ]
 
 
+def shifted(elements: list[dict[str, Any]], by: int) -> list[dict[str, Any]]:
+    """The elements renumbered to follow ``by`` others (the body stays their root)."""
+    return [
+        {**e, "index": e["index"] + by, "parent": e["parent"] + by if e["parent"] else 0}
+        for e in elements
+    ]
+
+
+def test_a_header_outside_a_table_or_a_cell_that_only_reads_like_one_is_passed_over() -> None:
+    stray = [
+        el(1, 0, "div", role="list"),
+        el(2, 1, "div", role="row"),
+        el(3, 2, "th", role="columnheader", text="Amount"),  # no table around it
+        el(4, 0, "table", role="table"),
+        el(5, 4, "tr", role="row"),
+        el(6, 5, "td", role="cell", text="Amount"),  # a data cell, not a header
+        el(7, 5, "td", role="cell", text="x"),
+        el(8, 4, "tr", role="row"),
+        el(9, 8, "td", role="cell", text="y"),
+    ]
+    tree = tree_of([*stray, *shifted(table(ROWS), 9)])
+    assert texts(column_values(tree, "Amount", None)) == ["1,250.00", "980.50", "12.00"]
+
+
+def test_a_th_is_a_header_whatever_role_the_probe_recorded() -> None:
+    elements = table(ROWS)
+    for header in elements[2:4]:
+        header["role"] = "generic"
+    assert texts(column_values(tree_of(elements), "Amount", None)) == [
+        "1,250.00",
+        "980.50",
+        "12.00",
+    ]
+
+
+def test_a_list_of_figures_is_held_to_the_right_edge_too() -> None:
+    items = [el(1, 0, "ol", testid="totals")]
+    for i, right in enumerate((300.0, 297.0, 300.0)):
+        item = el(2 + i, 1, "li", text="12.00", box=(200, 20.0 * i, 100, 20))
+        ending_at([item], 1, right)
+        items.append(item)
+    items.append(el(5, 0, "ul", testid="none"))
+    tree = tree_of(items)
+    found = list_values(tree, "totals")
+    assert found is not None and [v.element.index for v in found] == [2, 3, 4]
+    numbers: dict[str, Any] = {}
+    assert numeric_column_check(tree, {"list": "totals"}, numbers) == (
+        "list 'totals': 1 of 3 figure(s) are not right-aligned "
+        "(up to 3px short of the cell's right edge)",
+        False,
+    )
+    assert list_values(tree, "none") == []  # a list with no items is empty, not missing
+
+
 def test_a_column_is_read_from_the_table_its_contract_names() -> None:
     first = table(ROWS, testid="orders")
     second = [
@@ -816,3 +870,11 @@ def test_a_list_is_its_first_match_items_that_show_text() -> None:
 )
 def test_what_a_check_reads_is_named(where: dict[str, Any], label: str) -> None:
     assert describe(where) == label
+
+
+def test_a_column_without_a_name_is_the_one_under_a_blank_header() -> None:
+    corner = table(ROWS, header=("", "Amount"))  # the row labels' column has no header text
+    tree = tree_of(corner)
+    expected = ["2026-03-02", "2026-03-01", "2026-02-27"]
+    assert texts(values_of(tree, {"column": None, "list": None})) == expected
+    assert values_of(tree_of(table(ROWS)), {"list": ""}) is None
