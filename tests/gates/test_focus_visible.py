@@ -121,3 +121,13 @@ def test_the_gate_reads_focus_json_and_names_it_when_it_is_broken(
         with pytest.raises(InputError) as caught:
             focus_visible_gate(inputs)
         assert str(path) in str(caught.value)
+
+
+def test_a_bounded_walk_says_so_in_its_summary_and_data() -> None:
+    bounded = {"elements": 120010, "max_elements": 5000, "stops": 2, "after": "scrolled"}
+    walk = {"stops": [stop("a", 12), stop("b", None)], "bounded": bounded}
+    outcome = check_focus_visible(walk)
+    assert outcome.status is GateStatus.PASS
+    assert outcome.data["bounded"] == bounded
+    assert "walk bounded on a page of 120010 elements" in outcome.summary
+    assert "bounded" not in check_focus_visible({"stops": [stop("a", 12)]}).summary

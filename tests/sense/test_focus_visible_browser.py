@@ -14,6 +14,7 @@ from playwright.async_api import async_playwright
 from argus.sense import discover_browser, launch_args
 from argus.sense.focus_visible import focus_visibility
 from argus.sense.page_state import FREEZE_CSS
+from argus.sense.probe import ProbeBudget
 
 pytestmark = pytest.mark.browser
 
@@ -183,3 +184,89 @@ def test_the_walk_starts_at_the_first_stop_wherever_the_focus_was_left(where: st
     batched, focused = walk_both(PAGES["adjacent"], focus_first=where)
     assert [s["id"] for s in batched["stops"]] == ["a", "b", "c", "d"]
     assert visible(batched) == visible(focused) == VISIBLE["adjacent"]
+
+
+# Rings on the first screen (640x480), then stops below it: Tab scrolls the page to them.
+TALL = """
+<button id="a" class="ring" style="left:20px;top:20px">a</button>
+<button id="b" class="ring" style="left:20px;top:200px">b</button>
+<button id="c" style="left:200px;top:200px">c</button>
+<button id="d" class="ring" style="left:20px;top:900px">d</button>
+<button id="e" class="ring" style="left:20px;top:1400px">e</button>
+<div style="position:absolute;top:2000px;height:10px;width:10px"></div>
+"""
+
+
+@functools.cache
+def walk_tall(max_elements: int | None) -> tuple[dict[str, Any], float, dict[str, Any]]:
+    """The batched walk of TALL (with a budget of ``max_elements``, or none), the page's
+    scroll once it is over, and the walk with every stop focused for real."""
+
+    async def run() -> tuple[dict[str, Any], float, dict[str, Any]]:
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(
+                executable_path=discover_browser(), args=launch_args(), headless=True
+            )
+            context = await browser.new_context(
+                viewport={"width": 640, "height": 480}, device_scale_factor=1
+            )
+            page = await context.new_page()
+            session = await context.new_cdp_session(page)
+            await page.set_content(f"<!doctype html>{STYLE}<body>{TALL}</body>")
+            await page.add_style_tag(content=FREEZE_CSS)
+            render = await page.screenshot(animations="disabled", caret="hide")
+            budget = None if max_elements is None else ProbeBudget(max_elements=max_elements)
+            batched = await focus_visibility(page, render, session, budget)
+            scrolled = float(await page.evaluate("window.scrollY"))
+            await page.evaluate("window.scrollTo(0, 0)")
+            focused = await focus_visibility(page, render)
+            await browser.close()
+            return batched, scrolled, focused
+
+    return asyncio.run(run())
+
+
+def test_stops_on_the_first_screen_are_measured_forced_though_later_ones_scrolled() -> None:
+    """The Tab walk scrolls the page to d and e; it is scrolled back before the forced groups,
+    so a, b and c are measured where real focus found them (not walked a second time)."""
+    batched, scrolled, focused = walk_tall(None)
+    assert [s["id"] for s in batched["stops"]] == ["a", "b", "c", "d", "e"]
+    assert methods_or_none(batched) == {
+        "a": "forced",
+        "b": "forced",
+        "c": "focused",
+        "d": None,
+        "e": None,
+    }
+    assert visible_compared(batched) == visible_compared(focused)
+    assert visible_compared(batched) == {"a": True, "b": True, "c": False}
+    assert scrolled == 0
+    assert "bounded" not in batched
+
+
+def methods_or_none(walk: dict[str, Any]) -> dict[str, str | None]:
+    return {s["id"]: s.get("method") for s in walk["stops"]}
+
+
+def visible_compared(walk: dict[str, Any]) -> dict[str, bool]:
+    return {
+        s["id"]: s["changed_pixels"] > 0 for s in walk["stops"] if s["changed_pixels"] is not None
+    }
+
+
+def test_a_walk_within_the_budget_is_not_bounded() -> None:
+    batched, _, _ = walk_tall(1000)
+    assert [s["id"] for s in batched["stops"]] == ["a", "b", "c", "d", "e"]
+    assert "bounded" not in batched
+
+
+def test_a_page_past_the_budget_is_walked_to_the_first_stop_that_scrolls_it_and_says_so() -> None:
+    batched, _, focused = walk_tall(5)
+    assert [s["id"] for s in batched["stops"]] == ["a", "b", "c", "d"]
+    assert batched["stops"][-1]["changed_pixels"] is None
+    assert (
+        visible_compared(batched) == visible_compared(focused) == {"a": True, "b": True, "c": False}
+    )
+    bounded = batched["bounded"]
+    assert bounded["max_elements"] == 5 and bounded["elements"] > 5 and bounded["stops"] == 4
+    assert "scrolled" in bounded["after"]

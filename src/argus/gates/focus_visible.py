@@ -26,12 +26,15 @@ def check_focus_visible(walk: dict[str, Any], source: str = FOCUS) -> GateOutcom
         raise InputError(f"{source}: 'stops' must be a list; re-sense the view")
     compared = [s for s in stops if isinstance(s, dict) and _measured(s.get("changed_pixels"))]
     invisible = [s for s in compared if s["changed_pixels"] == 0]
-    data = {
+    data: dict[str, Any] = {
         "stops": len(stops),
         "compared": len(compared),
         "not_compared": len(stops) - len(compared),
         "invisible": len(invisible),
     }
+    bounded = walk.get("bounded")
+    if isinstance(bounded, dict):
+        data["bounded"] = bounded
     if not compared:
         why = "no element takes the keyboard focus" if not stops else "no stop was on screen"
         return GateOutcome("focus_visible", GateStatus.SKIP, f"not measured: {why}", (), data)
@@ -48,6 +51,11 @@ def check_focus_visible(walk: dict[str, Any], source: str = FOCUS) -> GateOutcom
     summary = f"{len(compared) - len(invisible)} of {len(compared)} focus stops visibly change"
     if data["not_compared"]:
         summary += f" ({data['not_compared']} off screen, not compared)"
+    if isinstance(bounded, dict):
+        summary += (
+            f"; walk bounded on a page of {bounded.get('elements')} elements: it ended at the "
+            "first stop that scrolled the page, later stops not visited"
+        )
     status = GateStatus.FAIL if invisible else GateStatus.PASS
     return GateOutcome("focus_visible", status, summary, findings, data)
 

@@ -48,9 +48,11 @@ from playwright.sync_api import Page as SyncPage
 from argus.diff.arrays import U8
 from argus.diff.png import decode_png
 from argus.sense._focus_driver import AsyncFocusDriver, FocusDriver, SyncFocusDriver, run_to_end
+from argus.sense.probe import ProbeBudget
 from argus.sense.world import isolated_world
 
 MAX_STOPS = 40
+Walked = tuple[list[dict[str, Any]], dict[str, Any] | None]  # the stops, and the walk's bound
 PAD = 8  # CSS px around the box: outlines and their offsets are drawn outside it
 FOCUS_FILE = "focus.json"
 FOCUS_VERSION = 1
@@ -80,38 +82,51 @@ _FOCUSED_JS = """() => {
 
 
 async def focus_visibility(
-    page: Page, render_png: bytes, session: CDPSession | None = None
+    page: Page,
+    render_png: bytes,
+    session: CDPSession | None = None,
+    budget: ProbeBudget | None = None,
 ) -> dict[str, Any]:
     """Walk the focus with Tab and measure each stop's visible change (see the module doc).
 
     With ``session`` (a CDP session on ``page``) stops are first measured in forced groups;
     without one, or when the browser refuses, every stop is focused and screenshotted. The
     walk asks for the document's DOM node ids on ``session``, which drops the ids handed out
-    before: nothing else may use node ids on it meanwhile."""
-    return await measure_focus(AsyncFocusDriver(page, session), render_png)
+    before: nothing else may use node ids on it meanwhile. With ``budget`` too, the walk of a
+    page past ``budget.max_elements`` is bounded (see ``_bound``)."""
+    return await measure_focus(AsyncFocusDriver(page, session), render_png, budget)
 
 
 def focus_visibility_sync(
-    page: SyncPage, render_png: bytes, session: SyncSession | None = None
+    page: SyncPage,
+    render_png: bytes,
+    session: SyncSession | None = None,
+    budget: ProbeBudget | None = None,
 ) -> dict[str, Any]:
     """``focus_visibility`` on a sync-API page (a test's): the same walk, run to its end."""
-    return run_to_end(measure_focus(SyncFocusDriver(page, session), render_png))
+    return run_to_end(measure_focus(SyncFocusDriver(page, session), render_png, budget))
 
 
-async def measure_focus(driver: FocusDriver, render_png: bytes) -> dict[str, Any]:
+async def measure_focus(
+    driver: FocusDriver, render_png: bytes, budget: ProbeBudget | None = None
+) -> dict[str, Any]:
     """focus.json of the page behind ``driver`` (see ``focus_visibility``)."""
     render = decode_png(render_png, "render.png")
-    stops: list[dict[str, Any]] | None = None
+    walked: Walked | None = None
     if driver.has_session:
         try:
-            stops = await _batched(driver, render)
+            walked = await _batched(driver, render, budget)
         except PlaywrightError:
             if driver.is_closed():
                 raise
             # CDP refused (an older or remote browser): every stop is measured for real.
-    if stops is None:
-        stops = await _focused_walk(driver, render)
-    return {"version": FOCUS_VERSION, "pad": PAD, "stops": stops}
+    if walked is None:
+        walked = await _focused_walk(driver, render), None
+    stops, bounded = walked
+    focus: dict[str, Any] = {"version": FOCUS_VERSION, "pad": PAD, "stops": stops}
+    if bounded is not None:
+        focus["bounded"] = bounded
+    return focus
 
 
 def _key(found: dict[str, Any]) -> tuple[Any, ...]:
@@ -165,9 +180,10 @@ class _World:
     async def open(cls, driver: FocusDriver) -> _World:
         return cls(driver, await isolated_world(driver, WORLD))
 
-    async def define(self) -> None:
+    async def define(self) -> int:
+        """Define the helper; the number of elements in the document."""
         source = resources.files("argus.sense").joinpath("focus_world.js").read_text("utf-8")
-        await self.call(source)
+        return int(await self.call(f'{source};\ndocument.getElementsByTagName("*").length'))
 
     async def call(self, expression: str, by_value: bool = True) -> Any:
         answer = await self.driver.send(
@@ -184,13 +200,34 @@ class _World:
         return answer["result"].get("value") if by_value else answer["result"]
 
 
-async def _batched(driver: FocusDriver, render: U8) -> list[dict[str, Any]] | None:
-    """The walk with forced groups first; None when the stops cannot be walked again alike."""
+def _bound(elements: int, budget: ProbeBudget | None, stops: int) -> dict[str, Any] | None:
+    """What focus.json says of a walk that ended at a stop scrolling the page (None: the
+    walk is not bounded there).
+
+    Past ``budget.max_elements`` (where the probe and axe take a sample) each Tab costs a
+    style pass over every element (about 0.4 s a stop on 100,000 elements), and once a stop
+    has scrolled the page no later stop is compared (the render is of the first screen), so
+    the walk ends at that stop, which is kept, not compared; the stops after it are not
+    visited, and the record says so."""
+    if budget is None or elements <= budget.max_elements:
+        return None
+    return {
+        "elements": elements,
+        "max_elements": budget.max_elements,
+        "stops": stops,
+        "after": "the first stop that scrolled the page: no later stop would be compared",
+    }
+
+
+async def _batched(driver: FocusDriver, render: U8, budget: ProbeBudget | None) -> Walked | None:
+    """The walk with forced groups first, and its bound (None: not bounded); None when the
+    stops cannot be walked again alike."""
     world = await _World.open(driver)
     await world.call(f"({_TO_START_JS})()")  # before define(): its DOM change is not the page's
-    await world.define()
+    elements = await world.define()
     found_stops: list[dict[str, Any]] = []
     seen: set[tuple[Any, ...]] = set()
+    bounded = None
     for _ in range(MAX_STOPS):
         await driver.press_tab()
         found = await world.call("__argusFocus.read()")
@@ -198,7 +235,13 @@ async def _batched(driver: FocusDriver, render: U8) -> list[dict[str, Any]] | No
             break
         seen.add(_key(found))
         found_stops.append(found)
-    await driver.evaluate(_BLUR_JS)
+        if found["scrolled"]:
+            bounded = _bound(elements, budget, len(found_stops))
+            if bounded is not None:
+                break
+    # The focus let go and the page scrolled back to where it was (a stop below the first
+    # screen scrolled it): the forced groups are measured where real focus was.
+    await world.call("__argusFocus.back()")
     clips = [_clip(found) for found in found_stops]
     changed: dict[int, int] = {}
     if any(clips) and not await world.call("__argusFocus.mutated()"):
@@ -217,7 +260,7 @@ async def _batched(driver: FocusDriver, render: U8) -> list[dict[str, Any]] | No
     again = [i for i, clip in enumerate(clips) if clip is not None and i not in changed]
     if again and not await _refocus(world, found_stops, again, render, stops):
         return None
-    return stops
+    return stops, bounded
 
 
 async def _quietly(driver: FocusDriver, method: str, params: dict[str, Any] | None = None) -> None:
@@ -324,7 +367,7 @@ async def _refocus(
         await driver.press_tab()
         return True
     finally:
-        await driver.evaluate(_BLUR_JS)
+        await world.call("__argusFocus.back()")  # the page left as the walk found it
 
 
 def _grown(clip: Clip, by: float) -> Clip:

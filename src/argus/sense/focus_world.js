@@ -3,6 +3,8 @@
 //   read()             after each Tab press: the focused element and its box; keeps the
 //                      element and the style signature of its surroundings;
 //   current()          the focused element and its box, keeping nothing (the second walk);
+//   back()             with the walk over: let the focus go and scroll back to where the page
+//                      was when the walk began (a stop below the first screen scrolled it);
 //   mutated()          whether the page changed its DOM since the walk began (a focus handler
 //                      at work, or a page that never holds still);
 //   elements()         the kept elements (for CDP's CSS.forcePseudoState);
@@ -58,14 +60,15 @@ globalThis.__argusFocus = (() => {
     return parts.join("\n");
   };
   const related = (stop, other) => other === stop || other.contains(stop) || stop.contains(other);
-  const inClip = (el, c) => {
-    const r = el.getBoundingClientRect();
-    return r.width > 0 && r.height > 0 && r.right > c.x && r.bottom > c.y &&
-      r.x < c.x + c.width && r.y < c.y + c.height;
-  };
+  const inClip = (r, c) => r.width > 0 && r.height > 0 && r.right > c.x && r.bottom > c.y &&
+    r.x < c.x + c.width && r.y < c.y + c.height;
+  // Every element of the document with its box, read once for all the clips of a call (on a
+  // page of many elements, a box read per element and clip was most of the walk's time).
+  const everything = () => Array.from(document.getElementsByTagName("*"),
+    (el) => [el, el.getBoundingClientRect()]);
   const neighbourhood = (stop, clip, all) => {
     const parts = [];
-    for (const el of all) if (!related(stop, el) && inClip(el, clip)) parts.push(style(el), box(el));
+    for (const [el, r] of all) if (inClip(r, clip) && !related(stop, el)) parts.push(style(el), box(el));
     return parts.join("\n");
   };
   // What focus may draw away from the element's box: its pseudo-elements and descendants.
@@ -92,10 +95,19 @@ globalThis.__argusFocus = (() => {
     const r = el.getBoundingClientRect();
     return { x: r.x - ink, y: r.y - ink, width: r.width + 2 * ink, height: r.height + 2 * ink };
   };
-  const state = { stops: [], mutations: 0, clips: [], near: [], own: [] };
+  const state = { stops: [], mutations: 0, clips: [], near: [], own: [],
+                  scroll: [window.scrollX, window.scrollY] };
   const observer = new MutationObserver((records) => { state.mutations += records.length; });
   observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   return {
+    back() {
+      const el = document.activeElement;
+      if (el && el.blur) el.blur();
+      const [left, top] = state.scroll;
+      if (window.scrollX !== left || window.scrollY !== top) {
+        window.scrollTo({ left, top, behavior: "instant" });
+      }
+    },
     mutated() { return state.mutations + observer.takeRecords().length > 0; },
     read() {
       const found = this.current();
@@ -114,13 +126,13 @@ globalThis.__argusFocus = (() => {
     },
     elements() { return state.stops.map((s) => s.el); },
     neighbours(clips) {
-      const all = Array.from(document.getElementsByTagName("*"));
+      const all = everything();
       state.clips = clips;
       state.near = clips.map((c, i) => (c ? neighbourhood(state.stops[i].el, c, all) : null));
       state.own = clips.map((c, i) => (c ? own(state.stops[i].el) : null));
     },
     check(indices) {
-      const all = Array.from(document.getElementsByTagName("*"));
+      const all = everything();
       return indices.map((i) => {
         const stop = state.stops[i];
         const same = stop.signature !== null && signature(stop.el) === stop.signature &&

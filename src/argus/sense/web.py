@@ -566,9 +566,9 @@ async def _sense(
                     # The walk asks for DOM node ids on the session the fonts lookup uses,
                     # which drops those handed out before: the lookup finishes first.
                     await asyncio.wait([looking_up_fonts])
-                visibility = await clock.phase(
-                    "focus_visible", focus_visibility(page, png, warm.session)
-                )
+                # A huge page is walked on the probe's sample, as axe checks it.
+                walking = focus_visibility(page, png, warm.session, probe_budget(plan, config))
+                visibility = await clock.phase("focus_visible", walking)
             capture = WebCapture(
                 url=url,
                 png=png,
