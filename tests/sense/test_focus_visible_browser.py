@@ -270,3 +270,46 @@ def test_a_page_past_the_budget_is_walked_to_the_first_stop_that_scrolls_it_and_
     bounded = batched["bounded"]
     assert bounded["max_elements"] == 5 and bounded["elements"] > 5 and bounded["stops"] == 4
     assert "scrolled" in bounded["after"]
+
+
+class Recording:
+    """A CDP session that keeps the name of every method sent."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+        self.sent: list[str] = []
+
+    async def send(self, method: str, params: Any = None) -> Any:
+        self.sent.append(method)
+        return await self.session.send(method, params)
+
+
+def test_a_session_with_its_domains_on_is_not_asked_to_enable_them_again() -> None:
+    """The sensor enables DOM and CSS once for the page's life: the walk does not enable them
+    again (CSS sends its style sheets over each time), and still forces its groups."""
+
+    async def run() -> tuple[dict[str, Any], list[str]]:
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(
+                executable_path=discover_browser(), args=launch_args(), headless=True
+            )
+            context = await browser.new_context(
+                viewport={"width": 640, "height": 480}, device_scale_factor=1
+            )
+            page = await context.new_page()
+            session: Any = Recording(await context.new_cdp_session(page))
+            await session.send("DOM.enable")
+            await session.send("CSS.enable")
+            session.sent.clear()
+            await page.set_content(f"<!doctype html>{STYLE}<body>{PAGES['ghost']}</body>")
+            await page.add_style_tag(content=FREEZE_CSS)
+            render = await page.screenshot(animations="disabled", caret="hide")
+            walk = await focus_visibility(page, render, session, domains_on=True)
+            await browser.close()
+            return walk, session.sent
+
+    walk, sent = asyncio.run(run())
+    assert methods(walk) == {"ring": "forced", "ghost": "focused"}
+    assert visible(walk) == VISIBLE["ghost"]
+    assert "CSS.forcePseudoState" in sent
+    assert "DOM.enable" not in sent and "CSS.enable" not in sent

@@ -86,6 +86,8 @@ async def focus_visibility(
     render_png: bytes,
     session: CDPSession | None = None,
     budget: ProbeBudget | None = None,
+    *,
+    domains_on: bool = False,
 ) -> dict[str, Any]:
     """Walk the focus with Tab and measure each stop's visible change (see the module doc).
 
@@ -93,8 +95,11 @@ async def focus_visibility(
     without one, or when the browser refuses, every stop is focused and screenshotted. The
     walk asks for the document's DOM node ids on ``session``, which drops the ids handed out
     before: nothing else may use node ids on it meanwhile. With ``budget`` too, the walk of a
-    page past ``budget.max_elements`` is bounded (see ``_bound``)."""
-    return await measure_focus(AsyncFocusDriver(page, session), render_png, budget)
+    page past ``budget.max_elements`` is bounded (see ``_bound``). ``domains_on``: the
+    session's DOM and CSS domains are already enabled (the sensor's are, for the page's life;
+    enabling CSS again costs about 40 ms a view, its style sheets sent over once more)."""
+    driver = AsyncFocusDriver(page, session)
+    return await measure_focus(driver, render_png, budget, domains_on=domains_on)
 
 
 def focus_visibility_sync(
@@ -108,14 +113,18 @@ def focus_visibility_sync(
 
 
 async def measure_focus(
-    driver: FocusDriver, render_png: bytes, budget: ProbeBudget | None = None
+    driver: FocusDriver,
+    render_png: bytes,
+    budget: ProbeBudget | None = None,
+    *,
+    domains_on: bool = False,
 ) -> dict[str, Any]:
     """focus.json of the page behind ``driver`` (see ``focus_visibility``)."""
     render = decode_png(render_png, "render.png")
     walked: Walked | None = None
     if driver.has_session:
         try:
-            walked = await _batched(driver, render, budget)
+            walked = await _batched(driver, render, budget, domains_on)
         except PlaywrightError:
             if driver.is_closed():
                 raise
@@ -175,6 +184,7 @@ class _World:
     def __init__(self, driver: FocusDriver, context_id: int) -> None:
         self.driver = driver
         self.context_id = context_id
+        self.domains_on = False  # DOM and CSS already enabled on the session
 
     @classmethod
     async def open(cls, driver: FocusDriver) -> _World:
@@ -219,10 +229,13 @@ def _bound(elements: int, budget: ProbeBudget | None, stops: int) -> dict[str, A
     }
 
 
-async def _batched(driver: FocusDriver, render: U8, budget: ProbeBudget | None) -> Walked | None:
+async def _batched(
+    driver: FocusDriver, render: U8, budget: ProbeBudget | None, domains_on: bool
+) -> Walked | None:
     """The walk with forced groups first, and its bound (None: not bounded); None when the
     stops cannot be walked again alike."""
     world = await _World.open(driver)
+    world.domains_on = domains_on
     await world.call(f"({_TO_START_JS})()")  # before define(): its DOM change is not the page's
     elements = await world.define()
     found_stops: list[dict[str, Any]] = []
@@ -272,8 +285,9 @@ async def _forced(world: _World, clips: Sequence[Clip | None], render: U8) -> di
     """Changed pixels of the stops whose forced focus is provably what real focus showed."""
     driver = world.driver
     await world.call(f"__argusFocus.neighbours({json.dumps(clips)})")
-    await driver.send("DOM.enable")
-    await driver.send("CSS.enable")
+    if not world.domains_on:
+        await driver.send("DOM.enable")
+        await driver.send("CSS.enable")
     await driver.send("DOM.getDocument", {"depth": 0})
     elements = await world.call("__argusFocus.elements()", by_value=False)
     listed = await driver.send(

@@ -566,8 +566,10 @@ async def _sense(
                     # The walk asks for DOM node ids on the session the fonts lookup uses,
                     # which drops those handed out before: the lookup finishes first.
                     await asyncio.wait([looking_up_fonts])
-                # A huge page is walked on the probe's sample, as axe checks it.
-                walking = focus_visibility(page, png, warm.session, probe_budget(plan, config))
+                # The walk of a huge page is bounded (past the probe's budget); the sensor's
+                # session has DOM and CSS on for the page's life (Sensor._new_page).
+                budget = probe_budget(plan, config)
+                walking = focus_visibility(page, png, warm.session, budget, domains_on=True)
                 visibility = await clock.phase("focus_visible", walking)
             capture = WebCapture(
                 url=url,
