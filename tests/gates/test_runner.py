@@ -322,3 +322,23 @@ def test_without_names_the_targets_own_gates_run(habits_inputs: MakeInputs) -> N
     assert configured_gates(inputs) == ("console", "axe")
     run = run_gates(inputs, record=False)
     assert list(run.result["gates"]) == ["console", "axe"]
+
+
+def test_a_plugin_table_no_gate_owns_is_refused_before_any_gate_runs(
+    habits_inputs: MakeInputs, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from argus.errors import ConfigError
+
+    ran: list[str] = []
+
+    def counting(inputs: GateInputs) -> GateOutcome:
+        ran.append("console")
+        return GateOutcome("console", GateStatus.PASS, "ok")
+
+    monkeypatch.setitem(registry._registry(), "console", GatePlugin("console", counting))
+    inputs = clean(habits_inputs)
+    gates = inputs.config.gates.model_copy(update={"plugins": {"consol": {"ignore": []}}})
+    inputs = dataclasses.replace(inputs, config=inputs.config.model_copy(update={"gates": gates}))
+    with pytest.raises(ConfigError, match=r"gates\.consol: no installed gate is called 'consol'"):
+        run_gates(inputs, ["console"], record=False)
+    assert ran == []
