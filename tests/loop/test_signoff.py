@@ -128,3 +128,26 @@ def test_refusals_name_the_file_and_the_view(tmp_path: Path) -> None:
         append_raw(path, bad)
     assert str(invalid.value).startswith(f"{path}: ")
     assert not path.exists()
+
+
+def test_a_record_says_what_confined_the_implementer_only_when_something_did(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "signoff.json"
+    confined = SignoffRecord(**{**_record().__dict__, "protection": "sandboxed: bubblewrap"})
+    assert confined.to_json()["protection"] == "sandboxed: bubblewrap"
+    assert "protection" not in _record().to_json()
+    assert "protection" not in SignoffRecord(**{**_record().__dict__, "protection": ""}).to_json()
+    append_record(path, confined)
+    assert load_records(path)[0]["protection"] == "sandboxed: bubblewrap"
+
+
+def test_a_file_that_is_not_json_is_named_as_a_sign_off_record(tmp_path: Path) -> None:
+    path = tmp_path / "signoff.json"
+    path.write_text("{not json")
+    with pytest.raises(InputError) as refused:
+        load_records(path)
+    assert str(refused.value) == (
+        f"{path}: sign-off record is not valid JSON "
+        "(line 1, column 2: Expecting property name enclosed in double quotes)"
+    )
