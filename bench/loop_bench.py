@@ -157,7 +157,9 @@ def _round(tmp: Path) -> list[dict[str, float | str]]:
                 "kind": outcome_json["kind"],
                 "wall": marks[n] - marks[n - 1],
                 "implementer": implementer_s,
-                "sense": float(phases.get("sense", 0.0)),
+                # The dead-control probe, part of sensing, runs apart on judged iterations
+                # only (after green gates): it counts as sensing, not as loop overhead.
+                "sense": float(phases.get("sense", 0.0)) + float(phases.get("probe", 0.0)),
                 "gates": float(phases.get("gates", 0.0)),
                 "judge": float(phases.get("judge", 0.0)),
             }
