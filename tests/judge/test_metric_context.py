@@ -212,6 +212,18 @@ def test_a_packet_without_a_render_is_refused(tmp_path: Path) -> None:
     assert image is not None and np.all(image[..., 0] == 12)
 
 
+def test_the_render_for_pixel_measures_is_loaded_once_at_its_device_pixel_ratio(
+    tmp_path: Path,
+) -> None:
+    ctx = context(tmp_path, images={"render": _png(13, (640, 4))})  # 2x the 320px viewport
+    image = ctx.render_image()
+    assert image is not None and ctx.render_image() is image
+    assert image.device_pixel_ratio == 2.0
+    assert image.pixels.shape == (4, 640, 3) and int(image.pixels[0, 0, 0]) == 13
+    assert context(tmp_path).render_image() is None  # no render: no pixel measures
+    assert context(tmp_path, images={"reference": _png(13)}).render_image() is None
+
+
 # --- the metric judge ------------------------------------------------------------------
 
 

@@ -121,12 +121,14 @@ class MetricContext:
 
     def render_image(self) -> RenderImage | None:
         """The render, for measures read from its pixels (canvas charts); None without one."""
-        if "render_image" not in self.__dict__:
+        # Kept under another name than the method's: an instance attribute ``render_image``
+        # would hide the method, and a second call would call the image.
+        if "_render_image" not in self.__dict__:
             path = self.packet.path("render")
-            self.__dict__["render_image"] = (
+            self.__dict__["_render_image"] = (
                 None if path is None else RenderImage.load(path, self.probe.viewport_width)
             )
-        image: RenderImage | None = self.__dict__["render_image"]
+        image: RenderImage | None = self.__dict__["_render_image"]
         return image
 
     @cached_property
