@@ -11,6 +11,10 @@ opaque RGBA. Other modes are converted, then pasted into the buffer (``np.asarra
 copy through ``tobytes``). 16-bit greyscale, which Pillow's own conversion clips to white above
 255, is scaled to 8 bits here (its high byte, as Pillow does for 16-bit colour).
 
+A pair (``decode_png_pair``) decodes its first image whole and its second from the first's
+pixels and its own differing rows (``argus.diff._pairdecode``): the same pixels, for the
+decode of one image and a few rows.
+
 Before any decoding, ``check_png`` (argus.diff.pngcheck, re-exported here) refuses what
 Pillow must never see.
 """
@@ -24,6 +28,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageFile, PngImagePlugin, UnidentifiedImageError
 
+from argus.diff._pairdecode import PairPlan, decode_second, plan_pair
 from argus.diff._preinflate import pre_inflated
 from argus.diff.arrays import U8
 from argus.diff.pngcheck import MAX_METADATA_CHUNKS as MAX_METADATA_CHUNKS
@@ -149,27 +154,67 @@ def load_png_pair(first: Path, second: Path) -> tuple[U8, U8]:
 def decode_png_pair(
     first: bytes, second: bytes, sources: tuple[Path | str, Path | str] = ("image 1", "image 2")
 ) -> tuple[U8, U8]:
-    """Decode two PNGs in parallel: the second on a thread of its own (a bare thread, not a
-    pool: concurrent.futures' imports cost ``argus diff`` more than the thread does).
-    An error in the first image is the one raised when both are bad."""
+    """Decode two PNGs: the first on a thread of its own (a bare thread, not a pool:
+    concurrent.futures' imports cost ``argus diff`` more than the thread does) while this
+    one compares their image data row by row (``argus.diff._pairdecode``); the second is
+    then built from the first's pixels and its own differing rows, or decoded whole when it
+    cannot be (here, beside the first). An error in the first image is the one raised when
+    both are bad."""
     decoded: list[U8] = []
     failed: list[BaseException] = []
 
-    def decode_second() -> None:
+    def decode_first() -> None:
         try:
-            decoded.append(decode_png(second, sources[1]))
+            decoded.append(decode_png(first, sources[0]))
         except BaseException as exc:  # handed to the caller's thread below
             failed.append(exc)
 
-    worker = threading.Thread(target=decode_second, name="argus-png", daemon=True)
+    worker = threading.Thread(target=decode_first, name="argus-png", daemon=True)
     worker.start()
+    second_failed: BaseException | None = None
+    b: U8 | None = None
     try:
-        a = decode_png(first, sources[0])
+        plan = plan_pair(first, second) if _checked_quietly(second) else None
+        if plan is None:
+            try:
+                b = decode_png(second, sources[1])
+            except BaseException as exc:  # raised below, after the first image's error
+                second_failed = exc
     finally:
         worker.join()
     if failed:
         raise failed[0]
-    return a, decoded[0]
+    if second_failed is not None:
+        raise second_failed
+    a = decoded[0]
+    if b is None:
+        b = _second_from_first(second, a, plan)
+    if b is None:
+        b = decode_png(second, sources[1])
+    return a, b
+
+
+def _checked_quietly(data: bytes) -> bool:
+    """Whether ``check_png`` accepts ``data`` (its error comes from the whole decode)."""
+    try:
+        check_png(data)
+    except InputError:
+        return False
+    return True
+
+
+def _second_from_first(second: bytes, a: U8, plan: PairPlan | None) -> U8 | None:
+    """The second image from the first's pixels (``decode_second``), once Pillow has opened
+    it as the plain RGB or RGBA image the plan read; None to decode it whole."""
+    if plan is None:
+        return None
+    try:
+        with _open_checked(second) as im:
+            if im.mode not in ("RGB", "RGBA") or "transparency" in im.info:
+                return None
+    except (OSError, SyntaxError, ValueError, Image.DecompressionBombError):
+        return None
+    return decode_second(plan, a, _decode)
 
 
 def encode_png(img: U8, compress_level: int = 6) -> bytes:

@@ -1,0 +1,303 @@
+"""The second PNG of a pair decoded from the first's pixels and its own differing rows: the
+same pixels as decoding it whole, on every filter type, and the whole decode whenever the
+file is anything but a plain RGB or RGBA PNG (so every error is the one it always was)."""
+
+from __future__ import annotations
+
+import io
+import struct
+import zlib
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from argus.diff import _pairdecode as pairdecode
+from argus.diff import png
+from argus.diff.png import decode_png, decode_png_pair
+from argus.errors import InputError
+
+from .conftest import page
+
+pytestmark = pytest.mark.skipif(pairdecode.fast_zlib is None, reason="zlib-ng not installed")
+
+
+def _paeth(left: np.ndarray, up: np.ndarray, corner: np.ndarray) -> np.ndarray:
+    p = left + up - corner
+    pa, pb, pc = np.abs(p - left), np.abs(p - up), np.abs(p - corner)
+    return np.where((pa <= pb) & (pa <= pc), left, np.where(pb <= pc, up, corner))
+
+
+def _filter_row(raw: np.ndarray, prior: np.ndarray, kind: int, bpp: int) -> bytes:
+    """One row filtered with PNG filter ``kind`` (0 None .. 4 Paeth), prefixed by its type."""
+    row, up = raw.astype(np.int32), prior.astype(np.int32)
+    left = np.concatenate([np.zeros(bpp, np.int32), row[:-bpp]])
+    corner = np.concatenate([np.zeros(bpp, np.int32), up[:-bpp]])
+    predictor = [0 * row, left, up, (left + up) // 2, _paeth(left, up, corner)][kind]
+    return bytes([kind]) + ((row - predictor) % 256).astype(np.uint8).tobytes()
+
+
+def _chunk(kind: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
+def png_with_filters(
+    img: np.ndarray, filters: list[int], extra: bytes = b"", level: int = 6
+) -> bytes:
+    """An 8-bit PNG of ``img`` (H x W x 3 or 4) whose row y is filtered with
+    ``filters[y % len(filters)]``; ``extra`` chunks go before the image data."""
+    height, width, channels = img.shape
+    flat = img.reshape(height, width * channels)
+    prior = np.zeros(width * channels, np.uint8)
+    rows = []
+    for y in range(height):
+        rows.append(_filter_row(flat[y], prior, filters[y % len(filters)], channels))
+        prior = flat[y]
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2 if channels == 3 else 6, 0, 0, 0)
+    return b"".join(
+        (
+            b"\x89PNG\r\n\x1a\n",
+            _chunk(b"IHDR", ihdr),
+            extra,
+            _chunk(b"IDAT", zlib.compress(b"".join(rows), level)),
+            _chunk(b"IEND", b""),
+        )
+    )
+
+
+def _rgba(img: np.ndarray) -> np.ndarray:
+    if img.shape[2] == 4:
+        return img
+    return np.dstack([img, np.full(img.shape[:2], 255, np.uint8)])
+
+
+def _assert_fast_pair(first: bytes, second: bytes, a: np.ndarray, b: np.ndarray) -> None:
+    """The pair takes the row path and decodes to exactly what each file decodes to alone."""
+    assert pairdecode.plan_pair(first, second) is not None
+    got_a, got_b = decode_png_pair(first, second)
+    assert np.array_equal(got_a, decode_png(first)) and np.array_equal(got_a, _rgba(a))
+    assert np.array_equal(got_b, decode_png(second)) and np.array_equal(got_b, _rgba(b))
+
+
+CHANNELS = [3, 4]
+FILTER_SETS = [[0], [1], [2], [3], [4], [4, 2, 1, 3, 0], [2, 2, 4, 1]]
+
+
+@pytest.mark.parametrize("channels", CHANNELS)
+@pytest.mark.parametrize("filters", FILTER_SETS)
+def test_a_changed_box_decodes_as_the_whole_file(channels: int, filters: list[int]) -> None:
+    rng = np.random.default_rng(len(filters) * 10 + channels)
+    a = page(70, 60)[..., :channels].copy()
+    a[40:50, 5:60] = rng.integers(0, 256, (10, 55, channels), dtype=np.uint8)  # noisy rows
+    b = a.copy()
+    b[22:31, 12:40] = rng.integers(0, 256, (9, 28, channels), dtype=np.uint8)
+    b[45, 7] = 255 - b[45, 7]
+    _assert_fast_pair(png_with_filters(a, filters), png_with_filters(b, filters), a, b)
+
+
+@pytest.mark.parametrize("channels", CHANNELS)
+@pytest.mark.parametrize("rows", [slice(0, 1), slice(59, 60), slice(0, 60, 7), slice(10, 60)])
+def test_changes_at_the_edges_and_to_the_last_row(channels: int, rows: slice) -> None:
+    a = page(40, 60)[..., :channels].copy()
+    b = a.copy()
+    b[rows, 3:9] = 7
+    _assert_fast_pair(png_with_filters(a, [4, 2]), png_with_filters(b, [4, 2]), a, b)
+
+
+@pytest.mark.parametrize("channels", CHANNELS)
+@pytest.mark.parametrize("filters", [[2], [4]])
+def test_same_filtered_bytes_over_a_different_row_above(channels: int, filters: list[int]) -> None:
+    """A flat black box on white, filtered Up (or Paeth): below its first row, its rows'
+    filtered bytes are the same zeros as the white page's, yet they decode to black. The
+    decoding must go on below the differing rows until the pixels agree again."""
+    a = np.full((80, 30, channels), 255, np.uint8)
+    b = a.copy()
+    b[10:60, 4:20, :3] = 0
+    first, second = png_with_filters(a, filters), png_with_filters(b, filters)
+    plan = pairdecode.plan_pair(first, second)
+    assert plan is not None
+    if filters == [2]:  # Up: only the box's first row and the row under it differ as bytes
+        assert plan.differing == frozenset({10, 60})
+    _assert_fast_pair(first, second, a, b)
+
+
+def test_a_box_down_to_the_last_row_under_same_bytes() -> None:
+    a = np.full((50, 20, 3), 255, np.uint8)
+    b = a.copy()
+    b[5:, 2:9] = 0
+    _assert_fast_pair(png_with_filters(a, [2]), png_with_filters(b, [2]), a, b)
+
+
+def test_the_same_pixels_in_other_bytes_decode_from_the_first() -> None:
+    img = page(50, 40)[..., :3].copy()
+    first, second = png_with_filters(img, [4, 1], level=1), png_with_filters(img, [4, 1], level=9)
+    assert first != second
+    _assert_fast_pair(first, second, img, img)
+
+
+def test_pillow_screenshots_take_the_row_path() -> None:
+    a = page(120, 90)
+    b = a.copy()
+    b[50:53, 30:80, :3] = (200, 10, 10)
+    first, second = (_pillow_png(x[..., :3]) for x in (a, b))
+    plan = pairdecode.plan_pair(first, second)
+    assert plan is not None and 0 < len(plan.differing) < 90
+    _assert_fast_pair(first, second, a[..., :3], b[..., :3])
+
+
+def _pillow_png(img: np.ndarray) -> bytes:
+    return _saved(Image.fromarray(img))
+
+
+def test_rows_are_decoded_only_where_they_differ(monkeypatch: pytest.MonkeyPatch) -> None:
+    a = page(64, 200)[..., :3].copy()
+    b = a.copy()
+    b[100:104, 10:20] = 0
+    spans: list[int] = []
+    real = png._decode
+
+    def counting(data: bytes) -> np.ndarray:
+        decoded = real(data)
+        spans.append(decoded.shape[0])
+        return decoded
+
+    monkeypatch.setattr(png, "_decode", counting)
+    first, second = png_with_filters(a, [1]), png_with_filters(b, [1])
+    got_b = decode_png_pair(first, second)[1]
+    assert np.array_equal(got_b, _rgba(b))
+    # the first file whole (200 rows), then one span: the row above and rows 100-103; row 104
+    # is filtered Sub (it does not read the row above), so it is the first's
+    assert sorted(spans) == [5, 200]
+    spans.clear()
+    first, second = png_with_filters(a, [2]), png_with_filters(b, [2])  # Up
+    assert np.array_equal(decode_png_pair(first, second)[1], _rgba(b))
+    # Up: rows 100 and 104 differ as bytes, 101-103 are the same zeros over a black row
+    # above: row 100 alone, then eight rows from 101 (GROW) until they agree again at 108
+    assert sorted(spans) == [2, 1 + pairdecode.GROW, 200]
+
+
+def test_too_many_differing_rows_decode_the_second_whole() -> None:
+    a = np.random.default_rng(3).integers(0, 256, (40, 30, 3), dtype=np.uint8)
+    b = 255 - a
+    first, second = png_with_filters(a, [2]), png_with_filters(b, [2])
+    assert pairdecode.plan_pair(first, second) is None
+    got_b = decode_png_pair(first, second)[1]
+    assert np.array_equal(got_b, _rgba(b))
+
+
+def test_growth_past_the_budget_gives_up() -> None:
+    """Same filtered bytes over a box that runs to the bottom: the span grows past half the
+    rows, so the second image is decoded whole instead (the same pixels)."""
+    a = np.full((40, 10, 3), 255, np.uint8)
+    b = a.copy()
+    b[1:, :] = 0
+    first, second = png_with_filters(a, [2]), png_with_filters(b, [2])
+    plan = pairdecode.plan_pair(first, second)
+    assert plan is not None and plan.differing == frozenset({1})
+    assert pairdecode.decode_second(plan, decode_png(first), png._decode) is None
+    assert np.array_equal(decode_png_pair(first, second)[1], _rgba(b))
+
+
+def _saved(img: Image.Image, **options: object) -> bytes:
+    buf = io.BytesIO()
+    img.save(buf, format="PNG", **options)
+    return buf.getvalue()
+
+
+OTHER_PNGS = {
+    "tRNS": lambda a: _saved(Image.fromarray(a), transparency=(250, 250, 250)),
+    "palette": lambda a: _saved(Image.fromarray(a).convert("P")),
+    "grey": lambda a: _saved(Image.fromarray(a[..., 0])),
+    "grey16": lambda a: _saved(Image.fromarray(a[..., 0].astype(np.uint16) * 257)),
+    "interlaced": lambda a: png_with_filters(a, [0]).replace(
+        _chunk(b"IHDR", struct.pack(">IIBBBBB", 40, 30, 8, 2, 0, 0, 0)),
+        _chunk(b"IHDR", struct.pack(">IIBBBBB", 40, 30, 8, 2, 0, 0, 1)),
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(OTHER_PNGS))
+def test_other_pngs_are_decoded_whole(kind: str) -> None:
+    a = page(40, 30)[..., :3].copy()
+    first, second = _saved(Image.fromarray(a)), OTHER_PNGS[kind](a)
+    assert pairdecode.filtered(second) is None
+    assert pairdecode.plan_pair(first, second) is None
+    assert pairdecode.plan_pair(second, first) is None
+    try:
+        alone = decode_png(second, "image 2")
+    except InputError as exc:  # an interlaced file of filter-None rows is not one Pillow reads
+        with pytest.raises(InputError) as paired:
+            decode_png_pair(first, second)
+        assert str(paired.value) == str(exc)
+        return
+    assert np.array_equal(decode_png_pair(first, second)[1], alone)
+    assert np.array_equal(decode_png_pair(second, first)[0], alone)
+
+
+def test_pngs_of_other_sizes_are_decoded_whole() -> None:
+    a = page(40, 30)[..., :3].copy()
+    first, second = png_with_filters(a, [1]), png_with_filters(a[2:], [1])
+    assert pairdecode.plan_pair(first, second) is None
+    got_b = decode_png_pair(first, second)[1]
+    assert got_b.shape == (28, 40, 4) and np.array_equal(got_b, _rgba(a[2:]))
+
+
+def test_plain_pngs_only() -> None:
+    img = page(20, 10)[..., :3].copy()
+    good = png_with_filters(img, [0])
+    assert pairdecode.filtered(good) is not None
+    assert pairdecode.filtered(b"GIF89a") is None
+    split = good
+    idat_at = split.index(b"IDAT") - 4
+    (length,) = struct.unpack(">I", split[idat_at : idat_at + 4])
+    idat = split[idat_at : idat_at + 12 + length]
+    body = idat[8:-4]
+    parts = _chunk(b"IDAT", body[:10]) + _chunk(b"tEXt", b"k\x00v") + _chunk(b"IDAT", body[10:])
+    assert pairdecode.filtered(split.replace(idat, parts)) is None  # data split by a chunk
+    two = _chunk(b"IDAT", body[:10]) + _chunk(b"IDAT", body[10:])
+    assert pairdecode.filtered(split.replace(idat, two)) is not None  # split, in a row
+    trailing = _chunk(b"IDAT", zlib.compress(zlib.decompress(body)) + b"junk")
+    assert pairdecode.filtered(split.replace(idat, trailing)) is None
+    short = _chunk(b"IDAT", zlib.compress(zlib.decompress(body)[:-1]))
+    assert pairdecode.filtered(split.replace(idat, short)) is None
+    assert pairdecode.filtered(good[:-12]) is None  # no IEND
+    assert pairdecode.filtered(good[: idat_at + 20]) is None  # cut inside the image data
+
+
+def test_a_bad_second_file_raises_its_own_error() -> None:
+    """A row that differs holds an unknown filter type: the span does not decode, and the
+    whole decode of the second file raises what decoding it alone raises."""
+    a = page(30, 20)[..., :3].copy()
+    first = png_with_filters(a, [1])
+    rows = bytearray(zlib.decompress(_idat_body(first)))
+    rows[5 * (1 + 30 * 3)] = 9  # row 5's filter type
+    second = first.replace(_idat_chunk(first), _chunk(b"IDAT", zlib.compress(bytes(rows))))
+    assert pairdecode.plan_pair(first, second) is not None
+    with pytest.raises(InputError) as alone:
+        decode_png(second, "b.png")
+    with pytest.raises(InputError) as paired:
+        decode_png_pair(first, second, ("a.png", "b.png"))
+    assert str(paired.value) == str(alone.value)
+
+
+def test_a_bad_header_chunk_in_the_second_is_still_refused() -> None:
+    """Pillow checks the CRCs of the chunks before the image data; the row path opens the
+    second file with Pillow too, so a damaged one is refused as before."""
+    a = page(30, 20)[..., :3].copy()
+    first = png_with_filters(a, [1], extra=_chunk(b"tEXt", b"key\x00value"))
+    second = first.replace(b"key\x00value", b"kex\x00value")  # CRC no longer matches
+    with pytest.raises(InputError) as alone:
+        decode_png(second, "b.png")
+    with pytest.raises(InputError) as paired:
+        decode_png_pair(first, second, ("a.png", "b.png"))
+    assert str(paired.value) == str(alone.value)
+
+
+def _idat_chunk(data: bytes) -> bytes:
+    at = data.index(b"IDAT") - 4
+    (length,) = struct.unpack(">I", data[at : at + 4])
+    return data[at : at + 12 + length]
+
+
+def _idat_body(data: bytes) -> bytes:
+    return _idat_chunk(data)[8:-4]
