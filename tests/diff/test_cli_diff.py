@@ -109,3 +109,41 @@ def test_special_files_are_refused(tmp_path: Path, run_argus: RunArgus) -> None:
         proc = run_argus("diff", str(a), str(other))
         assert proc.returncode == 2 and "not a regular file" in proc.stderr
         assert len(proc.stderr.strip().splitlines()) == 1
+
+
+# Runs `argus diff` in a fresh interpreter and says, for every collection the cyclic garbage
+# collector started, whether it fell while the kernel's modules were loading (numpy imported,
+# nothing frozen yet); then whether the collector is on and how many objects were frozen.
+_WATCH_COLLECTIONS = """
+import gc, sys
+from argus.cli import main
+during = []
+gc.callbacks.append(
+    lambda phase, info: phase == "start"
+    and during.append("numpy" in sys.modules and gc.get_freeze_count() == 0)
+)
+code = main(sys.argv[1:])
+print(any(during), gc.isenabled(), gc.get_freeze_count())
+"""
+
+
+def test_the_kernel_loads_without_collections_and_stays_frozen(tmp_path: Path) -> None:
+    """numpy and Pillow load with the collector off (its passes over their objects were a
+    tenth of the command's CPU), are then frozen out of later collections, and the collector
+    is on again for the comparison."""
+    import subprocess
+    import sys
+
+    a, b = pair(tmp_path, change=True)
+    listing = tmp_path / "pairs.jsonl"
+    listing.write_text(json.dumps({"expected": str(a), "actual": str(b)}) + "\n")
+    for args in (["diff", str(a), str(b)], ["diff", "--pairs", str(listing)]):
+        proc = subprocess.run(
+            [sys.executable, "-c", _WATCH_COLLECTIONS, *args],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        collected_while_loading, enabled, frozen = proc.stdout.split()[-3:]
+        assert (collected_while_loading, enabled) == ("False", "True"), proc.stderr
+        assert int(frozen) > 10_000  # numpy's and Pillow's objects

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import json
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -112,8 +114,9 @@ def _compare_one(args: argparse.Namespace) -> DiffResult:
     if same is not None:
         same.timings_ms["read"] = read_ms
         return same
-    from argus.diff.comparison import compare_pngs
-    from argus.diff.png import save_png
+    with _loading():
+        from argus.diff.comparison import compare_pngs
+        from argus.diff.png import save_png
 
     result = compare_pngs(
         first,
@@ -133,8 +136,9 @@ def _compare_one(args: argparse.Namespace) -> DiffResult:
 
 
 def _run_pairs(args: argparse.Namespace) -> int:
-    from argus._malloc import keep_freed_memory
-    from argus.diff.pairs import PairDefaults, pair_records, read_lines, summary_exit_code
+    with _loading():
+        from argus._malloc import keep_freed_memory
+        from argus.diff.pairs import PairDefaults, pair_records, read_lines, summary_exit_code
 
     keep_freed_memory()  # many pairs: reuse freed pages instead of faulting in new ones
     defaults = PairDefaults(args.threshold, args.include_aa, args.window)
@@ -158,6 +162,23 @@ def _run_pairs(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return summary_exit_code(codes)
+
+
+@contextlib.contextmanager
+def _loading() -> Iterator[None]:
+    """Import the kernel's modules without the cyclic garbage collector, then freeze them.
+    numpy, Pillow and (for ``--pairs``) pydantic make a few hundred thousand objects as they
+    load, none of them garbage, and the collector's passes over them while they load were
+    about a tenth of the command's CPU time (measured 2026-12-02: importing what ``--pairs``
+    needs, 305 against 277 ms). Frozen (``gc.freeze``), later collections skip them."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
 
 
 def _open_pairs(name: str) -> contextlib.AbstractContextManager[IO[bytes]]:
