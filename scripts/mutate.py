@@ -70,7 +70,7 @@ DEFAULT = (
     "src/argus/gates/baseline_browser.py=tests/gates/test_baseline_browser.py",
     "src/argus/diff/snapshot.py=tests/diff/test_snapshot.py,tests/diff/test_snapshot_bytes.py",
     "src/argus/diff/pngcheck.py=tests/diff/test_pngcheck.py,tests/evidence/test_png_input.py",
-    "src/argus/diff/pairs.py=tests/diff/test_cli_pairs.py",
+    "src/argus/diff/pairs.py=tests/diff/test_cli_pairs.py,tests/diff/test_pairs_plain.py",
     # gates: commands, source and the runner
     "src/argus/gates/_commands.py=tests/gates/test_commands.py",
     "src/argus/confine/program.py=tests/confine/test_program.py,tests/gates/test_commands.py",
