@@ -72,7 +72,7 @@ def test_bad_inputs_exit_2_with_one_line(tmp_path: Path, run_argus: RunArgus) ->
         "missing": ([str(a), str(tmp_path / "nope.png")], "nope.png: PNG image not found"),
         "not png": ([str(a), str(tmp_path / "notes.txt")], "notes.txt: not a PNG image"),
         "sizes": ([str(a), str(tmp_path / "small.png")], "a.png is 64x48,"),
-        "threshold": ([str(a), str(a), "--threshold", "2"], "threshold: expected a number"),
+        "threshold": ([str(a), str(a), "--threshold", "2"], "--threshold: '2' must be a number"),
     }
     for name, (args, message) in cases.items():
         proc = run_argus("diff", *args)

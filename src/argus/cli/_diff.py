@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from argus.cli import one_line
+from argus.cli._types import count, unit
 from argus.diff.result import DEFAULT_WINDOW, DiffResult
 from argus.errors import InputError
 
@@ -43,7 +44,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--threshold",
-        type=float,
+        type=unit,
         default=0.1,
         help="per-pixel colour threshold from 0 to 1, smaller is stricter (default 0.1)",
     )
@@ -55,7 +56,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--out", type=Path, metavar="DIFF.png", help="write the diff image here")
     parser.add_argument(
         "--window",
-        type=int,
+        type=count,
         default=DEFAULT_WINDOW,
         help=f"window size N for the density (default {DEFAULT_WINDOW})",
     )
@@ -66,10 +67,6 @@ def register(subparsers: Any) -> None:
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    if args.window < 1:
-        raise InputError(f"--window {args.window}: use a window of at least 1 pixel")
-    if not 0 <= args.threshold <= 1:
-        raise InputError(f"--threshold: expected a number from 0 to 1, got {args.threshold!r}")
     if args.pairs is not None:
         if args.a is not None or args.out is not None:
             raise InputError(
