@@ -112,6 +112,75 @@ def test_a_page_that_always_has_something_new_is_never_quiet() -> None:
     assert idle is False and page.evaluations > 1
 
 
+def test_frames_the_settle_drew_with_nothing_happening_are_not_drawn_again() -> None:
+    """The settle's one evaluation (SETTLE_JS) draws the first two frames; with no request
+    event since ``mark()``, the quiet wait takes them as its own and only waits the window."""
+    page = FakePage()
+
+    async def run() -> tuple[bool, float]:
+        monitor = NetworkMonitor(page)  # type: ignore[arg-type]
+        mark = monitor.mark()
+        await page.evaluate("settle")  # the caller's frames
+        started = time.monotonic()
+        idle = await monitor.wait_idle(2, quiet=0.05, drawn=mark)
+        return idle, time.monotonic() - started
+
+    idle, _ = asyncio.run(run())
+    assert idle and page.evaluations == 1
+
+
+def test_frames_drawn_across_a_request_are_drawn_again() -> None:
+    page = FakePage()
+    request = FakeRequest()
+
+    async def run() -> tuple[int | None, bool]:
+        monitor = NetworkMonitor(page)  # type: ignore[arg-type]
+        mark = monitor.mark()
+
+        def poll() -> None:
+            page.emit("request", request)
+            page.emit("requestfinished", request)
+
+        page.during_frames.append(poll)
+        await page.evaluate("settle")  # a request starts while the caller's frames render
+        return mark, await monitor.wait_idle(2, quiet=0.05, drawn=mark)
+
+    mark, idle = asyncio.run(run())
+    assert mark == 0 and idle
+    assert page.evaluations >= 2  # the quiet wait drew its own frames after the request
+
+
+def test_no_mark_while_a_request_is_in_flight() -> None:
+    page = FakePage()
+
+    async def run() -> tuple[int | None, int | None]:
+        monitor = NetworkMonitor(page)  # type: ignore[arg-type]
+        request = FakeRequest()
+        page.emit("request", request)
+        busy = monitor.mark()
+        page.emit("requestfinished", request)
+        return busy, monitor.mark()
+
+    assert asyncio.run(run()) == (None, 2)
+
+
+def test_the_wait_for_requests_in_flight_ends_on_their_end() -> None:
+    """While a request is in flight the wait draws nothing and ends with the request's end
+    (then frames and the window), whenever that comes."""
+    page = FakePage()
+    request = FakeRequest()
+
+    async def run() -> tuple[bool, int]:
+        monitor = NetworkMonitor(page)  # type: ignore[arg-type]
+        page.emit("request", request)
+        loop = asyncio.get_running_loop()
+        loop.call_later(0.12, page.emit, "requestfinished", request)
+        idle = await monitor.wait_idle(2, quiet=0.05)
+        return idle, page.evaluations
+
+    assert asyncio.run(run()) == (True, 1)
+
+
 def _early(page: FakePage, during_shot: Callable[[], None] = lambda: None) -> tuple[bool, Any]:
     """wait_idle with a 'screenshot' beside the quiet window: (idle, what ``early`` kept)."""
 
@@ -120,9 +189,10 @@ def _early(page: FakePage, during_shot: Callable[[], None] = lambda: None) -> tu
         shots = iter(range(100))
 
         async def shot() -> str:
+            number = next(shots)  # counted when started: a dropped shot may be cancelled
             during_shot()
             await asyncio.sleep(0.005)
-            return f"shot {next(shots)}"
+            return f"shot {number}"
 
         idle = await monitor.wait_idle(2, quiet=0.05, beside=shot)
         return idle, monitor.early

@@ -28,6 +28,20 @@ TWO_FRAMES_JS = (
     "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(true))))"
 )
 FONTS_READY_JS = "() => document.fonts.ready.then(() => true)"
+# The settle's first steps in one evaluation (one round trip, not three): the freeze
+# stylesheet added as Playwright's add_style_tag adds it (into head, awaited until loaded),
+# fonts ready, then two animation frames drawn after both. Its argument is the stylesheet.
+SETTLE_JS = """async (css) => {
+  const style = document.createElement("style");
+  style.type = "text/css";
+  style.appendChild(document.createTextNode(css));
+  const loaded = new Promise((ok, fail) => { style.onload = ok; style.onerror = fail; });
+  document.head.appendChild(style);
+  await loaded;
+  await document.fonts.ready;
+  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  return true;
+}"""
 NETWORK_QUIET_S = 0.05
 POLL_S = 0.01
 
@@ -49,6 +63,8 @@ class NetworkMonitor:
         self._inflight: set[Request] = set()
         self._events = 0
         self._last = time.monotonic()
+        # Set by every request event, so the waits below end on the event, not on a poll.
+        self._changed = asyncio.Event()
         self.early: Any = None
         page.on("request", self._started)
         page.on("requestfinished", self._ended)
@@ -63,19 +79,38 @@ class NetworkMonitor:
         self._inflight.add(request)
         self._events += 1
         self._last = time.monotonic()
+        self._changed.set()
 
     def _ended(self, request: Request) -> None:
         self._inflight.discard(request)
         self._events += 1
         self._last = time.monotonic()
+        self._changed.set()
+
+    def mark(self) -> int | None:
+        """Where the network stands before frames are drawn by a caller's own evaluation:
+        None when a request is in flight, else the count of request events so far. Handed
+        to ``wait_idle(drawn=...)`` once the frames are drawn."""
+        return None if self._inflight else self._events
+
+    async def _next_event(self, within: float) -> None:
+        """Until the next request event, at most ``within`` seconds."""
+        self._changed.clear()
+        with suppress(TimeoutError):
+            await asyncio.wait_for(self._changed.wait(), max(0.0, within))
 
     async def wait_idle(
         self,
         timeout: float,
         quiet: float = NETWORK_QUIET_S,
         beside: Callable[[], Awaitable[Any]] | None = None,
+        drawn: int | None = None,
     ) -> bool:
         """True once quiet; False when ``timeout`` seconds pass first.
+
+        ``drawn``: the page already drew two frames since ``mark()`` answered it (the
+        settle's own evaluation draws them, SETTLE_JS): when nothing happened on the network
+        since, those are the first look's frames and are not drawn again.
 
         ``beside`` (a screenshot) is started once the page drew its two frames with nothing in
         flight, and runs during the rest of the quiet window instead of after it. Its result
@@ -86,17 +121,23 @@ class NetworkMonitor:
         deadline = time.monotonic() + timeout
         while (left := deadline - time.monotonic()) > 0:
             if self._inflight:
-                await asyncio.sleep(POLL_S)
+                # Until a request ends (or starts), not a fixed poll.
+                await self._next_event(left)
                 continue
             seen = self._events
-            try:
-                await asyncio.wait_for(self._page.evaluate(TWO_FRAMES_JS), left)
-            except TimeoutError:
-                return False
-            except PlaywrightError:
-                # The document changed under the evaluation (a client-side redirect): look again.
-                await asyncio.sleep(POLL_S)
-                continue
+            if drawn is not None and drawn == seen:
+                drawn = None  # the caller's frames: nothing happened since they were drawn
+            else:
+                drawn = None
+                try:
+                    await asyncio.wait_for(self._page.evaluate(TWO_FRAMES_JS), left)
+                except TimeoutError:
+                    return False
+                except PlaywrightError:
+                    # The document changed under the evaluation (a client-side redirect): look
+                    # again.
+                    await asyncio.sleep(POLL_S)
+                    continue
             early = (
                 asyncio.ensure_future(beside())
                 if beside is not None and not self._inflight and self._events == seen
@@ -105,7 +146,8 @@ class NetworkMonitor:
             try:
                 rest = quiet - (time.monotonic() - self._last)
                 if rest > 0 and self._events == seen:
-                    await asyncio.sleep(min(rest, max(0.0, deadline - time.monotonic())))
+                    # The rest of the window, ended early by a request event (then look again).
+                    await self._next_event(min(rest, deadline - time.monotonic()))
                 if not self._inflight and self._events == seen:
                     if early is not None:
                         taken = await early

@@ -46,7 +46,7 @@ from argus.sense.controls_choice import (
 from argus.sense.focus_visible import focus_visibility
 from argus.sense.framework_settle import FrameworkSettle, framework_settle, settle_framework
 from argus.sense.output import Probed, WebCapture, web_meta, write_sensed_files
-from argus.sense.page_state import FONTS_READY_JS, FREEZE_CSS, NetworkMonitor
+from argus.sense.page_state import FONTS_READY_JS, FREEZE_CSS, SETTLE_JS, NetworkMonitor
 from argus.sense.probe import ProbeBudget, aria_snapshot, dump_elements, warm_probe
 from argus.sense.result import SenseResult
 from argus.sense.truncate import truncate_probe
@@ -235,12 +235,13 @@ async def stable_capture(
     goes on.
 
     ``first`` is a first screenshot already taken at rest (during the network's quiet
-    window); the capture goes on from it. Given only without the probe."""
+    window); the capture goes on from it. With the probe, a first shot that matches an
+    expected image does not end the capture (the probe still needs its confirming shot)."""
 
     probed: tuple[Probed, dict[str, Any]] | None = None
     if first is not None:
         previous = first
-        if (kept := await _matched(previous, expected)) is not None:
+        if probe_with is None and (kept := await _matched(previous, expected)) is not None:
             return kept, None, True, 1
         if warmed is not None:
             await warmed
@@ -381,13 +382,17 @@ async def _at_rest(
     """Fonts ready and the freeze stylesheet in, then a quiet network; False when it never is.
 
     The network is quiet only after the page drew two frames past its last request, and those
-    come after the fonts and the stylesheet, so the render is at rest with both. ``frozen`` is
-    called in between: what starts there shares the page's main thread with the quiet wait,
-    not with the two steps before it. ``beside``: the first screenshot, taken during the
-    network's quiet window (``network.early``; see NetworkMonitor.wait_idle)."""
-    await asyncio.gather(page.evaluate(FONTS_READY_JS), page.add_style_tag(content=FREEZE_CSS))
+    come after the fonts and the stylesheet, so the render is at rest with both. One
+    evaluation (SETTLE_JS) adds the stylesheet, waits for the fonts and draws the first two
+    frames; when nothing happened on the network meanwhile they count as the quiet wait's
+    first frames. ``frozen`` is called in between: what starts there shares the page's main
+    thread with the quiet wait, not with the steps before it. ``beside``: the first
+    screenshot, taken during the network's quiet window (``network.early``; see
+    NetworkMonitor.wait_idle)."""
+    mark = network.mark()
+    await page.evaluate(SETTLE_JS, FREEZE_CSS)
     frozen()
-    return await network.wait_idle(timeout_s, beside=beside)
+    return await network.wait_idle(timeout_s, beside=beside, drawn=mark)
 
 
 async def _interact(
@@ -490,7 +495,7 @@ async def _sense(
 
         def start_warming() -> None:
             nonlocal warming
-            if probe:
+            if probe and warming is None:
                 warming = asyncio.ensure_future(warm_probe(page))
 
         loading_axe = (
@@ -498,18 +503,29 @@ async def _sense(
         )
         try:
             expected = await asyncio.to_thread(expected_images, plan, out_dir)
-            # Capturing only, the first screenshot is taken while the network's quiet window
-            # runs (unless the state's steps come first). With the probe it is not: the probe's
-            # warm-up has the page's main thread then, and the shot only waited for it
-            # (measured: settle + capture 70 ms slower), and with a baseline to match the first
-            # shot belongs beside the probe.
+            # The first screenshot is taken while the network's quiet window runs (unless the
+            # state's steps come first). With the probe, its warm-up starts once that shot is
+            # taken, not before it: the warm-up has the page's main thread, and a shot beside
+            # it only waited for it (measured: settle + capture 70 ms slower). With a baseline
+            # to match and the probe, the first shot belongs beside the probe instead (one shot
+            # when it matches), so there is no early one.
             # A framework's page may still be busy in the network's quiet window: no early shot.
-            quick = not (plan.steps or probe or framework)
+            quick = not (plan.steps or framework or (probe and expected))
             shoot = Shooter(page, warm.session, plan.full_page)
             making_world = shoot.start()
-            early = shoot if quick else None
-            settling = _at_rest(page, network, config.browser.timeout, start_warming, early)
-            if not await clock.phase("settle", settling):
+
+            async def shoot_then_warm() -> Shot:
+                try:
+                    return await shoot()
+                finally:
+                    start_warming()
+
+            early = (shoot_then_warm if probe else shoot) if quick else None
+            frozen = (lambda: None) if quick and probe else start_warming
+            settling = _at_rest(page, network, config.browser.timeout, frozen, early)
+            settled_in_time = await clock.phase("settle", settling)
+            start_warming()  # no early shot started it (or none was taken)
+            if not settled_in_time:
                 raise SensorError(
                     f"{plan.view.slug}: {url} kept loading for {config.browser.timeout:g}s "
                     "(network never went idle)"
