@@ -22,7 +22,9 @@ Measured, as medians over rounds that alternate the tools:
   every configured gate, against the same fair peer (goto + toHaveScreenshot + AxeBuilder);
 * capture alone: Argus's stable capture without the probe (``Sensor.sense(capture_only=True)``:
   navigate, settle, freeze, screenshots until two are identical) against Playwright's
-  ``page.goto`` + ``page.screenshot()`` (same options: animations disabled, caret hidden);
+  ``page.goto`` + ``page.screenshot()`` (same options: animations disabled, caret hidden), on
+  a sensor of its own (as ``argus sense --snapshot-only`` has), not between the probed
+  senses on theirs; the snapshot-only row adds the snapshot gate to it;
 * whole run (start-up included): ``argus gates --sense`` for the view as a process, starting
   its web server and browser, against ``playwright test`` with one test of one assertion,
   starting the same web server through ``webServer``.
@@ -51,7 +53,7 @@ from argus.diff import load_png, pixelmatch
 from argus.gates.inputs import gate_inputs
 from argus.gates.runner import run_gates
 from argus.sense import discover_browser, launch_args
-from argus.sense.controls_choice import GATES, LOOP
+from argus.sense.controls_choice import GATES, LOOP, SENSE_CLI
 from argus.sense.sensor import Sensor
 from argus.sense.views import plan_view
 from argus.sense.web import context_options
@@ -328,6 +330,11 @@ def run(quick: bool = False) -> dict[str, Any]:
                 served(root) as base_url,
                 Sensor(config, controls=LOOP) as sensor,
                 Sensor(config, controls=GATES) as gates_only,
+                # The capture rows on a sensor of their own, as `argus sense --snapshot-only`
+                # senses: on the probed sensor each capture waited for the page the probed
+                # sense before it left (its reset) and shared the browser with the
+                # dead-control probe's copies being reset (docs/bench.md).
+                Sensor(config, controls=SENSE_CLI) as capturer,
             ):
                 plan = plan_view(spec, view, config, base_url=base_url)
                 assert plan.url is not None
@@ -339,7 +346,7 @@ def run(quick: bool = False) -> dict[str, Any]:
                 )
                 baseline_digest = _digest(project.baseline())
                 checks: dict[str, Any] = {}
-                _argus_capture(sensor, spec, view, work / "capture-warm", base_url)
+                _argus_capture(capturer, spec, view, work / "capture-warm", base_url)
                 _argus_view(gates_only, spec, view, config, work / "gates-only-warm", base_url)
                 for r in range(rounds):
                     pw = project.loop(plan.url, warmup, repeat)
@@ -352,7 +359,9 @@ def run(quick: bool = False) -> dict[str, Any]:
                         sensed, gated, checks = _argus_view(
                             sensor, spec, view, config, work / f"r{r}-{i}", base_url
                         )
-                        captured = _argus_capture(sensor, spec, view, work / f"c{r}-{i}", base_url)
+                        captured = _argus_capture(
+                            capturer, spec, view, work / f"c{r}-{i}", base_url
+                        )
                         only_sensed, only_gated, only_checks = _argus_view(
                             gates_only, spec, view, config, work / f"g{r}-{i}", base_url
                         )
