@@ -181,7 +181,9 @@ def test_the_wait_for_requests_in_flight_ends_on_their_end() -> None:
     assert asyncio.run(run()) == (True, 1)
 
 
-def _early(page: FakePage, during_shot: Callable[[], None] = lambda: None) -> tuple[bool, Any]:
+def _early(
+    page: FakePage, during_shot: Callable[[], None] = lambda: None, quiet: float = 0.05
+) -> tuple[bool, Any]:
     """wait_idle with a 'screenshot' beside the quiet window: (idle, what ``early`` kept)."""
 
     async def run() -> tuple[bool, Any]:
@@ -194,7 +196,7 @@ def _early(page: FakePage, during_shot: Callable[[], None] = lambda: None) -> tu
             await asyncio.sleep(0.005)
             return f"shot {number}"
 
-        idle = await monitor.wait_idle(2, quiet=0.05, beside=shot)
+        idle = await monitor.wait_idle(2, quiet=quiet, beside=shot)
         return idle, monitor.early
 
     return asyncio.run(run())
@@ -215,7 +217,10 @@ def test_a_shot_whose_window_a_request_broke_is_dropped() -> None:
             page.emit("request", request)
             page.emit("requestfinished", request)
 
-    idle, early = _early(page, poll_once)
+    # A window long enough that it cannot run out before the shot starts, on a loaded machine
+    # too (a window already over when the shot's request comes drops the shot and ends the
+    # wait: the last test below).
+    idle, early = _early(page, poll_once, quiet=0.5)
     # The first window was broken: its shot is not kept; the next window's shot is.
     assert idle and early == "shot 1" and page.evaluations == 2
 
