@@ -71,6 +71,8 @@ DEFAULT = (
     "src/argus/diff/snapshot.py=tests/diff/test_snapshot.py,tests/diff/test_snapshot_bytes.py",
     "src/argus/diff/pngcheck.py=tests/diff/test_pngcheck.py,tests/evidence/test_png_input.py",
     "src/argus/diff/pairs.py=tests/diff/test_cli_pairs.py,tests/diff/test_pairs_plain.py",
+    "src/argus/diff/_pairline.py=tests/diff/test_pairs_plain.py,tests/diff/test_cli_pairs.py",
+    "src/argus/diff/_pairdecode.py=tests/diff/test_pairdecode.py,tests/diff/test_cli_pairs.py",
     # gates: commands, source and the runner
     "src/argus/gates/_commands.py=tests/gates/test_commands.py",
     "src/argus/confine/program.py=tests/confine/test_program.py,tests/gates/test_commands.py",

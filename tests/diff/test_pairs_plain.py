@@ -3,6 +3,7 @@ pair, and a file of good pairs never loads pydantic."""
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
@@ -12,12 +13,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from argus.diff import save_png
 from argus.diff._pairline import PairLine, validated_pair
-from argus.diff.pairs import KEYS, Pair, parse_line, plain_pair
+from argus.diff.pairs import (
+    KEYS,
+    MAX_LINE_BYTES,
+    Pair,
+    parse_line,
+    plain_pair,
+    read_lines,
+    summary_exit_code,
+)
+from argus.errors import InputError
 
 from .conftest import page
 
@@ -41,7 +51,8 @@ def _same(a: Pair, b: Pair) -> bool:
     )
 
 
-@settings(max_examples=400, deadline=None)
+# a loaded machine (or mutmut's stats run) makes generation slow: that is no failure
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(LINES)
 def test_what_plain_pair_accepts_the_model_accepts_the_same(data: dict[str, Any]) -> None:
     plain = plain_pair(data)
@@ -113,3 +124,159 @@ def test_a_file_of_good_pairs_never_loads_pydantic(tmp_path: Path) -> None:
             line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines() if "|" in line
         }
         assert ("pydantic" in modules) is loads
+
+
+MODEL_REFUSALS = [
+    (
+        {"expected": "a", "actual": "b", "colour": 1},
+        "colour: unknown key (keys: expected, actual, diff, threshold, include_aa, window)",
+    ),
+    (
+        {"expected": "a"},
+        'actual: required key is missing; for example {"expected": "a.png", "actual": "b.png"}',
+    ),
+    ({"expected": 1, "actual": "b"}, "expected: Input should be a valid string (got 1)"),
+    ({"expected": "a", "actual": ""}, "actual: String should have at least 1 character (got '')"),
+    (
+        {"expected": "a", "actual": "b", "diff": ""},
+        "diff: String should have at least 1 character (got '')",
+    ),
+    (
+        {"expected": "a", "actual": "b", "threshold": -0.1},
+        "threshold: Input should be greater than or equal to 0 (got -0.1)",
+    ),
+    (
+        {"expected": "a", "actual": "b", "threshold": 1.5},
+        "threshold: Input should be less than or equal to 1 (got 1.5)",
+    ),
+    (
+        {"expected": "a", "actual": "b", "window": "2"},
+        "window: Input should be a valid integer (got '2')",
+    ),
+    (
+        {"expected": "a", "actual": "b", "window": 0},
+        "window: Input should be greater than or equal to 1 (got 0)",
+    ),
+    (
+        {"expected": "a", "actual": "b", "include_aa": 1},
+        "include_aa: Input should be a valid boolean (got 1)",
+    ),
+]
+
+
+@pytest.mark.parametrize(("data", "message"), MODEL_REFUSALS)
+def test_the_model_refuses_a_bad_line_with_one_exact_message(
+    data: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(ValueError) as caught:
+        validated_pair(data)
+    assert str(caught.value) == message
+
+
+def test_a_long_bad_value_is_shown_up_to_60_characters() -> None:
+    start = "threshold: Input should be a valid number, unable to parse string as a number (got "
+    fits = "x" * 58  # its repr is 60 characters: shown whole
+    with pytest.raises(ValueError) as caught:
+        validated_pair({"expected": "a", "actual": "b", "threshold": fits})
+    assert str(caught.value) == f"{start}'{fits}')"
+    over = "x" * 59  # 61: cut to 59 and an ellipsis
+    with pytest.raises(ValueError) as caught:
+        validated_pair({"expected": "a", "actual": "b", "threshold": over})
+    assert str(caught.value) == f"{start}'{over[:58]}…)"
+
+
+def test_the_model_reads_a_numeric_string_threshold_and_defaults_the_rest() -> None:
+    pair = validated_pair({"expected": "a", "actual": "b", "threshold": "0.25"})
+    assert pair == Pair("a", "b", None, 0.25, None, None)
+    full = {"expected": "a", "actual": "b", "diff": "d", "threshold": 0, "include_aa": True}
+    assert validated_pair({**full, "window": 2}) == Pair("a", "b", "d", 0.0, True, 2)
+
+
+def test_a_read_line_cannot_be_changed() -> None:
+    line = PairLine.model_validate({"expected": "a", "actual": "b"})
+    with pytest.raises(ValueError, match="frozen"):
+        line.expected = "c"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        (b"\xff", "not UTF-8 text"),
+        (b"{", "not valid JSON (column 2: Expecting property name enclosed in double quotes)"),
+        (b"[" * 100_000, "nested too deeply"),
+        (
+            b"[1]",
+            'not a JSON object; write one object a line, such as {"expected": "a.png", '
+            '"actual": "b.png"}',
+        ),
+    ],
+)
+def test_a_line_that_is_not_an_object_is_refused_exactly(raw: bytes, message: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        parse_line(raw)
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize(
+    ("data", "accepted"),
+    [
+        ({"expected": "a", "actual": "b", "threshold": 0}, True),
+        ({"expected": "a", "actual": "b", "threshold": 1}, True),
+        ({"expected": "a", "actual": "b", "threshold": -1e-9}, False),
+        ({"expected": "a", "actual": "b", "threshold": 1.000001}, False),
+        ({"expected": "a", "actual": "b", "window": 1}, True),
+        ({"expected": "a", "actual": "b", "window": 0}, False),
+        ({"expected": "a", "actual": "b", "window": 1.0}, False),
+        ({"expected": "a", "actual": "b", "window": False}, False),
+        ({"expected": "a", "actual": "b", "threshold": False}, False),
+        ({"expected": "a", "actual": "b", "include_aa": 0}, False),
+        ({"expected": "a", "actual": "b", "diff": ""}, False),
+        ({"expected": "a", "actual": ""}, False),
+        ({"expected": "", "actual": "b"}, False),
+        ({"expected": "a", "actual": 1}, False),
+        ({"actual": "b"}, False),
+    ],
+)
+def test_plain_pair_takes_exactly_the_plainly_valid_lines(
+    data: dict[str, Any], accepted: bool
+) -> None:
+    assert (plain_pair(data) is not None) is accepted
+
+
+def test_a_plain_pair_keeps_every_field() -> None:
+    data = {"expected": "a", "actual": "b", "diff": "d", "threshold": 1, "include_aa": False}
+    pair = plain_pair({**data, "window": 7})
+    assert pair == Pair("a", "b", "d", 1.0, False, 7)
+    assert pair is not None and type(pair.threshold) is float
+    assert plain_pair({"expected": "a", "actual": "b"}) == Pair("a", "b")
+
+
+def _read(data: bytes) -> list[tuple[int, bytes | str]]:
+    return list(read_lines(io.BytesIO(data), "p.jsonl"))
+
+
+def test_read_lines_numbers_lines_skips_blank_ones_and_refuses_only_overlong_ones() -> None:
+    assert _read(b"a\n\n  \nb") == [(1, b"a\n"), (4, b"b")]
+    exact = b"x" * MAX_LINE_BYTES
+    assert _read(exact) == [(1, exact)]
+    assert _read(exact + b"\nz\n") == [(1, exact + b"\n"), (2, b"z\n")]
+    over = "over 64 KiB; one pair a line"
+    assert _read(exact + b"x") == [(1, over)]
+    assert _read(b"y" * (3 * MAX_LINE_BYTES) + b"\nz\n") == [(1, over), (2, b"z\n")]
+
+
+def test_a_stream_that_fails_is_one_input_error() -> None:
+    class Broken(io.BytesIO):
+        def readline(self, size: int | None = -1, /) -> bytes:
+            raise OSError(5, "Input/output error")
+
+    with pytest.raises(InputError) as caught:
+        list(read_lines(Broken(), "p.jsonl"))
+    assert str(caught.value) == "p.jsonl: cannot read pairs (Input/output error)"
+
+
+def test_the_summary_exit_code() -> None:
+    assert summary_exit_code([]) == 2
+    assert summary_exit_code([0, 1, 2]) == 2
+    assert summary_exit_code([0, 1]) == 1
+    assert summary_exit_code([0, 0]) == 0
