@@ -18,7 +18,7 @@ from PIL import Image
 
 from argus.evidence.graphics import parse_graphics
 from argus.evidence.probe import parse_probe
-from argus.gates.base import GateOutcome, GateStatus
+from argus.gates.base import Finding, GateOutcome, GateStatus
 from argus.gates.rendered_contrast import check_rendered_contrast, glyph_of_control
 from tests.gates.probes import el, page
 
@@ -220,3 +220,243 @@ def test_text_hidden_from_assistive_technology_and_invisible_is_exempt() -> None
     doc["elements"][1]["aria_hidden"] = True
     doc["elements"][1]["style"]["color"] = GREY
     assert check_rendered_contrast(parse_probe(doc), None).status is GateStatus.FAIL
+
+
+# --- each finding in full, what cannot be measured, swatches drawn as marks ------------------
+
+FAINT = "rgb(50, 55, 64)"  # #323740: 1.46:1 on the dark surface
+NON_TEXT_RULE = "chart mark (WCAG 1.4.11 non-text): 3:1 for its fill or its stroke"
+
+
+def test_a_mark_or_text_without_a_plain_colour_is_not_measurable() -> None:
+    doc = chart_doc(
+        mark(id="bar", path="#bar", fill=BAR),
+        mark(id="grad", path="#grad", fill='url("#g")', series="north"),
+        label('url("#g")', id="t1", path="#t1"),
+        label("none", id="t2", path="#t2"),
+    )
+    outcome = run(doc)
+    assert outcome.findings == (
+        Finding("#grad", "contrast (chart mark)", "not measurable", ">= 3:1", NO_PLAIN),
+        Finding(
+            "#t1",
+            "contrast (svg text)",
+            "not measurable",
+            ">= 4.5:1",
+            'its fill is url("#g"): a gradient or pattern (url(...)): no single colour',
+        ),
+        Finding(
+            "#t2",
+            "contrast (svg text)",
+            "not measurable",
+            ">= 4.5:1",
+            "its fill is none: no colour",
+        ),
+    )
+    assert (outcome.data["chart_marks"], outcome.data["svg_text"]) == (2, 2)
+    assert outcome.data["not_measurable"] == 3
+
+
+NO_PLAIN = "no plain fill or stroke colour"
+
+
+def test_marks_text_and_swatches_over_an_image_are_not_measurable() -> None:
+    legend = {
+        "source": "role",
+        "items": [
+            {
+                "series": "north",
+                "label": "North",
+                "swatch": {"kind": "box", "color": BAR, "box": {}, "element": 2},
+            }
+        ],
+    }
+    doc = chart_doc(mark(id="bar", path="#bar", fill=BAR), label(LABEL_DARK, id="t", path="#t"))
+    doc["graphics"]["charts"][0]["legend"] = legend
+    doc["elements"][1]["style"]["background-image"] = "linear-gradient(red, blue)"
+    doc["elements"][2]["parent"] = 1  # the key inside the chart's box, over its gradient
+    outcome = run(doc)
+    assert outcome.findings == (
+        Finding("#bar", "contrast (chart mark)", "not measurable", ">= 3:1", "over an image"),
+        Finding(
+            "#t",
+            "contrast (svg text)",
+            "not measurable",
+            ">= 4.5:1",
+            "no render.png, and styles cannot say what lies behind it",
+        ),
+        Finding("#key", "contrast (legend swatch)", "not measurable", ">= 3:1", "over an image"),
+    )
+    assert outcome.data["legend_swatches"] == 1
+
+
+def test_a_finding_says_the_colours_and_the_rule_and_opacity_is_applied() -> None:
+    """A mark at half opacity is measured as drawn (blended into the surface); so is SVG text
+    at half fill-opacity."""
+    doc = chart_doc(
+        mark(id="bar", path="#bar", fill=FAINT),
+        mark(id="half", path="#half", fill=BAR, opacity=0.5),
+        label(BORDER_DARK, id="t", path="#t", fill_opacity=0.5),
+    )
+    assert run(doc).findings == (
+        Finding(
+            "#bar",
+            "contrast (chart mark)",
+            "1.46:1",
+            ">= 3:1",
+            f"#323740 on #171a20; {NON_TEXT_RULE}",
+        ),
+        Finding(
+            "#half",
+            "contrast (chart mark)",
+            "2.59:1",
+            ">= 3:1",
+            f"#7d9bf0 on #171a20; {NON_TEXT_RULE}",
+        ),
+        Finding(
+            "#t",
+            "contrast (svg text)",
+            "1.13:1",
+            ">= 4.5:1",
+            "#2b3039 on #171a20; normal text (14px, weight 400; large starts at 24px, or 18.66px "
+            "bold) under WCAG 1.4.3 AA: 4.5:1",
+        ),
+    )
+    # At full opacity the same bar passes: the half-opacity one failed on its blend.
+    assert run(chart_doc(mark(fill=BAR))).status is GateStatus.PASS
+
+
+def test_a_translucent_plot_panel_is_blended_into_what_lies_behind_the_mark() -> None:
+    panel = mark(
+        fill="rgb(255, 255, 255)",
+        fill_opacity=0.5,
+        box={"x": 0, "y": 0, "width": 400, "height": 200},
+    )
+    outcome = run(chart_doc(panel, mark(id="bar", path="#bar", fill="rgb(140, 140, 140)")))
+    assert outcome.findings == (
+        Finding(
+            "#bar",
+            "contrast (chart mark)",
+            "1.01:1",
+            ">= 3:1",
+            f"#8c8c8c on #8b8c90; {NON_TEXT_RULE}",
+        ),
+    )
+
+
+def test_large_svg_text_is_held_to_3_to_1() -> None:
+    def text(size: str, weight: str = "400") -> dict[str, Any]:
+        box = {"x": 40, "y": 130, "width": 30, "height": 30}
+        return mark("text", text="North", fill=MID, font_size=size, font_weight=weight, box=box)
+
+    def status(label: dict[str, Any]) -> GateStatus:
+        return run(chart_doc(mark(fill=DARK), label, body_bg="rgb(255, 255, 255)")).status
+
+    assert status(text("24px")) is GateStatus.PASS  # 3.95:1 meets 3:1
+    assert status(text("19px", "700")) is GateStatus.PASS
+    assert status(text("19px")) is GateStatus.FAIL
+
+
+def test_which_shapes_are_chart_furniture() -> None:
+    """A stroke-only path, a line (its fill paints nothing) and a transparent shape, none
+    naming a series: not measured."""
+    doc = chart_doc(
+        mark(id="bar", path="#bar", fill=BAR),
+        mark("path", fill="none", stroke=FAINT),
+        mark("line", fill=FAINT, stroke=FAINT),
+        mark(fill="rgba(0, 0, 0, 0)", stroke=FAINT),
+    )
+    outcome = run(doc)
+    assert outcome.status is GateStatus.PASS and outcome.data["chart_marks"] == 1
+
+
+def swatch_item(swatch: dict[str, Any] | None) -> dict[str, Any]:
+    return {"series": "north", "label": "North", "swatch": swatch}
+
+
+def test_a_swatch_drawn_as_a_mark_is_measured_once_as_a_swatch() -> None:
+    """The legend's first item has no swatch, two items share one swatch mark (also a series
+    mark), and a box swatch follows: the mark is one legend swatch, not a chart mark too."""
+    key_mark = {"kind": "mark", "color": FAINT, "box": {}, "mark": 1}
+    box = {"kind": "box", "color": FAINT, "box": {}, "element": 2}
+    legend = {
+        "source": "role",
+        "items": [
+            swatch_item(None),
+            swatch_item(key_mark),
+            swatch_item(key_mark),
+            swatch_item(box),
+        ],
+    }
+    doc = chart_doc(
+        mark(id="bar", path="#bar", fill=BAR),
+        mark(path="g.legend > rect", fill=FAINT, series="north"),
+        legend=legend,
+    )
+    outcome = run(doc)
+    assert outcome.findings == (
+        Finding(
+            "#chart > g.legend > rect",
+            "contrast (legend swatch)",
+            "1.46:1",
+            ">= 3:1",
+            "#323740 on #171a20; legend swatch (WCAG 1.4.11 non-text): 3:1 for its fill or its "
+            "stroke",
+        ),
+        Finding(
+            "#key",
+            "contrast (legend swatch)",
+            "1.46:1",
+            ">= 3:1",
+            "#323740 on #171a20; legend swatch (WCAG 1.4.11 non-text): 3:1",
+        ),
+    )
+    assert (outcome.data["chart_marks"], outcome.data["legend_swatches"]) == (1, 2)
+
+
+def test_a_box_swatch_is_measured_against_what_lies_behind_it_not_its_own_fill() -> None:
+    legend = {
+        "source": "role",
+        "items": [swatch_item({"kind": "box", "color": BAR, "box": {}, "element": 2})],
+    }
+    doc = chart_doc(legend=legend)
+    doc["elements"][2]["style"]["background-color"] = BAR  # the swatch paints itself
+    assert run(doc).findings == ()  # #7d9bf0 on the dark surface, not on itself
+    # A translucent swatch is measured as drawn, blended into what lies behind it.
+    doc["graphics"]["charts"][0]["legend"]["items"][0]["swatch"]["color"] = (
+        "rgba(125, 155, 240, 0.3)"
+    )
+    assert [f.value for f in run(doc).findings] == ["1.72:1"]
+    doc["graphics"]["charts"][0]["legend"]["items"][0]["swatch"]["color"] = BORDER_DARK
+    doc["elements"][2]["style"]["background-color"] = BORDER_DARK
+    assert run(doc).findings == (
+        Finding(
+            "#key",
+            "contrast (legend swatch)",
+            "1.31:1",
+            ">= 3:1",
+            "#2b3039 on #171a20; legend swatch (WCAG 1.4.11 non-text): 3:1",
+        ),
+    )
+
+
+def test_svg_text_read_from_the_render_is_named_and_hidden_text_drawn_unseen_is_exempt(
+    tmp_path: Path,
+) -> None:
+    pixels = np.full((400, 1280, 3), (23, 26, 32), dtype=np.uint8)
+    pixels[130:146, 40:70] = (160, 168, 180)  # a band the label is drawn over
+    path = tmp_path / "render.png"
+    Image.fromarray(pixels).save(path)
+    doc = chart_doc(label(LABEL_DARK, id="north", path="#north"))
+    doc["viewport"] = {"width": 1280, "height": 400}
+    (finding,) = run(doc, path).findings
+    assert (finding.element, finding.property, finding.expected) == (
+        "#north",
+        "contrast (svg text)",
+        ">= 4.5:1",
+    )
+    assert finding.message.startswith("#a3aab7 on #a0a8b4; normal text (14px")
+    hidden = chart_doc(mark(), label("rgb(160, 168, 180)", decorative="aria-hidden"))
+    hidden["viewport"] = {"width": 1280, "height": 400}
+    outcome = run(hidden, path)
+    assert outcome.status is GateStatus.PASS and outcome.data["unseen"] == 1
