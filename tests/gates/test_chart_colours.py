@@ -596,3 +596,95 @@ def test_in_order_pairing_leaves_out_the_plot_background_and_unpainted_shapes(
         ("#chart", "#1d7a4a (series South)")
     ]
     assert outcome.data["charts"]["legend_unmatched"] == 0
+
+
+def test_the_allow_list_covers_a_mark_by_its_own_tag_id_or_test_id(tokens: Tokens) -> None:
+    doc = chart_doc(mark(id="jan", path="#jan", testid="bar-jan", fill=OFF))
+    assert check(tokens, doc).status is GateStatus.FAIL
+    for entry in ("rect", "#jan", "[data-testid=bar-jan]"):
+        outcome = check(tokens, doc, allow=[entry])
+        assert (outcome.status, outcome.findings) == (GateStatus.PASS, ()), entry
+    # An entry naming something else, or another tag, leaves the mark held to the palette.
+    for entry in ("circle", "#feb", "[data-testid=bar-feb]"):
+        assert check(tokens, doc, allow=[entry]).status is GateStatus.FAIL, entry
+
+
+def test_without_a_render_reader_every_canvas_is_said_unmeasured(tokens: Tokens) -> None:
+    doc = canvases_doc()
+    probe = parse_probe(doc)
+    outcome = check_token_compliance(
+        probe, tokens, "light", properties=COLOURS, graphics=parse_graphics(doc, probe)
+    )
+    charts = outcome.data["charts"]
+    assert (charts["canvases_checked"], charts["canvas_colours"], charts["unmeasured"]) == (0, 0, 4)
+    assert charts["unmeasured_listed"][0] == "#c0 canvas: no render.png to read its pixels from"
+
+
+def test_the_summary_says_what_of_the_charts_was_checked_and_what_was_not(tokens: Tokens) -> None:
+    fancy = [mark(id=f"f{i}", path=f"#f{i}", fill='url("#fade")') for i in range(3)]
+    sales = el("canvas", id="sales", box=CANVAS["box"])
+    doc = chart_doc(
+        mark(id="jan", path="#jan"), *fancy, canvases=[{**CANVAS, "element": 2}], extra=(sales,)
+    )
+    doc["graphics"]["marks_total"] = 7
+    doc["graphics"]["canvases_undeclared"] = 2
+    outcome = check(tokens, doc, None)
+    assert outcome.summary == (
+        "0 off-token value(s) among 4 checked"
+        "; charts: 1 SVG paint(s), 0 canvas colour(s) checked"
+        "; 2 <canvas> not declared as a chart (role=img with a name, or data-argus-chart): "
+        "its pixels not read"
+        "; 3 SVG mark(s) past the probe's cap not read"
+        '; 4 not measured (#f0 fill url("#fade"): a gradient or pattern (url(...)): '
+        "no single colour; "
+        '#f1 fill url("#fade"): a gradient or pattern (url(...)): no single colour; and 2 more)'
+    )
+    # SVG marks and no canvas: the charts are still said; three unmeasured list two and one
+    # more, two list both with no "more".
+    gradient = 'fill url("#fade"): a gradient or pattern (url(...)): no single colour'
+    head = (
+        "0 off-token value(s) among 2 checked; charts: 0 SVG paint(s), 0 canvas colour(s) checked"
+    )
+    three = check(tokens, chart_doc(*fancy)).summary
+    assert three == f"{head}; 3 not measured (#f0 {gradient}; #f1 {gradient}; and 1 more)"
+    two = check(tokens, chart_doc(*fancy[:2])).summary
+    assert two == f"{head}; 2 not measured (#f0 {gradient}; #f1 {gradient})"
+
+
+def test_charts_are_checked_only_with_the_colours(tokens: Tokens) -> None:
+    doc = chart_doc(mark(fill=OFF))
+    probe = parse_probe(doc)
+    sizes = check_token_compliance(
+        probe, tokens, "light", properties=("font-size",), graphics=parse_graphics(doc, probe)
+    )
+    # The off-palette mark is no finding: only font sizes were asked for (and none is shown).
+    assert (sizes.status, sizes.findings) == (GateStatus.SKIP, ())
+    assert "charts" not in sizes.data and "charts" not in sizes.summary
+
+
+def test_the_summary_says_nothing_of_charts_on_a_page_without_any(tokens: Tokens) -> None:
+    doc = page(el("div", id="box", color=PRIMARY))
+    probe = parse_probe(doc)
+    outcome = check_token_compliance(
+        probe, tokens, "light", properties=COLOURS, graphics=parse_graphics(doc, probe)
+    )
+    assert outcome.summary == "0 off-token value(s) among 2 checked"  # the body and the div
+    assert outcome.data["charts"]["marks_checked"] == 0
+    # An <svg> the probe read and found nothing to check in: nothing said either.
+    doc = page(el("svg", id="box", color=PRIMARY))
+    doc["graphics"] = {"marks": [], "marks_total": 0, "charts": [], "canvases": []}
+    probe = parse_probe(doc)
+    empty = check_token_compliance(
+        probe, tokens, "light", properties=COLOURS, graphics=parse_graphics(doc, probe)
+    )
+    assert empty.summary == "0 off-token value(s) among 2 checked"
+    # Without a graphics section an <svg> or a <canvas> is said not read; a <div> is not.
+    for tag in ("svg", "canvas"):
+        doc = page(el(tag, id="box", color=PRIMARY))
+        probe = parse_probe(doc)
+        said = check_token_compliance(
+            probe, tokens, "light", properties=COLOURS, graphics=parse_graphics(doc, probe)
+        )
+        assert said.summary.endswith(
+            "; SVG and canvas not read (the probe has no graphics section: re-sense)"
+        ), tag
