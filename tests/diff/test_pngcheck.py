@@ -165,3 +165,27 @@ def test_read_png_bytes_keeps_to_the_size_cap(
     with pytest.raises(InputError) as caught:
         read_png_bytes(path)
     assert str(caught.value) == f"{path}: PNG image is 2000000 bytes, over the 1 MiB limit"
+
+
+def test_the_chunk_cap_is_named_even_with_exactly_the_metadata_cap_reached() -> None:
+    text = chunk(b"tEXt", b"k\x00v")
+    empty = chunk(b"IDAT", b"")
+    data = png_sized(1, 1, text * MAX_METADATA_CHUNKS, empty * (MAX_CHUNKS - MAX_METADATA_CHUNKS))
+    assert refusal(data) == "x.png: PNG has more than 100,000 chunks; re-export it"
+
+
+def test_every_refusal_of_a_whole_file_check_names_the_file() -> None:
+    text = chunk(b"tEXt", b"k\x00v")
+    chatty = png_of(text * (MAX_METADATA_CHUNKS + 1), IDAT, IEND)
+    cases = [
+        (b"", "not a PNG image (no PNG signature); pass a .png file"),
+        (chatty, "PNG has more than 1,000 metadata chunks; re-export it"),
+    ]
+    for data, message in cases:
+        for check in (check_png_intact, png_chunk_kinds):
+            with pytest.raises(InputError) as caught:
+                check(data, "x.png")
+            assert str(caught.value) == f"x.png: {message}", check
+        with pytest.raises(InputError) as caught:
+            png_chunk_kinds(data)
+        assert str(caught.value) == f"image: {message}"
