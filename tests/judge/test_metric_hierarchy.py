@@ -144,3 +144,36 @@ def test_what_text_is_a_figure(text: str, figure: bool) -> None:
     from argus.judge.metric.figures import is_figure_text
 
     assert is_figure_text(text) is figure
+
+
+def test_a_figure_holder_counts_above_the_parent_and_a_heading_does_not_stop_the_search(
+    make_packet: PacketFactory,
+) -> None:
+    """A word two levels inside a table is a figure; one the spec names a heading is measured as
+    a heading, and a figure after it is still found."""
+    table = el(5, 0, "table", role="table", box=(10, 70, 300, 60))
+    row = el(6, 5, "tr", role="row", box=(10, 70, 300, 60))
+    word = _big(7, 6, "span", "Revenue")
+    nested = _hierarchy(make_packet, _with(table, row, word))
+    assert nested.score == 1 and nested.numbers["figures_larger_than_h1"] == 1
+    named = _big(5, 0, "p", "$9", testid="kpi.first")
+    kpi = _big(6, 0, "p", "$12,480")
+    result = _hierarchy(
+        make_packet, _with(named, kpi), hierarchy={"headings": ["[data-testid=kpi.first]"]}
+    )
+    assert result.numbers["failed_checks"] == ["h1_largest"]
+    assert result.numbers["figures_larger_than_h1"] == 1
+
+
+def test_the_spec_may_name_the_root_as_figures(make_packet: PacketFactory) -> None:
+    result = _hierarchy(
+        make_packet, _with(_big(5, 0, "p", "Welcome back")), hierarchy={"figures": ["body"]}
+    )
+    assert result.score == 1 and "h1_largest" not in result.numbers["failed_checks"]
+
+
+def test_a_hierarchy_section_that_is_not_an_object_names_nothing(
+    make_packet: PacketFactory,
+) -> None:
+    result = _hierarchy(make_packet, _with(_big(5, 0, "p", "$12,480")), hierarchy=["#nowhere"])
+    assert result.score == 1 and result.numbers["figures_larger_than_h1"] == 1
