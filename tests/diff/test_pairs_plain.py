@@ -22,6 +22,9 @@ from argus.diff.pairs import (
     KEYS,
     MAX_LINE_BYTES,
     Pair,
+    PairDefaults,
+    diff_pair,
+    pair_records,
     parse_line,
     plain_pair,
     read_lines,
@@ -280,3 +283,54 @@ def test_the_summary_exit_code() -> None:
     assert summary_exit_code([0, 1, 2]) == 2
     assert summary_exit_code([0, 1]) == 1
     assert summary_exit_code([0, 0]) == 0
+
+
+def test_only_a_line_over_the_cap_is_refused_and_its_rest_skipped() -> None:
+    over = "over 64 KiB; one pair a line"
+    assert _read(b"x" * (MAX_LINE_BYTES + 1) + b"\nz\n") == [(1, over), (2, b"z\n")]
+    assert _read(b"x" * (MAX_LINE_BYTES + 5)) == [(1, over)]  # no newline at the end
+
+
+def test_pair_records_give_each_failure_its_exact_record(tmp_path: Path) -> None:
+    a = page()
+    save_png(tmp_path / "a.png", a)
+    lines = iter(
+        [
+            (1, "over 64 KiB; one pair a line"),
+            (2, json.dumps({"expected": str(tmp_path / "a.png"), "actual": "nope.png"}).encode()),
+        ]
+    )
+    first, second = pair_records(lines, PairDefaults(), "p.jsonl")
+    assert first == {
+        "line": 1,
+        "exit_code": 2,
+        "error": "p.jsonl line 1: over 64 KiB; one pair a line",
+    }
+    assert {k: second[k] for k in ("line", "expected", "actual", "exit_code")} == {
+        "line": 2,
+        "expected": str(tmp_path / "a.png"),
+        "actual": "nope.png",
+        "exit_code": 2,
+    }
+
+
+def test_a_written_diff_image_is_timed_as_write(tmp_path: Path) -> None:
+    a, b = page(), page()
+    b[3, 3, :3] = 0
+    save_png(tmp_path / "a.png", a)
+    save_png(tmp_path / "b.png", b)
+    pair = Pair(str(tmp_path / "a.png"), str(tmp_path / "b.png"), str(tmp_path / "d.png"))
+    report = diff_pair(pair, PairDefaults())
+    assert report["exit_code"] == 1 and report["diff_image"] == str(tmp_path / "d.png")
+    assert 0 <= report["timings_ms"]["write"] < 600_000
+
+
+def test_a_diff_path_in_a_missing_directory_is_named_as_the_diff(tmp_path: Path) -> None:
+    save_png(tmp_path / "a.png", page())
+    out = tmp_path / "no" / "d.png"
+    pair = Pair(str(tmp_path / "a.png"), str(tmp_path / "a.png"), str(out))
+    with pytest.raises(InputError) as caught:
+        diff_pair(pair, PairDefaults())
+    assert str(caught.value) == (
+        f"diff {out}: directory {out.parent} does not exist; create it first"
+    )
