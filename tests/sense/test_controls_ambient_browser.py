@@ -96,6 +96,23 @@ REFRESH = """<!doctype html><html><head><meta charset="utf-8"><title>r</title></
   });
 </script></body></html>"""
 
+# A slower poll (every 300 ms, a counter in its body) and a "dead" button that keeps the page
+# busy for longer, so the poll is due while it is watched; "live" changes the DOM. The probe's
+# copies rest too briefly between activations to see the poll twice: it learns the page's own
+# polls on a copy at rest before it judges.
+SLOW_POLL = """<!doctype html><html><head><meta charset="utf-8"><title>s</title></head><body>
+<button type="button" data-testid="dead"
+  onclick="for (const end = Date.now() + 400; Date.now() < end;);">Dead</button>
+<button type="button" data-testid="live">Live</button>
+<p id="out"></p>
+<script>
+  let n = 0;
+  setInterval(() => fetch("poll", { method: "POST", body: `tick=${n++}` }).catch(() => {}), 300);
+  document.querySelector('[data-testid="live"]').addEventListener("click", () => {
+    document.getElementById("out").textContent = "done";
+  });
+</script></body></html>"""
+
 
 class _Recorder(http.server.SimpleHTTPRequestHandler):
     """Serves files and remembers every POST and DELETE that reached it."""
@@ -124,7 +141,13 @@ def recorder() -> Iterator[type[_Recorder]]:
 def _sense(tmp_path: Path, warm_sensor: Sensor, target: str) -> dict[str, Any]:
     root = make_web_repo(
         tmp_path,
-        {"poll.html": POLL, "tracked.html": TRACKED, "sync.html": SYNC, "refresh.html": REFRESH},
+        {
+            "poll.html": POLL,
+            "slow-poll.html": SLOW_POLL,
+            "tracked.html": TRACKED,
+            "sync.html": SYNC,
+            "refresh.html": REFRESH,
+        },
         {target: f"/{target}.html"},
     )
     (root / "api").mkdir()
@@ -215,3 +238,13 @@ def test_a_refresh_that_asks_for_what_the_view_fetched_after_loading_counts(
     assert by_id["refresh"]["effects"] == ["request"]
     assert by_id["refresh"]["requests"] == ["GET /api/data"]
     assert by_id["dead"]["outcome"] == "dead"
+
+
+def test_a_poll_the_copies_had_no_rest_to_see_twice_is_learned_before_the_judging(
+    tmp_path: Path, warm_sensor: Sensor, recorder: type[_Recorder]
+) -> None:
+    controls = _sense(tmp_path, warm_sensor, "slow-poll")
+    by_id = _by_id(controls)
+    assert {k: c["outcome"] for k, c in by_id.items()} == {"dead": "dead", "live": "live"}, controls
+    assert by_id["dead"]["not_counted"] == ["request"]
+    assert by_id["live"]["effects"] == ["dom"]

@@ -43,6 +43,7 @@ import hashlib
 import json
 import os
 import re
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
@@ -65,6 +66,11 @@ from argus.sense.world import evaluate_in, isolated_world_request, main_frame_id
 CONTROLS_VERSION = 2  # 2: ambient, not_counted
 WORLD = "argus-controls"
 MAX_REQUESTS_LISTED = 5
+# The longest the probe watches a copy at rest, before it judges, to learn what the page sends
+# on its own (a poll it saw only during activations): enough to see a poll of up to about
+# 0.5 s twice, which is what tells a poll (its counter changes) from a control's request.
+LEARN_S = 1.0
+LEARN_POLL_S = 0.02
 # After an activation: the page's handlers run, then a short timer and two frames, so what a
 # handler starts with setTimeout(0), a promise or the next frame is seen.
 SETTLE_JS = (
@@ -469,6 +475,7 @@ class _Probe:
             controls.append({**control, "outcome": "dead", "effects": []})
             fresh = not _spends(seen, self.held, ambient)
             copy.held.spent = not fresh
+        await self._learn(copy, ambient)
         _judge(controls, self.held, ambient)
         return {
             "version": CONTROLS_VERSION,
@@ -479,6 +486,33 @@ class _Probe:
             "ambient": _ambient_record(ambient),
             "controls": controls,
         }
+
+    def _unexplained(self, ambient: _Seen | None) -> bool:
+        """Whether an activation still counts only for requests or messages, which the page may
+        also send on its own: learning more of what it sends unprompted may explain them."""
+        for seen in self.held.seen.values():
+            effects = _counted(seen, self.held, ambient)[0]
+            if effects and set(effects) <= {"request", "message"}:
+                return True
+        return False
+
+    async def _learn(self, last: _Copy, ambient: _Seen | None) -> None:
+        """Before the judging, while an activation counts only for what it asked for: watch a
+        copy at rest (loaded, untouched since, or activated without effect) for up to LEARN_S,
+        learning what the page sends on its own, and stop as soon as nothing is left to
+        explain. The copies rest only between activations, too briefly to see a slower poll
+        twice, and a poll due while a control was watched must not make it look live. A copy
+        that cannot be loaded for it leaves the judging to what was learned so far."""
+        if not self._unexplained(ambient):
+            return
+        if not any(c.loaded and not c.held.spent for c in self.attached):
+            try:
+                await (self.ready.popleft() if self.ready else last.load(first=False))
+            except (SensorError, PlaywrightError, TimeoutError):
+                return
+        deadline = time.monotonic() + LEARN_S
+        while self._unexplained(ambient) and time.monotonic() < deadline:
+            await asyncio.sleep(LEARN_POLL_S)
 
     async def close(self) -> None:
         """Stop the loads no control needed (their failures measured nothing), then let go of
