@@ -51,6 +51,7 @@ from tests.support.dashboard import (
     load_dashboard_defects,
     load_dashboard_refactors,
 )
+from tests.support.fixtures import QuietServer
 from tests.support.habits import Defect, apply_defect, apply_refactor
 
 Mode = Literal["candidate", "design", "absent"]
@@ -234,7 +235,7 @@ def dashboard_corpus(sensor: Sensor, workdir: Path, *, typed: bool = True) -> It
     """A corpus whose copies are served from ``workdir`` by one in-process static server."""
     workdir.mkdir(parents=True, exist_ok=True)
     handler = functools.partial(_Quiet, directory=str(workdir))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = QuietServer(("127.0.0.1", 0), handler)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:

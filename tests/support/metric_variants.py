@@ -30,6 +30,7 @@ from argus.sense import Sensor
 from argus.spec import View, load_spec
 from argus.verdict import NormalizedVerdict
 from tests.judge.conftest import derived_gate_result
+from tests.support.fixtures import QuietServer
 from tests.support.habits import (
     HABITS_SPEC,
     apply_defect,
@@ -110,7 +111,7 @@ class Variants:
             root = copy_habits(self._base / variant.replace("+", "_"))
             self._changes[variant](root)
             handler = functools.partial(_Quiet, directory=str(root))
-            server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+            server = QuietServer(("127.0.0.1", 0), handler)
             server.daemon_threads = True
             threading.Thread(target=server.serve_forever, daemon=True).start()
             self._servers.append(server)
