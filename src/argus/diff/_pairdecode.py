@@ -22,7 +22,6 @@ user sees is about their file as Pillow reads it.
 
 from __future__ import annotations
 
-import struct
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,7 +30,8 @@ from types import ModuleType
 import numpy as np
 
 from argus.diff.arrays import U8
-from argus.diff.pngcheck import PNG_SIGNATURE
+from argus.diff.pngcheck import _CHUNK_HEAD as _CHUNK
+from argus.diff.pngcheck import _CRC, _IHDR, PNG_SIGNATURE
 
 fast_zlib: ModuleType | None
 try:
@@ -49,9 +49,6 @@ BLOCK_ROWS = 32
 # Rows decoded at first below a span that still differs (doubled each time it still does).
 GROW = 8
 
-_CHUNK = struct.Struct(">I4s")
-_IHDR = struct.Struct(">IIBBBBB")
-_CRC = struct.Struct(">I")
 _CHANNELS = {2: 3, 6: 4}  # colour type: truecolour, truecolour with alpha
 _REFUSED = (b"tRNS", b"acTL", b"fcTL", b"fdAT")
 _NO_ABOVE = (0, 1)  # filter types None and Sub: a row that does not read the row above
