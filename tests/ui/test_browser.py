@@ -46,6 +46,14 @@ def page(browser: Browser) -> Iterator[Page]:
     assert problems == []  # no script error, nothing the page does is blocked by its own CSP
 
 
+def open_view(page: Page, name: str) -> None:
+    """Follow the list's link to view ``name`` and wait for the view's load event. The page's
+    script wires its buttons and sliders on DOMContentLoaded, while Playwright's click returns
+    once the navigation commits: a click or fill before the wiring would do nothing."""
+    page.get_by_role("link", name=name).click()
+    page.wait_for_url(lambda url: "/view/" in url, wait_until="load")
+
+
 def test_compare_a_changed_snapshot_use_the_slider_and_accept_it(
     tmp_path: Path, page: Page
 ) -> None:
@@ -53,7 +61,7 @@ def test_compare_a_changed_snapshot_use_the_slider_and_accept_it(
     with serve_ui(root) as ui:
         page.goto(f"{ui.url}?filter=changed#token={ui.token}")
         expect(page.locator("#token-state")).to_have_text("token set")
-        page.get_by_role("link", name="list-a-light").click()
+        open_view(page, "list-a-light")
         expect(page.locator("h1")).to_have_text("list-a-light")
         expect(page.locator(".page-head .badge", has_text="changed")).to_be_visible()
 
@@ -106,7 +114,7 @@ def test_he1_and_he2_through_the_page_let_the_loop_finish_done(tmp_path: Path, p
     assert loop(root, Mode.INTERACTIVE).status is Status.NEEDS_CONTEXT  # HE-1: a candidate
     with serve_ui(root) as ui:
         page.goto(f"{ui.url}?filter=pending#token={ui.token}")
-        page.get_by_role("link", name="list-a-light").click()
+        open_view(page, "list-a-light")
         page.get_by_role("button", name="Approve candidate reference (HE-1)").click()
         expect(page.locator("#toast")).to_contain_text("approved the candidate reference")
 
