@@ -1,8 +1,9 @@
 """`argus diff A.png B.png`: the pixelmatch count of two PNG files, with density and regions;
 `argus diff --pairs FILE|-`: many pairs in one process, one JSON line each.
 
-Only the light modules load up front: two byte-identical files are answered without numpy or
-Pillow (see argus.diff.result.same_bytes), and the kernel loads when a pair needs it.
+Only the light modules load up front: two byte-identical files, and two files whose image data
+inflate to the same rows, are answered without numpy or Pillow (argus.diff.result.same_bytes,
+argus.diff.samepixels), and the kernel loads when a pair needs it.
 """
 
 from __future__ import annotations
@@ -99,15 +100,22 @@ def _run_one(args: argparse.Namespace) -> int:
 
 
 def _compare_one(args: argparse.Namespace) -> DiffResult:
-    """The pair's result; byte-identical files without --out are answered before numpy and
-    Pillow load (the first thing the kernel's import costs a process)."""
+    """The pair's result; without --out, byte-identical files and files proved to hold the
+    same pixels (argus.diff.samepixels) are answered before numpy and Pillow load (the first
+    thing the kernel's import costs a process)."""
     from argus.diff.pngcheck import read_png_bytes
     from argus.diff.result import same_bytes
 
     started = time.perf_counter()
     first, second = read_png_bytes(args.a), read_png_bytes(args.b)
     read_ms = (time.perf_counter() - started) * 1000
-    same = None if args.out is not None else same_bytes(first, second, args.a, args.window)
+    same = None
+    if args.out is None:  # --out draws the first image: decode it
+        same = same_bytes(first, second, args.a, args.window)
+        if same is None:
+            from argus.diff.samepixels import same_pixels
+
+            same = same_pixels(first, second, args.window)
     if same is not None:
         same.timings_ms["read"] = read_ms
         return same
