@@ -242,6 +242,7 @@ def _pairs_comparisons(report: Report) -> list[Comparison]:
             "`argus diff` (process)", med["diff_same_bytes"], "odiff binary (process)",
             med["odiff_same_bytes"],
         ),
+        *_same_pixels_comparisons(report),
         Comparison(
             "startup", f"sparse 1440x900, `argus diff --pairs` ({count} pairs, one process), "
             "CPU time per pair", "`argus diff --pairs`", med["pairs_sparse"],
@@ -251,6 +252,21 @@ def _pairs_comparisons(report: Report) -> list[Comparison]:
             "startup", f"dense 1440x900, `argus diff --pairs` ({count} pairs, one process), "
             "CPU time per pair", "`argus diff --pairs`", med["pairs_dense"],
             "odiff binary (a process per pair)", med["odiff_dense"], report["pairs_target"], 28,
+        ),
+    ]  # fmt: skip
+
+
+def _same_pixels_comparisons(report: Report) -> list[Comparison]:
+    """The pixel twins' row (two files of the same pixels, other bytes); reports from before
+    it was measured have none."""
+    med = report["medians_ms"]
+    if "diff_same_pixels" not in med:
+        return []
+    return [
+        Comparison(
+            "startup", "the same 1440x900 pixels in other bytes (zlib level 1), `argus diff` "
+            "as a process, CPU time", "`argus diff` (process)", med["diff_same_pixels"],
+            "odiff binary (process)", med["odiff_same_pixels"],
         ),
     ]  # fmt: skip
 

@@ -61,6 +61,26 @@ def test_the_pairs_rows_are_per_pair_against_an_odiff_process_per_pair() -> None
     assert len(comparisons("startup", REPORT)) == 3
 
 
+def test_the_pixel_twins_row_is_shown_once_measured() -> None:
+    medians = {
+        **REPORT["medians_ms"],
+        "diff_same_bytes": 40.0,
+        "odiff_same_bytes": 20.0,
+        "odiff_dense": 60.0,
+        "pairs_sparse": 18.0,
+        "pairs_dense": 90.0,
+    }
+    report = {**REPORT, "medians_ms": medians, "pairs": 50, "pairs_target": 1.0}
+    twins = "the same 1440x900 pixels in other bytes (zlib level 1), `argus diff` as a process"
+    assert f"{twins}, CPU time" not in {row.measure for row in comparisons("startup", report)}
+    medians.update(diff_same_pixels=44.0, odiff_same_pixels=22.0)
+    rows = {row.measure: row for row in comparisons("startup", report)}
+    assert (rows[f"{twins}, CPU time"].ratio, rows[f"{twins}, CPU time"].target) == (
+        pytest.approx(2.0),
+        None,
+    )
+
+
 HUGE = {
     "target_s": 15,
     "sizes": {
