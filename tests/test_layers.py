@@ -33,6 +33,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
                 "argus",  # the package root: only __version__
                 "_blas",
                 "_malloc",  # malloc thresholds for many-pairs processes
+                "_readfile",  # a user's file read whole (argus.io re-exports it)
                 "_lazy",
                 "closing",
                 "color",

@@ -16,17 +16,17 @@ import json
 import math
 import os
 import shutil
-import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from argus._readfile import MAX_INPUT_BYTES as MAX_INPUT_BYTES
+from argus._readfile import read_bytes as read_bytes
 from argus.errors import InputError
 from argus.folderlock import check_writes
 
-MAX_INPUT_BYTES = 5 * 1024 * 1024
 # No number in any file Argus reads needs more digits than this; a longer one is hostile.
 MAX_INT_DIGITS = 100
 
@@ -87,40 +87,6 @@ def loads_json(text: str | bytes) -> Any:
         parse_float=_finite_float,
         parse_constant=_no_constant,
     )
-
-
-def read_bytes(path: Path, *, what: str = "file", limit: int = MAX_INPUT_BYTES) -> bytes:
-    """Read a user-supplied file, refusing missing, unreadable, oversized and special ones.
-
-    The file is opened first and checked through its descriptor, so the cap holds for what is
-    read, not for what a stat() said earlier; FIFOs, devices and directories are refused
-    (a FIFO or /dev/zero would block or never end), and at most ``limit + 1`` bytes are read.
-    """
-    limit_text = f"the {limit // (1024 * 1024)} MiB limit"
-    if "\0" in str(path):
-        raise InputError(f"{str(path)!r}: the {what} path contains a NUL character")
-    try:
-        # O_NONBLOCK: opening a FIFO without a writer must not hang before it can be refused.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except FileNotFoundError as exc:
-        raise InputError(f"{path}: {what} not found") from exc
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read {what} ({exc.strerror})") from exc
-    try:
-        with os.fdopen(fd, "rb") as fh:
-            info = os.fstat(fh.fileno())
-            if not stat.S_ISREG(info.st_mode):
-                kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-                raise InputError(f"{path}: {what} is {kind}; pass a regular file")
-            if info.st_size > limit:
-                raise InputError(f"{path}: {what} is {info.st_size} bytes, over {limit_text}")
-            os.set_blocking(fh.fileno(), True)
-            data = fh.read(limit + 1)
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read {what} ({exc.strerror})") from exc
-    if len(data) > limit:  # the file grew after fstat
-        raise InputError(f"{path}: {what} is over {limit_text}")
-    return data
 
 
 def read_json(path: Path, *, what: str = "JSON file", limit: int = MAX_INPUT_BYTES) -> Any:

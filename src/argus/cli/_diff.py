@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
-import json
 import sys
 import time
 from collections.abc import Iterator
@@ -87,6 +86,8 @@ def _run_one(args: argparse.Namespace) -> int:
         check_new_file(args.out, "--out")
     result = _compare_one(args)
     if args.json:
+        import json
+
         report = {"a": str(args.a), "b": str(args.b), **result.to_json()}
         if args.out is not None:
             report["diff_image"] = str(args.out)
@@ -141,6 +142,8 @@ def _compare_one(args: argparse.Namespace) -> DiffResult:
 
 
 def _run_pairs(args: argparse.Namespace) -> int:
+    import json
+
     with _loading():
         from argus._malloc import keep_freed_memory
         from argus.diff.pairs import PairDefaults, pair_records, read_lines, summary_exit_code

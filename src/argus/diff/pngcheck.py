@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import struct
 import zlib
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
+from argus._readfile import read_bytes
 from argus.errors import InputError
-from argus.io import read_bytes
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # Screenshots of long pages are large; the cap only guards against absurd files.
@@ -37,8 +37,7 @@ _IHDR = struct.Struct(">IIBBBBB")
 _IMAGE_CHUNKS = (b"IDAT", b"IHDR", b"PLTE", b"IEND")
 
 
-@dataclass(frozen=True)
-class PngHeader:
+class PngHeader(NamedTuple):
     width: int
     height: int
     bit_depth: int

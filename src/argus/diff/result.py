@@ -6,7 +6,6 @@ for byte-identical files without loading the kernel (see ``same_bytes``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,18 +18,73 @@ if TYPE_CHECKING:
 DEFAULT_WINDOW = 16
 
 
-@dataclass(frozen=True)
 class DiffResult:
+    """What comparing two images found. Immutable and compared field by field (the diff
+    image apart, as it is left out of the repr), as a frozen dataclass would be; a plain
+    class because ``dataclasses`` loads ``inspect``, a tenth of what ``argus diff`` costs a
+    process when it answers without numpy (see ``same_bytes`` and ``argus.diff.samepixels``).
+    """
+
+    __slots__ = _FIELDS = (
+        "width",
+        "height",
+        "mismatch",
+        "window",
+        "density",  # most differing pixels in any window x window square
+        "regions",
+        "timings_ms",
+        "diff_image",
+        "same_bytes",  # the two files were byte for byte the same and so were not decoded
+    )
     width: int
     height: int
     mismatch: int
     window: int
-    density: int  # most differing pixels in any window x window square
+    density: int
     regions: tuple[Region, ...]
-    timings_ms: dict[str, float] = field(default_factory=dict)
-    diff_image: U8 | None = field(default=None, repr=False, compare=False)
-    # True when the two files were byte for byte the same and so were not decoded.
-    same_bytes: bool = False
+    timings_ms: dict[str, float]
+    diff_image: U8 | None
+    same_bytes: bool
+
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        mismatch: int,
+        window: int,
+        density: int,
+        regions: tuple[Region, ...],
+        timings_ms: dict[str, float] | None = None,
+        diff_image: U8 | None = None,
+        same_bytes: bool = False,
+    ) -> None:
+        timings = {} if timings_ms is None else timings_ms
+        values = (width, height, mismatch, window, density, regions, timings, diff_image)
+        for name, value in zip(self._FIELDS, (*values, same_bytes), strict=True):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r} of a DiffResult")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r} of a DiffResult")
+
+    def _compared(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self._FIELDS if name != "diff_image")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, DiffResult)
+        return self._compared() == other._compared()
+
+    __hash__ = None  # type: ignore[assignment]  # timings_ms is a dict
+
+    def __repr__(self) -> str:
+        shown = ", ".join(
+            f"{name}={getattr(self, name)!r}" for name in self._FIELDS if name != "diff_image"
+        )
+        return f"DiffResult({shown})"
 
     @property
     def total(self) -> int:

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from types import ModuleType
+from typing import NamedTuple
 
 from argus.diff.pngcheck import _IHDR, _chunks, check_png_intact
 from argus.diff.result import DiffResult
@@ -76,8 +76,7 @@ except ImportError:  # a speed-up only
     import zlib as _zlib
 
 
-@dataclass(frozen=True)
-class _Image:
+class _Image(NamedTuple):
     """What decides a PNG's pixels, besides its inflated image data."""
 
     ihdr: bytes
