@@ -155,3 +155,75 @@ def test_the_frameworks_preset_masks_join_the_targets_and_go_unreported_when_abs
     assert found.unresolved == ("clock",)
     boxes, _ = Comparison(preset_masks=chosen.preset_masks).masks_on(render, probe)
     assert len(boxes) == 1
+
+
+def test_every_way_out_keeps_the_targets_masks_and_the_frameworks_presets(
+    habits: tuple[ProjectConfig, Spec, View],
+) -> None:
+    from argus.frameworks import get_framework
+
+    config, spec, view = habits
+    preset = get_framework("streamlit").masks
+    streamlit = config.model_copy(update={"framework": "streamlit"})
+    # No view (an assertion naming no spec target): the presets, no target masks.
+    assert comparison_for(streamlit) == Comparison(
+        Tolerance.resolve(streamlit.gates.snapshot), None, (), preset
+    )
+    # A spec without a view, or a view without a spec, is not a view: nothing is measured
+    # and no target is read.
+    assert comparison_for(streamlit, spec) == comparison_for(streamlit)
+    assert comparison_for(streamlit, None, view) == comparison_for(streamlit)
+    # A threshold a person set, and an appearance without a palette, keep both kinds of mask.
+    for project, shown in (
+        (SnapshotConfig(threshold=0.2), view),
+        (SnapshotConfig(), replace(view, appearance="sepia")),
+    ):
+        cfg, spc = _with(streamlit, spec, project, SnapshotSettings(masks=("clock",)))
+        found = comparison_for(cfg, spc, shown)
+        assert found == Comparison(found.tolerance, None, ("clock",), preset)
+        assert found.all_masks == ("clock", *preset)
+
+
+def test_the_tolerance_in_one_line_names_a_threshold_set_or_defaulted() -> None:
+    chosen = Comparison(Tolerance(threshold=0.2, max_diff_pixels=3, max_diff_pixel_ratio=0.01))
+    assert chosen.describe() == (
+        "threshold 0.2, max_diff_pixels 3, max_diff_pixel_ratio 0.01, "
+        f"max_window_density {Tolerance().max_window_density:g}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("probe", "width"),
+    [
+        ({"viewport": {"width": 390, "height": 844}}, 390.0),
+        ({"viewport": {"width": 412.5}}, 412.5),
+        ({"viewport": {"height": 844}}, 0.0),  # no width recorded
+        ({"viewport": {"width": "390"}}, 0.0),  # not a number
+        ({"viewport": {"width": True}}, 0.0),  # a bool is not a width
+        ({"viewport": {"width": None}}, 0.0),
+        ({"viewport": "390x844"}, 0.0),
+        ({"elements": []}, 0.0),
+        ([{"viewport": {"width": 390}}], 0.0),  # not a probe object
+        (None, 0.0),
+    ],
+)
+def test_the_viewport_width_is_the_probes_number_or_0_when_it_does_not_say(
+    probe: object, width: float
+) -> None:
+    from argus.gates.comparison import viewport_width
+
+    found = viewport_width(probe)
+    assert found == width and type(found) is float
+
+
+def test_the_callers_tokens_are_measured_not_the_specs_file_read_again(
+    habits: tuple[ProjectConfig, Spec, View],
+) -> None:
+    from argus.tokens import load_tokens
+
+    config, spec, view = habits
+    held = load_tokens(spec.tokens_path)  # a gate's inputs hold the tokens it was given
+    spec.tokens_path.write_text("{", encoding="utf-8")
+    found = comparison_for(config, spec, view, tokens=held)
+    assert found.measured is not None
+    assert found.tolerance.threshold == found.measured.threshold < Tolerance().threshold
