@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -334,3 +335,24 @@ def test_a_diff_path_in_a_missing_directory_is_named_as_the_diff(tmp_path: Path)
     assert str(caught.value) == (
         f"diff {out}: directory {out.parent} does not exist; create it first"
     )
+
+
+def test_a_line_s_include_aa_overrides_the_command_line_s(tmp_path: Path) -> None:
+    # A black half and a white half; the second image greys one pixel of the white edge: an
+    # anti-aliased pixel, left out of the count unless include_aa counts it.
+    a = np.full((16, 16, 4), 255, np.uint8)
+    a[:, :8, :3] = 0
+    b = a.copy()
+    b[8, 8, :3] = 128
+    save_png(tmp_path / "a.png", a)
+    save_png(tmp_path / "b.png", b)
+    paths = (str(tmp_path / "a.png"), str(tmp_path / "b.png"))
+    counted, ignored = PairDefaults(include_aa=True), PairDefaults(include_aa=False)
+    for line, defaults, mismatch in [
+        (None, ignored, 0),
+        (None, counted, 1),
+        (True, ignored, 1),
+        (False, counted, 0),
+    ]:
+        report = diff_pair(Pair(*paths, include_aa=line), defaults)
+        assert (report["mismatch"], report["exit_code"]) == (mismatch, mismatch), (line, defaults)
