@@ -8,11 +8,13 @@ Each module gets a fresh copy, so its mutants are judged by its own tests only.
 
 Written:
 - ``.mutate/results.json``: every mutant's name and status, per module (a run over some
-  modules replaces theirs and keeps the others': delete the file to start over);
+  modules replaces theirs and keeps the others': delete the file to start over), and
+  ``.mutate/keys.json``: every mutant's stable key (see ``mutant_keys``);
 - ``.mutate/summary.md``: per module killed (a timeout counts as killed) / survived (a mutant no
-  test covers too) / equivalent (listed in docs/mutation-equivalent.txt, one ``mutant-name
-  reason`` a line) / wording (only a prose string changed) / not run, and the score =
-  killed / (killed + survived).
+  test covers too) / equivalent (listed in docs/mutation-equivalent.txt by its key, one
+  ``key reason`` a line) / wording (only a prose string changed) / not run, and the score =
+  killed / (killed + survived); then every stale entry of docs/mutation-equivalent.txt (its
+  key is no mutant of a module that ran: the code changed), which also makes the run exit 1.
 
 Usage: ``python scripts/mutate.py [--collect] [module=tests ...]`` (paths relative to the
 repository); without arguments the deciding modules below. ``--collect`` re-reads the outcomes
@@ -22,6 +24,9 @@ running. ``MUTATE_MAX_CHILDREN`` sets mutmut's workers (default 1: the machine i
 
 from __future__ import annotations
 
+import ast
+import difflib
+import hashlib
 import io
 import json
 import os
@@ -168,15 +173,118 @@ def prepare(work: Path, module: str, tests: list[str]) -> None:
 
 
 def equivalents() -> dict[str, str]:
+    """docs/mutation-equivalent.txt: each accepted equivalent mutant's key with its reason."""
     if not EQUIVALENT.is_file():
         return {}
+    return parse_equivalents(EQUIVALENT.read_text("utf-8"))
+
+
+def parse_equivalents(text: str) -> dict[str, str]:
     found: dict[str, str] = {}
-    for line in EQUIVALENT.read_text("utf-8").splitlines():
+    for line in text.splitlines():
         line = line.strip()
         if line and not line.startswith("#"):
-            name, _, reason = line.partition(" ")
-            found[name] = reason.strip()
+            key, _, reason = line.partition(" ")
+            found[key] = reason.strip()
     return found
+
+
+def key_module(key: str) -> str:
+    """The dotted module of an entry's key or a mutant's name (argus.a.b.x_f@… -> argus.a.b)."""
+    return key.partition("@")[0].partition("__mutmut_")[0].rpartition(".")[0]
+
+
+def stale_entries(module: str, keys: dict[str, str] | None, known: dict[str, str]) -> list[str]:
+    """The entries of docs/mutation-equivalent.txt for ``module`` that mark no mutant of it:
+    their key is no mutant's (the mutated code changed: the entry must be checked again and
+    re-keyed or dropped), or they name a mutant by mutmut's number, which an edit to the
+    function silently moves to another mutant. ``keys`` None: the run kept no keys."""
+    dotted = module_name(module)
+    mine = [k for k in known if key_module(k) == dotted]
+    if not mine:
+        return []
+    if keys is None:
+        return [f"{k} (not checked: no mutant keys for {module}; run it again)" for k in mine]
+    current = set(keys.values())
+    stale: list[str] = []
+    for key in mine:
+        if MUTANT.fullmatch(key):
+            stale.append(f"{key} (a mutmut number, not a key: renumbered by any edit)")
+        elif key not in current:
+            stale.append(f"{key} (no mutant of {module} makes this change now)")
+    return stale
+
+
+MUTANT = re.compile(r"(?P<function>.+)__mutmut_(?P<number>\d+|orig)")
+
+
+def module_name(module: str) -> str:
+    """The dotted name mutmut gives a module's mutants: src/argus/a/b.py -> argus.a.b."""
+    dotted = module.removeprefix("src/").removesuffix(".py").replace("/", ".")
+    return dotted.removesuffix(".__init__")
+
+
+def _generated_functions(code: str) -> dict[str, list[str]]:
+    """Each function and method mutmut generated in a mutated module (``x_f__mutmut_3``,
+    ``xǁClassǁm__mutmut_orig``), as its non-blank lines stripped, its own name written as the
+    function's (so the original and a mutant differ only by the mutation)."""
+    lines = code.splitlines()
+    found: dict[str, list[str]] = {}
+    for top in ast.parse(code).body:
+        for node in top.body if isinstance(top, ast.ClassDef) else [top]:
+            match = MUTANT.fullmatch(getattr(node, "name", ""))
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) or not match:
+                continue
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            own = re.compile(rf"\b{re.escape(node.name)}\b")
+            text = [
+                own.sub(match["function"], ln).strip() for ln in lines[first - 1 : node.end_lineno]
+            ]
+            found[node.name] = [ln for ln in text if ln]
+    return found
+
+
+def mutant_changes(code: str) -> dict[str, list[str]]:
+    """Each mutant in a module mutmut generated (``.mutate/<module>/mutants/src/...``), by its
+    generated name, with what it changes in its function: the removed lines as ``-line``, the
+    added as ``+line``, with the line either side as `` line``, all stripped: what ``mutmut
+    show`` prints, without the line numbers and with one line of context, not three."""
+    functions = _generated_functions(code)
+    changes: dict[str, list[str]] = {}
+    for name, body in functions.items():
+        match = MUTANT.fullmatch(name)
+        original = functions.get(f"{match['function']}__mutmut_orig") if match else None
+        if match is None or match["number"] == "orig" or original is None:
+            continue
+        diff = list(difflib.unified_diff(original, body, lineterm="", n=1))[2:]
+        changes[name] = [ln for ln in diff if not ln.startswith("@@")]
+    return changes
+
+
+def mutant_keys(module: str, code: str) -> dict[str, str]:
+    """Each mutant's full name (as ``mutmut results`` lists it) with its stable key: the
+    function's mutant prefix and a fingerprint of its change, ``argus.a.b.x_f@1a2b3c4d5e``.
+
+    mutmut numbers a function's mutants in order, so an edit to the function renumbers
+    them; the key only changes when the mutated line or a line next to it does (then the entry
+    is reported stale, never silently moved). Two mutants of one function making the same
+    change amid the same lines are told apart by their order: ``@…#2``."""
+    prefix = module_name(module)
+    keys: dict[str, str] = {}
+    seen: dict[str, int] = {}
+    changes = mutant_changes(code)
+    ordered = sorted(changes, key=lambda n: (n.partition("__mutmut_")[0], _number(n)))
+    for name in ordered:
+        function = name.partition("__mutmut_")[0]
+        digest = hashlib.sha256("\n".join(changes[name]).encode("utf-8")).hexdigest()[:10]
+        key = f"{prefix}.{function}@{digest}"
+        seen[key] = seen.get(key, 0) + 1
+        keys[f"{prefix}.{name}"] = key if seen[key] == 1 else f"{key}#{seen[key]}"
+    return keys
+
+
+def _number(name: str) -> int:
+    return int(name.rpartition("__mutmut_")[2])
 
 
 def _tokens(line: str) -> list[tuple[int, str]] | None:
@@ -207,6 +315,13 @@ def is_wording(diff: str) -> bool:
     (kind, text), (_, replacement) = changed[0]
     prose = kind == tokenize.STRING and " " in text
     return prose and (replacement == "None" or replacement[-1:] in "\"'")
+
+
+def module_keys(module: str) -> dict[str, str] | None:
+    """The stable key of every mutant of ``module``, read from the mutated copy mutmut left
+    in .mutate/<module>/mutants/ (None when there is none)."""
+    mutated = OUT / slug(module) / "mutants" / module
+    return mutant_keys(module, mutated.read_text("utf-8")) if mutated.is_file() else None
 
 
 def run_module(module: str, tests: list[str], *, collect_only: bool = False) -> dict[str, str]:
@@ -245,7 +360,11 @@ def run_module(module: str, tests: list[str], *, collect_only: bool = False) -> 
     return statuses
 
 
-def summarise(results: dict[str, dict[str, str]]) -> str:
+def summarise(
+    results: dict[str, dict[str, str]], keys: dict[str, dict[str, str]]
+) -> tuple[str, list[str]]:
+    """The summary table (with the surviving mutants and their keys) and the stale entries of
+    docs/mutation-equivalent.txt for the modules in ``results``."""
     known = equivalents()
     rows = [
         "| module | mutants | killed | survived | equivalent | wording | not run | score "
@@ -253,11 +372,21 @@ def summarise(results: dict[str, dict[str, str]]) -> str:
         "|---|---|---|---|---|---|---|---|---|",
     ]
     survivors: list[str] = []
+    stale: list[str] = []
+    needless: list[str] = []
     for module, statuses in results.items():
         caught = KILLED | TIMEOUT
-        equivalent = [n for n, s in statuses.items() if n in known and s not in caught]
-        wording = [n for n, s in statuses.items() if s.startswith("wording") and n not in known]
-        unrun = [n for n, s in statuses.items() if s in NOT_CHECKED and n not in known]
+        key = keys.get(module, {})
+        stale += [
+            f"- {module}: {entry}" for entry in stale_entries(module, keys.get(module), known)
+        ]
+        listed = {n for n in statuses if key.get(n) in known}
+        equivalent = [n for n, s in statuses.items() if n in listed and s not in caught]
+        needless += [
+            f"- {key[n]} ({n})" for n, s in statuses.items() if n in listed and s in caught
+        ]
+        wording = [n for n, s in statuses.items() if s.startswith("wording") and n not in listed]
+        unrun = [n for n, s in statuses.items() if s in NOT_CHECKED and n not in listed]
         killed = [n for n, s in statuses.items() if s in caught]
         apart = set(equivalent) | set(wording) | set(unrun) | set(killed)
         survived = [n for n in statuses if n not in apart]
@@ -269,18 +398,30 @@ def summarise(results: dict[str, dict[str, str]]) -> str:
             f"| {module} | {len(statuses)} | {len(killed)} | {len(survived)} | "
             f"{len(equivalent)} | {len(wording)} | {len(unrun)} | {score} | {strict} |"
         )
-        survivors += [f"- {n} ({statuses[n]})" for n in sorted(survived)]
+        survivors += [f"- {n} ({statuses[n]}) key {key.get(n, '?')}" for n in sorted(survived)]
     text = "\n".join(rows) + "\n"
     text += (
         "\nscore = killed / (killed + survived); equivalent mutants (listed with the reason in "
-        "docs/mutation-equivalent.txt), wording-only mutants (one prose string changed) and "
+        "docs/mutation-equivalent.txt by key), wording-only mutants (one prose string changed) and "
         "mutants mutmut did not run are left out. A mutant no test covers is survived. "
         "strict = killed / mutants.\n"
     )
+    if stale:
+        text += (
+            f"\nSTALE: {len(stale)} entries of docs/mutation-equivalent.txt mark no mutant "
+            "(check each again: re-key it from the survivors below, or drop it):\n\n"
+        )
+        text += "\n".join(stale) + "\n"
+    if needless:
+        text += "\nListed as equivalent but killed (the entry can go):\n\n"
+        text += "\n".join(needless) + "\n"
     if survivors:
-        text += "\nSurviving mutants (`mutmut show NAME` in .mutate/<module>/):\n\n"
+        text += (
+            "\nSurviving mutants (`mutmut show NAME` in .mutate/<module>/; the key is what "
+            "docs/mutation-equivalent.txt lists):\n\n"
+        )
         text += "\n".join(survivors) + "\n"
-    return text
+    return text, stale
 
 
 def main(argv: list[str]) -> int:
@@ -288,21 +429,36 @@ def main(argv: list[str]) -> int:
     argv = [a for a in argv if a != "--collect"]
     pairs = [parse(a) for a in (argv or list(DEFAULT))]
     OUT.mkdir(exist_ok=True)
-    results_path = OUT / "results.json"
+    results_path, keys_path = OUT / "results.json", OUT / "keys.json"
     # Modules run earlier keep their results, so a run over a few modules adds to the table.
-    results: dict[str, dict[str, str]] = (
-        json.loads(results_path.read_text("utf-8")) if results_path.is_file() else {}
-    )
+    results: dict[str, dict[str, str]] = _read(results_path)
+    keys: dict[str, dict[str, str]] = _read(keys_path)
     for module, tests in pairs:
         statuses = run_module(module, tests, collect_only=collect_only)
-        if results_path.is_file():  # another make mutate may have added modules meanwhile
-            results = json.loads(results_path.read_text("utf-8"))
+        mine = module_keys(module)
+        # another make mutate may have added modules meanwhile
+        results, keys = _read(results_path), _read(keys_path)
         results[module] = statuses
+        keys.pop(module, None)
+        if mine is not None:
+            keys[module] = mine
         results_path.write_text(json.dumps(results, indent=1, sort_keys=True), "utf-8")
-        (OUT / "summary.md").write_text(summarise(results), "utf-8")
-    print(summarise(results))
+        keys_path.write_text(json.dumps(keys, indent=1, sort_keys=True), "utf-8")
+        (OUT / "summary.md").write_text(summarise(results, keys)[0], "utf-8")
+    text, stale = summarise(results, keys)
+    print(text)
     print(f"mutate: results in {results_path} and {OUT / 'summary.md'}")
+    if stale:
+        print(
+            f"mutate: {len(stale)} stale entries in {EQUIVALENT}:\n" + "\n".join(stale),
+            file=sys.stderr,
+        )
+        return 1
     return 0
+
+
+def _read(path: Path) -> dict[str, dict[str, str]]:
+    return json.loads(path.read_text("utf-8")) if path.is_file() else {}
 
 
 if __name__ == "__main__":
