@@ -129,5 +129,7 @@ def test_a_bounded_walk_says_so_in_its_summary_and_data() -> None:
     outcome = check_focus_visible(walk)
     assert outcome.status is GateStatus.PASS
     assert outcome.data["bounded"] == bounded
-    assert "walk bounded on a page of 120010 elements" in outcome.summary
+    # The bounded note follows the counts; it does not replace them.
+    assert outcome.summary.startswith("1 of 1 focus stops visibly change (1 off screen, not")
+    assert "; walk bounded on a page of 120010 elements" in outcome.summary
     assert "bounded" not in check_focus_visible({"stops": [stop("a", 12)]}).summary
