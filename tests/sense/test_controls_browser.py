@@ -3,16 +3,19 @@ that works is not, and nothing an activation sends reaches the app's server."""
 
 from __future__ import annotations
 
+import asyncio
 import http.server
 import json
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from playwright.async_api import BrowserContext, Request, Route
 
 from argus.config import ProjectConfig, SenseConfig
 from argus.sense import Sensor
+from argus.sense._controls import MAX_HELD_SENDS
 from argus.spec import View, load_spec
 from tests.sense.test_web_sensor import make_web_repo
 from tests.support.fixtures import static_server
@@ -97,6 +100,16 @@ LATE = """<!doctype html><html><head><meta charset="utf-8"><title>late</title></
 </body></html>"""
 
 
+# A control that starts a timer sending every millisecond, a request and a message each time:
+# the probe must come to its judgement with a bounded number of them to handle.
+FLOOD = """<!doctype html><html><head><meta charset="utf-8"><title>flood</title></head><body>
+<button type="button" data-testid="flood" onclick="this.textContent = 'on'; let n = 0;
+  setInterval(() => { fetch('api/flood', { method: 'POST', body: String(n++) });
+                      postMessage({ n }, '*'); }, 1)">Flood</button>
+<button type="button" data-testid="inert">Inert</button>
+</body></html>"""
+
+
 class _Recorder(http.server.SimpleHTTPRequestHandler):
     """Serves files and remembers every request it was sent."""
 
@@ -130,11 +143,12 @@ def _sense(
 ) -> dict[str, Any]:  # fmt: skip
     pages = {"list.html": LIST, "stepped.html": STEPPED, "forms.html": FORMS}
     pages |= {"storage.html": STORAGE, "late.html": LATE, "other.html": "<p>o</p>"}
+    pages |= {"flood.html": FLOOD}
     root = make_web_repo(
         tmp_path,
         pages,
         {"list": "/list.html", "stepped": "/stepped.html", "forms": "/forms.html"}
-        | {"storage": "/storage.html", "late": "/late.html"},
+        | {"storage": "/storage.html", "late": "/late.html", "flood": "/flood.html"},
     )
     spec_path = root / "argus/specs/demo/spec.json"
     if steps is not None:
@@ -272,3 +286,69 @@ def test_what_an_activated_copy_sends_after_the_probe_reaches_nothing(
         controls = _sense(tmp_path / str(copies), warm_sensor, recorder, "late", copies=copies)
         assert _outcomes(controls) == {"tick": "live"}, controls
     assert not any(r.startswith("DELETE") for r in recorder.seen), recorder.seen
+
+
+Handler = Callable[[Route, Request], Awaitable[None]]
+
+
+def _heard(monkeypatch: pytest.MonkeyPatch, late_s: float = 0.0) -> list[str]:
+    """The URLs every route of the browser hears of, from now on, each told ``late_s`` late
+    when it is one of a control's (``/api/``, ``other.html``)."""
+    add_route = BrowserContext.route
+    heard: list[str] = []
+
+    async def route_late(self: BrowserContext, url: str, handler: Handler, **kw: Any) -> None:
+        async def late(route: Route, request: Request) -> None:
+            heard.append(request.url)
+            if late_s and ("/api/" in request.url or "other.html" in request.url):
+                await asyncio.sleep(late_s)
+            await handler(route, request)
+
+        await add_route(self, url, late, **kw)
+
+    monkeypatch.setattr(BrowserContext, "route", route_late)
+    return heard
+
+
+def test_a_control_that_floods_is_judged_with_a_bounded_number_of_requests(
+    tmp_path: Path, warm_sensor: Sensor, recorder: type[_Recorder], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Once activated, the copy's document may send at most MAX_HELD_SENDS requests: the rest
+    # fail in the page, never reaching the probe's routes, whatever the machine's speed.
+    heard = _heard(monkeypatch)
+    for copies in (1, 2):
+        controls = _sense(tmp_path / str(copies), warm_sensor, recorder, "flood", copies=copies)
+        assert _outcomes(controls) == {"flood": "live", "inert": "dead"}, controls
+        by_id = {c["testid"]: c for c in controls["controls"]}
+        assert by_id["flood"]["effects"] == ["dom", "request"]
+        assert set(by_id["flood"]["requests"]) == {"POST /api/flood"}
+    flooded = [url for url in heard if "/api/flood" in url]
+    assert 0 < len(flooded) <= 2 * MAX_HELD_SENDS, len(flooded)
+    assert not any("flood" in r and not r.startswith("GET") for r in recorder.seen)
+
+
+# How late the probe's route hears of a control's request in the test below: longer than an
+# activation's watch takes (the click, a timer and two frames), even on a loaded machine.
+HEARD_LATE_S = 3.0
+
+
+def test_a_request_the_route_hears_of_late_is_still_the_control_s(
+    tmp_path: Path, warm_sensor: Sensor, recorder: type[_Recorder], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The browser tells the route of a request beside the renderer's answers, not in their
+    # order: on a loaded machine, after the watch of the control that sent it has ended. Here
+    # the route hears of what Archive and Elsewhere send only seconds later. Archive's DELETE
+    # must not go to the next control (Elsewhere, on the same copy), nor be taken for a poll.
+    _heard(monkeypatch, HEARD_LATE_S)
+    controls = _sense(tmp_path, warm_sensor, recorder, "list", copies=1)
+    by_id = {c["testid"]: c for c in controls["controls"]}
+    assert (by_id["archive"]["outcome"], by_id["archive"].get("requests")) == (
+        "live",
+        ["DELETE /api/archive"],
+    ), controls
+    assert (by_id["away"]["outcome"], by_id["away"].get("requests")) == (
+        "live",
+        ["GET /other.html"],
+    ), controls
+    assert by_id["nowhere"]["outcome"] == "dead", controls
+    assert not any(r.startswith("DELETE") or "other.html" in r for r in recorder.seen)

@@ -13,7 +13,8 @@ gets its next option), watched from an isolated world (argus.sense.world):
 - ``url``: the URL changed (an empty fragment, ``#``, does not count);
 - ``scroll``: the window scrolled;
 - ``request``: the page asked for anything (every request is held, aborted and recorded, so
-  no activation reaches the app's server: a "Delete" deletes nothing);
+  no activation reaches the app's server: a "Delete" deletes nothing); the watch ends once the
+  route has heard of all the renderer said it set out to fetch (``_caught_up``);
 - ``message``: the page sent a message on one of its websockets (how Streamlit, NiceGUI and
   Panel tell their server a widget changed); held like a request: counted, never delivered.
   A message the page also sends unprompted does not count (``Unprompted``): a keep-alive of a
@@ -71,6 +72,13 @@ MAX_REQUESTS_LISTED = 5
 # 0.5 s twice, which is what tells a poll (its counter changes) from a control's request.
 LEARN_S = 1.0
 LEARN_POLL_S = 0.02
+# What a copy's document may send after an activation (EFFECTS_INIT_JS), and what the probe
+# records of one activation: a flood (a timer fetching every millisecond) stays bounded.
+MAX_HELD_SENDS = 200
+MAX_HELD = 256
+# The renderer's events that say what a control set out to fetch (``_caught_up``), enabled on
+# Argus's session only while an activation is watched.
+RENDERER_DOMAINS = ("Network", "Page")
 # After an activation: the page's handlers run, then a short timer and two frames, so what a
 # handler starts with setTimeout(0), a promise or the next frame is seen.
 SETTLE_JS = (
@@ -92,7 +100,23 @@ EFFECTS_INIT_JS = """(() => {
   for (const name of ["writeText", "write"]) wrap(clipboard, name, "clipboard");
   wrap(Document.prototype, "execCommand", "clipboard");
   wrap(window, "print", "print");
-})();"""
+  // From each activation on (the world's arm event) the document may send at most
+  // MAX_HELD_SENDS requests and messages through fetch, XMLHttpRequest, sendBeacon and
+  // WebSocket; beyond that they fail here, as a held one fails anyway, never asking Argus:
+  // a control that starts a timer sending every millisecond cannot flood the probe.
+  let budget = Infinity;
+  document.addEventListener("argus-arm", () => { budget = MAX_HELD_SENDS; }, true);
+  const spend = () => { if (budget <= 0) return false; budget -= 1; return true; };
+  const refuse = (owner, name, refused) => {
+    const f = owner && owner[name];
+    if (typeof f !== "function") return;
+    owner[name] = function (...args) { return spend() ? f.apply(this, args) : refused(this); };
+  };
+  refuse(window, "fetch", () => Promise.reject(new TypeError("Failed to fetch")));
+  refuse(XMLHttpRequest.prototype, "send", (xhr) => { xhr.abort(); });
+  refuse(Navigator.prototype, "sendBeacon", () => false);
+  refuse(window.WebSocket && WebSocket.prototype, "send", () => undefined);
+})();""".replace("MAX_HELD_SENDS", str(MAX_HELD_SENDS))
 
 
 # A message as remembered: its digest, and for text with digits in it the digest of its
@@ -229,6 +253,14 @@ class _Held:
     dialogs: int = 0
     pages: int = 0
     closing: set[asyncio.Future[None]] = field(default_factory=set)  # dismissing, closing
+    # What the copy's renderer said it set out to do while an activation was armed and
+    # activated (``_Started``): the requests not over yet, whether it asked to navigate, and
+    # whether a navigation has reached the route since.
+    counting: bool = False
+    started: set[str] = field(default_factory=set)
+    navigating: bool = False
+    navigated: bool = False
+    heard: asyncio.Event = field(default_factory=asyncio.Event)
 
     def later(self, work: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(_quietly(work))
@@ -239,6 +271,12 @@ class _Held:
         self.requests.clear()
         self.messages.clear()
         self.dialogs = self.pages = 0
+        self.started.clear()
+        self.navigating = self.navigated = False
+
+    def caught_up(self) -> bool:
+        """Whether the route has heard of all the renderer said it set out to do."""
+        return not self.started and (self.navigated or not self.navigating)
 
 
 class SocketHold:
@@ -258,7 +296,7 @@ class SocketHold:
         def from_page(message: str | bytes) -> None:
             held = self.held
             if held is not None and held.watching:
-                if not keep_alive(url, message):
+                if not keep_alive(url, message) and len(held.messages) < MAX_HELD:
                     held.messages.append(message_key(message))
             elif held is not None and not held.spent:
                 held.unprompted.learn(message_key(message))
@@ -310,7 +348,11 @@ class _Copy:
         async def route(route: Route, request: Request) -> None:
             if held.watching:
                 key = request_key(request.method, request.url, request.post_data_buffer)
-                held.requests.append((key, f"{request.method} {_path(request.url, view.url)}"))
+                if len(held.requests) < MAX_HELD:
+                    label = f"{request.method} {_path(request.url, view.url)}"
+                    held.requests.append((key, label))
+                held.navigated = held.navigated or request.is_navigation_request()
+                held.heard.set()
             elif not (held.prompted or held.spent):
                 held.polled.learn(
                     request_key(request.method, request.url, request.post_data_buffer)
@@ -339,6 +381,41 @@ class _Copy:
         await warm.context.route("**/*", route)
         warm.page.on("dialog", self._on_dialog)
         warm.context.on("page", self._on_page)
+        for event, listener in self._renderer_events():
+            warm.session.on(event, listener)
+
+    def _renderer_events(self) -> list[tuple[str, Callable[[dict[str, Any]], None]]]:
+        return [
+            ("Network.requestWillBeSent", self._on_request_started),
+            ("Network.loadingFinished", self._on_request_over),
+            ("Network.loadingFailed", self._on_request_over),
+            ("Network.requestServedFromCache", self._on_request_over),
+            ("Page.frameRequestedNavigation", self._on_navigation_asked),
+        ]
+
+    def _on_request_started(self, event: dict[str, Any]) -> None:
+        # A navigation's own request is told by the browser, not in the renderer's order:
+        # the renderer's word for it is frameRequestedNavigation.
+        request = event.get("request", {})
+        held = self.held
+        room = len(held.started) < MAX_HELD
+        if held.counting and room and event.get("type") != "Document" and _fetched(request):
+            held.started.add(str(event.get("requestId")))
+
+    def _on_request_over(self, event: dict[str, Any]) -> None:
+        self.held.started.discard(str(event.get("requestId")))
+        self.held.heard.set()
+
+    def _on_navigation_asked(self, event: dict[str, Any]) -> None:
+        held, url = self.held, str(event.get("url", ""))
+        if not held.counting or event.get("frameId") != self.frame:
+            return
+        if event.get("disposition", "currentTab") != "currentTab" or not _fetched({"url": url}):
+            return
+        here = self.warm.page.url
+        if "#" in url and url.split("#", 1)[0] == here.split("#", 1)[0]:
+            return  # a fragment of this document: no request
+        held.navigating = True
 
     def _on_dialog(self, dialog: Dialog) -> None:
         self.held.dialogs += 1
@@ -363,6 +440,8 @@ class _Copy:
             warm.socket_hold.held = None
         warm.page.remove_listener("dialog", self._on_dialog)
         warm.context.remove_listener("page", self._on_page)
+        for event, listener in self._renderer_events():
+            warm.session.remove_listener(event, listener)
         if held.closing:
             await asyncio.gather(*held.closing)
         await _quietly(warm.context.unroute_all(behavior="ignoreErrors"))
@@ -580,15 +659,18 @@ async def _activate(copy: _Copy, index: int | None) -> tuple[str, _Seen]:
     start = "__argusControls.neutral()" if index is None else f"__argusControls.start({index})"
     seen = _Seen()
     try:
+        # The renderer tells Argus's session what it sets out to fetch from here on.
+        await asyncio.gather(*(warm.session.send(f"{d}.enable") for d in RENDERER_DOMAINS))
+        held.counting = True
         async with asyncio.timeout(copy.view.timeout_s):
-            # Armed and activated in one call; the settle and the reading after it stay apart,
-            # as what the browser does for the page (a navigation asked for) is reported to
-            # Argus beside the page's own answers, not in their order.
+            # Armed and activated in one call; the settle and the reading after it stay apart.
             refused = str(await _call(copy, start) or "")
             await warm.page.evaluate(SETTLE_JS)
         found = await _call(copy, "__argusControls.effects()")
+        held.counting = False
         seen.kinds = [str(k) for k in found["kinds"]]
         seen.dom = None if found["dom"] is None else [str(d) for d in found["dom"]]
+        await _caught_up(held, copy.view.timeout_s)
     except (PlaywrightError, SensorError):
         if warm.page.is_closed():
             raise
@@ -596,7 +678,10 @@ async def _activate(copy: _Copy, index: int | None) -> tuple[str, _Seen]:
         # script): something surely happened.
         refused, seen.kinds = "", ["navigation"]
     finally:
-        held.watching = False
+        held.watching = held.counting = False
+        if not warm.page.is_closed():
+            for domain in RENDERER_DOMAINS:
+                await _quietly(warm.session.send(f"{domain}.disable"))
     seen.requests = list(held.requests)
     seen.messages = list(held.messages)
     if held.dialogs:
@@ -604,6 +689,30 @@ async def _activate(copy: _Copy, index: int | None) -> tuple[str, _Seen]:
     if held.pages:
         seen.kinds.append("page")
     return refused, seen
+
+
+async def _caught_up(held: _Held, timeout_s: float) -> None:
+    """Wait until the route has heard of every request the renderer said it started while the
+    activation was watched (each is over: held ones are aborted only once the route has heard
+    of them) and of a navigation, when it asked for one.
+
+    The route hears of a request from the browser, which tells it beside the renderer's own
+    answers, not in their order: on a loaded machine a request a control sent could reach the
+    route after the watch had ended, and count for the next control on that copy, or be
+    learned as the page's own poll. The renderer's events on Argus's session come in order
+    with the reading of the effects, so once the route has caught up with them, what the
+    activation set out to do is all recorded. Bounded by the view's timeout (a navigation the
+    page cancels itself never reaches the route)."""
+    with suppress(TimeoutError):
+        async with asyncio.timeout(timeout_s):
+            while not held.caught_up():
+                held.heard.clear()
+                await held.heard.wait()
+
+
+def _fetched(request: dict[str, Any]) -> bool:
+    """Whether a request the renderer starts goes through the network (and so the route)."""
+    return urlsplit(str(request.get("url", ""))).scheme in ("http", "https")
 
 
 def _counted(

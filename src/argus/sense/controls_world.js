@@ -127,6 +127,8 @@ globalThis.__argusControls = (() => {
   }
   function arm(el) {
     reported.clear();
+    // The copy's init script bounds what the document may send from here on.
+    document.dispatchEvent(new Event("argus-arm"));
     const state = { mutations: 0, focus: document.activeElement, href: location.href,
                     scroll: [scrollX, scrollY], el, value: valueOf(el) };
     state.shapes = new Set();
