@@ -51,7 +51,9 @@ def drop_stale(contract: Contract, state: RunState, current: str | None) -> list
 def close(root: Path, contract: Contract, state: RunState) -> Path:
     """Complete the opened run ``state`` of ``contract``; the closure report's path. Raises
     InputError outside ``verifying`` or without a fresh summary, NotReady while a required
-    stage is unproven or went stale (the reset is saved)."""
+    stage is unproven or went stale (the reset is saved). ``state`` is the one ``open_run``
+    checked against the run's ledger, under the run's lock held until this returns, so the
+    ledger's records are read here, not checked against it again."""
     contract_id = contract.id
     require_pinned(root, contract)
     if state.phase != "verifying":
@@ -64,7 +66,7 @@ def close(root: Path, contract: Contract, state: RunState) -> Path:
             f"contract '{contract_id}': the working tree changed after {', '.join(stale)} "
             "passed; grade them again"
         )
-    entries = ledger.check(root, state, state_dir(root, contract_id))
+    entries = ledger.read_ledger(root, contract_id, state.run_id)
     missing = unproven(contract, state.executor_model, entries, current)
     if missing:
         raise NotReady(f"contract '{contract_id}' cannot complete: {'; '.join(missing)}")
