@@ -161,3 +161,99 @@ def test_a_file_over_2_mb_is_a_build_output_and_is_not_read(tmp_path: Path) -> N
     assert (tmp_path / "edge.js").stat().st_size == 2_000_000
     outcome = check_tell_tales(tmp_path, [Path("bundle.js"), Path("edge.js")], RULES)
     assert [f.element for f in outcome.findings] == ["edge.js:1"]
+
+
+def test_the_gate_holds_the_page_to_the_projects_viewport_and_each_targets_own(
+    habits_inputs: Callable[..., GateInputs],
+) -> None:
+    from argus.config import ViewportConfig
+
+    inputs = habits_inputs()
+    spec = inputs.spec
+    # No viewport in the spec: the project's (1366x768) is every target's but one.
+    targets = tuple(
+        dataclasses.replace(t, viewport=Viewport(390, 844) if t.id == "list" else None)
+        for t in spec.targets
+    )
+    spec = dataclasses.replace(spec, viewport=None, targets=targets)
+    config = inputs.config.model_copy(update={"viewport": ViewportConfig(width=1366, height=768)})
+    lines = [
+        "if (innerWidth === 1366) x();",  # the project's width
+        "if (innerHeight === 768) x();",  # the project's height
+        "if (innerWidth === 390) x();",  # the list target's own width
+        "if (innerWidth === 1280) x();",  # nobody's: the spec's viewport is gone
+        "if (params.has('argus_fixture')) x();",  # the URL template's parameter
+    ]
+    (inputs.root / "app.js").write_text("\n".join(lines) + "\n")
+    (inputs.root / "index.html").write_text("<!doctype html><p>clean</p>\n")
+    outcome = tell_tales_gate(dataclasses.replace(inputs, spec=spec, config=config))
+    assert [(f.element, f.property) for f in outcome.findings] == [
+        ("app.js:1", "the sensor's viewport tested"),
+        ("app.js:2", "the sensor's viewport tested"),
+        ("app.js:3", "the sensor's viewport tested"),
+        ("app.js:5", "argus_fixture presence tested"),
+    ]
+
+
+def test_a_finding_names_the_file_line_rule_and_text(tmp_path: Path) -> None:
+    (tmp_path / "a.js").write_text("x();\n  if (window.__argusFocus) clean();  \n")
+    outcome = check_tell_tales(tmp_path, [Path("a.js")], RULES)
+    assert outcome.name == "tell_tales" and outcome.status is GateStatus.FAIL
+    (finding,) = outcome.findings
+    assert (finding.element, finding.property, finding.value, finding.expected) == (
+        "a.js:2",
+        "automation flag or hook",
+        "if (window.__argusFocus) clean();",
+        "no code that detects the sensor",
+    )
+    assert finding.message == (
+        "a.js:2: automation flag or hook; a page must render the same for the sensor "
+        "as for a person"
+    )
+    passed = check_tell_tales(tmp_path, [], RULES)
+    assert (passed.name, passed.summary) == ("tell_tales", "no tell-tale in 0 source file(s)")
+
+
+def test_a_user_agent_test_for_an_automation_agent_is_named_with_its_line() -> None:
+    (found,) = scan_text("serve.py", "  if 'Headless' in request.headers['User-Agent']:\n", RULES)
+    assert (found.rule, found.text) == (
+        "automation user agent tested",
+        "if 'Headless' in request.headers['User-Agent']:",
+    )
+
+
+@pytest.mark.parametrize(("hits", "more"), [(5, ""), (6, " and 1 more")])
+def test_the_summary_lists_five_lines_and_counts_the_rest(
+    tmp_path: Path, hits: int, more: str
+) -> None:
+    (tmp_path / "a.js").write_text("navigator.webdriver;\n" * hits)
+    outcome = check_tell_tales(tmp_path, [Path("a.js")], RULES)
+    assert outcome.summary.endswith(f"a.js:5 (automation flag or hook){more}")
+
+
+def test_a_file_in_another_encoding_or_gone_is_still_scanned_or_passed_over(
+    tmp_path: Path,
+) -> None:
+    # Latin-1 bytes are not UTF-8: the line is still read (the bad byte replaced).
+    legacy = "// café\nif (navigator.webdriver) x();\n".encode("latin-1")
+    (tmp_path / "legacy.js").write_bytes(legacy)
+    (tmp_path / "z.js").write_text("navigator.webdriver;\n")
+    files = [Path("gone.js"), Path("legacy.js"), Path("z.js")]  # gone.js: removed since the walk
+    outcome = check_tell_tales(tmp_path, files, RULES)
+    assert [f.element for f in outcome.findings] == ["legacy.js:2", "z.js:1"]
+
+
+def test_a_parameter_without_a_value_is_one_the_sensor_adds() -> None:
+    assert sensor_parameters("{route}?argus_debug&argus_fixture={fixture}&mode=") == [
+        "argus_debug",
+        "argus_fixture",
+        "mode",
+    ]
+
+
+def test_an_ignored_file_leaves_the_rest_of_its_folder_scanned(tmp_path: Path) -> None:
+    for rel in ("a.js", "b.js", "src/a.js", "src/b.js"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("navigator.webdriver\n")
+    found = [p.as_posix() for p in source_files(tmp_path, ["a.js", "src/a.js"])]
+    assert found == ["b.js", "src/b.js"]
