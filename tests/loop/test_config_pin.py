@@ -3,6 +3,7 @@ accepted signs nothing off and names what was weakened, until a person accepts i
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,14 @@ from argus.config import load_config
 from argus.loop.engine.modes import Mode
 from argus.loop.engine.run import LoopOptions, RunOutcome, run_loop
 from argus.loop.guard.config_pin import BASELINE
-from argus.loop.guard.pin_rules import RULES, Weaker, pinned_settings, rule_for, weakenings
+from argus.loop.guard.pin_rules import (
+    RULES,
+    Weaker,
+    pinned_settings,
+    rule_for,
+    settings_digest,
+    weakenings,
+)
 from argus.loop.records.signoff import load_records
 from argus.loop.records.status import Status, exit_code
 from argus.loop.terminal.summary import render_summary
@@ -137,6 +145,67 @@ def test_every_pinned_setting_has_its_own_rule(tmp_path: Path) -> None:
     assert "gates.target.list" in settings and "rubric.threshold.typography" in settings
     for key in settings:
         assert key in RULES or any(fnmatch.fnmatchcase(key, p) for p in RULES), key
+
+
+def test_the_settings_name_the_target_s_own_gates_the_commands_and_lighthouse(
+    tmp_path: Path,
+) -> None:
+    root = make_repo(tmp_path, [])
+    spec_path = _spec_dir(root) / "spec.json"
+    spec = json.loads(spec_path.read_text())
+    spec["targets"][0]["gates"] = ["console", "axe"]
+    spec_path.write_text(json.dumps(spec))
+    (root / "argus.toml").write_text(
+        '[judge]\nbackend = "metric"\n'
+        '[gates]\nenabled = ["token_contrast"]\n'
+        '[gates.commands.lint]\ncommand = "ruff check"\n'
+        '[gates.commands.build]\ncommand = "make"\n'
+        "[gates.lighthouse]\naccessibility = 95\nseo = 70.5\n"
+    )
+    settings = _settings(root)
+    assert settings["gates.target.list"] == ["axe", "console"]  # its own list, not `enabled`
+    assert settings["gates.commands"] == ["build", "lint"]
+    assert (settings["gates.commands.build"], settings["gates.commands.lint"]) == (
+        "make",
+        "ruff check",
+    )
+    lighthouse = {k: v for k, v in settings.items() if k.startswith("gates.lighthouse.")}
+    assert lighthouse == {
+        "gates.lighthouse.accessibility": 95.0,
+        "gates.lighthouse.performance": 80.0,
+        "gates.lighthouse.best-practices": 80.0,
+        "gates.lighthouse.seo": 70.5,
+    }
+
+
+def test_the_settings_digest_is_the_sha256_of_their_compact_sorted_json() -> None:
+    # What a run records and a person accepts: it must not move between versions of Argus.
+    settings = {"b": [1, "x"], "a": {"d": None, "c": 0.5}}
+    compact = b'{"a":{"c":0.5,"d":null},"b":[1,"x"]}'
+    assert settings_digest(settings) == hashlib.sha256(compact).hexdigest()
+    assert settings_digest({"a": 1}) != settings_digest({"a": 2})
+
+
+@pytest.mark.parametrize(
+    ("key", "old", "new", "said"),
+    [
+        # A recorded value of another type than the setting's is a change, never a crash.
+        ("gates.axe.tags", ["wcag2a"], None, "changed from [wcag2a] to unset"),
+        ("gates.axe.exclude", "#app", ["#app"], "changed from #app to [#app]"),
+        ("gates.axe.impact_floor", ["serious"], "minor", "changed from [serious] to minor"),
+        ("gates.rendered_contrast.level", {"AAA": 1}, "AA", "changed from {'AAA': 1} to AA"),
+    ],
+)
+def test_a_value_of_another_type_is_a_change(key: str, old: Any, new: Any, said: str) -> None:
+    assert weakenings({key: old}, {key: new}) == [f"{key}: {said}"]
+
+
+def test_whole_numbers_are_compared_exactly() -> None:
+    # Past 2**53 two whole numbers can share a float: one lower is still lowered.
+    key = "rubric.consecutive_passes_required"
+    big = 2**53
+    assert weakenings({key: big + 1}, {key: big}) == [f"{key}: lowered from {big + 1} to {big}"]
+    assert weakenings({key: big}, {key: big + 1}) == []
 
 
 def test_settings_either_side_lacks_are_not_compared() -> None:

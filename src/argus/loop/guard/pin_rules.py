@@ -187,12 +187,14 @@ def _weakened(key: str, rule: Weaker, old: Any, new: Any) -> str | None:
 
 
 def _rank(key: str, value: Any) -> float | None:
+    """Where ``value`` stands among ``key``'s values: its word's rank, or the number itself
+    (not converted to float, so whole numbers past 2**53 still compare exactly)."""
     ranks = RANKS.get(key)
     if ranks is not None:
         return ranks.get(value) if isinstance(value, str) else None
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    return float(value)
+    return value
 
 
 def _show(value: Any) -> str:
