@@ -4,6 +4,8 @@ process Argus did not confine that knows the person's passphrase."""
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import io
 import json
 import os
 import shlex
@@ -12,6 +14,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -250,3 +253,218 @@ def test_a_program_argus_confined_cannot_abort(
     assert ran.exit_code == 2, log.read_text()
     assert "confined by Argus" in log.read_text() and "no_new_privs" in log.read_text()
     assert load_state(started, "ship-it").phase == "running"
+
+
+def _key_file() -> Path:
+    return Path(os.environ["ARGUS_STATE_HOME"]) / "person-key.json"
+
+
+def test_without_proc_status_only_the_marker_says_confined(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    real = Path.read_text
+
+    def no_proc(self: Path, *args: Any, **kwargs: Any) -> str:
+        if str(self) == "/proc/self/status":
+            raise FileNotFoundError(2, "No such file or directory")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "read_text", no_proc)
+    assert person.confinement() is None
+    monkeypatch.setenv("ARGUS_CONFINED", "bubblewrap")
+    assert person.confinement() == "ARGUS_CONFINED is set"
+
+
+def test_the_kernel_flag_is_named_as_the_reason() -> None:
+    status = "Name:\tpython\nSeccomp:\t1\nNoNewPrivs:\t1\n"
+    assert person.confinement(status) == "the kernel's no_new_privs flag is set on this process"
+    assert person.confinement("Seccomp:\t1\nNoNewPrivs:\t0\n") is None
+
+
+def test_a_key_file_is_read_only_up_to_4_kib(no_secret: None) -> None:
+    record = json.loads(_key_file().read_text())
+    body = json.dumps(record)
+    fits = body[:-1] + " " * (4096 - len(body)) + "}"
+    assert len(fits.encode()) == 4096
+    _key_file().write_text(fits)
+    assert person.verify(PERSON_PASSPHRASE)
+    _key_file().write_text(body[:-1] + " " * (4097 - len(body)) + "}")  # the brace cut off
+    assert not person.verify(PERSON_PASSPHRASE)
+    assert person.has_key(), "a key that cannot be read still counts as set: it refuses"
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{"salt": "not hex"}, {"scrypt": "zz"}, {"n": "many"}, {"r": 4}, {"p": 2}, {"n": 2**15}],
+)
+def test_a_key_record_with_a_bad_or_other_field_refuses(
+    no_secret: None, change: dict[str, Any]
+) -> None:
+    record = json.loads(_key_file().read_text())
+    _key_file().write_text(json.dumps({**record, **change}))
+    assert not person.verify(PERSON_PASSPHRASE)
+
+
+@pytest.mark.parametrize("text", ["[1, 2]", '"a key"', "[" * 100_000, "\xff"])
+def test_a_key_file_that_is_not_a_record_refuses(no_secret: None, text: str) -> None:
+    _key_file().write_text(text, "latin-1")
+    assert not person.verify(PERSON_PASSPHRASE)
+    with pytest.raises(InputError, match="not given or is wrong"):
+        person.require_person("argus approve", secret=PERSON_PASSPHRASE)
+
+
+def test_a_field_missing_from_the_key_refuses(no_secret: None) -> None:
+    for field in ("salt", "scrypt", "n", "r", "p"):
+        record = json.loads(_key_file().read_text())
+        del record[field]
+        _key_file().write_text(json.dumps(record))
+        assert not person.verify(PERSON_PASSPHRASE), field
+
+
+def test_an_empty_passphrase_never_counts(no_secret: None) -> None:
+    salt = bytes(16)
+    empty = person._digest("", salt, person.SCRYPT).hex()
+    _key_file().write_text(json.dumps({**person.SCRYPT, "salt": salt.hex(), "scrypt": empty}))
+    assert not person.verify("")
+
+
+def test_without_a_key_nothing_verifies(no_secret: None) -> None:
+    _key_file().unlink()
+    assert not person.has_key() and not person.verify(PERSON_PASSPHRASE)
+
+
+def test_the_passphrase_is_read_from_standard_input_without_its_line_end(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("my words \r\nnext line\n"))
+    assert person.ask("give it: ") == "my words "
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert person.ask("give it: ") == ""
+    monkeypatch.setattr(sys, "stdin", None)
+    assert person.ask("give it: ") == ""
+
+
+def test_on_a_terminal_the_passphrase_is_asked_without_echo(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    asked: list[str] = []
+    monkeypatch.setattr(sys, "stdin", Terminal("typed where it echoes\n"))
+    monkeypatch.setattr("getpass.getpass", lambda text: asked.append(text) or "hidden")
+    assert person.ask("give it: ") == "hidden" and asked == ["give it: "]
+
+
+@pytest.mark.parametrize(
+    "error",
+    [EOFError(), OSError(5, "I/O"), UnicodeDecodeError("utf-8", b"\xff", 0, 1, "x"), ValueError()],
+)
+def test_a_passphrase_that_cannot_be_read_is_empty(
+    monkeypatch: pytest.MonkeyPatch, error: Exception
+) -> None:
+    def fail(_: str) -> str:
+        raise error
+
+    monkeypatch.setattr("argus.person._prompt", fail)
+    assert person.ask("give it: ") == ""
+
+
+def test_the_held_or_given_passphrase_comes_before_asking(
+    no_secret: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[str] = []
+    monkeypatch.setattr("argus.person._prompt", lambda text: asked.append(text) or "typed")
+    assert person.person_secret("argus approve") == "typed"
+    assert asked == ["argus approve is a person's decision; your Argus person passphrase: "]
+    monkeypatch.setenv("ARGUS_PERSON_KEY", "from the shell")
+    assert person.person_secret("argus approve") == "from the shell"
+    monkeypatch.setattr(person, "held_secret", "held")
+    assert person.person_secret("argus approve") == "held"
+    assert len(asked) == 1
+    person.require_person("argus approve", secret=PERSON_PASSPHRASE)  # given: not asked
+    monkeypatch.setattr(person, "held_secret", PERSON_PASSPHRASE)
+    person.require_person("argus approve")
+    assert len(asked) == 1
+
+
+def test_each_refusal_names_the_action_and_why(
+    no_secret: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with pytest.raises(InputError) as wrong:
+        person.require_person("argus approve", secret="a guess")
+    assert str(wrong.value) == (
+        "argus approve is a person's decision: the Argus person passphrase was not given or "
+        "is wrong (a terminal alone does not prove a person)"
+    )
+    _key_file().unlink()
+    with pytest.raises(InputError) as unset:
+        person.require_person("argus approve", secret=PERSON_PASSPHRASE)
+    assert str(unset.value) == (
+        "argus approve is a person's decision and no person key is set; the person sets one "
+        "with `argus person init` in their own terminal"
+    )
+    monkeypatch.setenv("ARGUS_CONFINED", "1")
+    with pytest.raises(InputError) as confined:
+        person.require_person("argus approve", secret=PERSON_PASSPHRASE)
+    assert str(confined.value) == (
+        "argus approve is a person's decision and this process was confined by Argus "
+        "(ARGUS_CONFINED is set); a person runs it outside the confinement"
+    )
+
+
+def test_set_key_writes_a_fresh_salted_scrypt_record_only_the_person_reads(
+    no_secret: None,
+) -> None:
+    _key_file().unlink()
+    with pytest.raises(InputError) as short:
+        person.set_key("7 chars")
+    assert str(short.value) == "argus person init: the passphrase needs 8 characters"
+    assert not _key_file().exists()
+    assert person.set_key("8 chars!") == _key_file()
+    record = json.loads(_key_file().read_text())
+    assert set(record) == {"n", "r", "p", "salt", "scrypt"}
+    assert {k: record[k] for k in ("n", "r", "p")} == {"n": 2**14, "r": 8, "p": 1}
+    salt = bytes.fromhex(record["salt"])
+    assert len(salt) == 16 and salt != bytes(16)
+    assert (
+        record["scrypt"]
+        == hashlib.scrypt(b"8 chars!", salt=salt, n=2**14, r=8, p=1, dklen=32).hex()
+    )
+    assert _key_file().stat().st_mode & 0o777 == 0o600
+    person.set_key("another one", current="8 chars!")
+    assert json.loads(_key_file().read_text())["salt"] != record["salt"], "a new salt each time"
+
+
+def test_set_key_replaces_every_home_s_key_and_writes_the_chosen_one(
+    no_secret: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    account = person.state_homes()[-1]
+    account.mkdir(parents=True, exist_ok=True)
+    (account / "person-key.json").write_text(_key_file().read_text())
+    chosen = tmp_path / "chosen"
+    monkeypatch.setenv("ARGUS_STATE_HOME", str(chosen))
+    assert person.set_key("a new passphrase", current=PERSON_PASSPHRASE) == (
+        chosen / "person-key.json"
+    )
+    assert person.verify("a new passphrase") and not person.verify(PERSON_PASSPHRASE)
+    assert (account / "person-key.json").read_text() == (chosen / "person-key.json").read_text()
+
+
+def test_set_key_refuses_a_confined_process_and_a_wrong_current_passphrase(
+    no_secret: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before = _key_file().read_text()
+    with pytest.raises(InputError) as wrong:
+        person.set_key("a new passphrase", current="a guess")
+    assert str(wrong.value) == (
+        "argus person init: a person key is already set; give the current passphrase to change it"
+    )
+    monkeypatch.setenv("ARGUS_CONFINED", "1")
+    with pytest.raises(InputError) as confined:
+        person.set_key("a new passphrase", current=PERSON_PASSPHRASE)
+    assert str(confined.value) == (
+        "argus person init: refused from a confined process (ARGUS_CONFINED is set)"
+    )
+    assert _key_file().read_text() == before
