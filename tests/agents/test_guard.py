@@ -210,3 +210,127 @@ def test_hook_install_refuses_settings_it_cannot_read_and_leaves_them(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and str(settings) in err
     assert settings.read_text() == text
+
+
+def _reason(root: Path, tool: str, **arguments: Any) -> str | None:
+    return _denied(_event(root, tool, **arguments))
+
+
+def test_an_event_over_a_mebibyte_is_denied_unread(project: Path) -> None:
+    from argus.agents._guard import MAX_EVENT_BYTES
+
+    base = _event(project, "Bash", command="git status", pad="")
+    fits = base.replace(b'"pad": ""', b'"pad": "' + b"x" * (MAX_EVENT_BYTES - len(base)) + b'"')
+    assert len(fits) == MAX_EVENT_BYTES and _denied(fits) is None
+    over = fits.replace(b'"pad": "', b'"pad": "x')
+    assert _denied(over) == (
+        "argus hook pre-tool-use could not read the tool call "
+        "(ValueError('the event is over 1048576 bytes'))"
+    )
+
+
+@pytest.mark.parametrize("where", ["", "a\0b", 7, None])
+def test_a_file_call_that_names_no_file_is_denied_saying_so(project: Path, where: Any) -> None:
+    assert _reason(project, "Write", file_path=where) == (
+        "argus hook pre-tool-use: the Write call names no file to check"
+    )
+
+
+def test_a_call_without_its_input_or_command_is_denied_saying_so(project: Path) -> None:
+    raw = json.dumps({"cwd": str(project), "tool_name": "Edit", "tool_input": ["x"]}).encode()
+    assert _denied(raw) == "argus hook pre-tool-use: the Edit call has no readable tool_input"
+    assert _reason(project, "Bash", command=["rm", "argus.toml"]) == (
+        "argus hook pre-tool-use: the Bash call has no command to check"
+    )
+    assert _denied(b'{"tool_name": "Read", "tool_input": 1}') is None  # not a guarded tool
+
+
+def test_a_shell_denial_says_which_rule(project: Path) -> None:
+    decision = _reason(project, "Bash", command="argus person init")
+    assert decision is not None and decision.startswith(
+        "Argus refuses this: the command takes a person's decision"
+    )
+    written = _reason(project, "Bash", command="echo x > argus.toml")
+    assert written is not None and written.startswith(
+        "Argus refuses this: the command may write a protected path"
+    )
+
+
+@pytest.mark.parametrize(
+    ("path", "what"),
+    [
+        ("argus/specs/checkout/spec.json", "a spec folder (spec, tokens, references, snapshots, "
+         "run records)"),
+        ("tests/__snapshots__/a.png", "snapshot baselines or run records"),
+        ("out/.argus-runs/run.json", "snapshot baselines or run records"),
+        (".argus/argus.db", "Argus's run store and contract runs (.argus/)"),
+        ("sub/argus.toml", "argus.toml"),
+        (".claude/settings.local.json",
+         "Claude Code's settings, where Argus's hooks are installed"),
+    ],
+)  # fmt: skip
+def test_each_protected_path_is_named_for_what_it_is(project: Path, path: str, what: str) -> None:
+    assert _reason(project, "Write", file_path=path) == (
+        f"Argus refuses this: {project / path} is {what}; only a person changes it"
+    )
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["src/argus/specs.py", "argus/spec.json", "docs/argus.toml.md", ".claude/commands/go.md",
+     "settings.json", "argus-notes/specs/x.md"],
+)  # fmt: skip
+def test_names_only_like_a_protected_path_are_not_protected(project: Path, path: str) -> None:
+    assert _reason(project, "Write", file_path=path) is None
+
+
+def test_argus_s_state_home_is_protected(project: Path) -> None:
+    key = Path(os.environ["ARGUS_STATE_HOME"]) / "person-key.json"
+    assert _reason(project, "Edit", file_path=str(key)) == (
+        f"Argus refuses this: {key} is Argus's state home (pins, the person key, open runs); "
+        "only a person changes it"
+    )
+
+
+def test_a_pyproject_that_cannot_be_read_is_not_protected(project: Path) -> None:
+    (project / "sub" / "pyproject.toml").mkdir(parents=True)  # a folder: reading it fails
+    assert _reason(project, "Write", file_path="sub/pyproject.toml") is None
+
+
+def test_a_relative_or_missing_cwd_is_the_hook_s_own_folder(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project)
+    for cwd in ("app", None):
+        raw = json.dumps(
+            {"cwd": cwd, "tool_name": "Edit", "tool_input": {"file_path": "argus.toml"}}
+        ).encode()
+        assert _denied(raw) == (
+            f"Argus refuses this: {project / 'argus.toml'} is argus.toml; only a person changes it"
+        )
+
+
+def test_outside_any_project_the_folder_itself_is_the_root(tmp_path: Path) -> None:
+    loose = tmp_path / "loose"
+    loose.mkdir()
+    assert _reason(loose, "Write", file_path="notes.txt") is None
+    reason = _reason(loose, "Write", file_path="argus/specs/x/spec.json")
+    assert reason is not None and f"{loose}/argus/specs/x/spec.json is a spec folder" in reason
+
+
+def test_pinned_contracts_are_read_from_this_repository_s_pin_records(
+    project: Path, tmp_path: Path
+) -> None:
+    pins = Path(os.environ["ARGUS_STATE_HOME"]) / "contract-pins"
+    pins.mkdir(parents=True, exist_ok=True)
+    (pins / "broken.json").write_text("{not json")
+    (pins / "list.json").write_text("[1]")
+    other = tmp_path / "other"
+    (pins / "a.json").write_text(json.dumps({"root": str(project), "path": "plans/c.json"}))
+    (pins / "b.json").write_text(json.dumps({"root": str(other), "path": "plans/d.json"}))
+    pinned = _reason(project, "Write", file_path="plans/c.json")
+    assert pinned == (
+        f"Argus refuses this: {project / 'plans/c.json'} is a contract a person pinned; "
+        "only a person changes it"
+    )
+    assert _reason(project, "Write", file_path="plans/d.json") is None  # another repository's
