@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck unit browser-tests bench browser sandbox cairo clean image fuzz mutate refree-table
+.PHONY: demo test lint typecheck unit browser-tests suite bench browser sandbox cairo clean image fuzz mutate refree-table
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,7 +35,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-# Both groups run on every core (pytest-xdist); the browser group keeps each file on one worker
+# Each group alone, on every core (pytest-xdist); the browser group keeps each file on one worker
 # (--dist loadfile), so a module's served app and warm browser are started once.
 unit: $(STAMP) sandbox cairo
 	scripts/pytest-group.sh $(BIN)/python -m "not browser" -n auto
@@ -43,7 +43,13 @@ unit: $(STAMP) sandbox cairo
 browser-tests: browser sandbox
 	scripts/pytest-group.sh $(BIN)/python -m browser -n auto --dist loadfile
 
-test: lint typecheck unit browser-tests
+# Both groups in one xdist session (tests/support/xdist_groups.py): each browser module on one
+# worker, the browser modules queued first (in collection order, so no reordering by size), then
+# the non-browser tests one by one, which keep both cores busy to the end.
+suite: browser sandbox cairo
+	scripts/pytest-group.sh $(BIN)/python -n auto --dist loadgroup --no-loadscope-reorder
+
+test: lint typecheck suite
 
 # The long fuzz run: 600 generated inputs for each of the readers in tests/fuzz (over 10,000 in
 # all; `make test` runs a few of each), a 60 s watchdog per input, a tally of exit codes.

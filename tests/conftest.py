@@ -13,8 +13,9 @@ import pytest
 
 from tests.support.cli import run_as_process, run_in_process
 
-# Shared fixtures (serve, warm_sensor): see tests/support/fixtures.py.
-pytest_plugins = ("tests.support.fixtures", "pytester")
+# Shared fixtures (serve, warm_sensor): see tests/support/fixtures.py. The scheduling of one
+# xdist session for the whole suite (make test): tests/support/xdist_groups.py.
+pytest_plugins = ("tests.support.fixtures", "tests.support.xdist_groups", "pytester")
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 SHARED = REPO_ROOT.parent / "shared"
