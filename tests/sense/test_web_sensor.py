@@ -325,6 +325,12 @@ def test_cli_all_starts_the_web_server_and_senses_every_view(
     tmp_path: Path, run_argus: RunArgus
 ) -> None:
     root = copy_habits(tmp_path)
+    # Nothing here reads controls.json: the dead-control probe (eight more loads of each view)
+    # is left out, as [sense] max_controls = 0 does. `argus sense` runs it by default: the
+    # tests that read it are in tests/sense/test_dashboard_freshness_browser.py and
+    # tests/frameworks/test_streamlit_browser.py.
+    with (root / "argus.toml").open("a") as config:
+        config.write("\n[sense]\nmax_controls = 0\n")
     env = {**__import__("os").environ, "CI": "true"}
     done = run_argus("sense", "--feature", "habits", "--all", "--workers", "2", cwd=root, env=env)
     assert done.returncode == 0, done.stderr
