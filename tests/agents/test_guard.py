@@ -334,3 +334,33 @@ def test_pinned_contracts_are_read_from_this_repository_s_pin_records(
         "only a person changes it"
     )
     assert _reason(project, "Write", file_path="plans/d.json") is None  # another repository's
+
+
+def test_a_file_outside_the_project_is_not_protected(project: Path, tmp_path: Path) -> None:
+    assert _reason(project, "Write", file_path=str(tmp_path / "elsewhere.txt")) is None
+
+
+def test_a_pyproject_that_is_not_utf_8_is_still_read(project: Path) -> None:
+    (project / "pyproject.toml").write_bytes(b"# caf\xe9\n[tool.argus]\nbase_url = 'x'\n")
+    assert _reason(project, "Edit", file_path="pyproject.toml") == (
+        f"Argus refuses this: {project / 'pyproject.toml'} is pyproject.toml's [tool.argus]; "
+        "only a person changes it"
+    )
+
+
+def test_from_a_subfolder_the_project_root_is_found_above(project: Path) -> None:
+    reason = _reason(project / "src", "Write", file_path="../argus/specs/checkout/spec.json")
+    assert reason is not None and "is a spec folder" in reason
+
+
+def test_a_pin_record_is_read_up_to_64_kib_and_one_without_a_path_pins_no_file(
+    project: Path,
+) -> None:
+    pins = Path(os.environ["ARGUS_STATE_HOME"]) / "contract-pins"
+    pins.mkdir(parents=True, exist_ok=True)
+    body = json.dumps({"root": str(project), "path": "plans/c.json"})
+    (pins / "long.json").write_text(body[:-1] + " " * (65537 - len(body)) + "}")  # cut short
+    assert _reason(project, "Write", file_path="plans/c.json") is None
+    (pins / "bare.json").write_text(json.dumps({"root": str(project)}))
+    for name in ("None", "XXXX"):
+        assert _reason(project, "Write", file_path=name) is None
