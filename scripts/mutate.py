@@ -87,6 +87,8 @@ DEFAULT = (
     "src/argus/gates/_lighthouse.py=tests/gates/test_lighthouse_gate.py",
     "src/argus/gates/runner.py=tests/gates/test_runner.py,tests/gates/test_gate_result_schema.py,tests/gates/test_snapshot.py",
     "src/argus/gates/base.py=tests/gates/test_base.py,tests/gates/test_base_findings.py,tests/gates/test_registry.py,tests/spec/test_lint_advice.py",
+    # the gate registry: built-ins, plug-ins by entry point, a plug-in's [gates.NAME] settings
+    "src/argus/gates/_registry.py=tests/gates/test_registry.py,tests/gates/test_base.py,tests/plugins/test_entrypoints.py,tests/spec/test_lint_advice.py",
     # metric judge dimensions
     "src/argus/judge/metric/__init__.py=tests/judge/test_metric_context.py,tests/judge/test_metric.py",
     "src/argus/judge/metric/_accessibility.py=tests/judge/test_metric_accessibility.py,tests/judge/test_metric.py,tests/judge/test_metric_focus_and_controls.py",

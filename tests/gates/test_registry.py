@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 import argus.gates
@@ -49,3 +52,64 @@ def test_a_gate_declared_with_wcag_criteria_is_listed_with_them(
     assert {"axe", "rendered_contrast", "token_contrast"} <= set(listed)
     assert not {"console", "a11y_ids", "snapshot", "lighthouse"} & set(listed)
     assert list(listed) == sorted(listed)
+
+
+def test_a_declared_gate_keeps_its_settings_model_and_wcag_criteria(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from argus.config import TellTalesConfig
+    from argus.gates import _registry as registry
+
+    monkeypatch.setattr(registry, "_BUILTIN", [])
+
+    def gate(inputs: GateInputs) -> GateOutcome:
+        return GateOutcome("mine", GateStatus.PASS, "")
+
+    register_gate("mine", wcag="2.4.7 Focus Visible", settings=TellTalesConfig)(gate)
+    (plugin,) = registry.builtin_gates()
+    assert (plugin.settings, plugin.wcag) == (TellTalesConfig, "2.4.7 Focus Visible")
+
+
+def test_a_built_ins_settings_are_its_own_section_of_the_config(tmp_path: Path) -> None:
+    from argus.config import ProjectConfig, TellTalesConfig
+    from argus.gates import _registry as registry
+
+    config = ProjectConfig(root=tmp_path)
+    gates = config.gates.model_copy(update={"tell_tales": TellTalesConfig(ignore=["vendor/*"])})
+    config = config.model_copy(update={"gates": gates})
+    found = registry.gate_plugin("tell_tales").settings_from(config)
+    assert found is config.gates.tell_tales
+
+
+@pytest.mark.parametrize("source", [None, "conf/argus.toml"])
+def test_a_plug_in_table_refused_names_the_config_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str | None
+) -> None:
+    from pydantic import BaseModel, ConfigDict
+
+    from argus.config import ProjectConfig
+    from argus.errors import ConfigError
+    from argus.gates import _registry as registry
+
+    class Level(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+        level: int = 0
+
+    def gate(inputs: GateInputs) -> GateOutcome:
+        return GateOutcome("loud", GateStatus.PASS, "")
+
+    monkeypatch.setitem(registry._registry(), "loud", GatePlugin("loud", gate, Level))
+    where = tmp_path / (source or "argus.toml")
+    path = None if source is None else where
+    bad = ProjectConfig(root=tmp_path, source=path)
+    bad.gates.plugins["loud"] = {"level": "high"}
+    with pytest.raises(ConfigError, match=rf"^{re.escape(str(where))}: gates\.loud\.level"):
+        registry.check_plugin_settings(bad)
+    unknown = ProjectConfig(root=tmp_path, source=path)
+    unknown.gates.plugins["lodu"] = {}
+    known = ", ".join(sorted(registry._registry()))
+    with pytest.raises(ConfigError) as refused:
+        registry.check_plugin_settings(unknown)
+    assert str(refused.value).startswith(
+        f"{where}: gates.lodu: no installed gate is called 'lodu' (known: {known}); "
+    )
