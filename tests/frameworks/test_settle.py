@@ -5,14 +5,22 @@ framework, once the socket's frames stopped."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from playwright.async_api import Error as PlaywrightError
 
 from argus.errors import SensorError
 from argus.frameworks import Framework, ServerPreset, SettleRule, get_framework
-from argus.sense.framework_settle import FrameworkSettle, framework_settle, settle_framework
+from argus.sense.framework_settle import (
+    QUIET_S,
+    FrameworkSettle,
+    framework_settle,
+    settle_framework,
+    settle_framework_sync,
+)
 
 
 class FakeSocket:
@@ -118,9 +126,11 @@ class QuietNetwork:
     def __init__(self, idle: bool) -> None:
         self.idle = idle
         self.waits = 0
+        self.timeouts: list[float] = []
 
     async def wait_idle(self, timeout: float) -> bool:
         self.waits += 1
+        self.timeouts.append(timeout)
         return self.idle
 
 
@@ -141,6 +151,140 @@ def test_after_the_framework_settles_the_network_must_be_quiet_again() -> None:
         asyncio.run(settle_framework(settle, busy, 1.0, "view"))  # type: ignore[arg-type]
     quiet = QuietNetwork(idle=True)
     asyncio.run(settle_framework(settle, quiet, 1.0, "view"))  # type: ignore[arg-type]
-    assert quiet.waits == 1
+    assert quiet.waits == 1 and busy.timeouts == quiet.timeouts == [1.0]  # the same bound
     asyncio.run(settle_framework(None, quiet, 1.0, "view"))  # type: ignore[arg-type]
     assert quiet.waits == 1
+
+
+def test_a_framework_without_a_socket_detaches_nothing() -> None:
+    page = FakePage([True])
+    FrameworkSettle(page, _framework(websocket=False)).detach()  # type: ignore[arg-type]
+    assert page.listeners == {}
+
+
+class GonePage(FakePage):
+    """Its first evaluations fail as a navigation would fail them, then it answers."""
+
+    def __init__(self, failures: int, answer: object) -> None:
+        super().__init__([answer])
+        self.failures = failures
+
+    async def evaluate(self, script: str) -> object:
+        if self.failures:
+            self.failures -= 1
+            self.scripts.append(script)
+            raise PlaywrightError("Execution context was destroyed")
+        return await super().evaluate(script)
+
+
+def test_a_document_changing_under_the_check_means_look_again() -> None:
+    page = GonePage(failures=2, answer=True)
+    settle = FrameworkSettle(page, _framework(websocket=False))  # type: ignore[arg-type]
+    assert asyncio.run(settle.wait(5.0)) is True
+    assert len(page.scripts) == 3
+
+
+class HungPage(FakePage):
+    async def evaluate(self, script: str) -> object:
+        self.scripts.append(script)
+        await asyncio.sleep(60)
+        return True
+
+
+def test_a_check_that_never_answers_is_given_up_at_the_deadline() -> None:
+    page = HungPage([True])
+    settle = FrameworkSettle(page, _framework(websocket=False))  # type: ignore[arg-type]
+    started = time.monotonic()
+    assert asyncio.run(settle.wait(0.2)) is False
+    assert len(page.scripts) == 1 and time.monotonic() - started < 30
+
+
+def test_a_frame_just_before_the_check_waits_for_the_socket_to_be_quiet() -> None:
+    page = FakePage([True])
+    settle = FrameworkSettle(page, _framework(websocket=True))  # type: ignore[arg-type]
+    socket = FakeSocket()
+    page.listeners["websocket"][0](socket)
+    socket.listeners["framereceived"]("delta")
+    framed = time.monotonic()
+    assert asyncio.run(settle.wait(30.0)) is True
+    # Ready at once, but not settled until QUIET_S passed without a frame: asked again.
+    assert len(page.scripts) >= 2 and time.monotonic() - framed >= QUIET_S
+
+
+class SyncPage:
+    """Playwright's sync page as settle_framework_sync uses it: wait_for_function answers
+    (or raises) in turn, evaluate answers the two-frame check in turn."""
+
+    url = "http://127.0.0.1:1/view"
+
+    def __init__(self, waits: list[object], checks: list[object]) -> None:
+        self.waits = waits
+        self.checks = checks
+        self.asked: list[tuple[str, float]] = []
+        self.scripts: list[str] = []
+
+    def wait_for_function(self, script: str, timeout: float) -> None:
+        self.asked.append((script, timeout))
+        outcome = self.waits.pop(0) if len(self.waits) > 1 else self.waits[0]
+        if isinstance(outcome, Exception):
+            raise outcome
+
+    def evaluate(self, script: str) -> object:
+        self.scripts.append(script)
+        return self.checks.pop(0) if len(self.checks) > 1 else self.checks[0]
+
+
+def test_the_sync_rule_asks_the_function_then_checks_it_after_two_frames() -> None:
+    page = SyncPage(waits=[None], checks=[False, "yes", True])
+    settle_framework_sync(page, "server-rendered", 10.0)  # type: ignore[arg-type]
+    ready = get_framework("server-rendered").settle.ready
+    assert [script for script, _ in page.asked] == [ready] * 3
+    assert all(0 < ms <= 10_000 for _, ms in page.asked)  # the time left, in milliseconds
+    assert page.asked[0][1] > 5_000
+    assert len(page.scripts) == 3
+    assert ready in page.scripts[0] and "requestAnimationFrame" in page.scripts[0]
+
+
+def test_the_sync_rule_without_a_framework_asks_nothing() -> None:
+    page = SyncPage(waits=[PlaywrightError("unused")], checks=[False])
+    settle_framework_sync(page, "", 0.1)  # type: ignore[arg-type]
+    assert page.asked == [] and page.scripts == []
+
+
+def test_the_sync_rule_never_holding_names_the_page_framework_and_markers() -> None:
+    page = SyncPage(waits=[PlaywrightError("Timeout 100ms exceeded.")], checks=[True])
+    markers = get_framework("server-rendered").settle.markers
+    title = get_framework("server-rendered").title
+    with pytest.raises(SensorError) as refused:
+        settle_framework_sync(page, "server-rendered", 0.5)  # type: ignore[arg-type]
+    assert str(refused.value) == (
+        f"http://127.0.0.1:1/view: the {title} page never settled in 0.5s (waited for: {markers})"
+    )
+    assert len(page.asked) == 1 and page.scripts == []
+
+
+def test_the_sync_rule_gives_up_when_the_check_never_holds_in_time() -> None:
+    page = SyncPage(waits=[None], checks=[False])
+    with pytest.raises(SensorError, match=r"never settled in 0\.2s"):
+        settle_framework_sync(page, "server-rendered", 0.2)  # type: ignore[arg-type]
+    assert len(page.scripts) >= 1
+
+
+class SlowPage(FakePage):
+    """Each check takes ``QUIET_S`` twice over after its frame: the socket looks quiet again
+    by the answer, and only the frame count shows the frame came during the check."""
+
+    async def evaluate(self, script: str) -> object:
+        answer = await super().evaluate(script)
+        await asyncio.sleep(2 * QUIET_S)
+        return answer
+
+
+def test_a_frame_during_a_slow_check_is_counted_though_the_socket_is_quiet_by_its_end() -> None:
+    page = SlowPage([True])
+    settle = FrameworkSettle(page, _framework(websocket=True))  # type: ignore[arg-type]
+    socket = FakeSocket()
+    page.listeners["websocket"][0](socket)
+    page.during = [lambda: socket.listeners["framereceived"]("delta")] * 3
+    assert asyncio.run(settle.wait(30.0)) is True
+    assert len(page.scripts) == 4  # settled on the first check no frame came during
