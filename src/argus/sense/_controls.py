@@ -237,6 +237,8 @@ class _Held:
     watching: bool = False  # an activation is watched (from arm to effects)
     # What the page does now is not its own doing: the copy's load and the state's steps
     # (not the waits after them), or a document where a control did something (its timers).
+    # An activated copy counts as spent from its activation until the probe has judged that
+    # nothing followed: what its timers send while the watch winds down is never a poll.
     prompted: bool = False
     spent: bool = False
     # Requests the page made while the activation was watched: remembered (never recorded)
@@ -655,7 +657,7 @@ async def _activate(copy: _Copy, index: int | None) -> tuple[str, _Seen]:
     activated, or what followed."""
     warm, held = copy.warm, copy.held
     held.clear()
-    held.holding = held.watching = True
+    held.holding = held.watching = held.spent = True
     start = "__argusControls.neutral()" if index is None else f"__argusControls.start({index})"
     seen = _Seen()
     try:
