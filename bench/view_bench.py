@@ -355,29 +355,36 @@ def run(quick: bool = False) -> dict[str, Any]:
                     peer_axe = pw["axe_found"]
                     add("playwright_screenshot", pw["screenshot"])
                     add("playwright_assert_fresh_context", pw["assert_fresh_context"])
+                    # Each kind of run in a block of its own, its warm-up first: a probed
+                    # sense leaves its copies' resets running in its browser after it returns,
+                    # and on two cores a capture measured right after it paid for them.
                     for i in range(warmup + repeat):
                         sensed, gated, checks = _argus_view(
                             sensor, spec, view, config, work / f"r{r}-{i}", base_url
                         )
+                        if i >= warmup:
+                            add_phases("argus_sense", work / f"r{r}-{i}")
+                            add("argus_sense", [sensed])
+                            add("argus_gates", [gated])
+                            add("argus_sense_gates", [sensed + gated])
+                    for i in range(warmup + repeat):
                         captured = _argus_capture(
                             capturer, spec, view, work / f"c{r}-{i}", base_url
                         )
+                        snapshot_gate = _argus_snapshot_gate(spec, view, config, work / f"c{r}-{i}")
+                        if i >= warmup:
+                            add_phases("argus_capture", work / f"c{r}-{i}")
+                            add("argus_capture", [captured])
+                            add("argus_snapshot_only", [captured + snapshot_gate])
+                    for i in range(warmup + repeat):
                         only_sensed, only_gated, only_checks = _argus_view(
                             gates_only, spec, view, config, work / f"g{r}-{i}", base_url
                         )
                         if only_checks["statuses"] != checks["statuses"]:
                             raise RuntimeError("view bench: the gates-only path gated differently")
-                        snapshot_gate = _argus_snapshot_gate(spec, view, config, work / f"c{r}-{i}")
                         if i >= warmup:
-                            add_phases("argus_sense", work / f"r{r}-{i}")
-                            add_phases("argus_capture", work / f"c{r}-{i}")
                             add_phases("argus_gates_only_no_controls", work / f"g{r}-{i}")
                             add("argus_gates_only_no_controls", [only_sensed + only_gated])
-                            add("argus_sense", [sensed])
-                            add("argus_gates", [gated])
-                            add("argus_sense_gates", [sensed + gated])
-                            add("argus_capture", [captured])
-                            add("argus_snapshot_only", [captured + snapshot_gate])
             compared = _digest(project.baseline()) == baseline_digest
             # Whole runs: each tool starts the example's server and its browser itself.
             whole_url = plan_view(spec, view, config).url
