@@ -7,8 +7,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from argus.diff import load_png, save_png
+import pytest
+
+from argus.diff import comparison, load_png, save_png
 from argus.diff.pairs import MAX_LINE_BYTES
+from argus.diff.png import decode_png_pair
 
 from ..conftest import RunArgus
 from .conftest import page
@@ -89,6 +92,35 @@ def test_exit_1_when_a_pair_differs_and_0_when_none_does(
     assert differs.returncode == 1, differs.stderr
     assert [r["exit_code"] for r in records(differs.stdout)] == [0, 1]
     assert differs.stderr == ""
+
+
+def test_a_pair_of_the_same_pixels_in_other_bytes_is_answered_without_decoding(
+    tmp_path: Path, run_argus: RunArgus, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As the single-pair command does (argus.diff.samepixels): in a batch most pairs are the
+    # same screenshot, and only a pair that may differ, or whose diff image is asked for, is
+    # decoded.
+    images(tmp_path)
+    decoded: list[tuple[Path | str, Path | str]] = []
+
+    def counted(first: bytes, second: bytes, sources: tuple[Path | str, Path | str]) -> Any:
+        decoded.append(sources)
+        return decode_png_pair(first, second, sources)
+
+    monkeypatch.setattr(comparison, "decode_png_pair", counted)
+    same = {"expected": "a.png", "actual": "a_level9.png"}
+    (tmp_path / "pairs.jsonl").write_text(
+        lines(same, {"expected": "a.png", "actual": "b.png"}, {**same, "diff": "d.png"})
+    )
+    done = run_argus("diff", "--pairs", "pairs.jsonl", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    unchanged, changed, drawn = records(done.stdout)
+    assert (unchanged["mismatch"], unchanged["same_bytes"]) == (0, False)
+    assert (changed["mismatch"], drawn["mismatch"]) == (32, 0)
+    assert [Path(a).name + " " + Path(b).name for a, b in decoded] == [
+        "a.png b.png",
+        "a.png a_level9.png",
+    ]
 
 
 def test_pairs_from_standard_input(tmp_path: Path, run_argus: RunArgus) -> None:
@@ -200,3 +232,21 @@ def test_identical_bytes_of_a_damaged_png_are_still_bad_input(
         assert message in proc.stderr and len(proc.stderr.splitlines()) == 1
     whole = run_argus("diff", "a.png", "a_copy.png", "--json", cwd=tmp_path)
     assert whole.returncode == 0 and json.loads(whole.stdout)["same_bytes"] is True
+
+
+def test_compare_pngs_decodes_a_pair_its_caller_already_checked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    images(tmp_path)
+    first, second = (tmp_path / "a.png").read_bytes(), (tmp_path / "a_level9.png").read_bytes()
+    decoded: list[bool] = []
+
+    def counted(a: bytes, b: bytes, sources: tuple[Path | str, Path | str]) -> Any:
+        decoded.append(True)
+        return decode_png_pair(a, b, sources)
+
+    monkeypatch.setattr(comparison, "decode_png_pair", counted)
+    assert comparison.compare_pngs(first, second, ("a", "b")).mismatch == 0
+    assert decoded == []
+    assert comparison.compare_pngs(first, second, ("a", "b"), check_same=False).mismatch == 0
+    assert decoded == [True]

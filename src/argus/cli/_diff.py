@@ -105,18 +105,14 @@ def _compare_one(args: argparse.Namespace) -> DiffResult:
     same pixels (argus.diff.samepixels) are answered before numpy and Pillow load (the first
     thing the kernel's import costs a process)."""
     from argus.diff.pngcheck import read_png_bytes
-    from argus.diff.result import same_bytes
+    from argus.diff.samepixels import same_without_decoding
 
     started = time.perf_counter()
     first, second = read_png_bytes(args.a), read_png_bytes(args.b)
     read_ms = (time.perf_counter() - started) * 1000
     same = None
     if args.out is None:  # --out draws the first image: decode it
-        same = same_bytes(first, second, args.a, args.window)
-        if same is None:
-            from argus.diff.samepixels import same_pixels
-
-            same = same_pixels(first, second, args.window)
+        same = same_without_decoding(first, second, args.a, args.window)
     if same is not None:
         same.timings_ms["read"] = read_ms
         return same
@@ -128,6 +124,7 @@ def _compare_one(args: argparse.Namespace) -> DiffResult:
         first,
         second,
         (args.a, args.b),
+        check_same=False,  # answered above when they are
         threshold=args.threshold,
         include_aa=args.include_aa,
         window=args.window,

@@ -28,7 +28,7 @@ from argus.diff.pngcheck import read_png_bytes
 from argus.diff.regions import changed_regions, mask_regions
 from argus.diff.result import DEFAULT_WINDOW as DEFAULT_WINDOW
 from argus.diff.result import DiffResult as DiffResult
-from argus.diff.result import same_bytes
+from argus.diff.samepixels import same_without_decoding
 
 
 def compare(
@@ -86,13 +86,21 @@ def compare_files(first: Path, second: Path, **options: Any) -> DiffResult:
 
 
 def compare_pngs(
-    first: bytes, second: bytes, sources: tuple[Path | str, Path | str], **options: Any
+    first: bytes,
+    second: bytes,
+    sources: tuple[Path | str, Path | str],
+    *,
+    check_same: bool = True,
+    **options: Any,
 ) -> DiffResult:
     """``compare`` on two PNGs' bytes, decoded in parallel (decode time in the timings).
-    Byte-identical PNGs are not decoded (``same_bytes``) unless a diff image is asked for:
-    no pixel of them can differ."""
-    if not options.get("diff_image"):
-        same = same_bytes(first, second, sources[0], options.get("window", DEFAULT_WINDOW))
+    Unless a diff image is asked for, PNGs that are byte for byte the same, or proved to hold
+    the same pixels from their image data (``argus.diff.samepixels``), are not decoded: no
+    pixel of them can differ. ``check_same=False``: the caller has already found they are
+    not."""
+    if check_same and not options.get("diff_image"):
+        window = options.get("window", DEFAULT_WINDOW)
+        same = same_without_decoding(first, second, sources[0], window)
         if same is not None:
             return same
     started = time.perf_counter()

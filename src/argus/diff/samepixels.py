@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 from types import ModuleType
 from typing import NamedTuple
 
 from argus.diff.pngcheck import _IHDR, _chunks, check_png_intact
-from argus.diff.result import DiffResult
+from argus.diff.result import DiffResult, same_bytes
 from argus.errors import InputError
 
 # Channels of each colour type, with the bit depths it allows (PNG spec, table 11.1).
@@ -85,6 +86,15 @@ class _Image(NamedTuple):
     data: bytes  # the IDAT chunks' contents, joined
     size: int  # the inflated data's length the header declares
     rows: tuple[tuple[int, int, int], ...]  # each pass's (offset, row length, rows)
+
+
+def same_without_decoding(
+    first: bytes, second: bytes, source: Path | str, window: int
+) -> DiffResult | None:
+    """The result of two PNGs that are byte for byte the same (``same_bytes``) or proved to
+    hold the same pixels (``same_pixels``), or None: decode them."""
+    same = same_bytes(first, second, source, window)
+    return same if same is not None else same_pixels(first, second, window)
 
 
 def same_pixels(first: bytes, second: bytes, window: int) -> DiffResult | None:
