@@ -246,7 +246,8 @@ def test_compare_pngs_decodes_a_pair_its_caller_already_checked(
         return decode_png_pair(a, b, sources)
 
     monkeypatch.setattr(comparison, "decode_png_pair", counted)
-    assert comparison.compare_pngs(first, second, ("a", "b")).mismatch == 0
-    assert decoded == []
+    same = comparison.compare_pngs(first, second, ("a", "b"))
+    assert (same.mismatch, same.window, decoded) == (0, comparison.DEFAULT_WINDOW, [])
+    assert comparison.compare_pngs(first, second, ("a", "b"), window=7).window == 7
     assert comparison.compare_pngs(first, second, ("a", "b"), check_same=False).mismatch == 0
     assert decoded == [True]
