@@ -14,8 +14,9 @@ import pytest
 from playwright.async_api import BrowserContext, Request, Route
 
 from argus.config import ProjectConfig, SenseConfig
-from argus.sense import Sensor
-from argus.sense._controls import MAX_HELD_SENDS
+from argus.sense import Sensor, _controls
+from argus.sense._controls import MAX_HELD_SENDS, _Held
+from argus.sense._controls import _caught_up as catch_up
 from argus.spec import View, load_spec
 from tests.sense.test_web_sensor import make_web_repo
 from tests.support.fixtures import static_server
@@ -137,18 +138,29 @@ def recorder() -> Iterator[type[_Recorder]]:
     yield _Recorder
 
 
+# Navigations the page cancels itself: they never reach the probe's route, and the watch must
+# not wait for them (it used to wait the view's whole timeout for each).
+CANCELLED = """<!doctype html><html><head><meta charset="utf-8"><title>c</title></head><body>
+<button type="button" data-testid="stop" onclick="location.href = 'other.html'; window.stop()"
+  >Stop</button>
+<a href="other.html" data-testid="stopped" onclick="setTimeout(() => window.stop(), 0)">Later</a>
+<a href="other.html" data-testid="away">Away</a>
+</body></html>"""
+
+
 def _sense(
     tmp_path: Path, warm_sensor: Sensor, recorder: type[_Recorder], target: str,
     max_controls: int = 20, steps: list[dict[str, Any]] | None = None, copies: int = 0,
 ) -> dict[str, Any]:  # fmt: skip
     pages = {"list.html": LIST, "stepped.html": STEPPED, "forms.html": FORMS}
     pages |= {"storage.html": STORAGE, "late.html": LATE, "other.html": "<p>o</p>"}
-    pages |= {"flood.html": FLOOD}
+    pages |= {"flood.html": FLOOD, "cancelled.html": CANCELLED}
     root = make_web_repo(
         tmp_path,
         pages,
         {"list": "/list.html", "stepped": "/stepped.html", "forms": "/forms.html"}
-        | {"storage": "/storage.html", "late": "/late.html", "flood": "/flood.html"},
+        | {"storage": "/storage.html", "late": "/late.html", "flood": "/flood.html"}
+        | {"cancelled": "/cancelled.html"},
     )
     spec_path = root / "argus/specs/demo/spec.json"
     if steps is not None:
@@ -308,6 +320,26 @@ def _heard(monkeypatch: pytest.MonkeyPatch, late_s: float = 0.0) -> list[str]:
 
     monkeypatch.setattr(BrowserContext, "route", route_late)
     return heard
+
+
+def test_a_navigation_the_page_cancels_ends_the_watch(
+    tmp_path: Path, warm_sensor: Sensor, recorder: type[_Recorder], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each watch catches up with what its control set out to do well within a 5 s bound (the
+    # view's is 30 s): the frame's stopped loading tells a cancelled navigation's end.
+    caught_up: list[bool] = []
+
+    async def bounded(held: _Held, timeout_s: float) -> None:
+        await catch_up(held, 5.0)
+        caught_up.append(held.caught_up())
+
+    monkeypatch.setattr(_controls, "_caught_up", bounded)
+    controls = _sense(tmp_path, warm_sensor, recorder, "cancelled")
+    assert _outcomes(controls) == {"stop": "dead", "stopped": "dead", "away": "live"}, controls
+    by_id = {c["testid"]: c for c in controls["controls"]}
+    assert by_id["away"]["requests"] == ["GET /other.html"]
+    assert caught_up == [True] * 4  # the body's click and the three controls
+    assert "GET /other.html" not in recorder.seen
 
 
 def test_a_control_that_floods_is_judged_with_a_bounded_number_of_requests(

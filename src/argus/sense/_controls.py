@@ -257,11 +257,13 @@ class _Held:
     closing: set[asyncio.Future[None]] = field(default_factory=set)  # dismissing, closing
     # What the copy's renderer said it set out to do while an activation was armed and
     # activated (``_Started``): the requests not over yet, whether it asked to navigate, and
-    # whether a navigation has reached the route since.
+    # whether a navigation has reached the route since, or the frame stopped loading without
+    # one (the page cancelled it: window.stop(), another navigation).
     counting: bool = False
     started: set[str] = field(default_factory=set)
     navigating: bool = False
     navigated: bool = False
+    stopped: bool = False
     heard: asyncio.Event = field(default_factory=asyncio.Event)
 
     def later(self, work: Awaitable[Any]) -> None:
@@ -274,11 +276,12 @@ class _Held:
         self.messages.clear()
         self.dialogs = self.pages = 0
         self.started.clear()
-        self.navigating = self.navigated = False
+        self.navigating = self.navigated = self.stopped = False
 
     def caught_up(self) -> bool:
-        """Whether the route has heard of all the renderer said it set out to do."""
-        return not self.started and (self.navigated or not self.navigating)
+        """Whether the route has heard of all the renderer said it set out to do (a
+        navigation the page cancelled never reaches it)."""
+        return not self.started and (self.navigated or self.stopped or not self.navigating)
 
 
 class SocketHold:
@@ -393,6 +396,7 @@ class _Copy:
             ("Network.loadingFailed", self._on_request_over),
             ("Network.requestServedFromCache", self._on_request_over),
             ("Page.frameRequestedNavigation", self._on_navigation_asked),
+            ("Page.frameStoppedLoading", self._on_stopped_loading),
         ]
 
     def _on_request_started(self, event: dict[str, Any]) -> None:
@@ -418,6 +422,14 @@ class _Copy:
         if "#" in url and url.split("#", 1)[0] == here.split("#", 1)[0]:
             return  # a fragment of this document: no request
         held.navigating = True
+
+    def _on_stopped_loading(self, event: dict[str, Any]) -> None:
+        # A held navigation ends only once the route has answered it, so this comes after the
+        # route heard of it; a navigation the page cancelled ends here without reaching it.
+        held = self.held
+        if held.navigating and event.get("frameId") == self.frame:
+            held.stopped = True
+            held.heard.set()
 
     def _on_dialog(self, dialog: Dialog) -> None:
         self.held.dialogs += 1
