@@ -15,16 +15,20 @@ from argus.contract.hook import (
     MAX_EVENT_BYTES,
     candidate_roots,
     decide,
+    hook_starts,
     read_event,
     run_stop_hook,
     session_start,
     stop_decision,
     vanished,
 )
+from argus.contract.model import load_contract
+from argus.contract.pins import pin_problem
 from argus.contract.registry import registry_dir, remember
 from argus.contract.state import load_state
 from tests.contract.conftest import summarize, write_contract
 from tests.contract.test_newer import newer_contract
+from tests.contract.test_pins import _unpin_all
 from tests.judge.stub_llm import StubLLM
 
 GO = json.dumps(
@@ -408,3 +412,68 @@ def test_a_state_home_pointed_elsewhere_still_finds_the_open_run(
     assert out["decision"] == "block" and "files are gone" in out["reason"]
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
     assert vanished([repo]) != []
+
+
+def test_a_run_whose_contract_is_no_longer_pinned_holds_the_session(
+    repo: Path, real_pins: None
+) -> None:
+    started(repo)  # write_contract pinned it, as a person would
+    assert "cannot close" not in reason(repo)
+    _unpin_all()
+    why = pin_problem(repo, load_contract(repo / "contract.json"))
+    assert why is not None and "is not pinned" in why
+    assert reason(repo) == (
+        f"contract 'ship-it' cannot close: {why}; the run holds the session until a person "
+        "pins its contract or aborts the run"
+    )
+
+
+def test_a_place_is_shown_cut_at_200_characters(tmp_path: Path) -> None:
+    relative, absent = "r" * 300, "/" + "a" * 299
+    starts, problems = hook_starts({"cwd": relative}, absent, tmp_path)
+    assert starts == [tmp_path]
+    assert problems == [
+        f"the Stop event's cwd ({'r' * 200!r}) is not an absolute path",
+        f"CLAUDE_PROJECT_DIR ({absent[:200]!r}) is not a directory that exists",
+    ]
+
+
+def test_a_hook_without_a_working_directory_says_so() -> None:
+    assert hook_starts({}, None, None) == (
+        [],
+        ["the hook's working directory is not a directory name"],
+    )
+
+
+def test_an_unreadable_event_is_the_problem_named_before_unresolved_places(
+    tmp_path: Path,
+) -> None:
+    out = json.loads(run_stop_hook(b"\xff", "relative/place", tmp_path))
+    assert out["reason"].splitlines()[0] == "the Stop event could not be read (UnicodeDecodeError)"
+    out = json.loads(run_stop_hook(b"{}", "relative/place", tmp_path))
+    first = "CLAUDE_PROJECT_DIR ('relative/place') is not an absolute path"
+    assert out["reason"].splitlines()[0] == first
+
+
+def test_session_start_briefs_the_loop_runs_it_is_given_after_the_contract_runs(
+    repo: Path,
+) -> None:
+    asked: list[list[Path]] = []
+
+    def loop_runs(starts: list[Path]) -> list[str]:
+        asked.append(starts)
+        return ["loop run one", "loop run two"]
+
+    def context(cwd: Path) -> str:
+        out = json.loads(session_start(b"{}", None, cwd, loop_runs))
+        text: str = out["hookSpecificOutput"]["additionalContext"]
+        return text
+
+    assert context(repo) == "Argus loop runs in this project:\n- loop run one\n- loop run two"
+    assert asked == [[repo]]
+    started(repo)
+    lines = context(repo).splitlines()
+    assert lines[0] == "Argus contract runs in this project:"
+    assert lines[1].startswith("- contract 'ship-it' is running")
+    assert lines[2:] == ["Argus loop runs in this project:", "- loop run one", "- loop run two"]
+    assert session_start(b"{}", None, repo, lambda _: []).count("loop") == 0
