@@ -15,6 +15,7 @@ from PIL import Image
 from argus.diff import _pairdecode as pairdecode
 from argus.diff import png
 from argus.diff.png import decode_png, decode_png_pair
+from argus.diff.pngcheck import check_png_intact
 from argus.errors import InputError
 
 from .conftest import page
@@ -301,3 +302,168 @@ def _idat_chunk(data: bytes) -> bytes:
 
 def _idat_body(data: bytes) -> bytes:
     return _idat_chunk(data)[8:-4]
+
+
+def test_a_second_header_is_left_to_pillow() -> None:
+    """Pillow takes the size of a file's last IHDR: a file with two is decoded whole, as it
+    is alone (the row path read the first header and gave the first image's 30 rows)."""
+    a = page(40, 30)[..., :3].copy()
+    good = png_with_filters(a, [1])
+    header = _chunk(b"IHDR", struct.pack(">IIBBBBB", 40, 30, 8, 2, 0, 0, 0))
+    shorter = _chunk(b"IHDR", struct.pack(">IIBBBBB", 40, 20, 8, 2, 0, 0, 0))
+    twice = good.replace(header, header + shorter)
+    assert pairdecode.filtered(twice) is None
+    assert pairdecode.plan_pair(good, twice) is None
+    alone = decode_png(twice)
+    assert alone.shape == (20, 40, 4)
+    assert np.array_equal(decode_png_pair(good, twice)[1], alone)
+    late = good.replace(header, _chunk(b"tEXt", b"k\x00v") + header)  # not the first chunk
+    assert pairdecode.filtered(late) is None
+    assert pairdecode.filtered(good.replace(header, b"")) is None  # no header at all
+
+
+def test_only_whole_pngs_with_rows_are_read() -> None:
+    img = page(20, 10)[..., :3].copy()
+    good = png_with_filters(img, [0])
+    assert pairdecode.filtered(b"\x88" + good[1:]) is None  # no PNG signature
+    assert pairdecode.filtered(good[:-4]) is None  # IEND without its CRC
+    empty = _chunk(b"IHDR", struct.pack(">IIBBBBB", 20, 0, 8, 2, 0, 0, 0))
+    no_rows = b"".join((good[:8], empty, _chunk(b"IDAT", zlib.compress(b"")), _chunk(b"IEND", b"")))
+    assert pairdecode.filtered(no_rows) is None  # 0 rows: Pillow refuses it
+
+
+def test_the_inflated_size_limit_is_inclusive(monkeypatch: pytest.MonkeyPatch) -> None:
+    img = page(20, 10)[..., :3].copy()
+    good = png_with_filters(img, [0])
+    size = 10 * (1 + 20 * 3)
+    monkeypatch.setattr(pairdecode, "MAX_INFLATED", size)
+    found = pairdecode.filtered(good)
+    assert found is not None and len(found.rows) == size
+    monkeypatch.setattr(pairdecode, "MAX_INFLATED", size - 1)
+    assert pairdecode.filtered(good) is None
+
+
+def test_a_stream_longer_than_the_rows_is_not_inflated_whole() -> None:
+    """Image data that inflates to far more than its rows (a decompression bomb) is refused
+    after one byte past them, never inflated whole."""
+    import tracemalloc
+
+    img = page(20, 10)[..., :3].copy()
+    good = png_with_filters(img, [0])
+    rows = zlib.decompress(_idat_body(good))
+    bomb = _chunk(b"IDAT", zlib.compress(rows + bytes(64 * 1024 * 1024), 9))
+    data = good.replace(_idat_chunk(good), bomb)
+    tracemalloc.start()
+    try:
+        assert pairdecode.filtered(data) is None
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * 1024 * 1024
+
+
+def _rows(*values: int, length: int = 3) -> bytes:
+    return b"".join(bytes([v]) * length for v in values)
+
+
+def test_differing_rows_are_found_in_place_and_once() -> None:
+    same = list(range(70))
+    first = _rows(*same)
+    assert pairdecode.differing_rows(first, first, 3, 70) == []
+    assert pairdecode.differing_rows(first, _rows(99, *same[1:]), 3, 70) == [0]  # row 0
+    changed = [*same]
+    for row in (1, 5, 40, 69):
+        changed[row] = 200
+    assert pairdecode.differing_rows(first, _rows(*changed), 3, 70) == [1, 5, 40, 69]
+    # The second block repeats the first image's first block: still compared where it is.
+    repeat = [*same[:32], *same[:32], *same[64:]]
+    assert pairdecode.differing_rows(first, _rows(*repeat), 3, 70) == list(range(32, 64))
+
+
+def test_the_search_stops_only_past_the_limit() -> None:
+    same = list(range(70))
+    changed = [*same]
+    for row in (1, 2, 40):
+        changed[row] = 200
+    first, second = _rows(*same), _rows(*changed)
+    assert pairdecode.differing_rows(first, second, 3, 2) == [1, 2, 40]  # two, then a third
+    assert pairdecode.differing_rows(first, second, 3, 1) == [1, 2]  # past it: stop
+
+
+def _spans(plan: pairdecode.PairPlan, first: bytes) -> tuple[np.ndarray | None, list[int]]:
+    """decode_second's result and the height of each PNG it had decoded, each a whole PNG
+    (every chunk's CRC, IEND empty and last) with the second's header but for its height."""
+    heights: list[int] = []
+
+    def decode(data: bytes) -> np.ndarray:
+        check_png_intact(data)
+        assert data.endswith(_chunk(b"IEND", b""))
+        header = plan.second.ihdr
+        assert data[16:29] == header[:4] + data[20:24] + header[8:]
+        decoded = png._decode(data)
+        heights.append(decoded.shape[0])
+        return decoded
+
+    return pairdecode.decode_second(plan, decode_png(first), decode), heights
+
+
+def _planned(a: np.ndarray, b: np.ndarray, filters: list[int]) -> tuple[pairdecode.PairPlan, bytes]:
+    first, second = png_with_filters(a, filters), png_with_filters(b, filters)
+    plan = pairdecode.plan_pair(first, second)
+    assert plan is not None
+    return plan, first
+
+
+@pytest.mark.parametrize("channels", CHANNELS)
+def test_only_the_differing_rows_are_decoded(channels: int) -> None:
+    a = page(40, 60)[..., :channels].copy()
+    b = a.copy()
+    b[0, 3:9] = 7  # row 0 (filtered Sub: the row below does not read it): no row above
+    plan, first = _planned(a, b, [1])
+    assert plan.differing == frozenset({0})
+    got, heights = _spans(plan, first)
+    assert got is not None and np.array_equal(got, _rgba(b)) and heights == [1]
+    b = a.copy()
+    b[1, 3:9] = 7  # row 1, filtered Up: rows 1 and 2 differ, decoded under row 0
+    plan, first = _planned(a, b, [2])
+    assert plan.differing == frozenset({1, 2})
+    got, heights = _spans(plan, first)
+    assert got is not None and np.array_equal(got, _rgba(b)) and heights == [3]
+
+
+def test_a_changed_row_of_a_noisy_page_is_decoded_alone() -> None:
+    """Rows unlike their neighbours: after rows 20 and 21 (the change, and the row that reads
+    it, filtered Up), row 21 decodes as the first's row 21, so row 22 is the first's."""
+    a = np.random.default_rng(5).integers(0, 256, (40, 12, 3), dtype=np.uint8)
+    b = a.copy()
+    b[20, 2:5] = 255 - b[20, 2:5]
+    plan, first = _planned(a, b, [2])
+    assert plan.differing == frozenset({20, 21})
+    got, heights = _spans(plan, first)
+    assert got is not None and np.array_equal(got, _rgba(b)) and heights == [3]
+
+
+def test_a_span_grows_doubling_until_the_rows_agree() -> None:
+    """A black box (rows 10 to 59) on white, filtered Up: its rows below the first are the
+    same zeros as the white page's. Row 10 decodes alone (under row 9), then 8 rows, 16, and
+    32 (rows 35 to 66, past the box: the last is white, as in the first image)."""
+    a = np.full((200, 10, 3), 255, np.uint8)
+    b = a.copy()
+    b[10:60] = 0
+    plan, first = _planned(a, b, [2])
+    assert plan.differing == frozenset({10, 60})
+    got, heights = _spans(plan, first)
+    assert got is not None and np.array_equal(got, _rgba(b))
+    assert heights == [2, 1 + 8, 1 + 16, 1 + 32]
+
+
+def test_half_of_the_rows_may_be_decoded() -> None:
+    a = page(16, 40)[..., :3].copy()
+    b = a.copy()
+    b[10:30, 2:4] = 9  # 20 of 40 rows, filtered Sub: the budget exactly
+    plan, first = _planned(a, b, [1])
+    assert len(plan.differing) == 20
+    got, heights = _spans(plan, first)
+    assert got is not None and np.array_equal(got, _rgba(b)) and heights == [21]
+    b[30, 2] = 9  # 21 rows: the second is decoded whole
+    assert pairdecode.plan_pair(first, png_with_filters(b, [1])) is None

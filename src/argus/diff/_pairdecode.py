@@ -13,11 +13,11 @@ last row still differs is extended (a row below may hold the same filtered bytes
 different pixels), doubling, until the rows meet again.
 
 Only what Pillow decodes exactly this way is taken: 8-bit RGB or RGBA, not interlaced, no
-tRNS, no animation, the same header in both, the image data one run of IDAT chunks that
-inflates to exactly the rows and nothing after; the second file is still opened by Pillow
-(whose checks of the chunks before the image data stay). Anything else, too many differing
-rows, or any error returns None, and the caller decodes the file whole, so every error the
-user sees is about their file as Pillow reads it.
+tRNS, no animation, one header (the first chunk) and the same in both, the image data one run
+of IDAT chunks that inflates to exactly the rows and nothing after; the second file is still
+opened by Pillow (whose checks of the chunks before the image data stay). Anything else, too
+many differing rows, or any error returns None, and the caller decodes the file whole, so
+every error the user sees is about their file as Pillow reads it.
 """
 
 from __future__ import annotations
@@ -95,7 +95,9 @@ def filtered(data: bytes) -> Filtered | None:
         end = pos + 8 + length
         if end + 4 > len(data):
             return None
-        if kind == b"IHDR" and pos == len(PNG_SIGNATURE):
+        if kind == b"IHDR":
+            if pos != len(PNG_SIGNATURE):
+                return None  # a second header, whose size Pillow takes: Pillow decides
             ihdr = data[pos + 8 : end]
         elif kind == b"IDAT":
             if idat and previous != b"IDAT":
