@@ -358,3 +358,57 @@ def test_the_probe_does_not_apply_to_a_non_web_adapter_that_did_not_run_it(
             "measured": False, "applies": False, "adapter": "textual",
         }  # fmt: skip
     assert measure(spec=textual, controls=failed).score is None
+
+
+SAID = "control(s) change nothing when activated (no DOM, focus, URL, dialog or request): "
+INERT_HINT = "; mark one the spec means to do nothing as inert"
+
+
+def test_the_dead_controls_are_named_three_at_most(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    three = [_control(f"row.{n}.delete", "dead") for n in "abc"]
+    result = _functional(make_packet, tmp_path, _probe(*three))
+    listed = ", ".join(f'[data-testid="row.{n}.delete"]' for n in "abc")
+    assert f"3 {SAID}{listed}{INERT_HINT}" in result.evidence
+    four = _probe(*three, _control("row.d.delete", "dead"))
+    result = _functional(make_packet, tmp_path, four)
+    assert f"4 {SAID}{listed} and 1 more{INERT_HINT}" in result.evidence
+    assert "row.d.delete" not in result.evidence
+
+
+def test_a_long_selector_is_cut_to_60_characters(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    long = _control("row." + "x" * 80, "dead")
+    result = _functional(make_packet, tmp_path, _probe(long))
+    listed = result.evidence.split(SAID, 1)[1].split(INERT_HINT, 1)[0]
+    assert len(listed) == 60 and listed.startswith('[data-testid="row.xxx')
+    assert long["selector"] not in result.evidence
+
+
+def test_counts_at_their_edges_are_a_whole_result(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    """A page with no controls (found 0), a probe told to activate none (limit 0: [sense]
+    max_controls = 0) and one that found exactly its limit are whole results."""
+    none = _functional(make_packet, tmp_path, {**_probe(), "found": 0})
+    assert none.numbers["controls"] == {
+        "measured": True, "found": 0, "activated": 0, "dead": 0, "declared_inert": 0,
+        "capped": False, "ambient": [],
+    }  # fmt: skip
+    off = {**_probe(), "found": 3, "limit": 0, "capped": True}
+    assert _functional(make_packet, tmp_path, off).numbers["controls"]["measured"] is True
+    full = _forged(limit=2)  # found 2 of at most 2: not capped
+    result = _functional(make_packet, tmp_path, full)
+    assert result.score == 0 and result.numbers["controls"]["capped"] is False
+    assert "controls activated" not in result.evidence
+
+
+def test_a_control_without_its_chain_is_excused_by_its_own_selector(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    bare = {k: v for k, v in _control("row.b.delete", "dead").items() if k != "chain"}
+    result = _functional(make_packet, tmp_path, _probe(bare), inert=["[data-testid=row.b.delete]"])
+    assert result.score is None and result.numbers["controls"]["declared_inert"] == 1
+    assert _functional(make_packet, tmp_path, _probe(bare), inert=["ul"]).score == 0
