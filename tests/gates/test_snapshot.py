@@ -240,3 +240,16 @@ def test_a_pass_within_the_tolerance_is_never_called_stale(habits_inputs: MakeIn
     outcome = gate(inputs)
     assert outcome.status is GateStatus.PASS and outcome.data["regions"]
     assert "stale_baseline" not in outcome.data
+
+
+def test_the_gate_measures_its_threshold_from_the_tokens_it_was_given(
+    habits_inputs: MakeInputs,
+) -> None:
+    """The tokens are read once, into the gate's inputs: a tokens file gone by the time the
+    gate runs changes nothing (the threshold is still measured from the inputs' palette)."""
+    inputs = snapshot_inputs(habits_inputs)
+    inputs.spec.tokens_path.unlink()
+    outcome = gate(inputs)
+    assert outcome.status is GateStatus.NEW
+    assert outcome.data["tolerance"]["threshold"] < 0.02
+    assert 0.03 < outcome.data["tolerance"]["pair_distance"] < 0.05

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Callable
 
 import pytest
@@ -64,7 +65,8 @@ def test_without_the_record_a_missing_probe_is_still_an_input_error(
 def test_a_probe_beside_the_record_is_read_as_usual(habits_inputs: MakeInputs) -> None:
     broken = sensed(habits_inputs, meta=SNAPSHOT_ONLY)
     broken.sensed.probe.write_text(json.dumps({"elements": "not a list"}), encoding="utf-8")
-    with pytest.raises(InputError, match="'elements' must be a list"):
+    refusal = f"{broken.sensed.probe}: 'elements' must be a list"  # the file named
+    with pytest.raises(InputError, match=re.escape(refusal)):
         snapshot_gate(broken)
     probe = page(el("span", id="clock", box={"x": 600, "y": 20, "width": 100, "height": 30}))
     broken.sensed.probe.unlink()
