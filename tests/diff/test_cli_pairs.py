@@ -12,6 +12,7 @@ import pytest
 from argus.diff import comparison, load_png, save_png
 from argus.diff.pairs import MAX_LINE_BYTES
 from argus.diff.png import decode_png_pair
+from argus.errors import InputError
 
 from ..conftest import RunArgus
 from .conftest import page
@@ -251,3 +252,13 @@ def test_compare_pngs_decodes_a_pair_its_caller_already_checked(
     assert comparison.compare_pngs(first, second, ("a", "b"), window=7).window == 7
     assert comparison.compare_pngs(first, second, ("a", "b"), check_same=False).mismatch == 0
     assert decoded == [True]
+
+
+def test_a_damaged_file_given_twice_is_named_as_the_first_source(tmp_path: Path) -> None:
+    # Byte-identical files are not decoded, but a damaged one is still bad input, named as
+    # decoding would name it: the first file's name.
+    images(tmp_path)
+    damaged = (tmp_path / "a.png").read_bytes()[:-20]
+    with pytest.raises(InputError) as raised:
+        comparison.compare_pngs(damaged, damaged, ("first.png", "second.png"))
+    assert str(raised.value).startswith("first.png: "), raised.value
