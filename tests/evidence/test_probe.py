@@ -335,3 +335,7 @@ def test_a_glyph_controls_name_and_text_are_read_and_a_forged_one_refused() -> N
     doc["elements"][1]["control"] = {"name": 3, "text": "X"}
     with pytest.raises(InputError, match=r"elements\[1\]\.control\.name must be a string"):
         parse_probe(doc)
+    doc["elements"][1]["control"] = {"name": "Close", "text": ["X"]}
+    with pytest.raises(InputError) as refused:
+        parse_probe(doc)
+    assert str(refused.value) == "probe.json: elements[1].control.text must be a string"
