@@ -237,9 +237,9 @@ class _Held:
     watching: bool = False  # an activation is watched (from arm to effects)
     # What the page does now is not its own doing: the copy's load and the state's steps
     # (not the waits after them), or a document where a control did something (its timers).
-    # An activated copy counts as spent from its activation until the probe has judged that
-    # nothing followed: what its timers send while the watch winds down is never a poll.
     prompted: bool = False
+    # Spent from its activation until the probe has judged that nothing followed: what a
+    # control's timers send while the watch winds down is never learned as a poll.
     spent: bool = False
     # Requests the page made while the activation was watched: remembered (never recorded)
     # and as recorded (method and path).
