@@ -48,5 +48,9 @@ def test_the_sensor_is_served_what_a_person_is(
 
 def test_the_launch_flags_and_user_agent_hide_automation() -> None:
     assert "--disable-blink-features=AutomationControlled" in launch_args()
+    # ...and stays so when the project disables blink features of its own.
+    assert "--disable-blink-features=AutomationControlled,Other" in launch_args(
+        ["--disable-blink-features=Other"]
+    )
     agent = neutral_user_agent("131.0.6778.85")
     assert "Chrome/131.0.0.0 Safari/537.36" in agent and "Headless" not in agent

@@ -49,7 +49,6 @@ QUIET_FLAGS = (
     "--disable-sync",
     "--no-first-run",
     "--disable-default-apps",
-    "--disable-features=Translate,MediaRouter,OptimizationHints",
     "--hide-scrollbars",
     "--font-render-hinting=none",
 )
@@ -62,9 +61,41 @@ DETERMINISM_FLAGS = (
     "--disable-skia-runtime-opts",
 )
 
+# Chromium reads only the last --disable-features switch (and the last --enable-features), and
+# Playwright puts its own before a launch's args: a list of Argus's alone would switch
+# Playwright's back on (PaintHolding among them, which it turns off for screenshots). So Argus
+# passes one list of each kind: Playwright's (as of 1.65; tests/sense/test_browser_features.py
+# checks the installed driver's), its own and the project's ([browser] args).
+PLAYWRIGHT_DISABLED_FEATURES = (
+    "AvoidUnnecessaryBeforeUnloadCheckSync",
+    "DestroyProfileOnBrowserClose",
+    "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable",
+    "LensOverlay",
+    "MediaRouter",
+    "PaintHolding",
+    "ThirdPartyStoragePartitioning",
+    "AvoidCorsURLLoaderRestartOnRedirect",
+    "TcpPortRandomizationWin",
+    "OptimizationHints",
+    "NetworkTimeServiceQuerying",
+    "AimEnabled",
+    "PreconnectToSearch",
+    "msForceBrowserSignIn",
+    "msEdgeUpdateLaunchServicesPreferredVersion",
+)
+PLAYWRIGHT_ENABLED_FEATURES = ("CDPScreenshotNewSurface", "SkipListAccountsWithoutGaiaCookies")
+ARGUS_DISABLED_FEATURES = (
+    "Translate",
+    # Chromium keeps a spare renderer process started for the next navigation that needs one,
+    # and a spare serves one browser context only: each navigation in another context threw it
+    # away and started one more. The dead-control probe's copies (a context each) navigate in
+    # turn, so a probed sense started 9 to 13 renderers it never used, about 14 % of its CPU.
+    "SpareRendererForSitePerProcess",
+)
 # A page must not tell the sensor from a person's browser (the tell_tales gate, docs/gates.md):
 # without this Chromium sets navigator.webdriver to true under automation.
-UNWATCHED_FLAGS = ("--disable-blink-features=AutomationControlled",)
+UNWATCHED_BLINK_FEATURES = ("AutomationControlled",)
 _UA_PLATFORMS = {
     "darwin": "Macintosh; Intel Mac OS X 10_15_7",
     "win32": "Windows NT 10.0; Win64; x64",
@@ -185,12 +216,33 @@ def discover_browser(
 
 
 def launch_args(extra: tuple[str, ...] | list[str] = ()) -> list[str]:
-    """Command-line flags for a headless Chromium in a container."""
-    args = [*QUIET_FLAGS, *DETERMINISM_FLAGS, *UNWATCHED_FLAGS]
+    """Command-line flags for a headless Chromium in a container, then ``extra`` (the
+    project's), each feature list (``FEATURE_SWITCHES``) merged into one switch."""
+    args = [*QUIET_FLAGS, *DETERMINISM_FLAGS]
     # Chromium's sandbox cannot start as root; elsewhere keep it on.
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         args.append("--no-sandbox")
-    args.extend(extra)
+    features: dict[str, list[str]] = {
+        "--disable-features": [*PLAYWRIGHT_DISABLED_FEATURES, *ARGUS_DISABLED_FEATURES],
+        "--enable-features": [],
+        "--disable-blink-features": list(UNWATCHED_BLINK_FEATURES),
+        "--enable-blink-features": [],
+    }
+    for arg in extra:
+        switch, _, names = arg.partition("=")
+        if switch in features:
+            features[switch] += names.split(",")
+        else:
+            args.append(arg)
+    if features["--enable-features"]:
+        # Only when the project enables some: Playwright's own list then goes with them.
+        legacy = bool(os.environ.get("PLAYWRIGHT_LEGACY_SCREENSHOT"))
+        own = [f for f in PLAYWRIGHT_ENABLED_FEATURES if not (legacy and f.startswith("CDP"))]
+        features["--enable-features"][:0] = own
+    for switch, listed in features.items():
+        merged = ",".join(dict.fromkeys(n.strip() for n in listed if n.strip()))
+        if merged:
+            args.append(f"{switch}={merged}")
     return args
 
 
