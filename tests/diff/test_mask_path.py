@@ -73,6 +73,19 @@ def antialiased_edges() -> Pair:
     return disc(37, 45, 20.0, 18.0, 11.0), disc(37, 45, 21.3, 18.6, 11.0)
 
 
+def translucent_edges() -> Pair:
+    """A white disc drawn in alpha over transparency: its edge is anti-aliased in alpha, so
+    the anti-aliasing test blends neighbours of different alphas over the checkerboard."""
+
+    def shape(cx: float, cy: float) -> np.ndarray:
+        img = disc(37, 45, cx, cy, 11.0)
+        img[..., 3] = 255 - img[..., 0]
+        img[..., :3] = 255
+        return img
+
+    return shape(20.0, 18.0), shape(21.3, 18.6)
+
+
 def one_row() -> Pair:
     a = opaque(1, 40, 250)
     b = a.copy()
@@ -100,6 +113,7 @@ ADVERSARIAL: dict[str, Callable[[], Pair]] = {
     "the border": border_frame,
     "the four corners": corners,
     "anti-aliased edges": antialiased_edges,
+    "edges anti-aliased in alpha": translucent_edges,
     "one row": one_row,
     "one column": one_column,
 }
@@ -251,3 +265,25 @@ def test_flags_already_excluded_are_not_tested_again() -> None:
     mark_antialiased(counter, counter, candidates, True, excluded)
     assert np.flatnonzero(excluded).tolist() == [2 * 9 + 4, column, dot]
     assert not excluded[~candidates].any()
+
+
+def test_candidates_past_the_mask_share_stay_flags_and_up_to_it_become_positions() -> None:
+    # 100 x 100 px of grey: three rows lighter and two darker (500 candidates, exactly the
+    # 5 % share), two rows changed under the threshold; long runs, so the per-run path.
+    a = opaque(100, 100, 128)
+    b = a.copy()
+    b[:3, :, :3] = 255
+    b[3:5, :, :3] = 0
+    b[5:7, :, :3] = 129
+    assert kernel.MASK_SHARE * a.shape[0] * a.shape[1] == 500
+    found = kernel.match(a, b, threshold=0.1, include_aa=False, checkerboard=True)
+    assert isinstance(found, kernel.Match)
+    assert found.candidates.tolist() == list(range(500))
+    assert found.darker.tolist() == [False] * 300 + [True] * 200
+    assert found.mismatch == 500
+    b[7, 0, :3] = 255  # one more: past the share, the candidates stay one flag a pixel
+    found = kernel.match(a, b, threshold=0.1, include_aa=False, checkerboard=True)
+    assert isinstance(found, kernel.MaskMatch)
+    assert np.flatnonzero(found.candidates).tolist() == [*range(500), 700]
+    assert np.flatnonzero(found.darker).tolist() == list(range(300, 500))
+    assert found.mismatch == 501
