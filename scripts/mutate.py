@@ -64,7 +64,7 @@ DEFAULT = (
     "src/argus/gates/axe.py=tests/gates/test_axe.py",
     "src/argus/gates/focus_visible.py=tests/gates/test_focus_visible.py",
     "src/argus/evidence/probe.py=tests/evidence/test_probe.py",
-    "src/argus/evidence/graphics.py=tests/gates/test_chart_colours.py,tests/gates/test_chart_contrast.py",
+    "src/argus/evidence/graphics.py=tests/evidence/test_graphics.py,tests/gates/test_chart_colours.py,tests/gates/test_chart_contrast.py,tests/gates/test_gate_entrypoints.py",
     "src/argus/gates/inputs.py=tests/gates/test_inputs.py",
     # gates: snapshot family
     "src/argus/gates/_snapshot.py=tests/gates/test_snapshot.py,tests/gates/test_snapshot_outcome.py,tests/gates/test_baseline_browser.py,tests/gates/test_adapter_gates.py,tests/gates/test_snapshot_only.py",

@@ -248,7 +248,10 @@ def parse_graphics(data: Mapping[str, Any], probe: Probe, source: str = "probe.j
         charts,
         max(_int(raw.get("charts_total", len(charts)), f"{where}.charts_total"), len(charts)),
         canvases,
-        max(_int(raw.get("canvases_total", len(canvases)), f"{where}.canvases_total"), 0),
+        max(
+            _int(raw.get("canvases_total", len(canvases)), f"{where}.canvases_total"),
+            len(canvases),
+        ),
         _int(raw.get("canvases_undeclared", 0), f"{where}.canvases_undeclared"),
     )
 
