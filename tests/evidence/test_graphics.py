@@ -242,6 +242,12 @@ def test_a_bare_mark_reads_its_defaults() -> None:
     assert marks[0].path == "rect"  # no path: the tag names it below its <svg>
 
 
+def test_a_box_side_given_as_null_reads_as_zero() -> None:
+    raw = rect(0, 0, 1, 1)
+    raw["box"] = {"x": None, "y": 2, "width": None, "height": None}
+    assert read(doc(raw)).marks[0].box == Box(0.0, 2.0, 0.0, 0.0)
+
+
 @pytest.mark.parametrize(
     ("size", "px"),
     [("9px", 9.0), ("wide px", 16.0), ("px", 16.0), ("12", 16.0), (12, 16.0), (None, 16.0)],
@@ -279,6 +285,7 @@ def test_opacities_are_held_to_zero_to_one(given: float, read_as: float) -> None
         ({"text": 1}, f"{WHERE}.marks[0].text must be a string"),
         ({"font_weight": 700}, f"{WHERE}.marks[0].font_weight must be a string"),
         ({"fill": 1}, f"{WHERE}.marks[0].fill must be a string"),
+        ({"stroke": 1}, f"{WHERE}.marks[0].stroke must be a string"),
         (
             {"stroke": "wobbly"},
             f"{WHERE}.marks[0].stroke 'wobbly' is not a paint; re-sense the view",
@@ -672,8 +679,14 @@ def test_a_backdrop_holds_a_later_smaller_shape_wholly() -> None:
     assert backdrops(plot, rect(20, 9, 10, 10, fill="#000")) == frozenset()
     assert backdrops(plot, rect(101, 20, 10, 10, fill="#000")) == frozenset()
     assert backdrops(plot, rect(20, 101, 10, 10, fill="#000")) == frozenset()
+    # however thin or short the shape it holds
+    assert backdrops(plot, rect(20, 20, 1, 10, fill="#000")) == {0}
+    assert backdrops(plot, rect(20, 20, 10, 0.5, fill="#000")) == {0}
     # text inside it and shapes with no width or no height do not make it one
     assert backdrops(plot, rect(20, 20, 10, 10, tag="text", text="9")) == frozenset()
+    # but a value label ahead of a bar does not hide the bar
+    label = rect(20, 20, 10, 10, tag="text", text="9")
+    assert backdrops(plot, label, rect(40, 20, 10, 10, fill="#000")) == {0}
     assert backdrops(plot, rect(20, 20, 0, 10, fill="#000")) == frozenset()
     assert backdrops(plot, rect(20, 20, 10, 0, fill="#000")) == frozenset()
     # each holder of a later shape is one, bottom first
