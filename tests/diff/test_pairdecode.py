@@ -13,6 +13,7 @@ import pytest
 from PIL import Image
 
 from argus.diff import _pairdecode as pairdecode
+from argus.diff import _preinflate as preinflate
 from argus.diff import png
 from argus.diff.png import decode_png, decode_png_pair
 from argus.diff.pngcheck import check_png_intact
@@ -66,6 +67,11 @@ def png_with_filters(
     )
 
 
+def _plan(first: bytes, second: bytes) -> pairdecode.PairPlan | None:
+    """The plan of a pair of files, each file's image data inflated once."""
+    return pairdecode.plan_pair(pairdecode.filtered(first), pairdecode.filtered(second))
+
+
 def _rgba(img: np.ndarray) -> np.ndarray:
     if img.shape[2] == 4:
         return img
@@ -74,7 +80,7 @@ def _rgba(img: np.ndarray) -> np.ndarray:
 
 def _assert_fast_pair(first: bytes, second: bytes, a: np.ndarray, b: np.ndarray) -> None:
     """The pair takes the row path and decodes to exactly what each file decodes to alone."""
-    assert pairdecode.plan_pair(first, second) is not None
+    assert _plan(first, second) is not None
     got_a, got_b = decode_png_pair(first, second)
     assert np.array_equal(got_a, decode_png(first)) and np.array_equal(got_a, _rgba(a))
     assert np.array_equal(got_b, decode_png(second)) and np.array_equal(got_b, _rgba(b))
@@ -115,7 +121,7 @@ def test_same_filtered_bytes_over_a_different_row_above(channels: int, filters: 
     b = a.copy()
     b[10:60, 4:20, :3] = 0
     first, second = png_with_filters(a, filters), png_with_filters(b, filters)
-    plan = pairdecode.plan_pair(first, second)
+    plan = _plan(first, second)
     assert plan is not None
     if filters == [2]:  # Up: only the box's first row and the row under it differ as bytes
         assert plan.differing == frozenset({10, 60})
@@ -141,7 +147,7 @@ def test_pillow_screenshots_take_the_row_path() -> None:
     b = a.copy()
     b[50:53, 30:80, :3] = (200, 10, 10)
     first, second = (_pillow_png(x[..., :3]) for x in (a, b))
-    plan = pairdecode.plan_pair(first, second)
+    plan = _plan(first, second)
     assert plan is not None and 0 < len(plan.differing) < 90
     _assert_fast_pair(first, second, a[..., :3], b[..., :3])
 
@@ -181,7 +187,7 @@ def test_too_many_differing_rows_decode_the_second_whole() -> None:
     a = np.random.default_rng(3).integers(0, 256, (40, 30, 3), dtype=np.uint8)
     b = 255 - a
     first, second = png_with_filters(a, [2]), png_with_filters(b, [2])
-    assert pairdecode.plan_pair(first, second) is None
+    assert _plan(first, second) is None
     got_b = decode_png_pair(first, second)[1]
     assert np.array_equal(got_b, _rgba(b))
 
@@ -193,7 +199,7 @@ def test_growth_past_the_budget_gives_up() -> None:
     b = a.copy()
     b[1:, :] = 0
     first, second = png_with_filters(a, [2]), png_with_filters(b, [2])
-    plan = pairdecode.plan_pair(first, second)
+    plan = _plan(first, second)
     assert plan is not None and plan.differing == frozenset({1})
     assert pairdecode.decode_second(plan, decode_png(first), png._decode) is None
     assert np.array_equal(decode_png_pair(first, second)[1], _rgba(b))
@@ -222,8 +228,8 @@ def test_other_pngs_are_decoded_whole(kind: str) -> None:
     a = page(40, 30)[..., :3].copy()
     first, second = _saved(Image.fromarray(a)), OTHER_PNGS[kind](a)
     assert pairdecode.filtered(second) is None
-    assert pairdecode.plan_pair(first, second) is None
-    assert pairdecode.plan_pair(second, first) is None
+    assert _plan(first, second) is None
+    assert _plan(second, first) is None
     try:
         alone = decode_png(second, "image 2")
     except InputError as exc:  # an interlaced file of filter-None rows is not one Pillow reads
@@ -238,7 +244,7 @@ def test_other_pngs_are_decoded_whole(kind: str) -> None:
 def test_pngs_of_other_sizes_are_decoded_whole() -> None:
     a = page(40, 30)[..., :3].copy()
     first, second = png_with_filters(a, [1]), png_with_filters(a[2:], [1])
-    assert pairdecode.plan_pair(first, second) is None
+    assert _plan(first, second) is None
     got_b = decode_png_pair(first, second)[1]
     assert got_b.shape == (28, 40, 4) and np.array_equal(got_b, _rgba(a[2:]))
 
@@ -273,7 +279,7 @@ def test_a_bad_second_file_raises_its_own_error() -> None:
     rows = bytearray(zlib.decompress(_idat_body(first)))
     rows[5 * (1 + 30 * 3)] = 9  # row 5's filter type
     second = first.replace(_idat_chunk(first), _chunk(b"IDAT", zlib.compress(bytes(rows))))
-    assert pairdecode.plan_pair(first, second) is not None
+    assert _plan(first, second) is not None
     with pytest.raises(InputError) as alone:
         decode_png(second, "b.png")
     with pytest.raises(InputError) as paired:
@@ -313,7 +319,7 @@ def test_a_second_header_is_left_to_pillow() -> None:
     shorter = _chunk(b"IHDR", struct.pack(">IIBBBBB", 40, 20, 8, 2, 0, 0, 0))
     twice = good.replace(header, header + shorter)
     assert pairdecode.filtered(twice) is None
-    assert pairdecode.plan_pair(good, twice) is None
+    assert _plan(good, twice) is None
     alone = decode_png(twice)
     assert alone.shape == (20, 40, 4)
     assert np.array_equal(decode_png_pair(good, twice)[1], alone)
@@ -409,7 +415,7 @@ def _spans(plan: pairdecode.PairPlan, first: bytes) -> tuple[np.ndarray | None, 
 
 def _planned(a: np.ndarray, b: np.ndarray, filters: list[int]) -> tuple[pairdecode.PairPlan, bytes]:
     first, second = png_with_filters(a, filters), png_with_filters(b, filters)
-    plan = pairdecode.plan_pair(first, second)
+    plan = _plan(first, second)
     assert plan is not None
     return plan, first
 
@@ -466,4 +472,145 @@ def test_half_of_the_rows_may_be_decoded() -> None:
     got, heights = _spans(plan, first)
     assert got is not None and np.array_equal(got, _rgba(b)) and heights == [21]
     b[30, 2] = 9  # 21 rows: the second is decoded whole
-    assert pairdecode.plan_pair(first, png_with_filters(b, [1])) is None
+    assert _plan(first, png_with_filters(b, [1])) is None
+
+
+class _CountingZlib:
+    """zlib-ng as the pair decode sees it, recording every stream it is asked to inflate."""
+
+    def __init__(self, real: object) -> None:
+        self.real = real
+        self.inflated: list[bytes] = []
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.real, name)
+
+    def decompress(self, data: bytes, *args: object) -> bytes:
+        self.inflated.append(bytes(data))
+        return self.real.decompress(data, *args)  # type: ignore[attr-defined,no-any-return]
+
+    def decompressobj(self, *args: object) -> object:
+        return _CountingInflater(self, self.real.decompressobj(*args))  # type: ignore[attr-defined]
+
+
+class _CountingInflater:
+    def __init__(self, owner: _CountingZlib, real: object) -> None:
+        self.owner, self.real = owner, real
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.real, name)
+
+    def decompress(self, data: bytes, *args: object) -> bytes:
+        self.owner.inflated.append(bytes(data))
+        return self.real.decompress(data, *args)  # type: ignore[attr-defined,no-any-return]
+
+
+def _stored_only(data: bytes) -> bool:
+    """Whether a PNG's image data is deflate's stored blocks alone (Pillow only copies it)."""
+    body = _idat_body(data)
+    pos = 2  # past the zlib header
+    while True:
+        head = body[pos]
+        if head & 0b110:  # BTYPE other than 00: compressed
+            return False
+        (length,) = struct.unpack("<H", body[pos + 1 : pos + 3])
+        pos += 5 + length
+        if head & 1:  # BFINAL
+            return pos + 4 == len(body)
+
+
+def _count_inflations(monkeypatch: pytest.MonkeyPatch) -> tuple[_CountingZlib, list[bytes]]:
+    """zlib-ng's inflations, and every PNG given to Pillow, from now on."""
+    counting = _CountingZlib(pairdecode.fast_zlib)
+    monkeypatch.setattr(pairdecode, "fast_zlib", counting)
+    monkeypatch.setattr(preinflate, "fast_zlib", counting)
+    decoded: list[bytes] = []
+    real = png._decode
+
+    def recording(data: bytes) -> np.ndarray:
+        decoded.append(data)
+        return real(data)
+
+    monkeypatch.setattr(png, "_decode", recording)
+    return counting, decoded
+
+
+@pytest.mark.parametrize("pre_inflate", [False, True])
+@pytest.mark.parametrize("channels", CHANNELS)
+def test_each_file_of_a_sparse_pair_is_inflated_once(
+    monkeypatch: pytest.MonkeyPatch, pre_inflate: bool, channels: int
+) -> None:
+    """zlib-ng inflates each file's image data once; Pillow decodes the first from those rows
+    and the second's differing span from its own, each as stored blocks it only copies (so it
+    inflates neither file again), whether or not decode_png would pre-inflate a file alone."""
+    a = page(120, 90)[..., :channels].copy()
+    b = a.copy()
+    b[50:53, 30:80, :3] = (200, 10, 10)
+    first, second = _pillow_png(a), _pillow_png(b)
+    monkeypatch.setattr(png, "PRE_INFLATE", pre_inflate)
+    counting, decoded = _count_inflations(monkeypatch)
+    got_a, got_b = decode_png_pair(first, second)
+    assert sorted(counting.inflated) == sorted([_idat_body(first), _idat_body(second)])
+    assert all(_stored_only(data) for data in decoded)
+    assert decoded[0] == preinflate.pre_inflated(first)  # the first whole, from its rows
+    spans = [png._decode(data).shape[0] for data in decoded[1:]]  # then the second's spans
+    assert len(spans) > 0 and sum(spans) < 20
+    assert np.array_equal(got_a, _rgba(a)) and np.array_equal(got_b, _rgba(b))
+
+
+def test_the_first_is_decoded_from_its_one_inflation_beside_any_second(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A second file that is not a plain PNG (a palette) is decoded whole, as Pillow reads
+    it; the first is still decoded from the rows its one inflation gave."""
+    a = page(40, 30)[..., :3].copy()
+    first, second = _pillow_png(a), OTHER_PNGS["palette"](a)
+    alone = decode_png(second)
+    counting, decoded = _count_inflations(monkeypatch)
+    got_a, got_b = decode_png_pair(first, second)
+    assert counting.inflated == [_idat_body(first)]
+    assert sorted(decoded) == sorted([preinflate.pre_inflated(first), second])
+    assert np.array_equal(got_a, _rgba(a)) and np.array_equal(got_b, alone)
+
+
+def _with_bad_filter(data: bytes, row: int, width: int) -> bytes:
+    rows = bytearray(zlib.decompress(_idat_body(data)))
+    rows[row * (1 + width * 3)] = 9  # no such filter type
+    return data.replace(_idat_chunk(data), _chunk(b"IDAT", zlib.compress(bytes(rows))))
+
+
+@pytest.mark.parametrize("second_bad", [False, True])
+def test_a_first_file_bad_in_its_rows_raises_its_own_error(second_bad: bool) -> None:
+    """The first file's rows inflate (so its stored copy is what Pillow is given first) but
+    one holds an unknown filter type: its error is the one decoding it alone raises, naming
+    it, beside a good second file or a bad one."""
+    a = page(30, 20)[..., :3].copy()
+    good = png_with_filters(a, [1])
+    first = _with_bad_filter(good, 5, 30)
+    second = _with_bad_filter(good, 7, 30) if second_bad else good
+    assert pairdecode.filtered(first) is not None
+    with pytest.raises(InputError) as alone:
+        decode_png(first, "a.png")
+    with pytest.raises(InputError) as paired:
+        decode_png_pair(first, second, ("a.png", "b.png"))
+    assert str(paired.value) == str(alone.value) and str(alone.value).startswith("a.png: ")
+
+
+def test_a_first_file_with_chunks_after_its_rows_is_decoded_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Chunks after the image data are left to Pillow (``pre_inflated`` would not take them
+    either): the first is decoded from the file, and the second still from the first."""
+    a = page(40, 30)[..., :3].copy()
+    b = a.copy()
+    b[10, 3:9] = 0
+    plain = png_with_filters(a, [1])
+    iend = plain.index(b"IEND") - 4
+    first = plain[:iend] + _chunk(b"tEXt", b"k\x00v") + plain[iend:]
+    second = png_with_filters(b, [1])
+    assert pairdecode.filtered(first) is not None and preinflate.stored_as(first, b"") is None
+    counting, decoded = _count_inflations(monkeypatch)
+    got_a, got_b = decode_png_pair(first, second)
+    assert sorted(counting.inflated) == sorted([_idat_body(first), _idat_body(second)])
+    assert decoded[0] == first and len(decoded) == 2 and _stored_only(decoded[1])
+    assert np.array_equal(got_a, _rgba(a)) and np.array_equal(got_b, _rgba(b))

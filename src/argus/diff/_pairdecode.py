@@ -4,11 +4,13 @@ The two images of a diff are mostly the same picture, and decoding is most of a 
 pair's time (inflating, unfiltering, RGB to RGBA: about 7 ms a 1440x900 screenshot). A PNG
 row is filtered against the row above it, so a row of the second image decodes to the same
 pixels as the first's when its filtered bytes are the same and the row above decoded the same
-(row 0 has no row above). ``plan_pair`` inflates both images' data with zlib-ng (a tenth of
-Pillow's inflate through the system zlib) and compares the filtered rows; ``decode_second``
-then starts from a copy of the first image's pixels and lets Pillow decode each span of rows
-that differ, given as a small PNG whose first row is the decoded row above the span (filter
-None) and whose other rows are the second image's filtered bytes as they are. A span whose
+(row 0 has no row above). ``filtered`` inflates an image's data with zlib-ng (a tenth of
+Pillow's inflate through the system zlib), once a file: the first's rows are also what Pillow
+decodes the first image from (``argus.diff._preinflate.stored_as``). ``plan_pair`` compares
+the two files' filtered rows; ``decode_second`` then starts from a copy of the first image's
+pixels and lets Pillow decode each span of rows that differ, given as a small PNG whose first
+row is the decoded row above the span (filter None) and whose other rows are the second
+image's filtered bytes as they are. A span whose
 last row still differs is extended (a row below may hold the same filtered bytes over
 different pixels), doubling, until the rows meet again.
 
@@ -129,14 +131,11 @@ def filtered(data: bytes) -> Filtered | None:
     return Filtered(ihdr, width, height, channels, rows)
 
 
-def plan_pair(first: bytes, second: bytes) -> PairPlan | None:
-    """A plan to decode ``second`` from ``first``'s pixels, or None to decode both whole:
-    either is not a plain PNG (``filtered``), their headers differ, or too many rows differ."""
-    a = filtered(first)
-    if a is None:
-        return None
-    b = filtered(second)
-    if b is None or b.ihdr != a.ihdr:
+def plan_pair(a: Filtered | None, b: Filtered | None) -> PairPlan | None:
+    """A plan to decode the second image from the first's pixels, given each file's image
+    data inflated (``filtered``, each file once), or None to decode both whole: either is
+    not a plain PNG, their headers differ, or too many rows differ."""
+    if a is None or b is None or b.ihdr != a.ihdr:
         return None
     limit = int(a.height * MAX_SHARE)
     differing = differing_rows(a.rows, b.rows, a.row_length, limit)

@@ -55,11 +55,9 @@ def _stored_png(head: memoryview, filtered: bytes, zlib: ModuleType) -> bytes:
     return bytes(out)
 
 
-def pre_inflated(data: bytes) -> bytes | None:
-    """``data`` (a PNG) with its image data stored uncompressed, or None to decode as is."""
-    zlib = fast_zlib
-    if zlib is None:
-        return None
+def _image_data(data: bytes) -> tuple[int, list[bytes]] | None:
+    """Where a PNG's image data begins and its IDAT chunks' data, or None when they are not
+    one run of IDAT chunks followed by IEND alone (then Pillow decodes the original)."""
     pos = _SIGNATURE_LENGTH
     head_end = 0
     idat: list[bytes] = []
@@ -80,6 +78,16 @@ def pre_inflated(data: bytes) -> bytes | None:
         pos = body_end + 4
     if not idat:
         return None
+    return head_end, idat
+
+
+def pre_inflated(data: bytes) -> bytes | None:
+    """``data`` (a PNG) with its image data stored uncompressed, or None to decode as is."""
+    zlib = fast_zlib
+    found = _image_data(data) if zlib is not None else None
+    if zlib is None or found is None:
+        return None
+    head_end, idat = found
     try:
         inflater = zlib.decompressobj()
         filtered = inflater.decompress(b"".join(idat), MAX_INFLATED)
@@ -88,3 +96,15 @@ def pre_inflated(data: bytes) -> bytes | None:
     except zlib.error:
         return None  # corrupt: Pillow raises the error the user sees
     return _stored_png(memoryview(data)[:head_end], filtered, zlib)
+
+
+def stored_as(data: bytes, inflated: bytes) -> bytes | None:
+    """``data`` (a PNG) with ``inflated`` stored uncompressed in place of its image data:
+    ``pre_inflated`` for a caller that has inflated the data already (the pair decode's
+    ``filtered``, which takes only a stream that inflates to exactly its rows and ends), or
+    None to decode as is."""
+    zlib = fast_zlib
+    found = _image_data(data) if zlib is not None else None
+    if zlib is None or found is None:
+        return None
+    return _stored_png(memoryview(data)[: found[0]], inflated, zlib)

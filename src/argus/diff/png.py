@@ -13,7 +13,9 @@ copy through ``tobytes``). 16-bit greyscale, which Pillow's own conversion clips
 
 A pair (``decode_png_pair``) decodes its first image whole and its second from the first's
 pixels and its own differing rows (``argus.diff._pairdecode``): the same pixels, for the
-decode of one image and a few rows.
+decode of one image and a few rows. Each file's image data is inflated once, by zlib-ng: the
+first image is decoded from its inflated rows stored uncompressed, as ``pre_inflated`` would
+give them, whatever this Pillow inflates with.
 
 Before any decoding, ``check_png`` (argus.diff.pngcheck, re-exported here) refuses what
 Pillow must never see.
@@ -28,8 +30,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageFile, PngImagePlugin, UnidentifiedImageError
 
-from argus.diff._pairdecode import PairPlan, decode_second, plan_pair
-from argus.diff._preinflate import pre_inflated
+from argus.diff._pairdecode import Filtered, PairPlan, decode_second, filtered, plan_pair
+from argus.diff._preinflate import pre_inflated, stored_as
 from argus.diff.arrays import U8
 from argus.diff.pngcheck import MAX_METADATA_CHUNKS as MAX_METADATA_CHUNKS
 from argus.diff.pngcheck import MAX_PNG_BYTES as MAX_PNG_BYTES
@@ -126,7 +128,12 @@ def _decode(data: bytes) -> U8:
 def decode_png(data: bytes, source: Path | str = "image") -> U8:
     """Decode PNG bytes to RGBA; anything that is not a readable PNG is an InputError."""
     check_png(data, source)
-    prepared = pre_inflated(data) if PRE_INFLATE else None
+    return _decode_prepared(data, source, pre_inflated(data) if PRE_INFLATE else None)
+
+
+def _decode_prepared(data: bytes, source: Path | str, prepared: bytes | None) -> U8:
+    """Decode checked PNG bytes, from ``prepared`` (the same PNG with its image data stored
+    uncompressed, ``argus.diff._preinflate``) when there is one and it decodes."""
     try:
         if prepared is not None:
             try:
@@ -154,27 +161,41 @@ def load_png_pair(first: Path, second: Path) -> tuple[U8, U8]:
 def decode_png_pair(
     first: bytes, second: bytes, sources: tuple[Path | str, Path | str] = ("image 1", "image 2")
 ) -> tuple[U8, U8]:
-    """Decode two PNGs: the first on a thread of its own (a bare thread, not a pool:
-    concurrent.futures' imports cost ``argus diff`` more than the thread does) while this
-    one compares their image data row by row (``argus.diff._pairdecode``); the second is
-    then built from the first's pixels and its own differing rows, or decoded whole when it
-    cannot be (here, beside the first). An error in the first image is the one raised when
-    both are bad."""
+    """Decode two PNGs, inflating each file's image data once (``argus.diff._pairdecode``).
+    The first is decoded on a thread of its own (a bare thread, not a pool:
+    concurrent.futures' imports cost ``argus diff`` more than the thread does): it inflates
+    the first's image data, hands it to this thread, then decodes the first from it, while
+    this one inflates the second's and compares the two row by row. The second is then built
+    from the first's pixels and its own differing rows, or decoded whole when it cannot be
+    (here, beside the first). An error in the first image is the one raised when both are
+    bad."""
     decoded: list[U8] = []
     failed: list[BaseException] = []
+    first_rows: list[Filtered | None] = []
+    handed = threading.Event()  # set once first_rows holds the first's image data, or never will
 
     def decode_first() -> None:
         try:
-            decoded.append(decode_png(first, sources[0]))
+            check_png(first, sources[0])
+            inflated = filtered(first)
+            first_rows.append(inflated)
+            handed.set()
+            decoded.append(_decode_prepared(first, sources[0], _prepared_first(first, inflated)))
         except BaseException as exc:  # handed to the caller's thread below
             failed.append(exc)
+        finally:
+            handed.set()
 
     worker = threading.Thread(target=decode_first, name="argus-png", daemon=True)
     worker.start()
     second_failed: BaseException | None = None
     b: U8 | None = None
+    plan: PairPlan | None = None
     try:
-        plan = plan_pair(first, second) if _checked_quietly(second) else None
+        second_rows = filtered(second) if _checked_quietly(second) else None
+        if second_rows is not None:
+            handed.wait()
+            plan = plan_pair(first_rows[0], second_rows) if first_rows else None
         if plan is None:
             try:
                 b = decode_png(second, sources[1])
@@ -192,6 +213,14 @@ def decode_png_pair(
     if b is None:
         b = decode_png(second, sources[1])
     return a, b
+
+
+def _prepared_first(data: bytes, inflated: Filtered | None) -> bytes | None:
+    """The first image of a pair with its image data stored uncompressed: from the rows the
+    pair decode inflated (Pillow then only copies them), else as ``decode_png`` would."""
+    if inflated is not None:
+        return stored_as(data, inflated.rows)
+    return pre_inflated(data) if PRE_INFLATE else None
 
 
 def _checked_quietly(data: bytes) -> bool:
