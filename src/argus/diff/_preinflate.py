@@ -31,28 +31,26 @@ _IEND = b"\x00\x00\x00\x00IEND\xaeB`\x82"
 
 def _stored_png(head: memoryview, filtered: bytes, zlib: ModuleType) -> bytes:
     """``head`` (signature and chunks before the image data), one IDAT chunk holding
-    ``filtered`` as a zlib stream of stored deflate blocks, and IEND: built in one buffer,
-    since each extra copy of a large image costs more than the inflating saved."""
+    ``filtered`` as a zlib stream of stored deflate blocks, and IEND: the pieces joined in one
+    copy (a buffer filled in place and then copied to bytes was 9 against 0.6 ms at 1440x900,
+    3.9 MB of rows), the chunk's CRC taken piece by piece."""
     n_blocks = max(1, -(-len(filtered) // _STORED_BLOCK))
-    body_length = 2 + 5 * n_blocks + len(filtered) + 4
-    out = bytearray(len(head) + 12 + body_length + 12)
-    out[: len(head)] = head
-    pos = len(head)
-    _LENGTH.pack_into(out, pos, body_length)
-    out[pos + 4 : pos + 10] = b"IDAT\x78\x01"  # zlib header: deflate, 32K window, no dict
-    at = pos + 10
     source = memoryview(filtered)
+    kind = b"IDAT\x78\x01"  # zlib header: deflate, 32K window, no dict
+    parts: list[bytes | memoryview] = [kind]
+    crc = zlib.crc32(kind)
     for i in range(n_blocks):
         block = source[i * _STORED_BLOCK : (i + 1) * _STORED_BLOCK]
         # stored block header: BFINAL on the last, BTYPE 00, then LEN and its complement
-        _BLOCK_HEADER.pack_into(out, at, i == n_blocks - 1, len(block), len(block) ^ 0xFFFF)
-        out[at + 5 : at + 5 + len(block)] = block
-        at += 5 + len(block)
-    _LENGTH.pack_into(out, at, zlib.adler32(filtered) & 0xFFFFFFFF)
-    at += 4
-    _LENGTH.pack_into(out, at, zlib.crc32(memoryview(out)[pos + 4 : at]) & 0xFFFFFFFF)
-    out[at + 4 :] = _IEND
-    return bytes(out)
+        header = _BLOCK_HEADER.pack(i == n_blocks - 1, len(block), len(block) ^ 0xFFFF)
+        crc = zlib.crc32(block, zlib.crc32(header, crc))
+        parts += (header, block)
+    check = _LENGTH.pack(zlib.adler32(filtered) & 0xFFFFFFFF)
+    crc = zlib.crc32(check, crc)
+    body_length = 2 + 5 * n_blocks + len(filtered) + 4
+    return b"".join(
+        (head, _LENGTH.pack(body_length), *parts, check, _LENGTH.pack(crc & 0xFFFFFFFF), _IEND)
+    )
 
 
 def _image_data(data: bytes) -> tuple[int, list[bytes]] | None:
