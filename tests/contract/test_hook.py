@@ -450,9 +450,18 @@ def test_an_unreadable_event_is_the_problem_named_before_unresolved_places(
 ) -> None:
     out = json.loads(run_stop_hook(b"\xff", "relative/place", tmp_path))
     assert out["reason"].splitlines()[0] == "the Stop event could not be read (UnicodeDecodeError)"
+    # ...and the places it could not resolve are named after it, not dropped.
+    assert out["reason"].splitlines()[1:] == [
+        "CLAUDE_PROJECT_DIR ('relative/place') is not an absolute path",
+        "(argus hook stop could not read its event, so it cannot prove no run is open; "
+        "fix the hook's input, or a person stops the session)",
+    ]
     out = json.loads(run_stop_hook(b"{}", "relative/place", tmp_path))
-    first = "CLAUDE_PROJECT_DIR ('relative/place') is not an absolute path"
-    assert out["reason"].splitlines()[0] == first
+    assert out["reason"].splitlines() == [
+        "CLAUDE_PROJECT_DIR ('relative/place') is not an absolute path",
+        "(argus hook stop could not resolve every place it was told to look in, so it cannot "
+        "prove no run is open; fix the hook's settings, or a person stops the session)",
+    ]
 
 
 def test_session_start_briefs_the_loop_runs_it_is_given_after_the_contract_runs(

@@ -215,15 +215,18 @@ def run_stop_hook(raw: bytes, project_dir: str | None, cwd: Path | None) -> str:
     it was given that cannot be resolved, ``cwd`` None when the hook's own directory is
     gone)."""
     try:
-        payload, problem = read_event(raw)
+        payload, unread = read_event(raw)
         starts, unresolved = hook_starts(payload, project_dir, cwd)
-        if problem is None and unresolved:
-            problem = "; ".join(unresolved)
-        decision = decide(starts, problem)
-        if decision is not None and problem:
+        problems = [unread] if unread else []
+        if unresolved:
+            problems.append("; ".join(unresolved))
+        decision = decide(starts, "\n".join(problems) or None)
+        if decision is not None and problems:
+            what = "read its event" if unread else "resolve every place it was told to look in"
+            fix = "the hook's input" if unread else "the hook's settings"
             decision["reason"] += (
-                "\n(argus hook stop could not read its event, so it cannot prove no run is "
-                "open; fix the hook's input, or a person stops the session)"
+                f"\n(argus hook stop could not {what}, so it cannot prove no run is open; "
+                f"fix {fix}, or a person stops the session)"
             )
     except BaseException as exc:
         if isinstance(exc, KeyboardInterrupt | SystemExit):
