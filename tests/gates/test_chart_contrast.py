@@ -70,7 +70,8 @@ def run(doc: dict[str, Any], render: Path | None = None) -> GateOutcome:
 
 def label(colour: str, **kw: Any) -> dict[str, Any]:
     box = kw.pop("box", {"x": 40, "y": 130, "width": 30, "height": 16})
-    return mark("text", text="North", fill=colour, font_size="14px", box=box, **kw)
+    text = kw.pop("text", "North")
+    return mark("text", text=text, fill=colour, font_size="14px", box=box, **kw)
 
 
 def test_dark_axis_labels_at_1_3_to_1_fail_from_styles() -> None:
@@ -201,6 +202,8 @@ def test_which_controls_show_a_glyph() -> None:
     assert not glyph("Send the form", "Go")  # a word, not a glyph: measured as text
     assert glyph("Next page", "»")
     assert not glyph("More options", "Menu")  # words, not a glyph: measured as text
+    # Not a control at all: a symbol is no glyph standing for one.
+    assert not glyph_of_control(parse_probe(page(el("span", text="×"))).elements[1])
 
 
 def test_text_hidden_from_assistive_technology_and_invisible_is_exempt() -> None:
@@ -460,3 +463,115 @@ def test_svg_text_read_from_the_render_is_named_and_hidden_text_drawn_unseen_is_
     hidden["viewport"] = {"width": 1280, "height": 400}
     outcome = run(hidden, path)
     assert outcome.status is GateStatus.PASS and outcome.data["unseen"] == 1
+
+
+# --- a page of HTML text and charts, every count -----------------------------------------------
+
+WHITE_TEXT = "rgb(255, 255, 255)"  # drawn in the white page's own colour
+
+
+def text_and_chart_page(
+    html: list[dict[str, Any]],
+    marks: list[dict[str, Any]],
+    legend: dict[str, Any] | None = None,
+    body_bg: str = "rgb(255, 255, 255)",
+) -> dict[str, Any]:
+    """A page (white unless given): the chart's <svg> (element 1), a legend key (element 2),
+    then ``html``."""
+    doc = page(
+        el("svg", id="chart", box={"x": 0, "y": 0, "width": 400, "height": 200}),
+        el("span", id="key", box={"x": 0, "y": 220, "width": 12, "height": 12}),
+        *html,
+        body_bg=body_bg,
+    )
+    doc["graphics"] = {
+        "marks": [{"index": i, **m} for i, m in enumerate(marks)],
+        "charts": [{"svg": 1, "role": "img", "name": "Revenue", "legend": legend}],
+    }
+    return doc
+
+
+def at(row: int) -> dict[str, int]:
+    return {"x": 200, "y": 10 + 20 * row, "width": 30, "height": 16}
+
+
+def test_the_counts_and_summary_of_text_and_charts_in_full() -> None:
+    html = [
+        el("p", id="note", text="Note", color=MID),  # 3.95:1, below 4.5:1
+        el("p", id="fine", text="Fine", color=DARK),
+        el("span", id="ghost1", text="Loading", color=WHITE_TEXT),  # hidden and unseen
+        el("span", id="ghost2", text="Saving", color=WHITE_TEXT),
+    ]
+    legend = {
+        "source": "data-argus-legend",
+        "items": [
+            {
+                "series": "north",
+                "label": "North",
+                "swatch": {"kind": "box", "color": DARK, "box": at(12), "element": 2},
+            }
+        ],
+    }
+    marks = [
+        mark(id="bar", path="#bar", fill=MID),  # 3.95:1: meets 3:1
+        mark(id="bar2", path="#bar2", fill=DARK, box=at(11)),
+        mark(id="bar3", path="#bar3", fill=DARK, box=at(10)),
+        label(DARK, id="ok", path="#ok", box=at(0)),
+        label(GREY, id="low", path="#low", box=at(1)),  # 2.85:1: the worst ratio
+        label(MID, id="up", path="#up", text="▲", box=at(2)),  # symbols: 3:1, met
+        label(WHITE_TEXT, decorative="aria-hidden", box=at(3)),  # unseen
+        label(DARK, opacity=0, box=at(4)),  # invisible three ways
+        label("rgba(22, 24, 29, 0)", box=at(5)),
+        label(DARK, fill_opacity=0, box=at(6)),
+        label(MID, decorative="aria-hidden", text="★", box=at(7)),  # decorative
+        label(MID, decorative="aria-hidden", text="•", box=at(8)),
+    ]
+    doc = text_and_chart_page(html, marks, legend)
+    for index in (5, 6):
+        doc["elements"][index]["aria_hidden"] = True
+    outcome = run(doc)
+    assert outcome.status is GateStatus.FAIL
+    assert [(f.element, f.expected) for f in outcome.findings] == [
+        ("#note", ">= 4.5:1"),
+        ("#low", ">= 4.5:1"),
+    ]
+    assert outcome.data == {
+        "checked": 2 + 7,
+        "failed": 2,
+        "not_measurable": 0,
+        "from_render": 0,
+        "svg_text": 3,
+        "chart_marks": 3,
+        "legend_swatches": 1,
+        "chart_failed": 1,
+        "invisible": 3,
+        "unseen": 3,
+        "hidden": 0,
+        "inactive": 0,
+        "decorative": 2,
+        "fields": 0,
+        "level": "AA",
+        "worst_ratio": 2.85,
+    }
+    assert outcome.summary == (
+        "2 text(s): 1 below WCAG AA, 0 not measurable (0 measured from the render); charts: "
+        "3 SVG text(s), 3 mark(s), 1 legend swatch(es): 1 below their minimum, 0 not "
+        "measurable; not applicable: 0 inactive, 6 hidden, 2 decorative"
+    )
+
+
+def test_svg_text_is_held_to_the_level_asked() -> None:
+    doc = text_and_chart_page([], [label("rgb(100, 100, 100)", id="t", path="#t")])  # 5.9:1
+    probe = parse_probe(doc)
+    assert run(doc).status is GateStatus.PASS
+    outcome = check_rendered_contrast(probe, None, "AAA", parse_graphics(doc, probe))
+    (finding,) = outcome.findings
+    assert (finding.element, finding.expected) == ("#t", ">= 7:1")
+
+
+def test_svg_text_on_a_transparent_page_is_measured_on_the_canvas_the_probe_names() -> None:
+    doc = text_and_chart_page([], [label(DARK, id="t", path="#t")], body_bg="rgba(0, 0, 0, 0)")
+    doc["elements"][0]["canvas"] = "rgb(0, 0, 0)"
+    (finding,) = run(doc).findings  # near-black text on the black canvas
+    assert (finding.element, finding.value) == ("#t", "1.18:1")
+    assert "on #000000" in finding.message
