@@ -149,6 +149,22 @@ ARIA = (
 )
 
 
+@pytest.mark.parametrize(
+    ("snapshot", "template", "named"),
+    [
+        ('heading "Habits"', '- heading "Habits"', "probe.json aria_snapshot"),
+        (ARIA, 'heading "Habits"', "spec aria_snapshot expectation"),
+    ],
+)
+def test_a_malformed_snapshot_or_template_is_refused_naming_which(
+    make_packet: PacketFactory, snapshot: str, template: str, named: str
+) -> None:
+    probe = {**good_page(), "aria_snapshot": snapshot}
+    refusal = rf"functional_correctness: {named}: line 1 does not start with '- '"
+    with pytest.raises(InputError, match=refusal):
+        functional(make_packet, probe, expectations={"aria_snapshot": template})
+
+
 @pytest.mark.parametrize("snapshot", [None, "", "  \n", 42])
 def test_a_template_without_a_snapshot_to_match_abstains(
     make_packet: PacketFactory, snapshot: Any
@@ -530,6 +546,18 @@ def test_the_evidence_clips_where_a_word_is_to_60_characters(
     result = functional(make_packet, probe, expectations=None)
     where = parse_probe(probe, "probe.json").selector(parse_probe(probe, "probe.json").elements[1])
     assert len(where) > 60 and f"in {clip(where, 60)}" in result.evidence
+
+
+def test_a_typed_check_is_one_of_the_checks_with_its_numbers(make_packet: PacketFactory) -> None:
+    # A focus trap the walk shows holding, beside a count that holds and one that fails.
+    trap = {"region": "wizard", "traps": True, "start": "s0", "presses": 2}
+    stops = [{"id": "", "testid": f"s{i}", "tag": "input", "inside": True} for i in range(3)]
+    probe = {**good_page(), "focus_trap": {"region": "wizard", "from": "s0", "stops": stops}}
+    spec = {"focus_trap": trap, **counts(BUTTONS, WRONG)}
+    result = functional(make_packet, probe, expectations=spec)
+    assert result.score == 0.5, result.evidence
+    assert (result.numbers["checks"], result.numbers["failed"]) == (3, 1)
+    assert list(result.numbers["typed"]) == ["focus_trap"], result.numbers
 
 
 def test_a_failed_count_says_what_was_counted(make_packet: PacketFactory) -> None:
