@@ -492,6 +492,9 @@ class _CountingZlib:
     def decompressobj(self, *args: object) -> object:
         return _CountingInflater(self, self.real.decompressobj(*args))  # type: ignore[attr-defined]
 
+    def _ZlibDecompressor(self) -> object:  # zlib-ng's name
+        return _CountingInflater(self, self.real._ZlibDecompressor())  # type: ignore[attr-defined]
+
 
 class _CountingInflater:
     def __init__(self, owner: _CountingZlib, real: object) -> None:
@@ -501,7 +504,8 @@ class _CountingInflater:
         return getattr(self.real, name)
 
     def decompress(self, data: bytes, *args: object) -> bytes:
-        self.owner.inflated.append(bytes(data))
+        if data:  # not the calls that go on inflating what it was given
+            self.owner.inflated.append(bytes(data))
         return self.real.decompress(data, *args)  # type: ignore[attr-defined,no-any-return]
 
 
@@ -558,18 +562,24 @@ def test_each_file_of_a_sparse_pair_is_inflated_once(
     assert np.array_equal(got_a, _rgba(a)) and np.array_equal(got_b, _rgba(b))
 
 
+@pytest.mark.parametrize("pre_inflate", [False, True])
 def test_the_first_is_decoded_from_its_one_inflation_beside_any_second(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, pre_inflate: bool
 ) -> None:
-    """A second file that is not a plain PNG (a palette) is decoded whole, as Pillow reads
-    it; the first is still decoded from the rows its one inflation gave."""
+    """A second file that is not a plain PNG (a palette) is decoded whole, as decode_png
+    decodes it alone (pre-inflated or not); the first is still decoded from the rows its one
+    inflation gave."""
     a = page(40, 30)[..., :3].copy()
     first, second = _pillow_png(a), OTHER_PNGS["palette"](a)
+    monkeypatch.setattr(png, "PRE_INFLATE", pre_inflate)
     alone = decode_png(second)
     counting, decoded = _count_inflations(monkeypatch)
     got_a, got_b = decode_png_pair(first, second)
-    assert counting.inflated == [_idat_body(first)]
-    assert sorted(decoded) == sorted([preinflate.pre_inflated(first), second])
+    inflated = [_idat_body(first), _idat_body(second)] if pre_inflate else [_idat_body(first)]
+    assert sorted(counting.inflated) == sorted(inflated)
+    given = [bytes(data) for data in decoded]  # a StoredPng as the PNG Pillow read from it
+    whole = preinflate.pre_inflated(second) if pre_inflate else second
+    assert sorted(given) == sorted([preinflate.pre_inflated(first), whole])
     assert np.array_equal(got_a, _rgba(a)) and np.array_equal(got_b, alone)
 
 

@@ -7,12 +7,21 @@ blocks, which Pillow then only copies and unfilters. Filters, interlacing and ev
 before the image data are kept byte for byte, so the decoded pixels are identical. Without
 the ``zlib-ng`` package, or for anything unusual, it returns None and Pillow decodes the
 original.
+
+The inflate is bounded by the size the header gives (``inflated_size``): the data must
+inflate to exactly that and end, as Pillow reads it, so a stream that inflates to more (a
+bomb) stops one byte past it. Bounding it by ``MAX_INFLATED`` instead made zlib-ng reserve
+and touch an output buffer of that size: 3.3 ms and about 980 page faults a 1440x900
+screenshot, against 0.5 ms (docs/bench.md, 2026-12-03).
 """
 
 from __future__ import annotations
 
 import struct
+from collections.abc import Iterator
 from types import ModuleType
+
+from argus.diff.pngcheck import _IHDR
 
 fast_zlib: ModuleType | None
 try:
@@ -22,6 +31,19 @@ except ImportError:  # a speed-up only: plain Pillow decoding still works withou
 
 # Above this many inflated bytes the three copies in memory are not worth the speed.
 MAX_INFLATED = 128 * 1024 * 1024
+# Samples a pixel by colour type: grey, RGB, palette, grey and alpha, RGBA.
+_SAMPLES = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
+_DEPTHS = {0: (1, 2, 4, 8, 16), 2: (8, 16), 3: (1, 2, 4, 8), 4: (8, 16), 6: (8, 16)}
+# Adam7's passes: first column, first row, column step, row step.
+_ADAM7 = (
+    (0, 0, 8, 8),
+    (4, 0, 8, 8),
+    (0, 4, 4, 8),
+    (2, 0, 4, 4),
+    (0, 2, 2, 4),
+    (1, 0, 2, 2),
+    (0, 1, 1, 2),
+)
 _SIGNATURE_LENGTH = 8
 _LENGTH = struct.Struct(">I")
 _BLOCK_HEADER = struct.Struct("<BHH")
@@ -29,43 +51,48 @@ _STORED_BLOCK = 65535
 _IEND = b"\x00\x00\x00\x00IEND\xaeB`\x82"
 
 
-def _stored_png(head: memoryview, filtered: bytes, zlib: ModuleType) -> bytes:
-    """``head`` (signature and chunks before the image data), one IDAT chunk holding
-    ``filtered`` as a zlib stream of stored deflate blocks, and IEND: the pieces joined in one
-    copy (a buffer filled in place and then copied to bytes was 9 against 0.6 ms at 1440x900,
-    3.9 MB of rows), the chunk's CRC taken piece by piece."""
-    n_blocks = max(1, -(-len(filtered) // _STORED_BLOCK))
-    source = memoryview(filtered)
-    kind = b"IDAT\x78\x01"  # zlib header: deflate, 32K window, no dict
-    parts: list[bytes | memoryview] = [kind]
-    crc = zlib.crc32(kind)
-    for i in range(n_blocks):
-        block = source[i * _STORED_BLOCK : (i + 1) * _STORED_BLOCK]
-        # stored block header: BFINAL on the last, BTYPE 00, then LEN and its complement
-        header = _BLOCK_HEADER.pack(i == n_blocks - 1, len(block), len(block) ^ 0xFFFF)
-        crc = zlib.crc32(block, zlib.crc32(header, crc))
-        parts += (header, block)
-    check = _LENGTH.pack(zlib.adler32(filtered) & 0xFFFFFFFF)
-    crc = zlib.crc32(check, crc)
-    body_length = 2 + 5 * n_blocks + len(filtered) + 4
-    return b"".join(
-        (head, _LENGTH.pack(body_length), *parts, check, _LENGTH.pack(crc & 0xFFFFFFFF), _IEND)
-    )
+def inflated_size(ihdr: bytes) -> int | None:
+    """The bytes a PNG's image data inflates to (each row's filter byte and its packed
+    samples, pass after pass when interlaced), from its IHDR chunk's data; None for a header
+    Pillow would refuse or read otherwise."""
+    if len(ihdr) != _IHDR.size:
+        return None
+    fields: tuple[int, ...] = _IHDR.unpack(ihdr)
+    width, height, depth, colour, compression, filter_method, interlace = fields
+    if depth not in _DEPTHS.get(colour, ()) or (compression, filter_method) != (0, 0):
+        return None
+    bits = depth * _SAMPLES[colour]
+    if interlace == 0:
+        return height * (1 + (width * bits + 7) // 8)
+    if interlace != 1:
+        return None
+    size = 0
+    for x0, y0, dx, dy in _ADAM7:
+        columns, rows = -(-(width - x0) // dx), -(-(height - y0) // dy)
+        if columns > 0 and rows > 0:  # an empty pass has no rows, not even filter bytes
+            size += rows * (1 + (columns * bits + 7) // 8)
+    return size
 
 
-def _image_data(data: bytes) -> tuple[int, list[bytes]] | None:
-    """Where a PNG's image data begins and its IDAT chunks' data, or None when they are not
-    one run of IDAT chunks followed by IEND alone (then Pillow decodes the original)."""
+def _image_data(data: bytes) -> tuple[int, list[bytes], int] | None:
+    """Where a PNG's image data begins, its IDAT chunks' data and the size they inflate to
+    (``inflated_size``), or None when the header is not one IHDR chunk first or the data
+    is not one run of IDAT chunks followed by IEND alone (then Pillow decodes the original)."""
     pos = _SIGNATURE_LENGTH
     head_end = 0
     idat: list[bytes] = []
+    size: int | None = None
     while pos + 8 <= len(data):
         (length,) = _LENGTH.unpack_from(data, pos)
         kind = data[pos + 4 : pos + 8]
         body_end = pos + 8 + length
         if body_end + 4 > len(data):
             return None  # truncated: let Pillow report it
-        if kind == b"IDAT":
+        if kind == b"IHDR":
+            if pos != _SIGNATURE_LENGTH:
+                return None  # a second header: Pillow decides which it reads
+            size = inflated_size(data[pos + 8 : body_end])
+        elif kind == b"IDAT":
             if not idat:
                 head_end = pos
             idat.append(data[pos + 8 : body_end])
@@ -74,26 +101,142 @@ def _image_data(data: bytes) -> tuple[int, list[bytes]] | None:
         elif idat or kind in (b"acTL", b"fdAT"):
             return None  # chunks after the image data, or an animation: keep to Pillow
         pos = body_end + 4
-    if not idat:
+    if not idat or size is None:
         return None
-    return head_end, idat
+    return head_end, idat, size
+
+
+class NotStored(ValueError):
+    """The image data does not inflate to what the header says (Pillow decides from the
+    original file)."""
+
+
+def _blocks(size: int) -> list[int]:
+    """The lengths of the stored blocks holding ``size`` inflated bytes."""
+    full, rest = divmod(size, _STORED_BLOCK)
+    return [_STORED_BLOCK] * full + ([rest] if rest or not full else [])
+
+
+def _stored_pieces(
+    head: bytes, blocks: Iterator[bytes | memoryview], lengths: list[int], zlib: ModuleType
+) -> Iterator[tuple[bytes | memoryview, ...]]:
+    """The PNG piece by piece, each a few parts to join: ``head`` (signature and chunks before
+    the image data) and the start of one IDAT chunk, each stored deflate block of ``blocks``
+    (of ``lengths``), then the stream's Adler-32, the chunk's CRC (taken piece by piece) and
+    IEND. The chunk's length is known before its data: the sum of ``lengths`` and headers."""
+    kind = b"IDAT\x78\x01"  # zlib header: deflate, 32K window, no dict
+    body_length = 2 + 5 * len(lengths) + sum(lengths) + 4
+    yield (head, _LENGTH.pack(body_length), kind)
+    crc, adler = zlib.crc32(kind), 1
+    last = len(lengths) - 1
+    for i, length in enumerate(lengths):
+        block = next(blocks)
+        # stored block header: BFINAL on the last, BTYPE 00, then LEN and its complement
+        header = _BLOCK_HEADER.pack(i == last, length, length ^ 0xFFFF)
+        crc = zlib.crc32(block, zlib.crc32(header, crc))
+        adler = zlib.adler32(block, adler)
+        yield (header, block)
+    check = _LENGTH.pack(adler & 0xFFFFFFFF)
+    yield (check, _LENGTH.pack(zlib.crc32(check, crc) & 0xFFFFFFFF), _IEND)
+
+
+def _inflating(compressed: bytes, lengths: list[int], zlib: ModuleType) -> Iterator[bytes]:
+    """The inflated image data, a block of each of ``lengths`` at a time (no buffer of the
+    whole); NotStored as soon as the stream is corrupt, ends early, or goes on past them."""
+    inflater = zlib._ZlibDecompressor()
+    last = len(lengths) - 1
+    try:
+        for i, length in enumerate(lengths):
+            block = inflater.decompress(compressed, length)
+            compressed = b""
+            if len(block) != length:
+                raise NotStored("the image data ends before its rows do")
+            # Checked before the last block is given: nothing reads past it.
+            if i == last and not inflater.eof and (inflater.decompress(b"", 1) or not inflater.eof):
+                raise NotStored("the image data goes on past its rows, or does not end")
+            yield block
+    except zlib.error as exc:
+        raise NotStored(str(exc)) from exc
+
+
+class StoredReader:
+    """A read-only file of ``_stored_pieces``, read front to back as Pillow reads a PNG
+    (seeking only within the piece read last): each piece is made when it is first read.
+    NotStored from a read that cannot be served."""
+
+    def __init__(self, pieces: Iterator[tuple[bytes | memoryview, ...]]) -> None:
+        self._pieces: Iterator[bytes] = (b"".join(parts) for parts in pieces)
+        self._piece = b""
+        self._start = 0  # where self._piece begins in the file
+        self._pos = 0
+
+    def read(self, size: int | None = -1) -> bytes:
+        out: list[bytes] = []
+        want = -1 if size is None or size < 0 else size
+        while want != 0:
+            offset = self._pos - self._start
+            if offset < 0 or offset > len(self._piece):
+                raise NotStored("read out of order")
+            if offset == len(self._piece):
+                piece = next(self._pieces, None)
+                if piece is None:
+                    break
+                self._start, self._piece = self._pos, piece
+                continue
+            taken = self._piece[offset:] if want < 0 else self._piece[offset : offset + want]
+            out.append(taken)
+            self._pos += len(taken)
+            want = want if want < 0 else want - len(taken)
+        return b"".join(out)
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        self._pos = offset if whence == 0 else self._pos + offset if whence == 1 else -1
+        if self._pos < 0:
+            raise NotStored("seek from the end of a stored PNG")
+        return self._pos
+
+    def tell(self) -> int:
+        return self._pos
+
+    def close(self) -> None:
+        self._pieces = iter(())
+
+
+class StoredPng:
+    """A PNG with its image data to be stored uncompressed, inflated block by block as it
+    is read (``reader``): no buffer of the whole image data is made, nor of the PNG."""
+
+    def __init__(self, head: bytes, compressed: bytes, size: int, zlib: ModuleType) -> None:
+        self._head, self._compressed, self._lengths = head, compressed, _blocks(size)
+        self._zlib = zlib
+
+    def reader(self) -> StoredReader:
+        blocks = _inflating(self._compressed, self._lengths, self._zlib)
+        return StoredReader(_stored_pieces(self._head, blocks, self._lengths, self._zlib))
+
+    def __bytes__(self) -> bytes:
+        return b"".join(self.reader()._pieces)
+
+
+def stored_png(data: bytes) -> StoredPng | None:
+    """``data`` (a PNG) to be read with its image data stored uncompressed, or None to decode
+    it as is (no zlib-ng, or anything unusual). Its data is checked only as it is read."""
+    zlib = fast_zlib
+    found = _image_data(data) if zlib is not None else None
+    if zlib is None or found is None or not 0 < found[2] <= MAX_INFLATED:
+        return None
+    head_end, idat, size = found
+    return StoredPng(data[:head_end], b"".join(idat), size, zlib)
 
 
 def pre_inflated(data: bytes) -> bytes | None:
-    """``data`` (a PNG) with its image data stored uncompressed, or None to decode as is."""
-    zlib = fast_zlib
-    found = _image_data(data) if zlib is not None else None
-    if zlib is None or found is None:
-        return None
-    head_end, idat = found
+    """``data`` (a PNG) with its image data stored uncompressed, or None to decode as is
+    (``stored_png`` read whole; None too when its data does not inflate to its rows)."""
+    stored = stored_png(data)
     try:
-        inflater = zlib.decompressobj()
-        filtered = inflater.decompress(b"".join(idat), MAX_INFLATED)
-        if inflater.unconsumed_tail or not inflater.eof:
-            return None  # too large, or a stream that does not end: Pillow decides
-    except zlib.error:
-        return None  # corrupt: Pillow raises the error the user sees
-    return _stored_png(memoryview(data)[:head_end], filtered, zlib)
+        return None if stored is None else bytes(stored)
+    except NotStored:
+        return None  # corrupt, too short or too long: Pillow decides
 
 
 def stored_as(data: bytes, inflated: bytes) -> bytes | None:
@@ -105,4 +248,8 @@ def stored_as(data: bytes, inflated: bytes) -> bytes | None:
     found = _image_data(data) if zlib is not None else None
     if zlib is None or found is None:
         return None
-    return _stored_png(memoryview(data)[: found[0]], inflated, zlib)
+    lengths = _blocks(len(inflated))
+    view = memoryview(inflated)
+    blocks = (view[i * _STORED_BLOCK : (i + 1) * _STORED_BLOCK] for i in range(len(lengths)))
+    pieces = _stored_pieces(data[: found[0]], iter(blocks), lengths, zlib)
+    return b"".join(part for parts in pieces for part in parts)

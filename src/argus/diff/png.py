@@ -26,12 +26,13 @@ from __future__ import annotations
 import io
 import threading
 from pathlib import Path
+from typing import IO, cast
 
 import numpy as np
 from PIL import Image, ImageFile, PngImagePlugin, UnidentifiedImageError
 
 from argus.diff._pairdecode import Filtered, PairPlan, decode_second, filtered, plan_pair
-from argus.diff._preinflate import pre_inflated, stored_as
+from argus.diff._preinflate import StoredPng, stored_as, stored_png
 from argus.diff.arrays import U8
 from argus.diff.pngcheck import MAX_METADATA_CHUNKS as MAX_METADATA_CHUNKS
 from argus.diff.pngcheck import MAX_PNG_BYTES as MAX_PNG_BYTES
@@ -44,8 +45,20 @@ from argus.errors import InputError
 from argus.io import atomic_write_bytes
 
 _GREY16_MODES = frozenset({"I;16", "I;16B", "I;16L", "I"})
+
+
+def inflates_with_zlib_ng(core: object) -> bool:
+    """Whether Pillow's ``_imaging`` (``core``) inflates with zlib-ng: the zlib it calls at
+    run time says so (``zlib_version``, from ``zlibVersion()``, is "1.3.1.zlib-ng" for
+    zlib-ng's zlib-compatible build). Not ``zlib_ng_version``: that is the version Pillow
+    was compiled against, and a wheel can report it while its ``_imaging`` loads the
+    system ``libz.so.1`` (Pillow 12.3.0 here: "2.3.3", and zlib 1.2.13 inflating)."""
+    runtime = getattr(core, "zlib_version", None)
+    return isinstance(runtime, str) and "zlib-ng" in runtime
+
+
 # Pre-inflate with zlib-ng only for a Pillow that does not inflate with zlib-ng itself.
-PRE_INFLATE = not getattr(Image.core, "zlib_ng_version", None)  # type: ignore[attr-defined]
+PRE_INFLATE = not inflates_with_zlib_ng(Image.core)  # type: ignore[attr-defined]
 
 
 def open_png(data: bytes, source: Path | str = "image") -> Image.Image:
@@ -107,14 +120,16 @@ def _decode_in_place(im: ImageFile.ImageFile) -> U8 | None:
     return arr
 
 
-def _open_checked(data: bytes) -> ImageFile.ImageFile:
-    """Pillow's PNG reader on bytes ``check_png`` accepted. Not ``Image.open``: on bytes it
-    first imports the BMP, GIF, JPEG and PPM readers too (a few ms of every ``argus diff``),
-    and its decompression-bomb check is ``check_png``'s pixel limit, which is lower."""
-    return PngImagePlugin.PngImageFile(io.BytesIO(data))
+def _open_checked(data: bytes | StoredPng) -> ImageFile.ImageFile:
+    """Pillow's PNG reader on bytes ``check_png`` accepted, or on such a PNG read with its
+    image data stored (``StoredPng``). Not ``Image.open``: on bytes it first imports the BMP,
+    GIF, JPEG and PPM readers too (a few ms of every ``argus diff``), and its
+    decompression-bomb check is ``check_png``'s pixel limit, which is lower."""
+    fp = io.BytesIO(data) if isinstance(data, bytes) else cast(IO[bytes], data.reader())
+    return PngImagePlugin.PngImageFile(fp)
 
 
-def _decode(data: bytes) -> U8:
+def _decode(data: bytes | StoredPng) -> U8:
     with _open_checked(data) as im:
         if im.mode in ("RGB", "RGBA") and "transparency" not in im.info:
             fast = _decode_in_place(im)
@@ -128,12 +143,13 @@ def _decode(data: bytes) -> U8:
 def decode_png(data: bytes, source: Path | str = "image") -> U8:
     """Decode PNG bytes to RGBA; anything that is not a readable PNG is an InputError."""
     check_png(data, source)
-    return _decode_prepared(data, source, pre_inflated(data) if PRE_INFLATE else None)
+    return _decode_prepared(data, source, stored_png(data) if PRE_INFLATE else None)
 
 
-def _decode_prepared(data: bytes, source: Path | str, prepared: bytes | None) -> U8:
+def _decode_prepared(data: bytes, source: Path | str, prepared: bytes | StoredPng | None) -> U8:
     """Decode checked PNG bytes, from ``prepared`` (the same PNG with its image data stored
-    uncompressed, ``argus.diff._preinflate``) when there is one and it decodes."""
+    uncompressed, ``argus.diff._preinflate``) when there is one and it decodes (a
+    ``StoredPng`` whose data does not inflate to its rows raises ValueError as it is read)."""
     try:
         if prepared is not None:
             try:
@@ -215,12 +231,12 @@ def decode_png_pair(
     return a, b
 
 
-def _prepared_first(data: bytes, inflated: Filtered | None) -> bytes | None:
+def _prepared_first(data: bytes, inflated: Filtered | None) -> bytes | StoredPng | None:
     """The first image of a pair with its image data stored uncompressed: from the rows the
     pair decode inflated (Pillow then only copies them), else as ``decode_png`` would."""
     if inflated is not None:
         return stored_as(data, inflated.rows)
-    return pre_inflated(data) if PRE_INFLATE else None
+    return stored_png(data) if PRE_INFLATE else None
 
 
 def _checked_quietly(data: bytes) -> bool:
