@@ -555,8 +555,10 @@ def test_each_file_of_a_sparse_pair_is_inflated_once(
     counting, decoded = _count_inflations(monkeypatch)
     got_a, got_b = decode_png_pair(first, second)
     assert sorted(counting.inflated) == sorted([_idat_body(first), _idat_body(second)])
-    assert all(_stored_only(data) for data in decoded)
-    assert decoded[0] == preinflate.pre_inflated(first)  # the first whole, from its rows
+    given = [bytes(data) for data in decoded]  # a StoredPng as the PNG Pillow read from it
+    assert all(_stored_only(data) for data in given)
+    assert given[0] == preinflate.pre_inflated(first)  # the first whole, from its rows
+    assert isinstance(decoded[0], preinflate.StoredPng)  # read a block at a time
     spans = [png._decode(data).shape[0] for data in decoded[1:]]  # then the second's spans
     assert len(spans) > 0 and sum(spans) < 20
     assert np.array_equal(got_a, _rgba(a)) and np.array_equal(got_b, _rgba(b))
@@ -618,7 +620,7 @@ def test_a_first_file_with_chunks_after_its_rows_is_decoded_whole(
     iend = plain.index(b"IEND") - 4
     first = plain[:iend] + _chunk(b"tEXt", b"k\x00v") + plain[iend:]
     second = png_with_filters(b, [1])
-    assert pairdecode.filtered(first) is not None and preinflate.stored_as(first, b"") is None
+    assert pairdecode.filtered(first) is not None and preinflate.stored_rows(first, b"") is None
     counting, decoded = _count_inflations(monkeypatch)
     got_a, got_b = decode_png_pair(first, second)
     assert sorted(counting.inflated) == sorted([_idat_body(first), _idat_body(second)])

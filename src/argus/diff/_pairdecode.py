@@ -6,7 +6,7 @@ row is filtered against the row above it, so a row of the second image decodes t
 pixels as the first's when its filtered bytes are the same and the row above decoded the same
 (row 0 has no row above). ``filtered`` inflates an image's data with zlib-ng (a tenth of
 Pillow's inflate through the system zlib), once a file: the first's rows are also what Pillow
-decodes the first image from (``argus.diff._preinflate.stored_as``). ``plan_pair`` compares
+decodes the first image from (``argus.diff._preinflate.stored_rows``). ``plan_pair`` compares
 the two files' filtered rows; ``decode_second`` then starts from a copy of the first image's
 pixels and lets Pillow decode each span of rows that differ, given as a small PNG whose first
 row is the decoded row above the span (filter None) and whose other rows are the second

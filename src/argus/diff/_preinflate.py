@@ -203,19 +203,38 @@ class StoredReader:
 
 
 class StoredPng:
-    """A PNG with its image data to be stored uncompressed, inflated block by block as it
-    is read (``reader``): no buffer of the whole image data is made, nor of the PNG."""
+    """A PNG with its image data to be stored uncompressed, each block made as it is read
+    (``reader``): inflated from ``compressed``, or cut from ``rows`` already inflated. No
+    buffer of the whole PNG is made, nor of the image data when it is inflated here."""
 
-    def __init__(self, head: bytes, compressed: bytes, size: int, zlib: ModuleType) -> None:
-        self._head, self._compressed, self._lengths = head, compressed, _blocks(size)
-        self._zlib = zlib
+    def __init__(
+        self,
+        head: bytes,
+        size: int,
+        zlib: ModuleType,
+        *,
+        compressed: bytes = b"",
+        rows: bytes | None = None,
+    ) -> None:
+        self._head, self._lengths, self._zlib = head, _blocks(size), zlib
+        self._compressed, self._rows = compressed, rows
+
+    def _pieces(self) -> Iterator[tuple[bytes | memoryview, ...]]:
+        blocks: Iterator[bytes | memoryview]
+        if self._rows is None:
+            blocks = _inflating(self._compressed, self._lengths, self._zlib)
+        else:
+            view = memoryview(self._rows)
+            blocks = (
+                view[i * _STORED_BLOCK : (i + 1) * _STORED_BLOCK] for i in range(len(self._lengths))
+            )
+        return _stored_pieces(self._head, blocks, self._lengths, self._zlib)
 
     def reader(self) -> StoredReader:
-        blocks = _inflating(self._compressed, self._lengths, self._zlib)
-        return StoredReader(_stored_pieces(self._head, blocks, self._lengths, self._zlib))
+        return StoredReader(self._pieces())
 
     def __bytes__(self) -> bytes:
-        return b"".join(self.reader()._pieces)
+        return b"".join(part for parts in self._pieces() for part in parts)
 
 
 def stored_png(data: bytes) -> StoredPng | None:
@@ -226,7 +245,7 @@ def stored_png(data: bytes) -> StoredPng | None:
     if zlib is None or found is None or not 0 < found[2] <= MAX_INFLATED:
         return None
     head_end, idat, size = found
-    return StoredPng(data[:head_end], b"".join(idat), size, zlib)
+    return StoredPng(data[:head_end], size, zlib, compressed=b"".join(idat))
 
 
 def pre_inflated(data: bytes) -> bytes | None:
@@ -239,17 +258,12 @@ def pre_inflated(data: bytes) -> bytes | None:
         return None  # corrupt, too short or too long: Pillow decides
 
 
-def stored_as(data: bytes, inflated: bytes) -> bytes | None:
-    """``data`` (a PNG) with ``inflated`` stored uncompressed in place of its image data:
-    ``pre_inflated`` for a caller that has inflated the data already (the pair decode's
-    ``filtered``, which takes only a stream that inflates to exactly its rows and ends), or
-    None to decode as is."""
+def stored_rows(data: bytes, rows: bytes) -> StoredPng | None:
+    """``data`` (a PNG) with ``rows`` stored uncompressed in place of its image data, for a
+    caller that has inflated the data already (the pair decode's ``filtered``, which takes
+    only a stream that inflates to exactly its rows and ends), or None to decode as is."""
     zlib = fast_zlib
     found = _image_data(data) if zlib is not None else None
     if zlib is None or found is None:
         return None
-    lengths = _blocks(len(inflated))
-    view = memoryview(inflated)
-    blocks = (view[i * _STORED_BLOCK : (i + 1) * _STORED_BLOCK] for i in range(len(lengths)))
-    pieces = _stored_pieces(data[: found[0]], iter(blocks), lengths, zlib)
-    return b"".join(part for parts in pieces for part in parts)
+    return StoredPng(data[: found[0]], len(rows), zlib, rows=rows)

@@ -32,7 +32,7 @@ import numpy as np
 from PIL import Image, ImageFile, PngImagePlugin, UnidentifiedImageError
 
 from argus.diff._pairdecode import Filtered, PairPlan, decode_second, filtered, plan_pair
-from argus.diff._preinflate import StoredPng, stored_as, stored_png
+from argus.diff._preinflate import StoredPng, stored_png, stored_rows
 from argus.diff.arrays import U8
 from argus.diff.pngcheck import MAX_METADATA_CHUNKS as MAX_METADATA_CHUNKS
 from argus.diff.pngcheck import MAX_PNG_BYTES as MAX_PNG_BYTES
@@ -235,7 +235,7 @@ def _prepared_first(data: bytes, inflated: Filtered | None) -> bytes | StoredPng
     """The first image of a pair with its image data stored uncompressed: from the rows the
     pair decode inflated (Pillow then only copies them), else as ``decode_png`` would."""
     if inflated is not None:
-        return stored_as(data, inflated.rows)
+        return stored_rows(data, inflated.rows)
     return stored_png(data) if PRE_INFLATE else None
 
 
