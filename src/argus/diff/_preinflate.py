@@ -1,18 +1,21 @@
 """Inflate a PNG's image data with zlib-ng ahead of Pillow.
 
 Pillow inflates PNG data row by row through the system zlib, which is most of its decoding
-time. zlib-ng inflates the whole stream several times faster. ``pre_inflated`` returns the
-same PNG with its IDAT data inflated and re-wrapped as *stored* (uncompressed) deflate
-blocks, which Pillow then only copies and unfilters. Filters, interlacing and every chunk
-before the image data are kept byte for byte, so the decoded pixels are identical. Without
-the ``zlib-ng`` package, or for anything unusual, it returns None and Pillow decodes the
+time. zlib-ng inflates the whole stream several times faster. ``stored_png`` gives the same
+PNG with its IDAT data inflated and re-wrapped as *stored* (uncompressed) deflate blocks,
+which Pillow then only copies and unfilters. Filters, interlacing and every chunk before the
+image data are kept byte for byte, so the decoded pixels are identical. Without the
+``zlib-ng`` package, or for anything unusual, it returns None and Pillow decodes the
 original.
 
-The inflate is bounded by the size the header gives (``inflated_size``): the data must
-inflate to exactly that and end, as Pillow reads it, so a stream that inflates to more (a
-bomb) stops one byte past it. Bounding it by ``MAX_INFLATED`` instead made zlib-ng reserve
-and touch an output buffer of that size: 3.3 ms and about 980 page faults a 1440x900
-screenshot, against 0.5 ms (docs/bench.md, 2026-12-03).
+The PNG is read through ``StoredPng.reader``, which inflates one stored block (64 KiB) as
+Pillow reads it: no buffer of the whole image data, nor of the PNG. In a process that decodes
+one file every such buffer is fresh pages (about 1,900 page faults at 1440x900 for the two,
+more than the inflate costs). The inflate is bounded by the size the header gives
+(``inflated_size``): data that ends before its rows, goes on past them (a bomb stops one
+byte past) or is corrupt raises ``NotStored`` (a ValueError) as it is read, and the caller
+decodes the original file, so the error is the one Pillow gives the file. ``pre_inflated``
+is that PNG whole (bytes), and ``stored_rows`` the same PNG from rows already inflated.
 """
 
 from __future__ import annotations

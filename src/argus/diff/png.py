@@ -1,10 +1,12 @@
 """PNG files in and out: decode to H x W x 4 uint8 RGBA arrays, encode and save atomically.
 
 Pillow decodes; its C decoder releases the GIL, so two files decode in parallel threads. A
-Pillow built on the system zlib first gets the image data inflated by zlib-ng (see
-``preinflate``); one built on zlib-ng itself (the wheels since Pillow 11) inflates as fast
-on its own, and pre-inflating would only add passes over the pixels (measured: 7.5 against
-6.6 ms for a 1440x900 screenshot, 95 against 38 ms at 3840x2160), so it is skipped.
+Pillow that inflates through the system zlib is handed the image data inflated by zlib-ng,
+a stored block at a time (``argus.diff._preinflate.stored_png``): 8.5 against 14.1 ms of CPU
+for a 1440x900 screenshot (2026-12-03). One that runs zlib-ng itself (``inflates_with_zlib_ng``)
+inflates as fast on its own, and pre-inflating would only add passes over the pixels
+(measured: 7.5 against 6.6 ms for a 1440x900 screenshot, 95 against 38 ms at 3840x2160,
+with the whole data inflated at once), so it is skipped.
 RGB and RGBA images (every browser screenshot) are decoded straight into the numpy buffer:
 Pillow keeps both modes as 4 bytes a pixel, RGB with a pad byte of 255, which is exactly
 opaque RGBA. Other modes are converted, then pasted into the buffer (``np.asarray`` would
@@ -14,8 +16,8 @@ copy through ``tobytes``). 16-bit greyscale, which Pillow's own conversion clips
 A pair (``decode_png_pair``) decodes its first image whole and its second from the first's
 pixels and its own differing rows (``argus.diff._pairdecode``): the same pixels, for the
 decode of one image and a few rows. Each file's image data is inflated once, by zlib-ng: the
-first image is decoded from its inflated rows stored uncompressed, as ``pre_inflated`` would
-give them, whatever this Pillow inflates with.
+first image is decoded from its inflated rows stored uncompressed (``stored_rows``, the PNG
+``pre_inflated`` gives), whatever this Pillow inflates with.
 
 Before any decoding, ``check_png`` (argus.diff.pngcheck, re-exported here) refuses what
 Pillow must never see.
