@@ -2,7 +2,7 @@
 
 Pillow decodes; its C decoder releases the GIL, so two files decode in parallel threads. A
 Pillow that inflates through the system zlib is handed the image data inflated by zlib-ng,
-a stored block at a time (``argus.diff._preinflate.stored_png``): 8.5 against 14.1 ms of CPU
+a stored block at a time (``argus.diff._preinflate.stored_png``): about 9 against 14 ms of CPU
 for a 1440x900 screenshot (2026-12-03). One that runs zlib-ng itself (``inflates_with_zlib_ng``)
 inflates as fast on its own, and pre-inflating would only add passes over the pixels
 (measured: 7.5 against 6.6 ms for a 1440x900 screenshot, 95 against 38 ms at 3840x2160,
