@@ -12,7 +12,9 @@ from itertools import count
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
+from PIL import Image
 
 from argus.config import ProjectConfig
 from argus.errors import InputError
@@ -78,6 +80,7 @@ def ctx(
     appearance: str = "light",
     graphics: dict[str, Any] | None = None,
     spec: dict[str, Any] | None = None,
+    render: Path | None = None,
     **settings: Any,
 ) -> MetricContext:
     """A context over ``body()`` and ``elements`` (and the probe's ``graphics``, the packet's
@@ -103,6 +106,8 @@ def ctx(
         path = directory / f"{role}.json"
         path.write_text(json.dumps(data), "utf-8")
         files[role] = PacketFile(role, path, "0" * 64)
+    if render is not None:
+        files["render"] = PacketFile("render", render, "0" * 64)
     packet = Packet(directory, "habits", "list", "populated", appearance, 1, None, files)
     config = ProjectConfig.model_validate(
         {"root": tmp_path, "gates": {"token_compliance": settings}}
@@ -194,7 +199,8 @@ def svg() -> dict[str, Any]:
 def test_token_compliance_weighs_chart_marks_legends_and_series_tokens(tmp_path: Path) -> None:
     on = design.token_compliance(ctx(tmp_path, svg(), graphics=chart(bar(0, PRIMARY))))
     assert on.score == 1 and on.numbers["chart_paints"] == 1, on.evidence
-    assert "chart marks and canvases included" in on.evidence
+    said = "All 3 rendered colour and radius (chart marks and canvases included) values are light"
+    assert on.evidence.startswith(said), on.evidence
     # #374ac8 is within 5 ΔE of primary: a near miss, and named.
     near = design.token_compliance(ctx(tmp_path, svg(), graphics=chart(bar(0, "rgb(55, 74, 200)"))))
     assert near.score == 0.5 and "fill #374ac8" in near.evidence
@@ -215,6 +221,40 @@ def test_token_compliance_weighs_chart_marks_legends_and_series_tokens(tmp_path:
         )
     )
     assert mapped.score == 0 and "success #1d7a4a" in mapped.evidence
+
+
+def test_a_series_near_its_token_is_a_near_miss_whatever_the_tokens_name(tmp_path: Path) -> None:
+    # A token name with a space: the near miss is weighed against its colour, the expected
+    # value's last word, never a word of its name ("blue", itself a CSS colour).
+    tokens = json.loads(HABITS_TOKENS.read_text("utf-8"))
+    tokens["colors"]["brand blue"] = {"light": "#008080", "dark": "#008080"}
+    series = {"charts": {"series": {"revenue": "brand blue"}}}
+    drawn = chart(bar(0, "rgb(3, 131, 133)"))
+    result = design.token_compliance(
+        ctx(tmp_path, svg(), tokens=tokens, graphics=drawn, spec=series)
+    )
+    assert result.score == 0.5 and "brand blue #008080" in result.evidence, result.evidence
+
+
+def test_token_compliance_counts_a_canvas_charts_colours(tmp_path: Path) -> None:
+    # A 100 px canvas chart in white with a primary block: two palette colours read from the
+    # render's pixels, and the sentence says charts were included.
+    pixels = np.full((400, 320, 3), 255, dtype=np.uint8)
+    pixels[10:90, 10:40] = (52, 71, 196)
+    Image.fromarray(pixels).save(tmp_path / "render.png")
+    canvas = {"element": 1, "tag": "canvas", "name": "Sales", "how": "role=img"}
+    graphics = {
+        "marks": [],
+        "marks_total": 0,
+        "charts": [],
+        "canvases": [{**canvas, "box": {"x": 0, "y": 0, "width": 100, "height": 100}}],
+    }
+    shown = el(1, 0, "canvas", role="img", box=(0, 0, 100, 100))
+    result = design.token_compliance(
+        ctx(tmp_path, shown, graphics=graphics, render=tmp_path / "render.png")
+    )
+    assert (result.numbers["chart_paints"], result.numbers["canvas_colours"]) == (0, 2)
+    assert "(chart marks and canvases included)" in result.evidence, result.evidence
 
 
 def test_token_compliance_says_which_chart_colours_it_could_not_measure(tmp_path: Path) -> None:
