@@ -75,8 +75,9 @@ DEFAULT = (
     "src/argus/gates/baseline_browser.py=tests/gates/test_baseline_browser.py",
     "src/argus/diff/snapshot.py=tests/diff/test_snapshot.py,tests/diff/test_snapshot_bytes.py",
     # compare (the count, density and regions) and compare_files/compare_pngs (decode first, or
-    # answer a pair proved the same without decoding)
+    # answer a pair proved the same without decoding: argus.diff.samepixels)
     "src/argus/diff/comparison.py=tests/diff/test_comparison.py,tests/diff/test_compare.py,tests/diff/test_mask_path.py,tests/diff/test_snapshot.py,tests/diff/test_samepixels.py,tests/diff/test_cli_pairs.py,tests/diff/test_cli_diff.py",
+    "src/argus/diff/samepixels.py=tests/diff/test_samepixels.py,tests/diff/test_cli_pairs.py,tests/diff/test_cli_diff.py",
     "src/argus/diff/pngcheck.py=tests/diff/test_pngcheck.py,tests/evidence/test_png_input.py",
     "src/argus/diff/pairs.py=tests/diff/test_cli_pairs.py,tests/diff/test_pairs_plain.py",
     "src/argus/diff/_pairline.py=tests/diff/test_pairs_plain.py,tests/diff/test_cli_pairs.py",

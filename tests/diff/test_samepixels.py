@@ -11,6 +11,7 @@ import subprocess
 import sys
 import zlib
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -160,6 +161,7 @@ def variants(rng: random.Random) -> dict[str, tuple[bytes, bytes]]:
     def raw(*chunks: bytes) -> bytes:
         return PNG_SIGNATURE + chunk(b"IHDR", header) + b"".join(chunks) + chunk(b"IEND", b"")
 
+    indices = filtered_rows(rng, 6, 4, 3, 8, 0)
     crc_broken = bytearray(png(ihdr, data, before=((b"gAMA", b"\x00\x00\xb1\x8f"),)))
     crc_broken[8 + 25 + 8] ^= 1  # a byte of gAMA's value
     return {
@@ -191,8 +193,8 @@ def variants(rng: random.Random) -> dict[str, tuple[bytes, bytes]]:
         "stream cut short": (good, raw(chunk(b"IDAT", stream[:-4]))),
         "no IEND": (good, png(ihdr, data)[:-12]),
         "palette image without a palette": (
-            png((6, 4, 8, 3, 0), filtered_rows(rng, 6, 4, 3, 8, 0)),
-            png((6, 4, 8, 3, 0), filtered_rows(rng, 6, 4, 3, 8, 0), level=1),
+            png((6, 4, 8, 3, 0), indices),
+            png((6, 4, 8, 3, 0), indices, level=1),
         ),
     }
 
@@ -307,3 +309,136 @@ def test_the_command_loads_neither_numpy_nor_pillow_for_pixel_twins(tmp_path: Pa
     # Nor dataclasses' inspect or argus.io's writers: a tenth of the process each.
     assert got[0] == "0 False False False False"
     assert got[1].startswith("1 True True")  # the kernel still loads for a real diff
+
+
+# --- each rule of the module at its edge: the pair is answered only when every rule holds ----
+
+
+def pair(
+    ihdr: tuple[int, int, int, int, int],
+    before: tuple[tuple[bytes, bytes], ...] = (),
+    after: tuple[tuple[bytes, bytes], ...] = (),
+) -> tuple[bytes, bytes]:
+    """The same rows (all 0) in two encodings, with the same extra chunks in both."""
+    width, height, depth, colour, _ = ihdr
+    rows = bytes(height * (1 + (width * CHANNELS.get(colour, 1) * depth + 7) // 8))
+    first = png(ihdr, rows, before=before, after=after)
+    return first, png(ihdr, rows, before=before, after=after, level=1, pieces=2)
+
+
+def answered(first: bytes, second: bytes) -> bool:
+    fast = same_pixels(first, second, 16)
+    if fast is not None:
+        same_answer(fast, kernel(first, second))
+    return fast is not None
+
+
+PALETTE = (3, 4, 8, 3, 0)  # 3 x 4, 8-bit indices (all 0)
+
+
+@pytest.mark.parametrize(
+    ("chunks", "taken"),
+    [
+        (((b"PLTE", bytes(768)),), True),  # 256 entries
+        (((b"PLTE", bytes(771)),), False),  # 257
+        (((b"PLTE", bytes(4)),), False),  # not whole entries
+        (((b"PLTE", b""),), False),
+        (((b"PLTE", bytes(12)), (b"tRNS", bytes(4))), True),  # a byte for every entry
+        (((b"PLTE", bytes(12)), (b"tRNS", bytes(5))), False),  # more than the entries
+        (((b"PLTE", bytes(12)), (b"PLTE", bytes(12))), False),  # two palettes
+        (((b"PLTE", bytes(12)), (b"tRNS", b"\x00"), (b"tRNS", b"\x00")), False),
+    ],
+)
+def test_a_palette_image_is_answered_only_with_one_whole_palette_and_tRNS(
+    chunks: tuple[tuple[bytes, bytes], ...], taken: bool
+) -> None:
+    assert answered(*pair(PALETTE, chunks)) is taken
+
+
+@pytest.mark.parametrize(("colour", "taken"), [(0, False), (4, False), (2, True), (6, True)])
+def test_a_suggested_palette_is_taken_in_truecolour_images_only(colour: int, taken: bool) -> None:
+    assert answered(*pair((3, 4, 8, colour, 0), ((b"PLTE", bytes(12)),))) is taken
+
+
+def test_palette_images_with_other_palettes_are_left_to_the_kernel() -> None:
+    first = png(PALETTE, bytes(4 * 4), before=((b"PLTE", bytes(12)),))
+    second = png(PALETTE, bytes(4 * 4), before=((b"PLTE", b"\xff" * 12),), level=1)
+    assert same_pixels(first, second, 16) is None
+    assert kernel(first, second).mismatch == 12
+
+
+@pytest.mark.parametrize(
+    "chunks",
+    [
+        ((b"tRNS", bytes(4)),),  # grey and truecolour: 2 and 6 bytes
+        ((b"tRNS", bytes(6)), (b"tRNS", bytes(6))),
+    ],
+)
+def test_a_bad_tRNS_in_both_files_is_left_to_the_kernel(
+    chunks: tuple[tuple[bytes, bytes], ...],
+) -> None:
+    assert not answered(*pair((3, 4, 8, 2, 0), chunks))
+    assert not answered(*pair((3, 4, 8, 2, 0), after=((b"tRNS", bytes(6)),)))
+
+
+@pytest.mark.parametrize(
+    "ihdr",
+    [
+        (3, 4, 4, 2, 0),  # truecolour has no 4-bit samples
+        (3, 4, 8, 5, 0),  # no colour type 5
+        (3, 4, 8, 7, 0),
+    ],
+)
+def test_a_header_pillow_does_not_read_is_left_to_the_kernel(
+    ihdr: tuple[int, int, int, int, int],
+) -> None:
+    assert same_pixels(*pair(ihdr), 16) is None
+
+
+def test_a_header_with_another_method_or_length_is_left_to_the_kernel() -> None:
+    first, second = pair((3, 4, 8, 2, 0))
+    header = struct.pack(">IIBBBBB", 3, 4, 8, 2, 1, 0, 0)  # compression method 1
+    other = first.replace(first[8:33], chunk(b"IHDR", header))
+    assert same_pixels(other, other, 16) is None
+    longer = first.replace(first[8:33], chunk(b"IHDR", first[16:29] + b"\x00"))
+    assert same_pixels(longer, second, 16) is None
+    assert same_pixels(second, longer, 16) is None
+
+
+@pytest.mark.parametrize(("sizes", "taken"), [((1024 * 1024,), True), ((1024 * 1024, 1), False)])
+def test_text_chunks_are_taken_up_to_1_mib_in_all(sizes: tuple[int, ...], taken: bool) -> None:
+    texts = tuple((b"tEXt", b"k\x00" + bytes(n - 2) if n > 2 else b"k\x00") for n in sizes)
+    gamma = ((b"gAMA", b"\x00\x00\xb1\x8f"),) * 3
+    first, second = pair((3, 4, 8, 2, 0), before=gamma, after=texts)
+    assert (same_pixels(first, second, 16) is not None) is taken
+
+
+def test_a_stream_ending_exactly_at_a_step_is_answered() -> None:
+    # 511 x 512 grey: the rows inflate to exactly 256 KiB, the size of a step.
+    width, height = 511, 512
+    assert height * (1 + width) == samepixels._STEP
+    assert answered(*pair((width, height, 8, 0, 0)))
+
+
+def test_a_second_stream_with_a_bad_checksum_is_left_to_the_kernel() -> None:
+    rows = bytes(4 * (1 + 3 * 3))
+    header = struct.pack(">IIBBBBB", 3, 4, 8, 2, 0, 0, 0)
+    stream = bytearray(zlib.compress(rows, 1))
+    stream[-1] ^= 1  # the Adler-32 of the stream
+    second = PNG_SIGNATURE + b"".join(
+        (chunk(b"IHDR", header), chunk(b"IDAT", bytes(stream)), chunk(b"IEND", b""))
+    )
+    assert same_pixels(png((3, 4, 8, 2, 0), rows), second, 16) is None
+
+
+def test_each_part_is_timed_in_milliseconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    ticks = iter([100.0, 101.0, 103.0])  # read and the first inflated, then the second
+    monkeypatch.setattr(samepixels, "time", SimpleNamespace(perf_counter=lambda: next(ticks)))
+    fast = same_pixels(*pair((3, 4, 8, 2, 0)), 16)
+    assert fast is not None and fast.timings_ms == {"decode": 1000.0, "diff": 2000.0}
+
+
+def test_byte_identical_files_are_answered_with_the_window_asked() -> None:
+    first, _ = pair((3, 4, 8, 2, 0))
+    same = samepixels.same_without_decoding(first, first, "a.png", 4)
+    assert same is not None and (same.same_bytes, same.window) == (True, 4)
