@@ -458,6 +458,31 @@ def test_a_faint_chart_mark_fails_accessibility_naming_it(
     assert solid.numbers["contrast"]["in_charts"] == 0
 
 
+def test_the_chart_failures_named_are_three_chart_marks_never_text(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    # Four faint bars and a faint paragraph: the paragraph counts among the failures but is
+    # not a chart's, and three of the bars are named.
+    probe = _chart_page("rgb(240, 240, 240)")
+    (bar,) = probe["graphics"]["marks"]
+    probe["graphics"]["marks"] = [
+        {
+            **bar,
+            "index": i,
+            "path": f"#m{i}",
+            "id": f"m{i}",
+            "box": {**bar["box"], "x": 20 + 40 * i},
+        }
+        for i in range(4)
+    ]
+    probe["elements"][2]["style"]["color"] = "rgb(240, 240, 240)"
+    result = accessibility(make_packet, tmp_path, probe)
+    assert result.score == 0 and result.numbers["contrast"]["in_charts"] == 4, result.evidence
+    assert result.numbers["contrast"]["below_aa"] == 5
+    named = ", ".join(f"#m{i} chart mark 1.05:1" for i in range(3))
+    assert f"; 4 in charts: {named})" in result.evidence, result.evidence
+
+
 def test_axe_does_not_apply_to_a_non_web_adapter(
     make_packet: PacketFactory, tmp_path: Path, habits_root: Path
 ) -> None:
