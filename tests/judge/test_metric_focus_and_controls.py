@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 
 from argus.config import ProjectConfig
+from argus.errors import InputError
+from argus.evidence.content import clip
 from argus.judge.metric import MetricJudge
 from tests.judge.conftest import VISIBLE_FOCUS, PacketFactory
 from tests.judge.test_metric import good_page
@@ -68,6 +70,38 @@ def test_a_page_nothing_can_focus_has_no_indicator_to_miss(
     result = _accessibility(make_packet, tmp_path, {"version": 1, "pad": 8, "stops": []})
     assert result.score == 1, result.evidence
     assert "no element takes the keyboard focus" in result.evidence
+
+
+def test_a_walk_not_compared_still_gives_its_numbers(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    nothing = _accessibility(make_packet, tmp_path, {"version": 1, "pad": 8, "stops": []})
+    assert nothing.numbers["focus_visible"] == {
+        "stops": 0, "compared": 0, "not_compared": 0, "invisible": 0,
+    }  # fmt: skip
+    off_screen = {"version": 1, "pad": 8, "stops": [_stop("habits.add", None)]}
+    result = _accessibility(make_packet, tmp_path, off_screen)
+    assert result.numbers["focus_visible"] == {
+        "stops": 1, "compared": 0, "not_compared": 1, "invisible": 0,
+    }  # fmt: skip
+
+
+def test_invisible_focus_stops_are_named_three_at_most_clipped_to_60(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    long = "habits." + "x" * 70
+    stops = [_stop(f"{i}{long}", 0, 10 + 100 * i) for i in range(4)]
+    result = _accessibility(make_packet, tmp_path, {"version": 1, "pad": 8, "stops": stops})
+    assert result.score == 0 and result.numbers["focus_visible"]["invisible"] == 4
+    named = ", ".join(clip(f'[data-testid="{i}{long}"]', 60) for i in range(3))
+    assert f"(WCAG 2.4.7: {named})" in result.evidence, result.evidence
+
+
+def test_a_malformed_focus_walk_is_refused_naming_its_file(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    with pytest.raises(InputError, match=r"accessibility: \S+focus\.json: 'stops' must be a list"):
+        _accessibility(make_packet, tmp_path, {"version": 1, "pad": 8, "stops": "all"})
 
 
 def _control(testid: str, outcome: str, parent: str = "habits.list") -> dict[str, Any]:
