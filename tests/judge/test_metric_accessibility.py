@@ -458,6 +458,17 @@ def test_a_faint_chart_mark_fails_accessibility_naming_it(
     assert solid.numbers["contrast"]["in_charts"] == 0
 
 
+def test_faint_text_alone_is_said_without_charts(
+    make_packet: PacketFactory, tmp_path: Path
+) -> None:
+    probe = good_page()
+    probe["elements"][2]["style"]["color"] = "rgb(240, 240, 240)"
+    result = accessibility(make_packet, tmp_path, probe)
+    assert result.numbers["contrast"]["in_charts"] == 0
+    said = "1 text element(s) or chart mark(s) below their WCAG contrast minimum (worst 1.05:1)."
+    assert result.score == 0 and result.evidence == said, result.evidence
+
+
 def test_the_chart_failures_named_are_three_chart_marks_never_text(
     make_packet: PacketFactory, tmp_path: Path
 ) -> None:
