@@ -116,6 +116,14 @@ def test_a_state_without_a_primary_action_is_judged_on_its_headings(
     assert none.score == 1, none.evidence
     assert "no primary action" in none.evidence
     assert "primary_leads" not in none.numbers["failed_checks"]
+    assert none.numbers["no_primary_action"] is True
+
+
+def test_a_figure_set_as_large_as_the_h1_is_not_larger(make_packet: PacketFactory) -> None:
+    level = el(5, 0, "p", text="$12,480", font_size="28px", box=(10, 70, 200, 48))
+    result = _hierarchy(make_packet, _with(level))
+    assert result.score == 1 and result.numbers["h1_px"] == 28, result.evidence
+    assert result.numbers["figures_larger_than_h1"] == 0
 
 
 @pytest.mark.parametrize(
