@@ -16,6 +16,7 @@ import json
 import math
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -115,22 +116,27 @@ def _default_mode() -> int:
     return 0o666 & ~umask
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+def atomic_write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None:
     """Write ``data`` so that a crash at any instant leaves the old file or the new one.
 
-    Missing parent directories are created. A write the system refuses (a directory in the
-    way, a read-only place, a full disk) is one InputError line naming the path.
+    ``durable``: the file and its folder are on disk (fsync) before this returns, so a power
+    cut keeps the new file too. Without it a process killed at any instant still leaves one
+    whole file or the other, while a power cut may lose the new one: for evidence that is
+    sensed again, whose reader checks it against its seal, and which the loop makes durable
+    (``sync_tree``) before it signs off on it. Missing parent directories are created. A write
+    the system refuses (a directory in the way, a read-only place, a full disk) is one
+    InputError line naming the path.
     """
     if "\0" in str(path):
         raise InputError(f"cannot write {str(path)!r}: the path contains a NUL character")
     try:
-        _write_atomically(path, data)
+        _write_atomically(path, data, durable)
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise InputError(f"cannot write {path}: {reason}") from exc
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
+def _write_atomically(path: Path, data: bytes, durable: bool) -> None:
     check_writes(path)  # a folder this process locked must still be the one it locked
     if path.is_dir():
         raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
@@ -140,21 +146,23 @@ def _write_atomically(path: Path, data: bytes) -> None:
         os.fchmod(fd, _default_mode())
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                fh.flush()
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    _sync_folder(path.parent)
+    if durable:
+        _sync_folder(path.parent)
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    atomic_write_bytes(path, text.encode("utf-8"))
+def atomic_write_text(path: Path, text: str, *, durable: bool = True) -> None:
+    atomic_write_bytes(path, text.encode("utf-8"), durable=durable)
 
 
-def atomic_write_json(path: Path, data: Any) -> None:
-    atomic_write_text(path, json.dumps(data, indent=2, sort_keys=False) + "\n")
+def atomic_write_json(path: Path, data: Any, *, durable: bool = True) -> None:
+    atomic_write_text(path, json.dumps(data, indent=2, sort_keys=False) + "\n", durable=durable)
 
 
 def refuse_symlinks(path: Path, within: Path, *, what: str) -> None:
@@ -203,7 +211,7 @@ def staged_directory(directory: Path) -> Iterator[Path]:
     )
     try:
         yield staging
-        _sync_tree(staging)
+        sync_tree(staging)
         if not directory.exists():
             os.rename(staging, directory)
         elif not _exchange(staging, directory):
@@ -261,11 +269,15 @@ def _exchange(a: Path, b: Path) -> bool:
     raise OSError(code, os.strerror(code), str(b))
 
 
-def _sync_tree(folder: Path) -> None:
-    """fsync every file and folder under ``folder`` so the swap never exposes empty files."""
+def sync_tree(folder: Path) -> None:
+    """fsync every file and folder under ``folder`` (and ``folder`` itself): what was written
+    there without ``durable`` is on disk once this returns; a swap never exposes empty files."""
     for root, _dirs, names in os.walk(folder):
         for name in names:
-            fd = os.open(os.path.join(root, name), os.O_RDONLY)
+            path = os.path.join(root, name)
+            if not stat.S_ISREG(os.lstat(path).st_mode):
+                continue  # a link, a FIFO (opening it would wait for a writer), a socket
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
             try:
                 os.fsync(fd)
             finally:

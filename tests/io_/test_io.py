@@ -14,7 +14,9 @@ from argus.io import (
     atomic_write_text,
     read_bytes,
     read_json,
+    sync_tree,
 )
+from tests.support.fsyncs import record_fsyncs
 
 
 def test_atomic_write_replaces_and_leaves_no_temp_files(tmp_path: Path) -> None:
@@ -23,6 +25,51 @@ def test_atomic_write_replaces_and_leaves_no_temp_files(tmp_path: Path) -> None:
     atomic_write_json(target, {"a": 2})
     assert read_json(target) == {"a": 2}
     assert [p.name for p in target.parent.iterdir()] == ["state.json"]
+
+
+def test_a_durable_write_flushes_the_file_and_its_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    flushed = record_fsyncs(monkeypatch)
+    target = (tmp_path / "state.json").resolve()
+    atomic_write_json(target, {"a": 1})
+    # The file under its temporary name (renamed over the target after its flush), then the
+    # folder that holds the rename.
+    assert len(flushed) == 2 and flushed[0].parent == target.parent
+    assert flushed[0].name.startswith(".state.json.") and flushed[1] == target.parent
+
+
+def test_a_write_that_is_not_durable_flushes_nothing_and_is_still_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    flushed = record_fsyncs(monkeypatch)
+    target = tmp_path / "render.png"
+    atomic_write_bytes(target, b"old", durable=False)
+    atomic_write_text(target, "new", durable=False)
+    atomic_write_json(tmp_path / "meta.json", {"a": 1}, durable=False)
+    assert flushed == []
+    assert target.read_bytes() == b"new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["meta.json", "render.png"]
+
+
+def test_sync_tree_flushes_every_file_and_folder_and_opens_nothing_else(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = tmp_path.resolve() / "view"
+    (root / "iteration-1").mkdir(parents=True)
+    (root / "state.json").write_text("{}")
+    (root / "iteration-1" / "render.png").write_bytes(b"png")
+    os.mkfifo(root / "iteration-1" / "pipe")  # opened, it would wait for a writer
+    (root / "link").symlink_to(tmp_path / "elsewhere")
+    (tmp_path / "elsewhere").write_text("outside")
+    flushed = record_fsyncs(monkeypatch)
+    sync_tree(root)
+    assert sorted(map(str, flushed)) == sorted(
+        map(
+            str,
+            [root / "state.json", root, root / "iteration-1" / "render.png", root / "iteration-1"],
+        )
+    )
 
 
 def test_atomic_write_gives_the_umask_mode_not_owner_only(tmp_path: Path) -> None:

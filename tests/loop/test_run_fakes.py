@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from argus.loop.engine import _endings
 from argus.loop.engine.modes import Mode
 from argus.loop.engine.run import LoopOptions, RunOutcome, run_loop
 from argus.loop.records.signoff import load_records
@@ -21,6 +22,7 @@ from tests.loop.fakeapp import (
     make_repo,
     set_defects,
 )
+from tests.support.fsyncs import record_fsyncs
 
 SERVICES: list[FakeServices] = []
 
@@ -93,6 +95,27 @@ def test_the_probe_runs_only_on_iterations_the_loop_judges(tmp_path: Path) -> No
     assert [o["kind"] for o in outcomes] == ["gates_red", "judged", "judged", "confirmed"]
     assert ["probe" in o["timings"] for o in outcomes] == [False, True, True, False]
     assert SERVICES[0].order == ["probe", "judge", "probe", "judge"]
+
+
+def test_the_evidence_a_sign_off_rests_on_is_flushed_before_it_is_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = make_repo(tmp_path, [])
+    signoff = _spec_dir(root) / ".argus-runs" / "signoff.json"
+    records_then: list[int] = []
+    real_sync = _endings.sync_tree
+
+    def sync_tree(folder: Path) -> None:
+        records_then.append(len(load_records(signoff)))
+        real_sync(folder)
+
+    monkeypatch.setattr(_endings, "sync_tree", sync_tree)
+    flushed = record_fsyncs(monkeypatch)
+    assert _run(root).status is Status.DONE
+    assert records_then == [0]  # once, and before the sign-off's record
+    view_dir = (_spec_dir(root) / ".argus-runs" / "list-a-light").resolve()
+    renders = sorted(view_dir.glob("iteration-*/render.png"))
+    assert len(renders) == 2 and set(renders) <= set(flushed)
 
 
 def test_no_edit_on_the_first_iteration_or_on_a_confirm(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from argus.sense import TRUNCATION_MARKER, SenseResult, sense_many, sense_view
 from argus.sense.controls_choice import LOOP
 from argus.spec import View, load_spec
 from tests.conftest import RunArgus
+from tests.support.fsyncs import record_fsyncs
 
 # One behaviour per state, so a single spec exercises every failure.
 SENSE_SH = r"""#!/usr/bin/env bash
@@ -92,6 +93,18 @@ def _sense(repo: Path, state: str, out: Path) -> SenseResult:
     return sense_view(
         spec, View("demo", "home", state, "dark"), ProjectConfig(root=repo), out, controls=LOOP
     )
+
+
+def test_a_sense_s_files_are_written_whole_without_a_flush_each(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Evidence is sensed again when lost and checked against its seal: no fsync per file
+    (the loop flushes what a sign-off rests on, tests/loop/test_run_fakes.py)."""
+    out = tmp_path / "out"
+    flushed = record_fsyncs(monkeypatch)
+    assert _sense(repo, "ok", out).ok
+    assert {"probe.json", "meta.json", "sense-attempt.json"} <= {p.name for p in out.iterdir()}
+    assert [p for p in flushed if p.is_relative_to(out.resolve())] == []
 
 
 def test_adapter_output_is_validated_and_truncated(repo: Path, tmp_path: Path) -> None:

@@ -158,11 +158,11 @@ async def sense_adapter_view(
         raise SensorError(f"{slug}: adapter {script} exited with code {code}: {tail}")
     _check_png(out_dir / files.RENDER, slug, stderr)
     probe = _read_capped_json(out_dir / files.PROBE, slug, required=True, stderr=stderr)
-    atomic_write_json(out_dir / files.PROBE, truncate_probe(probe))
+    atomic_write_json(out_dir / files.PROBE, truncate_probe(probe), durable=False)
     for optional in (files.CONSOLE, files.FOCUS):
         written = _read_capped_json(out_dir / optional, slug, required=False)
         if written is not None:
-            atomic_write_json(out_dir / optional, truncate_probe(written))
+            atomic_write_json(out_dir / optional, truncate_probe(written), durable=False)
     meta = {
         "version": 1,
         "adapter": plan.adapter,
@@ -175,7 +175,7 @@ async def sense_adapter_view(
         "settled": None,
         "attempts": 1,
     }
-    atomic_write_json(out_dir / files.META, truncate_probe(meta))
+    atomic_write_json(out_dir / files.META, truncate_probe(meta), durable=False)
     return SenseResult(
         view=plan.view, out_dir=out_dir, settled=None, attempts=1, timings_ms={"adapter": elapsed}
     )

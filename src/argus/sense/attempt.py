@@ -73,7 +73,7 @@ def seal_attempt(out_dir: Path, attempt: Attempt) -> None:
         "outcome": "ok",
         "files": evidence_hashes(out_dir),
     }
-    atomic_write_json(out_dir / META, meta)
+    atomic_write_json(out_dir / META, meta, durable=False)
     _write(out_dir, attempt, "ok")
 
 
@@ -109,7 +109,7 @@ def add_to_attempt(
     assert isinstance(meta, dict)
     meta.update(meta_update)
     meta[META_KEY] = {**sealed, "files": evidence_hashes(out_dir)}
-    atomic_write_json(out_dir / META, meta)
+    atomic_write_json(out_dir / META, meta, durable=False)
 
 
 def evidence_hashes(out_dir: Path) -> dict[str, str]:
@@ -126,7 +126,7 @@ def _write(out_dir: Path, attempt: Attempt, outcome: str, error: str | None = No
     }
     if error is not None:
         record["error"] = error
-    atomic_write_json(out_dir / ATTEMPT_FILE, record)
+    atomic_write_json(out_dir / ATTEMPT_FILE, record, durable=False)
 
 
 def _sha256(path: Path) -> str:

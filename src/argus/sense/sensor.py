@@ -323,7 +323,7 @@ class Sensor(Closing):
         timings["controls"] = ms
 
         def write() -> None:
-            atomic_write_json(out_dir / CONTROLS, truncate_probe(controls))
+            atomic_write_json(out_dir / CONTROLS, truncate_probe(controls), durable=False)
 
         update = {"controls": controls_record(choice), "timings_ms": timings}
         add_to_attempt(out_dir, CONTROLS, write, update)

@@ -627,7 +627,7 @@ async def _sense(
         probed=probe,
         controls=controls,
     )
-    await asyncio.to_thread(atomic_write_json, out_dir / files.META, meta)
+    await asyncio.to_thread(atomic_write_json, out_dir / files.META, meta, durable=False)
     return SenseResult(
         view=plan.view,
         out_dir=out_dir,

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from argus.errors import StateError
+from argus.io import sync_tree
 from argus.judge.base import VISUAL
 from argus.loop.engine._context import (
     IMPLEMENTER_STOPPED,
@@ -139,6 +140,13 @@ def sign_off(
         baseline = ctx.services.write_baseline(view, render) if render is not None else None
         ctx.guard.record("baseline")
         killpoint("after_baseline", state.iteration)
+        # The sensed evidence was written without flushing (argus.sense.output): the evidence
+        # a sign-off rests on is on disk before the sign-off is recorded.
+        try:
+            sync_tree(ctx.layout.view_dir(view))
+        except OSError as exc:
+            why = f"cannot flush {view.slug}'s evidence to disk ({exc.strerror or exc}); rerun"
+            return _refused(ctx, view, state, last, why)
         stored = SignoffRecord(
             feature=view.feature,
             run_id=ctx.run_id,
