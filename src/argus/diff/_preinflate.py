@@ -24,7 +24,7 @@ import struct
 from collections.abc import Iterator
 from types import ModuleType
 
-from argus.diff.pngcheck import _IHDR
+from argus.diff.pngcheck import _IHDR, ADAM7, DEPTHS, SAMPLES
 
 fast_zlib: ModuleType | None
 try:
@@ -34,19 +34,6 @@ except ImportError:  # a speed-up only: plain Pillow decoding still works withou
 
 # Above this many inflated bytes the three copies in memory are not worth the speed.
 MAX_INFLATED = 128 * 1024 * 1024
-# Samples a pixel by colour type: grey, RGB, palette, grey and alpha, RGBA.
-_SAMPLES = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
-_DEPTHS = {0: (1, 2, 4, 8, 16), 2: (8, 16), 3: (1, 2, 4, 8), 4: (8, 16), 6: (8, 16)}
-# Adam7's passes: first column, first row, column step, row step.
-_ADAM7 = (
-    (0, 0, 8, 8),
-    (4, 0, 8, 8),
-    (0, 4, 4, 8),
-    (2, 0, 4, 4),
-    (0, 2, 2, 4),
-    (1, 0, 2, 2),
-    (0, 1, 1, 2),
-)
 _SIGNATURE_LENGTH = 8
 _LENGTH = struct.Struct(">I")
 _BLOCK_HEADER = struct.Struct("<BHH")
@@ -62,15 +49,15 @@ def inflated_size(ihdr: bytes) -> int | None:
         return None
     fields: tuple[int, ...] = _IHDR.unpack(ihdr)
     width, height, depth, colour, compression, filter_method, interlace = fields
-    if depth not in _DEPTHS.get(colour, ()) or (compression, filter_method) != (0, 0):
+    if depth not in DEPTHS.get(colour, ()) or (compression, filter_method) != (0, 0):
         return None
-    bits = depth * _SAMPLES[colour]
+    bits = depth * SAMPLES[colour]
     if interlace == 0:
         return height * (1 + (width * bits + 7) // 8)
     if interlace != 1:
         return None
     size = 0
-    for x0, y0, dx, dy in _ADAM7:
+    for x0, y0, dx, dy in ADAM7:
         columns, rows = -(-(width - x0) // dx), -(-(height - y0) // dy)
         if columns > 0 and rows > 0:  # an empty pass has no rows, not even filter bytes
             size += rows * (1 + (columns * bits + 7) // 8)

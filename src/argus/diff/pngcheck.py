@@ -35,6 +35,20 @@ _CHUNK_HEAD = struct.Struct(">I4s")
 _CRC = struct.Struct(">I")
 _IHDR = struct.Struct(">IIBBBBB")
 _IMAGE_CHUNKS = (b"IDAT", b"IHDR", b"PLTE", b"IEND")
+# Samples in a pixel of each PNG colour type (grey, RGB, palette, grey and alpha, RGBA), and the
+# bit depths each allows (PNG spec, table 11.1).
+SAMPLES = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
+DEPTHS = {0: (1, 2, 4, 8, 16), 2: (8, 16), 3: (1, 2, 4, 8), 4: (8, 16), 6: (8, 16)}
+# Adam7: (first column, first row, column step, row step) of each pass.
+ADAM7 = (
+    (0, 0, 8, 8),
+    (4, 0, 8, 8),
+    (0, 4, 4, 8),
+    (2, 0, 4, 4),
+    (0, 2, 2, 4),
+    (1, 0, 2, 2),
+    (0, 1, 1, 2),
+)
 
 
 class PngHeader(NamedTuple):

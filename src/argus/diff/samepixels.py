@@ -30,23 +30,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import NamedTuple
 
-from argus.diff.pngcheck import _IHDR, _chunks, check_png_intact
+from argus.diff.pngcheck import _IHDR, ADAM7, DEPTHS, SAMPLES, _chunks, check_png_intact
 from argus.diff.result import DiffResult, same_bytes
 from argus.errors import InputError
 
-# Channels of each colour type, with the bit depths it allows (PNG spec, table 11.1).
-_CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
-_DEPTHS = {0: (1, 2, 4, 8, 16), 2: (8, 16), 3: (1, 2, 4, 8), 4: (8, 16), 6: (8, 16)}
-# Adam7: (first column, first row, column step, row step) of each pass.
-_ADAM7 = (
-    (0, 0, 8, 8),
-    (4, 0, 8, 8),
-    (0, 4, 4, 8),
-    (2, 0, 4, 4),
-    (0, 2, 2, 4),
-    (1, 0, 2, 2),
-    (0, 1, 1, 2),
-)
 # tRNS lengths Pillow reads for each colour type (palette: up to one byte an entry).
 _TRNS_LENGTH = {0: 2, 2: 6}
 _MAX_TEXT = 1024 * 1024  # text chunks' bytes taken in all (Pillow refuses past 64 MB)
@@ -134,7 +121,7 @@ def _image(data: bytes) -> _Image | None:
         return None
     ihdr = data[start:end]
     width, height, depth, colour, compression, filter_method, interlace = _IHDR.unpack(ihdr)
-    if depth not in _DEPTHS.get(colour, ()) or (compression, filter_method) != (0, 0):
+    if depth not in DEPTHS.get(colour, ()) or (compression, filter_method) != (0, 0):
         return None
     if interlace not in (0, 1):
         return None
@@ -170,8 +157,8 @@ def _image(data: bytes) -> _Image | None:
                 return None
     if not _colour_chunks_valid(colour, palette, transparency):
         return None
-    channels = _CHANNELS[colour] * depth
-    passes = _ADAM7 if interlace else ((0, 0, 1, 1),)
+    channels = SAMPLES[colour] * depth
+    passes = ADAM7 if interlace else ((0, 0, 1, 1),)
     rows: list[tuple[int, int, int]] = []
     offset = 0
     for x0, y0, dx, dy in passes:
