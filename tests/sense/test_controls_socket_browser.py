@@ -48,10 +48,11 @@ HEARTBEAT = """<!doctype html><html><head><meta charset="utf-8"><title>h</title>
 def recorder() -> Iterator[type[SocketRecorder]]:
     SocketRecorder.received = []
     yield SocketRecorder
+    SocketRecorder.handshake_s = 0.0
 
 
-def _sense(tmp_path: Path, warm_sensor: Sensor) -> dict[str, Any]:
-    root = make_web_repo(tmp_path, {"beat.html": HEARTBEAT}, {"beat": "/beat.html"})
+def _sense(tmp_path: Path, warm_sensor: Sensor, page: str = HEARTBEAT) -> dict[str, Any]:
+    root = make_web_repo(tmp_path, {"beat.html": page}, {"beat": "/beat.html"})
     spec = load_spec(root / "argus/specs/demo/spec.json")
     out = tmp_path / "out"
     with static_server(root, SocketRecorder) as base_url:
@@ -79,3 +80,26 @@ def test_a_heartbeat_keeps_a_dead_button_dead_and_a_real_message_counts(
     # The heartbeat went through while nothing was held; the control's message was held.
     assert "ping" in recorder.received
     assert not any("archive" in m for m in recorder.received), recorder.received
+
+
+# Only a message on the socket: sent while the socket still connects, it would throw.
+SEND_ONLY = """<!doctype html><html><head><meta charset="utf-8"><title>s</title></head><body>
+<button type="button" data-testid="archive">Archive</button>
+<script>
+  const socket = new WebSocket(`ws://${location.host}/ws`);
+  document.querySelector('[data-testid="archive"]').addEventListener("click", () => {
+    socket.send(JSON.stringify({ action: "archive", row: 7 }));
+  });
+</script></body></html>"""
+
+
+def test_a_control_is_activated_only_once_the_copys_socket_is_open(
+    tmp_path: Path, warm_sensor: Sensor, recorder: type[SocketRecorder]
+) -> None:
+    """The server takes its time to open the socket: each copy is at rest only once it is
+    open, so the control's message is sent (and held), not thrown away as still connecting."""
+    recorder.handshake_s = 0.15
+    controls = _sense(tmp_path, warm_sensor, SEND_ONLY)
+    (archive,) = controls["controls"]
+    assert (archive["outcome"], archive["effects"]) == ("live", ["message"]), controls
+    assert recorder.received == []

@@ -21,6 +21,7 @@ from argus.sense.page_state import NetworkMonitor
 from argus.spec import View, load_spec
 from tests.sense.test_web_sensor import make_web_repo
 from tests.support.fixtures import static_server
+from tests.support.websocket import SocketRecorder
 
 
 class FakeRequest:
@@ -181,6 +182,75 @@ def test_the_wait_for_requests_in_flight_ends_on_their_end() -> None:
     assert asyncio.run(run()) == (True, 1)
 
 
+class FakeSession:
+    """Just enough of a CDP session: its listeners, and events told to them."""
+
+    def __init__(self) -> None:
+        self.listeners: dict[str, list[Callable[[Any], None]]] = {}
+
+    def on(self, event: str, handler: Callable[[Any], None]) -> None:
+        self.listeners.setdefault(event, []).append(handler)
+
+    def remove_listener(self, event: str, handler: Callable[[Any], None]) -> None:
+        self.listeners[event].remove(handler)
+
+    def emit(self, event: str, params: dict[str, Any]) -> None:
+        for handler in list(self.listeners.get(event, [])):
+            handler(params)
+
+
+@pytest.mark.parametrize(
+    "opened", ["Network.webSocketHandshakeResponseReceived", "Network.webSocketClosed"]
+)
+def test_a_websocket_opening_is_in_flight_until_answered_or_closed(opened: str) -> None:
+    """Created, the socket keeps the network busy (no mark, no frames drawn) until the server
+    answers its handshake, or it closes unanswered; another socket's answer does not count."""
+    page, session = FakePage(), FakeSession()
+
+    async def run() -> tuple[int | None, bool, int, int | None]:
+        monitor = NetworkMonitor(page, session)  # type: ignore[arg-type]
+        session.emit("Network.webSocketCreated", {"requestId": "7.1", "url": "ws://x/ws"})
+        busy = monitor.mark()
+        loop = asyncio.get_running_loop()
+        loop.call_later(0.05, session.emit, opened, {"requestId": "7.2"})
+        loop.call_later(0.12, session.emit, opened, {"requestId": "7.1"})
+        idle = await monitor.wait_idle(2, quiet=0.05)
+        return busy, idle, page.evaluations, monitor.mark()
+
+    busy, idle, evaluations, after = asyncio.run(run())
+    assert busy is None and idle and evaluations == 1
+    assert after == 3  # created, the other's answer, its own
+
+
+def test_a_websocket_never_answered_is_never_quiet() -> None:
+    page, session = FakePage(), FakeSession()
+
+    async def run() -> bool:
+        monitor = NetworkMonitor(page, session)  # type: ignore[arg-type]
+        session.emit("Network.webSocketCreated", {"requestId": "7.1", "url": "ws://x/ws"})
+        return await monitor.wait_idle(0.3)
+
+    assert asyncio.run(run()) is False and page.evaluations == 0
+
+
+def test_websockets_are_not_watched_without_a_session_nor_after_detach() -> None:
+    page, session = FakePage(), FakeSession()
+
+    async def run() -> tuple[bool, bool]:
+        blind = NetworkMonitor(page)  # type: ignore[arg-type]
+        watching = NetworkMonitor(page, session)  # type: ignore[arg-type]
+        watching.detach()
+        session.emit("Network.webSocketCreated", {"requestId": "7.1", "url": "ws://x/ws"})
+        return await blind.wait_idle(1), await watching.wait_idle(1)
+
+    assert asyncio.run(run()) == (True, True)
+    assert session.listeners == {
+        "Network.webSocketCreated": [],
+        "Network.webSocketHandshakeResponseReceived": [],
+        "Network.webSocketClosed": [],
+    }
+
+
 def _early(
     page: FakePage, during_shot: Callable[[], None] = lambda: None, quiet: float = 0.05
 ) -> tuple[bool, Any]:
@@ -311,3 +381,43 @@ def test_a_bare_capture_shot_in_the_quiet_window_waits_for_the_chain_too(tmp_pat
     done = (tmp_path / "probed" / "render.png").read_bytes()
     assert (tmp_path / "bare" / "render.png").read_bytes() == done
     assert first.settled and again.settled and again.attempts == 1
+
+
+# The page says it is ready only once its socket is open; a second socket it opens goes to a
+# port Chromium refuses, a third to a path that is no websocket (the server answers 404).
+SOCKET_READY = """<!doctype html><html><body><p data-testid="state">connecting</p><script>
+  const state = document.querySelector('[data-testid="state"]');
+  const socket = new WebSocket(`ws://${location.host}/ws`);
+  socket.addEventListener("open", () => { state.textContent = "open"; });
+  new WebSocket("ws://127.0.0.1:9/refused");
+  NOT_A_SOCKET
+</script></body></html>"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    "refused",
+    ["", 'new WebSocket(`ws://${location.host}/none`, "x");'],
+    ids=["unsafe port", "unsafe port and subprotocol unanswered"],
+)
+def test_a_websocket_slow_to_open_is_waited_for_and_a_refused_one_is_not(
+    tmp_path: Path, gates_sensor: Sensor, refused: str
+) -> None:
+    """The server takes 300 ms to open the socket: the sense waits for it, and sees the page
+    it shows once open. Sockets that fail to open (an unsafe port, a subprotocol the server
+    does not answer with) end their wait when they close."""
+    page = SOCKET_READY.replace("NOT_A_SOCKET", refused)
+    root = make_web_repo(tmp_path, {"ready.html": page}, {"ready": "/ready.html"})
+    spec = load_spec(root / "argus/specs/demo/spec.json")
+    SocketRecorder.handshake_s = 0.3
+    try:
+        with static_server(root, SocketRecorder) as base:
+            result = gates_sensor.sense(
+                spec, View("demo", "ready", "default", "light"), tmp_path / "out", base_url=base
+            )
+    finally:
+        SocketRecorder.handshake_s = 0.0
+    assert result.ok, result.error
+    probe = json.loads((tmp_path / "out" / "probe.json").read_text())
+    state = next(e for e in probe["elements"] if e["testid"] == "state")
+    assert state["text"] == "open"

@@ -4,6 +4,7 @@ text message a page sends on ``/ws`` is remembered, none is answered.
     with static_server(root, SocketRecorder) as base_url:  # tests.support.fixtures
         ...  # the page opens new WebSocket(`ws://${location.host}/ws`)
     SocketRecorder.received                               # what reached the server, in order
+    SocketRecorder.handshake_s = 0.3                      # a server slow to open a socket
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import base64
 import hashlib
 import http.server
 import struct
+import time
 from collections.abc import Iterator
 from typing import BinaryIO, ClassVar
 
@@ -25,6 +27,7 @@ class SocketRecorder(http.server.SimpleHTTPRequestHandler):
 
     protocol_version = "HTTP/1.1"  # a browser refuses a websocket handshake over HTTP/1.0
     received: ClassVar[list[str]] = []
+    handshake_s: ClassVar[float] = 0.0  # how long the server waits before it answers one
 
     def log_message(self, format: str, *args: object) -> None:
         pass
@@ -39,6 +42,7 @@ class SocketRecorder(http.server.SimpleHTTPRequestHandler):
             return
         key = self.headers.get("Sec-WebSocket-Key", "")
         accept = base64.b64encode(hashlib.sha1((key + GUID).encode()).digest()).decode()
+        time.sleep(self.handshake_s)
         self.send_response(101)
         self.send_header("Upgrade", "websocket")
         self.send_header("Connection", "Upgrade")

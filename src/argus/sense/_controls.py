@@ -76,9 +76,10 @@ LEARN_POLL_S = 0.02
 # records of one activation: a flood (a timer fetching every millisecond) stays bounded.
 MAX_HELD_SENDS = 200
 MAX_HELD = 256
-# The renderer's events that say what a control set out to fetch (``_caught_up``), enabled on
-# Argus's session only while an activation is watched.
-RENDERER_DOMAINS = ("Network", "Page")
+# The renderer's events that say what a control set out to fetch (``_caught_up``): Network is
+# on in Argus's session for the page's life (page_state.watch_sockets), Page only while an
+# activation is watched.
+RENDERER_DOMAINS = ("Page",)
 # After an activation: the page's handlers run, then a short timer and two frames, so what a
 # handler starts with setTimeout(0), a promise or the next frame is seen.
 SETTLE_JS = (
@@ -630,7 +631,7 @@ async def _load(warm: WarmPage, view: CopyView, held: _Held) -> None:
     when settled and untouched (a poll) is learned."""
     page = warm.page
     await view.prepare(warm)
-    network = NetworkMonitor(page)
+    network = NetworkMonitor(page, warm.session)
     framework = framework_settle(page, view.framework)
     what = f"the copy of {view.url}"
     try:

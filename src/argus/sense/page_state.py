@@ -8,8 +8,8 @@ from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from typing import Any
 
+from playwright.async_api import CDPSession, Page, Request
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import Page, Request
 
 # Injected after load: nothing moves, nothing blinks, nothing scrolls smoothly.
 FREEZE_CSS = """
@@ -44,6 +44,17 @@ SETTLE_JS = """async (css) => {
 }"""
 NETWORK_QUIET_S = 0.05
 POLL_S = 0.01
+# A websocket's opening handshake, as the renderer tells a CDP session with Network on: from
+# its creation until the server's answer, or until it closed without one (a refused port).
+SOCKET_OPENED = ("Network.webSocketHandshakeResponseReceived", "Network.webSocketClosed")
+# Network on for the sockets' handshakes only: no response body is kept for this session.
+NETWORK_ENABLE = {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0}
+
+
+async def watch_sockets(session: CDPSession) -> None:
+    """Turn Network on in ``session`` (once, for the page's life), so a ``NetworkMonitor``
+    given it sees websocket handshakes."""
+    await session.send("Network.enable", NETWORK_ENABLE)
 
 
 class NetworkMonitor:
@@ -56,11 +67,19 @@ class NetworkMonitor:
     main thread was busy runs its overdue timers before it draws, so a stall never passes for
     quiet. The time window keeps a page that polls faster than it (every 30 ms, say) busy.
     Playwright's 'networkidle' waits a fixed 500 ms; this sensor waited a fixed 100 ms before.
+
+    With ``session`` (a CDP session of the page with Network on, ``watch_sockets``) a
+    websocket counts as in flight until its opening handshake is answered: a page that shows
+    or enables what it has only once its socket is open is not at rest before, and a control
+    that sends on the socket would find it still connecting. Playwright tells no request event
+    for a websocket, nor when one opened.
     """
 
-    def __init__(self, page: Page) -> None:
+    def __init__(self, page: Page, session: CDPSession | None = None) -> None:
         self._page = page
+        self._session = session
         self._inflight: set[Request] = set()
+        self._sockets: set[str] = set()  # the CDP request ids of sockets still opening
         self._events = 0
         self._last = time.monotonic()
         # Set by every request event, so the waits below end on the event, not on a poll.
@@ -69,20 +88,44 @@ class NetworkMonitor:
         page.on("request", self._started)
         page.on("requestfinished", self._ended)
         page.on("requestfailed", self._ended)
+        if session is not None:
+            for event, listener in self._socket_events():
+                session.on(event, listener)
+
+    def _socket_events(self) -> list[tuple[str, Any]]:
+        return [("Network.webSocketCreated", self._socket_started)] + [
+            (event, self._socket_opened) for event in SOCKET_OPENED
+        ]
 
     def detach(self) -> None:
         self._page.remove_listener("request", self._started)
         self._page.remove_listener("requestfinished", self._ended)
         self._page.remove_listener("requestfailed", self._ended)
+        if self._session is not None:
+            for event, listener in self._socket_events():
+                self._session.remove_listener(event, listener)
+
+    @property
+    def _busy(self) -> bool:
+        return bool(self._inflight or self._sockets)
+
+    def _socket_started(self, event: dict[str, Any]) -> None:
+        self._sockets.add(str(event.get("requestId")))
+        self._moved()
+
+    def _socket_opened(self, event: dict[str, Any]) -> None:
+        self._sockets.discard(str(event.get("requestId")))
+        self._moved()
 
     def _started(self, request: Request) -> None:
         self._inflight.add(request)
-        self._events += 1
-        self._last = time.monotonic()
-        self._changed.set()
+        self._moved()
 
     def _ended(self, request: Request) -> None:
         self._inflight.discard(request)
+        self._moved()
+
+    def _moved(self) -> None:
         self._events += 1
         self._last = time.monotonic()
         self._changed.set()
@@ -91,7 +134,7 @@ class NetworkMonitor:
         """Where the network stands before frames are drawn by a caller's own evaluation:
         None when a request is in flight, else the count of request events so far. Handed
         to ``wait_idle(drawn=...)`` once the frames are drawn."""
-        return None if self._inflight else self._events
+        return None if self._busy else self._events
 
     async def _next_event(self, within: float) -> None:
         """Until the next request event, at most ``within`` seconds."""
@@ -120,7 +163,7 @@ class NetworkMonitor:
         self.early = None
         deadline = time.monotonic() + timeout
         while (left := deadline - time.monotonic()) > 0:
-            if self._inflight:
+            if self._busy:
                 # Until a request ends (or starts), not a fixed poll.
                 await self._next_event(left)
                 continue
@@ -140,7 +183,7 @@ class NetworkMonitor:
                     continue
             early = (
                 asyncio.ensure_future(beside())
-                if beside is not None and not self._inflight and self._events == seen
+                if beside is not None and not self._busy and self._events == seen
                 else None
             )
             try:
@@ -148,7 +191,7 @@ class NetworkMonitor:
                 if rest > 0 and self._events == seen:
                     # The rest of the window, ended early by a request event (then look again).
                     await self._next_event(min(rest, deadline - time.monotonic()))
-                if not self._inflight and self._events == seen:
+                if not self._busy and self._events == seen:
                     if early is not None:
                         taken = await early
                         early = None

@@ -49,6 +49,7 @@ from argus.sense.controls_choice import (
     ControlsChoice,
     controls_record,
 )
+from argus.sense.page_state import watch_sockets
 from argus.sense.result import CONTROLS, META, SenseResult
 from argus.sense.server import web_server
 from argus.sense.truncate import truncate_probe
@@ -196,8 +197,9 @@ class Sensor(Closing):
             first = exc.message.splitlines()[0] if exc.message else "new page failed"
             raise SensorError(f"browser could not open a page: {first}") from exc
         try:
-            # The fonts lookup's CDP domains stay on for the page's life (once, not per view).
-            await FontProbe(warm.session).enable()
+            # The fonts lookup's CDP domains and Network (websocket handshakes, NetworkMonitor)
+            # stay on for the page's life (once, not per view).
+            await asyncio.gather(FontProbe(warm.session).enable(), watch_sockets(warm.session))
         except PlaywrightError as exc:
             await warm.close()
             first = exc.message.splitlines()[0] if exc.message else "CDP failed"

@@ -323,7 +323,7 @@ async def sense_web_view(
     page = warm.page
     console = ConsoleLog()
     console.attach(page)
-    network = NetworkMonitor(page)
+    network = NetworkMonitor(page, warm.session)
     framework = framework_settle(page, config.framework)
     try:
         return await _sense(
