@@ -5,7 +5,7 @@
 #   run       run ARGUS_COMMAND with JUnit, JSON and GitHub reporters into ARGUS_OUT, gather
 #             the renders, diffs and reports there, and record the exit code as a step output;
 #             with ARGUS_REVIEW_LANDED=true, run `argus review landed` on the merged PR
-#             (ARGUS_PR_*: number, title, body, merge commit) instead
+#             (ARGUS_PR_*: number, title, body, merge commit, head, commits) instead
 #   finish    exit with the recorded code (after the artifact upload)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,19 +21,59 @@ install() {
   "$here/ensure-browser.sh" "$python" >/dev/null || exit 2
 }
 
+commit_words() {
+  # Author, author date and message of the last $2 commits of $1 (first parents), one record
+  # each: what a rebase keeps of a commit it copies.
+  git log --first-parent --no-merges -n "$2" --format='%an%x1f%ae%x1f%at%x1f%B%x1e' "$1" 2>/dev/null
+}
+
+rebased() {
+  # Whether merge commit $1, with one parent, is the last of $2 copies of the PR's commits (a
+  # rebase merge) rather than a squash: the PR's head (fetched when the checkout lacks it)
+  # has the same last $2 commits, as a rebase leaves them.
+  local merge=$1 commits=$2 head=${ARGUS_PR_HEAD:-}
+  [[ "$head" =~ ^[0-9a-f]{40,64}$ ]] || head=""
+  if [ -n "$head" ] && ! git cat-file -e "$head^{commit}" 2>/dev/null \
+    && [[ "${ARGUS_PR_NUMBER:-}" =~ ^[0-9]+$ ]]; then
+    GIT_TERMINAL_PROMPT=0 git fetch --quiet --no-tags origin "refs/pull/$ARGUS_PR_NUMBER/head" \
+      >/dev/null 2>&1
+  fi
+  if [ -z "$head" ] || ! git cat-file -e "$head^{commit}" 2>/dev/null; then
+    echo "argus-action: the PR's head is not in this checkout, so a rebase merge of its" \
+      "$commits commits cannot be told from a squash: reviewing $merge alone (set" \
+      "review-range to review more)" >&2
+    return 1
+  fi
+  local ours theirs
+  ours=$(commit_words "$merge" "$commits") && theirs=$(commit_words "$head" "$commits") \
+    && [ -n "$ours" ] && [ "$ours" = "$theirs" ]
+}
+
+landed_range() {
+  # What the merged PR brought to the base branch, and nothing others landed meanwhile
+  # (base.sha..merge would hold their changes too, and a reviewer crediting them is the wrong
+  # "met" this review must not give): a merge commit or a squash against its first parent, a
+  # rebase merge's copies of the PR's commits from the commit before the first.
+  local merge=$1 commits=${ARGUS_PR_COMMITS:-1} parents
+  parents=$(git rev-list --parents -n 1 "$merge" 2>/dev/null | wc -w)
+  if [ "$parents" -eq 2 ] && [[ "$commits" =~ ^[0-9]+$ ]] && [ "$commits" -gt 1 ] \
+    && rebased "$merge" "$commits"; then
+    echo "$merge~$commits..$merge"
+  else
+    echo "$merge^1..$merge"
+  fi
+}
+
 review_landed() {
   # The PR's words are data: the body on standard input, the title and range as --opt=VALUE
   # (a title that starts with '-' is not an option), nothing through the shell.
-  # The merge (or squash) commit against its first parent is exactly what the PR brought to
-  # the base branch; base.sha..merge would also hold what others landed meanwhile, and a
-  # reviewer crediting their changes is the wrong "met" this review must not give.
   local range=${ARGUS_REVIEW_RANGE:-}
   if [ -z "$range" ]; then
     if [ -z "${ARGUS_PR_MERGE:-}" ]; then
       echo "argus-action: review-landed needs a merged pull_request event (or review-range)" >&2
       return 2
     fi
-    range="$ARGUS_PR_MERGE^1..$ARGUS_PR_MERGE"
+    range=$(landed_range "$ARGUS_PR_MERGE")
   fi
   local args=(review landed "--pr-title=${ARGUS_PR_TITLE:-}" --pr-body-file - "--git-range=$range")
   [ -z "${ARGUS_PR_NUMBER:-}" ] || args+=("--pr=$ARGUS_PR_NUMBER")

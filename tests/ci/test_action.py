@@ -234,3 +234,81 @@ def test_review_landed_without_a_merged_pull_request_is_bad_input(tmp_path: Path
     runner.run()
     assert runner.outputs["run"]["exit-code"] == "2", runner.log
     assert "review-landed needs a merged pull_request event" in runner.log
+
+
+# Marks the reviewer reports back: which of the PR's two commits and another PR's change it
+# was shown.
+SEEN = {"first": "return f'[{a}]'", "second": "def test_fmt", "other": "x = 1"}
+
+
+def _pr_of_two_commits(tmp_path: Path) -> Path:
+    """A repository whose feature branch has two commits while another PR lands on main."""
+    root = tmp_path / "repo"
+    (root / "argus" / "tasks").mkdir(parents=True)
+    reviewer = tmp_path / "reviewer.py"
+    reviewer.write_text(
+        "import json, sys\nprompt = sys.stdin.read()\n"
+        f"seen = [k for k, v in {SEEN!r}.items() if v in prompt]\n"
+        "print(json.dumps({'verdict': 'partial', 'confidence': 0.6,"
+        " 'rationale': 'saw ' + '+'.join(seen), 'missing_acceptance': []}))\n"
+    )
+    (root / "argus.toml").write_text(
+        f'[review]\nbackend = "command"\ncommand = "{sys.executable} {reviewer}"\n'
+    )
+    (root / "argus/tasks/ARGUS-1.toml").write_text(
+        'acceptance = "- alerts are wrapped in brackets"\n'
+    )
+    _git(root, "init", "-q", "-b", "main")
+    (root / "alerts.py").write_text("def fmt(a):\n    return a\n")
+    _git(root, "add", ".")
+    _git(root, "commit", "-qm", "base")
+    _git(root, "checkout", "-qb", "feature")
+    (root / "alerts.py").write_text("def fmt(a):\n    return f'[{a}]'\n")
+    _git(root, "commit", "-qam", "wrap alerts")
+    (root / "test_alerts.py").write_text("def test_fmt():\n    pass\n")
+    _git(root, "add", "test_alerts.py")
+    _git(root, "commit", "-qm", "test the wrapping")
+    _git(root, "checkout", "-q", "main")
+    (root / "other.py").write_text("x = 1\n")
+    _git(root, "add", "other.py")
+    _git(root, "commit", "-qm", "another PR")
+    return root
+
+
+@pytest.mark.parametrize(
+    ("how", "head_known", "seen"),
+    [
+        ("rebase", True, "first+second"),
+        ("squash", True, "first+second"),
+        ("rebase", False, "second"),
+    ],
+    ids=["rebase merge", "squash merge", "rebase merge, head not fetched"],
+)
+def test_review_landed_reviews_all_a_rebased_or_squashed_pr_brought(
+    tmp_path: Path, how: str, head_known: bool, seen: str
+) -> None:
+    """A rebase merge puts copies of the PR's two commits on main: both are reviewed, not
+    only the last (nor another PR's change). A squash is one commit with both. A rebase merge
+    whose head the checkout cannot have is reviewed by its last commit, and the log says so."""
+    root = _pr_of_two_commits(tmp_path)
+    head = _git(root, "rev-parse", "feature")
+    if how == "rebase":
+        _git(root, "cherry-pick", "feature~1", "feature")  # authors, dates, messages kept
+    else:
+        _git(root, "merge", "-q", "--squash", "feature")
+        _git(root, "commit", "-qm", "Wrap alerts (#5)")
+    event = {
+        "event.pull_request.number": "5",
+        "event.pull_request.title": "Wrap alerts",
+        "event.pull_request.body": "Closes ARGUS-1\n",
+        "event.pull_request.merge_commit_sha": _git(root, "rev-parse", "HEAD"),
+        "event.pull_request.head.sha": head if head_known else "0" * 40,
+        "event.pull_request.commits": "2",
+    }
+    runner = FakeRunner({"review-landed": "true", "install": "none"}, root, tmp_path, event)
+    runner.run()
+    assert runner.outputs["run"]["exit-code"] == "0", runner.log
+    summary = runner.summary_file.read_text()
+    assert f"saw {seen}\n" in summary, runner.log
+    told = "cannot be told from a squash" in runner.log
+    assert told is not head_known, runner.log
