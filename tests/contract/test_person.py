@@ -468,3 +468,79 @@ def test_set_key_refuses_a_confined_process_and_a_wrong_current_passphrase(
         "argus person init: refused from a confined process (ARGUS_CONFINED is set)"
     )
     assert _key_file().read_text() == before
+
+
+def test_a_status_file_that_is_not_utf_8_still_shows_the_kernel_flag(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The process name in /proc/self/status is the kernel's bytes, not always UTF-8 (a
+    # program may name itself so): the flag's line is still read.
+    stand_in = tmp_path / "status"
+    stand_in.write_bytes(b"Name:\t\xff\xfeagent\nNoNewPrivs:\t1\n")
+    real = Path.read_text
+
+    def proc_status(self: Path, *args: Any, **kwargs: Any) -> str:
+        return real(stand_in if str(self) == "/proc/self/status" else self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "read_text", proc_status)
+    assert person.confinement() == "the kernel's no_new_privs flag is set on this process"
+    stand_in.write_bytes(b"Name:\t\xff\xfeagent\nNoNewPrivs:\t0\n")
+    assert person.confinement() is None
+
+
+def test_a_key_file_that_cannot_be_read_refuses(no_secret: None) -> None:
+    _key_file().unlink()
+    _key_file().mkdir()  # reading it fails with an OSError
+    assert person.has_key() and not person.verify(PERSON_PASSPHRASE)
+    with pytest.raises(InputError, match="not given or is wrong"):
+        person.require_person("argus approve", secret=PERSON_PASSPHRASE)
+
+
+@pytest.mark.parametrize(
+    ("typed", "read"), [("ends in MAX\n", "ends in MAX"), ("XX\r\n\r\n", "XX"), ("a\rb\n", "a\rb")]
+)
+def test_only_the_line_end_is_taken_off_a_passphrase_from_standard_input(
+    monkeypatch: pytest.MonkeyPatch, typed: str, read: str
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(typed))
+    assert person.ask("give it: ") == read
+
+
+def test_require_person_asks_naming_the_action(
+    no_secret: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[str] = []
+    monkeypatch.setattr(
+        "argus.person._prompt", lambda text: asked.append(text) or PERSON_PASSPHRASE
+    )
+    person.require_person("argus contract pin")
+    assert asked == ["argus contract pin is a person's decision; your Argus person passphrase: "]
+
+
+def test_set_key_without_a_current_passphrase_takes_the_held_one_or_asks(
+    no_secret: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(person, "held_secret", PERSON_PASSPHRASE)
+    person.set_key("a second passphrase")
+    assert person.verify("a second passphrase") and not person.verify(PERSON_PASSPHRASE)
+    monkeypatch.setattr(person, "held_secret", None)
+    asked: list[str] = []
+    monkeypatch.setattr(
+        "argus.person._prompt", lambda text: asked.append(text) or "a second passphrase"
+    )
+    person.set_key("a third passphrase")
+    assert asked == ["argus person init is a person's decision; your Argus person passphrase: "]
+    assert person.verify("a third passphrase")
+
+
+def test_set_key_still_writes_the_key_where_its_mode_cannot_be_set(
+    no_secret: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A file system without Unix permissions (a FAT drive, some mounts) refuses chmod: the
+    # key is written all the same.
+    def refuse(self: Path, mode: int) -> None:
+        raise PermissionError(1, "Operation not permitted", str(self))
+
+    monkeypatch.setattr(Path, "chmod", refuse)
+    assert person.set_key("a new passphrase", current=PERSON_PASSPHRASE) == _key_file()
+    assert person.verify("a new passphrase")
