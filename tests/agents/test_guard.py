@@ -246,13 +246,15 @@ def test_a_call_without_its_input_or_command_is_denied_saying_so(project: Path) 
 
 
 def test_a_shell_denial_says_which_rule(project: Path) -> None:
-    decision = _reason(project, "Bash", command="argus person init")
-    assert decision is not None and decision.startswith(
-        "Argus refuses this: the command takes a person's decision"
+    assert _reason(project, "Bash", command="argus person init") == (
+        "Argus refuses this: the command takes a person's decision (argus contract "
+        "pause/resume/abort/pin, argus approve, argus person, --update-snapshots); a person runs "
+        "it in their own terminal"
     )
-    written = _reason(project, "Bash", command="echo x > argus.toml")
-    assert written is not None and written.startswith(
-        "Argus refuses this: the command may write a protected path"
+    assert _reason(project, "Bash", command="echo x > argus.toml") == (
+        "Argus refuses this: the command may write a protected path (spec folders, snapshots, "
+        "argus.toml, .argus/, Claude Code's settings, Argus's state home); only a person "
+        "changes them"
     )
 
 
@@ -364,3 +366,21 @@ def test_a_pin_record_is_read_up_to_64_kib_and_one_without_a_path_pins_no_file(
     (pins / "bare.json").write_text(json.dumps({"root": str(project)}))
     for name in ("None", "XXXX"):
         assert _reason(project, "Write", file_path=name) is None
+
+
+@pytest.mark.parametrize("broken", ["not json", "a folder"])
+def test_a_broken_pin_record_read_first_does_not_hide_the_pins_after_it(
+    project: Path, broken: str
+) -> None:
+    pins = Path(os.environ["ARGUS_STATE_HOME"]) / "contract-pins"
+    pins.mkdir(parents=True, exist_ok=True)
+    first = pins / "0-broken.json"  # the records are read in name order: this one first
+    if broken == "a folder":
+        first.mkdir()
+    else:
+        first.write_text("{not json")
+    (pins / "1-good.json").write_text(json.dumps({"root": str(project), "path": "plans/c.json"}))
+    assert _reason(project, "Write", file_path="plans/c.json") == (
+        f"Argus refuses this: {project / 'plans/c.json'} is a contract a person pinned; "
+        "only a person changes it"
+    )

@@ -76,11 +76,12 @@ def _deny(reason: str) -> dict[str, Any]:
 
 
 def _pinned_contracts(root: Path) -> set[Path]:
-    """The files of contracts a person pinned for this repository."""
+    """The files of contracts a person pinned for this repository (records read in name order,
+    an unreadable one skipped)."""
     found: set[Path] = set()
     base = str(root.resolve())
     for home in state_homes():
-        for record in (home / "contract-pins").glob("*.json"):
+        for record in sorted((home / "contract-pins").glob("*.json")):
             try:
                 data = json.loads(record.read_bytes()[:65536])
             except (OSError, ValueError, RecursionError):
