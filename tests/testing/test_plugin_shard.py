@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from argus.shard.outcomes import collection
 from tests.conftest import RunArgus
 
 TESTS = "\n".join(f"def test_{name}():\n    pass\n" for name in "abcdefg")
@@ -143,3 +145,159 @@ def test_a_results_file_and_a_pytest_report_do_not_merge(
     results.write_text(json.dumps({"schema": "argus-results/1"}))
     done = run_argus("merge", str(report), str(results), cwd=tmp_path)
     assert done.returncode == 2 and "cannot be merged with pytest reports" in done.stderr
+
+
+OUTCOMES = """import pytest
+
+def test_pass():
+    pass
+
+def test_fail():
+    assert False
+
+@pytest.fixture
+def broken():
+    raise RuntimeError("no fixture")
+
+def test_setup_error(broken):
+    pass
+
+@pytest.fixture
+def untidy():
+    yield
+    raise RuntimeError("no teardown")
+
+def test_teardown_error(untidy):
+    pass
+
+@pytest.mark.skip
+def test_skipped():
+    pass
+
+def test_skipped_in_call():
+    pytest.skip("later")
+
+@pytest.mark.xfail
+def test_xfailed():
+    assert False
+
+@pytest.mark.xfail
+def test_xpassed():
+    pass
+
+@pytest.mark.xfail(strict=True)
+def test_xpassed_strictly():
+    pass
+"""
+
+
+def _report(pytester: pytest.Pytester, *args: str) -> dict[str, Any]:
+    path = pytester.path / "report.json"
+    _run(pytester, f"--argus-report={path}", *args)
+    report: dict[str, Any] = json.loads(path.read_text())
+    return report
+
+
+def test_the_report_lists_every_test_with_its_outcome_and_the_collection(
+    pytester: pytest.Pytester,
+) -> None:
+    """A test without a view assertion is in the report too, with pytest's own outcome: a
+    failed setup or teardown is an error, a strict xpass a failure."""
+    pytester.makepyfile(test_outcomes=OUTCOMES)
+    report = _report(pytester)
+    tests = {k.split("::")[1].removeprefix("test_"): v for k, v in report["tests"].items()}
+    assert tests == {
+        "pass": "passed",
+        "fail": "failed",
+        "setup_error": "error",
+        "teardown_error": "error",
+        "skipped": "skipped",
+        "skipped_in_call": "skipped",
+        "xfailed": "xfailed",
+        "xpassed": "xpassed",
+        "xpassed_strictly": "failed",
+    }
+    assert report["tests_failed"] == 4 and report["version"] == 2
+    assert report["collected"] == collection(report["tests"])
+
+
+def test_a_stopped_run_lists_what_it_never_ran(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_outcomes=OUTCOMES)
+    report = _report(pytester, "-x")  # stops at test_fail, the second test
+    tests = {k.split("::")[1].removeprefix("test_"): v for k, v in report["tests"].items()}
+    assert (tests.pop("pass"), tests.pop("fail")) == ("passed", "failed")
+    assert len(tests) == 7 and set(tests.values()) == {"not run"}
+    assert report["tests_failed"] == 8
+
+
+def test_under_xdist_the_controller_lists_every_workers_tests(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_outcomes=OUTCOMES)
+    alone = _report(pytester, "--argus-shard=1/2")
+    both = _report(pytester, "--argus-shard=1/2", "-p", "xdist", "-n", "2")
+    assert both["tests"] == alone["tests"] and both["collected"] == alone["collected"]
+    assert both["collected"]["count"] == 9 and len(both["tests"]) < 9
+
+
+def _shard_reports(pytester: pytest.Pytester, name: str = "shard", *args: str) -> list[Path]:
+    reports = [pytester.path / f"{name}-{i}.json" for i in (1, 2)]
+    for index, report in enumerate(reports, 1):
+        _run(pytester, f"--argus-shard={index}/2", f"--argus-report={report}", *args)
+    return reports
+
+
+def test_a_test_failing_without_an_assertion_fails_the_merge(
+    pytester: pytest.Pytester, run_argus: RunArgus
+) -> None:
+    pytester.makepyfile(
+        test_many="import json\n" + RECORDING.replace('"failed"', '"passed"'),
+        test_plain="def test_plain():\n    assert 1 == 2\n",
+    )
+    reports = _shard_reports(pytester)
+    out = pytester.path / "merged"
+    done = run_argus("merge", *map(str, reports), "--out", str(out), cwd=pytester.path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "test_plain.py::test_plain  failed" in done.stdout
+    assert "0 failed, 1 test(s) failed or did not run (exit 1)" in done.stdout
+    merged = json.loads((out / "report.json").read_text())
+    assert len(merged["tests"]) == 8 and merged["tests_failed"] == 1
+    assert "test_plain.py::test_plain" in (out / "report.html").read_text()
+
+
+def test_shards_that_split_differently_or_collected_differently_do_not_merge(
+    pytester: pytest.Pytester, run_argus: RunArgus
+) -> None:
+    """Machines that computed different splits (one with a durations file, one without), one
+    that collected other tests (another -k), or a report that lost a test: bad input, never a
+    smaller green run."""
+    pytester.makepyfile(test_many=TESTS)
+    one, two = _shard_reports(pytester)
+    table = {f"test_many.py::test_{n}": 10.0 for n in "abcdefg"} | {"test_many.py::test_c": 5e3}
+    (pytester.path / "slow.json").write_text(json.dumps({"durations_ms": table}))
+    timed = pytester.path / "timed.json"
+    _run(pytester, "--argus-shard=1/2", f"--argus-report={timed}", "--argus-durations=slow.json")
+    other = pytester.path / "other.json"
+    _run(pytester, "--argus-shard=2/2", f"--argus-report={other}", "-k", "not test_a")
+    assert run_argus("merge", str(one), str(two), cwd=pytester.path).returncode == 0
+
+    # The timed machine ran c alone; the other, without the times, its share by count.
+    assert list(json.loads(timed.read_text())["tests"]) == ["test_many.py::test_c"]
+    split = run_argus("merge", str(timed), str(two), cwd=pytester.path)
+    assert split.returncode == 2, split.stdout
+    assert "of the 7 collected tests ran in no shard" in split.stderr
+    assert "same --argus-durations file" in split.stderr
+
+    collected = run_argus("merge", str(one), str(other), cwd=pytester.path)
+    assert collected.returncode == 2 and "collected different tests" in collected.stderr
+
+    lost = json.loads(two.read_text())
+    del lost["tests"][next(iter(lost["tests"]))]
+    two.write_text(json.dumps(lost))
+    dropped = run_argus("merge", str(one), str(two), cwd=pytester.path)
+    assert (
+        dropped.returncode == 2 and "1 of the 7 collected tests ran in no shard" in dropped.stderr
+    )
+
+    old = json.loads(one.read_text())
+    one.write_text(json.dumps({"version": 1, "shard": old["shard"], "assertions": []}))
+    mixed = run_argus("merge", str(one), str(two), cwd=pytester.path)
+    assert mixed.returncode == 2 and "a version 1 report" in mixed.stderr

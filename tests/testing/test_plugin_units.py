@@ -97,10 +97,16 @@ def test_the_html_report_embeds_the_images_of_a_failure(tmp_path: Path) -> None:
         **{label: str(path) for label, path in images.items()},
     }
     passed = {**failed, "name": "list", "status": "passed", "ok": True, "message": "0 pixels"}
-    html = write_report(tmp_path / "out" / "report.html", [failed, passed]).read_text()
-    assert "2 assertion(s), 1 failed." in html
+    tests = {"tests/test_a.py::test_x": "passed", "tests/test_a.py::test_<y>": "error"}
+    html = write_report(
+        tmp_path / "out" / "report.html", [failed, passed], None, None, tests
+    ).read_text()
+    assert "2 assertion(s), 1 failed; 2 test(s), 1 failed or did not run." in html
     assert html.count("data:image/png;base64,") == 3  # only the failure's images
     assert "view &#39;home&#39; does not match its baseline" in html
+    # The test that failed without an assertion is listed, escaped; the passing one is not.
+    assert '<td>tests/test_a.py::test_&lt;y&gt;</td><td class="outcome">error</td>' in html
+    assert "<td>tests/test_a.py::test_x</td><td class" not in html
 
 
 def test_the_plugins_browser_options_never_ignore_the_project_config(tmp_path: Path) -> None:

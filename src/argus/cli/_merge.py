@@ -86,18 +86,23 @@ def _merge_pytest(args: argparse.Namespace, reports: list[PytestReport]) -> int:
     if out.exists() and not out.is_dir():
         raise InputError(f"{out}: --out must be a directory")
     assertions = list(merged.assertions)
-    write_report(out / "report.json", assertions)
-    write_report(out / "report.html", assertions)
+    tests = merged.tests or {}
+    for name in ("report.json", "report.html"):
+        write_report(out / name, assertions, None, merged.collected, tests)
     if args.json:
         print((out / "report.json").read_text(encoding="utf-8"))
     else:
         for item in assertions:
             print(f"{item['test']}  {item['name']}  {'ok' if item['ok'] else item['status']}")
+        failing = merged.failing_tests
+        for test, outcome in failing.items():
+            print(f"{test}  {outcome}")
         for name in merged.corrected:
             print(f"argus: {name}: passed or failed re-derived from its status and gates")
+        also = f", {len(failing)} test(s) failed or did not run" if failing else ""
         print(
             f"merged {len(assertions)} assertion(s) from {merged.shards} shard(s) into {out}: "
-            f"{merged.failed} failed (exit {merged.exit_code})"
+            f"{merged.failed} failed{also} (exit {merged.exit_code})"
         )
     return merged.exit_code
 

@@ -11,11 +11,13 @@ deselected, as ``-k`` deselects them.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from argus.errors import ArgusError
 from argus.io import atomic_write_json
+from argus.shard.outcomes import collection
 from argus.shard.split import Shard, assign_keys, load_durations, parse_shard
 
 
@@ -47,9 +49,11 @@ class ShardSelector:
         self.ran: dict[str, float] = {}
         self.selected = 0
         self.collected = 0
+        self.collection: dict[str, Any] | None = None  # the whole run's, before the split
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
+        self.collection = collection(item.nodeid for item in items)
         placed = assign_keys([item.nodeid for item in items], self.shard.total, self.durations)
         keep = [item for item in items if placed[item.nodeid] == self.shard.index]
         drop = [item for item in items if placed[item.nodeid] != self.shard.index]

@@ -38,6 +38,7 @@ from argus.config import ProjectConfig, load_config, running_in_ci
 from argus.errors import ArgusError
 from argus.gates.comparison import Overrides, comparison_for
 from argus.gates.inputs import spec_path
+from argus.shard.outcomes import collection
 from argus.spec import View, load_spec
 from argus.spec.paths import find_repo_root
 from argus.testing._assertion import (
@@ -50,6 +51,7 @@ from argus.testing._assertion import (
     check_view,
 )
 from argus.testing._sharding import ShardSelector, shard_option
+from argus.testing._tally import WORKER_KEY, Tally
 from argus.testing.report import write_report
 
 MODES = ("missing", "changed", "all", "none")
@@ -306,13 +308,40 @@ def _html_image(path: Path, name: str) -> dict[str, str | None]:
 
 class Collector:
     """Collects every test's assertions (on the xdist controller: every worker's, from the
-    reports' user_properties) and writes the reports once, at the end of the session."""
+    reports' user_properties) and every test's outcome, and writes the reports once, at the
+    end of the session.
+
+    What the run collected (before ``--argus-shard`` kept this machine's share) is known where
+    the tests are collected: here, or on each xdist worker, which hands it to the controller
+    in its ``workeroutput``; the controller learns the worker's tests from xdist."""
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
         self.records: list[dict[str, Any]] = []
+        self.tally = Tally()
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        ids = [item.nodeid for item in session.items]
+        self.tally.select(ids)
+        selector = self.config.pluginmanager.get_plugin("argus-shard")
+        split = selector.collection if isinstance(selector, ShardSelector) else None
+        self.tally.collected = split if split is not None else collection(ids)
+        output = getattr(self.config, "workeroutput", None)
+        if isinstance(output, dict):
+            output[WORKER_KEY] = self.tally.collected
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: Sequence[str]) -> None:
+        self.tally.select(ids)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node: Any, error: object) -> None:
+        given = getattr(node, "workeroutput", {}).get(WORKER_KEY)
+        if isinstance(given, dict):  # every worker collects the same run
+            self.tally.collected = given
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.tally.record(report)
         if report.when != "call":
             return
         for key, value in report.user_properties:
@@ -329,7 +358,10 @@ class Collector:
         if report:
             selector = self.config.pluginmanager.get_plugin("argus-shard")
             shard = selector.shard if isinstance(selector, ShardSelector) else None
-            written = write_report(Path(report), self.records, shard)
+            tally = self.tally
+            written = write_report(
+                Path(report), self.records, shard, tally.collected, tally.outcomes
+            )
             terminalreporter.write_line(f"argus: report written to {written}")
         reporters = parse_reporters(self.config.getoption("argus_reporters") or [])
         if reporters:
