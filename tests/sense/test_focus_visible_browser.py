@@ -186,6 +186,47 @@ def test_the_walk_starts_at_the_first_stop_wherever_the_focus_was_left(where: st
     assert visible(batched) == visible(focused) == VISIBLE["adjacent"]
 
 
+# Two skip links clipped to the same pixel, of one tag and without ids: two stops all the same.
+TWINS = """
+<style>.sr { position: absolute; left: 0; top: 0; width: 1px; height: 1px; overflow: hidden; }
+</style>
+<a class="sr" href="#main">Skip to content</a><a class="sr" href="#nav">Skip to navigation</a>
+<button id="after" class="ring" style="left:20px;top:100px">after</button>
+"""
+# A web component whose two buttons live in its shadow root: Tab moves between them while the
+# document's activeElement stays the host.
+SHADOW = """
+<div id="host" style="position:absolute;left:20px;top:20px"></div>
+<script>
+  const root = document.getElementById("host").attachShadow({ mode: "open" });
+  root.innerHTML = `<style>button { width: 80px; height: 32px; border: 0; outline: none; }
+    button:focus-visible { outline: 3px solid rgb(0, 0, 200); }</style>
+    <button id="first">first</button><button id="second">second</button>`;
+</script>
+<button id="after" style="left:20px;top:200px">after</button>
+"""
+
+
+def stops(walk: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(s["tag"], s["id"]) for s in walk["stops"]]
+
+
+def test_two_stops_of_one_tag_at_one_place_are_two_stops() -> None:
+    """A repeat is the same element reached again, not another one drawn at the same place."""
+    batched, focused = walk_both(TWINS)
+    assert stops(batched) == stops(focused) == [("a", ""), ("a", ""), ("button", "after")]
+    assert visible(batched)["after"] and visible(focused)["after"]
+
+
+def test_the_walk_goes_into_a_shadow_root_and_out_again() -> None:
+    """Each button of the component is a stop of its own, measured on its own box; a button
+    without a ring of its own after the component is still reached."""
+    batched, focused = walk_both(SHADOW)
+    expected = [("button", "first"), ("button", "second"), ("button", "after")]
+    assert stops(batched) == stops(focused) == expected
+    assert visible(batched) == visible(focused) == {"first": True, "second": True, "after": False}
+
+
 # Rings on the first screen (640x480), then stops below it: Tab scrolls the page to them.
 TALL = """
 <button id="a" class="ring" style="left:20px;top:20px">a</button>

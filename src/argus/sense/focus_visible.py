@@ -59,26 +59,38 @@ FOCUS_VERSION = 1
 FORCED = ["focus", "focus-visible", "focus-within"]
 WORLD = "argus-focus"
 
-_BLUR_JS = "() => { const el = document.activeElement; if (el && el.blur) el.blur(); }"
+# The focused element, through open shadow roots: a component's own button, not its host.
+_DEEP = """let el = document.activeElement;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;"""
+_BLUR_JS = f"() => {{ {_DEEP} if (el && el.blur) el.blur(); }}"
 # Tab starts where the focus last was, even after a blur (Chromium keeps the blurred element as
 # the sequential focus navigation starting point): after a focus_order walk or a state's steps
 # the first Tab would start mid-page, or past the last stop and find none. A mark focused at
 # the document's start and removed moves that point there, so the walk begins at the first stop.
-_TO_START_JS = """() => {
-  const el = document.activeElement; if (el && el.blur) el.blur();
+_TO_START_JS = f"""() => {{
+  {_DEEP} if (el && el.blur) el.blur();
   const root = document.body || document.documentElement;
   const mark = document.createElement("span"); mark.tabIndex = -1;
-  root.prepend(mark); mark.focus({ preventScroll: true }); mark.remove();
-}"""
-_FOCUSED_JS = """() => {
-  const el = document.activeElement;
+  root.prepend(mark); mark.focus({{ preventScroll: true }}); mark.remove();
+}}"""
+# Without the isolated world (no CDP session) nothing is kept between two presses: the element
+# is told apart by where it is in the tree (child indices, "#" for a shadow root), not on screen.
+_FOCUSED_JS = f"""() => {{
+  {_DEEP}
   if (!el || el === document.body || el === document.documentElement) return null;
   const r = el.getBoundingClientRect();
-  return { id: el.id || "", testid: el.getAttribute("data-testid") || "",
+  const path = [];
+  for (let node = el; node && node.parentNode; ) {{
+    const parent = node.parentNode;
+    if (parent instanceof ShadowRoot) {{ path.push("#"); node = parent.host; continue; }}
+    path.push(Array.prototype.indexOf.call(parent.children, node));
+    node = parent;
+  }}
+  return {{ id: el.id || "", testid: el.getAttribute("data-testid") || "",
            tag: el.tagName.toLowerCase(), x: r.x, y: r.y, width: r.width, height: r.height,
            scrolled: window.scrollX !== 0 || window.scrollY !== 0,
-           vw: window.innerWidth, vh: window.innerHeight };
-}"""
+           vw: window.innerWidth, vh: window.innerHeight, path: path.join("/") }};
+}}"""
 
 
 async def focus_visibility(
@@ -139,7 +151,8 @@ async def measure_focus(
 
 
 def _key(found: dict[str, Any]) -> tuple[Any, ...]:
-    return (found["tag"], found["id"], found["testid"], found["x"], found["y"])
+    """The element the main world's read names (``_FOCUSED_JS``): where it is in the tree."""
+    return (found["tag"], found["id"], found["testid"], found["path"])
 
 
 def _stop(found: dict[str, Any]) -> dict[str, Any]:
@@ -239,14 +252,12 @@ async def _batched(
     await world.call(f"({_TO_START_JS})()")  # before define(): its DOM change is not the page's
     elements = await world.define()
     found_stops: list[dict[str, Any]] = []
-    seen: set[tuple[Any, ...]] = set()
     bounded = None
     for _ in range(MAX_STOPS):
         await driver.press_tab()
         found = await world.call("__argusFocus.read()")
-        if not isinstance(found, dict) or _key(found) in seen:
-            break
-        seen.add(_key(found))
+        if not isinstance(found, dict) or found["seen"] >= 0:
+            break  # off the page, or back at a stop the walk kept
         found_stops.append(found)
         if found["scrolled"]:
             bounded = _bound(elements, budget, len(found_stops))
@@ -361,15 +372,15 @@ async def _refocus(
         for _ in range(len(found_stops) + 2):
             await driver.press_tab()
             found = await world.call("__argusFocus.current()")
-            if isinstance(found, dict) and _key(found) == _key(found_stops[0]):
+            if isinstance(found, dict) and found["seen"] == 0:
                 break
         else:
             return False
-        for i, expected in enumerate(found_stops):
+        for i in range(len(found_stops)):
             if i > 0:
                 await driver.press_tab()
                 found = await world.call("__argusFocus.current()")
-            if not isinstance(found, dict) or _key(found) != _key(expected):
+            if not isinstance(found, dict) or found["seen"] != i:
                 return False
             if i in todo:
                 clip = _clip(found)

@@ -3,6 +3,9 @@
 //   read()             after each Tab press: the focused element and its box; keeps the
 //                      element and the style signature of its surroundings;
 //   current()          the focused element and its box, keeping nothing (the second walk);
+//                      both say which kept element it is (seen: its index, -1 when new), so a
+//                      repeat is the same element, never another at the same place. The focused
+//                      element is the deepest: inside open shadow roots, not their host;
 //   back()             with the walk over: let the focus go and scroll back to where the page
 //                      was when the walk began (a stop below the first screen scrolled it);
 //   mutated()          whether the page changed its DOM since the walk began (a focus handler
@@ -59,6 +62,12 @@ globalThis.__argusFocus = (() => {
     for (const d of descendants) parts.push(style(d), box(d));
     return parts.join("\n");
   };
+  // The focused element, through open shadow roots (a component's button, not the component).
+  const focused = () => {
+    let el = document.activeElement;
+    while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+    return el;
+  };
   const related = (stop, other) => other === stop || other.contains(stop) || stop.contains(other);
   const inClip = (r, c) => r.width > 0 && r.height > 0 && r.right > c.x && r.bottom > c.y &&
     r.x < c.x + c.width && r.y < c.y + c.height;
@@ -101,7 +110,7 @@ globalThis.__argusFocus = (() => {
   observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   return {
     back() {
-      const el = document.activeElement;
+      const el = focused();
       if (el && el.blur) el.blur();
       const [left, top] = state.scroll;
       if (window.scrollX !== left || window.scrollY !== top) {
@@ -111,18 +120,22 @@ globalThis.__argusFocus = (() => {
     mutated() { return state.mutations + observer.takeRecords().length > 0; },
     read() {
       const found = this.current();
-      const el = document.activeElement;
-      if (found) state.stops.push({ el, signature: signature(el) });
+      const el = focused();
+      // In a shadow root, the neighbours the checks compare (the document's elements) are not
+      // its neighbours: no signature, so the stop is measured with real focus.
+      const shadowed = el && el.getRootNode() !== document;
+      if (found && found.seen < 0) state.stops.push({ el, signature: shadowed ? null : signature(el) });
       return found;
     },
     current() {
-      const el = document.activeElement;
+      const el = focused();
       if (!el || el === document.body || el === document.documentElement) return null;
       const r = el.getBoundingClientRect();
       return { id: el.id || "", testid: el.getAttribute("data-testid") || "",
                tag: el.tagName.toLowerCase(), x: r.x, y: r.y, width: r.width, height: r.height,
                scrolled: window.scrollX !== 0 || window.scrollY !== 0,
-               vw: window.innerWidth, vh: window.innerHeight };
+               vw: window.innerWidth, vh: window.innerHeight,
+               seen: state.stops.findIndex((stop) => stop.el === el) };
     },
     elements() { return state.stops.map((s) => s.el); },
     neighbours(clips) {
