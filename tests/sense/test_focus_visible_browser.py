@@ -3,20 +3,29 @@ stop as focusing every stop for real, and hands to real focus what it cannot pro
 
 from __future__ import annotations
 
-import asyncio
 import functools
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.async_api import Browser
 from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import async_playwright
 
-from argus.sense import discover_browser, launch_args
 from argus.sense.focus_visible import focus_visibility
 from argus.sense.page_state import FREEZE_CSS
 from argus.sense.probe import ProbeBudget
+from tests.support.chromium import AsyncChromium
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[AsyncChromium]:
+    """One browser for the module; every walk below has browser contexts of its own."""
+    browser = AsyncChromium()
+    yield browser
+    browser.close()
+
 
 STYLE = """<style>
 body { margin: 0; font: 16px sans-serif; background: rgb(255, 255, 255); }
@@ -98,35 +107,31 @@ class RefusingForce:
 
 @functools.cache
 def walk_both(
-    html: str, refuse: bool = False, focus_first: str | None = None
+    chromium: AsyncChromium, html: str, refuse: bool = False, focus_first: str | None = None
 ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The walk with a CDP session (forced groups first) and without (every stop focused)."""
+    """The walk with a CDP session (forced groups first) and without (every stop focused),
+    each in a new browser context."""
 
-    async def run() -> tuple[dict[str, Any], dict[str, Any]]:
-        async with async_playwright() as playwright:
-            browser = await playwright.chromium.launch(
-                executable_path=discover_browser(), args=launch_args(), headless=True
+    async def run(browser: Browser) -> tuple[dict[str, Any], dict[str, Any]]:
+        walks = []
+        for batched in (True, False):
+            context = await browser.new_context(
+                viewport={"width": 640, "height": 480}, device_scale_factor=1
             )
-            walks = []
-            for batched in (True, False):
-                context = await browser.new_context(
-                    viewport={"width": 640, "height": 480}, device_scale_factor=1
-                )
-                page = await context.new_page()
-                session: Any = await context.new_cdp_session(page) if batched else None
-                if session is not None and refuse:
-                    session = RefusingForce(session)
-                await page.set_content(f"<!doctype html>{STYLE}<body>{html}</body>")
-                await page.add_style_tag(content=FREEZE_CSS)
-                render = await page.screenshot(animations="disabled", caret="hide")
-                if focus_first is not None:  # what a state's steps or a focus_order walk leave
-                    await page.focus(focus_first)
-                walks.append(await focus_visibility(page, render, session))
-                await context.close()
-            await browser.close()
-            return walks[0], walks[1]
+            page = await context.new_page()
+            session: Any = await context.new_cdp_session(page) if batched else None
+            if session is not None and refuse:
+                session = RefusingForce(session)
+            await page.set_content(f"<!doctype html>{STYLE}<body>{html}</body>")
+            await page.add_style_tag(content=FREEZE_CSS)
+            render = await page.screenshot(animations="disabled", caret="hide")
+            if focus_first is not None:  # what a state's steps or a focus_order walk leave
+                await page.focus(focus_first)
+            walks.append(await focus_visibility(page, render, session))
+            await context.close()
+        return walks[0], walks[1]
 
-    return asyncio.run(run())
+    return chromium.run(run)
 
 
 def visible(walk: dict[str, Any]) -> dict[str, bool]:
@@ -138,50 +143,62 @@ def methods(walk: dict[str, Any]) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("name", [name for name in PAGES if name != "hidden"])
-def test_forced_groups_give_the_verdict_real_focus_gives(name: str) -> None:
-    batched, focused = walk_both(PAGES[name])
+def test_forced_groups_give_the_verdict_real_focus_gives(
+    chromium: AsyncChromium, name: str
+) -> None:
+    batched, focused = walk_both(chromium, PAGES[name])
     assert visible(batched) == visible(focused) == VISIBLE[name]
     assert set(methods(focused).values()) == {"focused"}
 
 
-def test_a_page_that_changes_its_dom_on_focus_is_measured_for_real() -> None:
-    batched, _ = walk_both(PAGES["handler"])
+def test_a_page_that_changes_its_dom_on_focus_is_measured_for_real(chromium: AsyncChromium) -> None:
+    batched, _ = walk_both(chromium, PAGES["handler"])
     assert methods(batched) == {"ring": "focused", "none": "focused", "js": "focused"}
 
 
-def test_only_a_stop_that_shows_a_change_when_forced_is_measured_forced() -> None:
-    batched, _ = walk_both(PAGES["ghost"])
+def test_only_a_stop_that_shows_a_change_when_forced_is_measured_forced(
+    chromium: AsyncChromium,
+) -> None:
+    batched, _ = walk_both(chromium, PAGES["ghost"])
     assert methods(batched) == {"ring": "forced", "ghost": "focused"}
-    batched, _ = walk_both(PAGES["adjacent"])
+    batched, _ = walk_both(chromium, PAGES["adjacent"])
     # b shows nothing: real focus; a, c and d each show their own ring in their groups.
     assert methods(batched) == {"a": "forced", "b": "focused", "c": "forced", "d": "forced"}
 
 
-def test_a_change_drawn_beside_the_stop_is_not_credited_to_a_neighbour() -> None:
+def test_a_change_drawn_beside_the_stop_is_not_credited_to_a_neighbour(
+    chromium: AsyncChromium,
+) -> None:
     """Forced together, tip's hint would cover plain's area: plain's neighbourhood changed,
     so real focus measures it, and it shows nothing."""
-    batched, _ = walk_both(PAGES["around"])
+    batched, _ = walk_both(chromium, PAGES["around"])
     assert methods(batched)["plain"] == "focused"
     assert methods(batched)["tip"] == "forced"
 
 
-def test_a_page_hiding_the_focus_from_its_scripts_is_walked_all_the_same() -> None:
-    batched, _ = walk_both(PAGES["hidden"])
+def test_a_page_hiding_the_focus_from_its_scripts_is_walked_all_the_same(
+    chromium: AsyncChromium,
+) -> None:
+    batched, _ = walk_both(chromium, PAGES["hidden"])
     assert visible(batched) == VISIBLE["hidden"]
     assert methods(batched) == {"ring": "forced", "none": "focused"}
 
 
-def test_a_browser_refusing_forced_states_gets_every_stop_focused_for_real() -> None:
-    batched, focused = walk_both(PAGES["adjacent"], refuse=True)
+def test_a_browser_refusing_forced_states_gets_every_stop_focused_for_real(
+    chromium: AsyncChromium,
+) -> None:
+    batched, focused = walk_both(chromium, PAGES["adjacent"], refuse=True)
     assert batched == focused
     assert visible(batched) == VISIBLE["adjacent"]
 
 
 @pytest.mark.parametrize("where", ["#c", "#d"])
-def test_the_walk_starts_at_the_first_stop_wherever_the_focus_was_left(where: str) -> None:
+def test_the_walk_starts_at_the_first_stop_wherever_the_focus_was_left(
+    chromium: AsyncChromium, where: str
+) -> None:
     """A focus left mid-page or on the last stop (by a state's steps, by the focus_order walk)
     does not hide the stops before it: both walks still visit every stop, in page order."""
-    batched, focused = walk_both(PAGES["adjacent"], focus_first=where)
+    batched, focused = walk_both(chromium, PAGES["adjacent"], focus_first=where)
     assert [s["id"] for s in batched["stops"]] == ["a", "b", "c", "d"]
     assert visible(batched) == visible(focused) == VISIBLE["adjacent"]
 
@@ -239,38 +256,38 @@ TALL = """
 
 
 @functools.cache
-def walk_tall(max_elements: int | None) -> tuple[dict[str, Any], float, dict[str, Any]]:
+def walk_tall(
+    chromium: AsyncChromium, max_elements: int | None
+) -> tuple[dict[str, Any], float, dict[str, Any]]:
     """The batched walk of TALL (with a budget of ``max_elements``, or none), the page's
     scroll once it is over, and the walk with every stop focused for real."""
 
-    async def run() -> tuple[dict[str, Any], float, dict[str, Any]]:
-        async with async_playwright() as playwright:
-            browser = await playwright.chromium.launch(
-                executable_path=discover_browser(), args=launch_args(), headless=True
-            )
-            context = await browser.new_context(
-                viewport={"width": 640, "height": 480}, device_scale_factor=1
-            )
-            page = await context.new_page()
-            session = await context.new_cdp_session(page)
-            await page.set_content(f"<!doctype html>{STYLE}<body>{TALL}</body>")
-            await page.add_style_tag(content=FREEZE_CSS)
-            render = await page.screenshot(animations="disabled", caret="hide")
-            budget = None if max_elements is None else ProbeBudget(max_elements=max_elements)
-            batched = await focus_visibility(page, render, session, budget)
-            scrolled = float(await page.evaluate("window.scrollY"))
-            await page.evaluate("window.scrollTo(0, 0)")
-            focused = await focus_visibility(page, render)
-            await browser.close()
-            return batched, scrolled, focused
+    async def run(browser: Browser) -> tuple[dict[str, Any], float, dict[str, Any]]:
+        context = await browser.new_context(
+            viewport={"width": 640, "height": 480}, device_scale_factor=1
+        )
+        page = await context.new_page()
+        session = await context.new_cdp_session(page)
+        await page.set_content(f"<!doctype html>{STYLE}<body>{TALL}</body>")
+        await page.add_style_tag(content=FREEZE_CSS)
+        render = await page.screenshot(animations="disabled", caret="hide")
+        budget = None if max_elements is None else ProbeBudget(max_elements=max_elements)
+        batched = await focus_visibility(page, render, session, budget)
+        scrolled = float(await page.evaluate("window.scrollY"))
+        await page.evaluate("window.scrollTo(0, 0)")
+        focused = await focus_visibility(page, render)
+        await context.close()
+        return batched, scrolled, focused
 
-    return asyncio.run(run())
+    return chromium.run(run)
 
 
-def test_stops_on_the_first_screen_are_measured_forced_though_later_ones_scrolled() -> None:
+def test_stops_on_the_first_screen_are_measured_forced_though_later_ones_scrolled(
+    chromium: AsyncChromium,
+) -> None:
     """The Tab walk scrolls the page to d and e; it is scrolled back before the forced groups,
     so a, b and c are measured where real focus found them (not walked a second time)."""
-    batched, scrolled, focused = walk_tall(None)
+    batched, scrolled, focused = walk_tall(chromium, None)
     assert [s["id"] for s in batched["stops"]] == ["a", "b", "c", "d", "e"]
     assert methods_or_none(batched) == {
         "a": "forced",
@@ -295,14 +312,16 @@ def visible_compared(walk: dict[str, Any]) -> dict[str, bool]:
     }
 
 
-def test_a_walk_within_the_budget_is_not_bounded() -> None:
-    batched, _, _ = walk_tall(1000)
+def test_a_walk_within_the_budget_is_not_bounded(chromium: AsyncChromium) -> None:
+    batched, _, _ = walk_tall(chromium, 1000)
     assert [s["id"] for s in batched["stops"]] == ["a", "b", "c", "d", "e"]
     assert "bounded" not in batched
 
 
-def test_a_page_past_the_budget_is_walked_to_the_first_stop_that_scrolls_it_and_says_so() -> None:
-    batched, _, focused = walk_tall(5)
+def test_a_page_past_the_budget_is_walked_to_the_first_stop_that_scrolls_it_and_says_so(
+    chromium: AsyncChromium,
+) -> None:
+    batched, _, focused = walk_tall(chromium, 5)
     assert [s["id"] for s in batched["stops"]] == ["a", "b", "c", "d"]
     assert batched["stops"][-1]["changed_pixels"] is None
     assert (
@@ -325,31 +344,29 @@ class Recording:
         return await self.session.send(method, params)
 
 
-def test_a_session_with_its_domains_on_is_not_asked_to_enable_them_again() -> None:
+def test_a_session_with_its_domains_on_is_not_asked_to_enable_them_again(
+    chromium: AsyncChromium,
+) -> None:
     """The sensor enables DOM and CSS once for the page's life: the walk does not enable them
     again (CSS sends its style sheets over each time), and still forces its groups."""
 
-    async def run() -> tuple[dict[str, Any], list[str]]:
-        async with async_playwright() as playwright:
-            browser = await playwright.chromium.launch(
-                executable_path=discover_browser(), args=launch_args(), headless=True
-            )
-            context = await browser.new_context(
-                viewport={"width": 640, "height": 480}, device_scale_factor=1
-            )
-            page = await context.new_page()
-            session: Any = Recording(await context.new_cdp_session(page))
-            await session.send("DOM.enable")
-            await session.send("CSS.enable")
-            session.sent.clear()
-            await page.set_content(f"<!doctype html>{STYLE}<body>{PAGES['ghost']}</body>")
-            await page.add_style_tag(content=FREEZE_CSS)
-            render = await page.screenshot(animations="disabled", caret="hide")
-            walk = await focus_visibility(page, render, session, domains_on=True)
-            await browser.close()
-            return walk, session.sent
+    async def run(browser: Browser) -> tuple[dict[str, Any], list[str]]:
+        context = await browser.new_context(
+            viewport={"width": 640, "height": 480}, device_scale_factor=1
+        )
+        page = await context.new_page()
+        session: Any = Recording(await context.new_cdp_session(page))
+        await session.send("DOM.enable")
+        await session.send("CSS.enable")
+        session.sent.clear()
+        await page.set_content(f"<!doctype html>{STYLE}<body>{PAGES['ghost']}</body>")
+        await page.add_style_tag(content=FREEZE_CSS)
+        render = await page.screenshot(animations="disabled", caret="hide")
+        walk = await focus_visibility(page, render, session, domains_on=True)
+        await context.close()
+        return walk, session.sent
 
-    walk, sent = asyncio.run(run())
+    walk, sent = chromium.run(run)
     assert methods(walk) == {"ring": "forced", "ghost": "focused"}
     assert visible(walk) == VISIBLE["ghost"]
     assert "CSS.forcePseudoState" in sent

@@ -5,6 +5,7 @@ and real focus alike; and a walk that would need an event loop is refused, not h
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,6 +16,15 @@ from argus.sense._focus_driver import run_to_end
 from argus.sense.focus_visible import focus_visibility_sync
 from argus.sense.page_state import FREEZE_CSS
 from tests.sense.test_focus_visible_browser import PAGES, STYLE, walk_both
+from tests.support.chromium import AsyncChromium
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[AsyncChromium]:
+    """The async walks' browser, one for the module (each walk has contexts of its own)."""
+    browser = AsyncChromium()
+    yield browser
+    browser.close()
 
 
 def sync_walks(html: str) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -41,9 +51,11 @@ def sync_walks(html: str) -> tuple[dict[str, Any], dict[str, Any]]:
 
 @pytest.mark.browser
 @pytest.mark.parametrize("name", ["handler", "around"])
-def test_the_sync_walk_measures_what_the_async_walk_measures(name: str) -> None:
+def test_the_sync_walk_measures_what_the_async_walk_measures(
+    chromium: AsyncChromium, name: str
+) -> None:
     forced, focused = sync_walks(PAGES[name])
-    assert (forced, focused) == walk_both(PAGES[name])
+    assert (forced, focused) == walk_both(chromium, PAGES[name])
     assert {s["method"] for s in focused["stops"]} == {"focused"}
     if name == "around":  # the forced measurement did run on the sync page
         assert "forced" in {s["method"] for s in forced["stops"]}
