@@ -228,17 +228,17 @@ def stops(walk: dict[str, Any]) -> list[tuple[str, str]]:
     return [(s["tag"], s["id"]) for s in walk["stops"]]
 
 
-def test_two_stops_of_one_tag_at_one_place_are_two_stops() -> None:
+def test_two_stops_of_one_tag_at_one_place_are_two_stops(chromium: AsyncChromium) -> None:
     """A repeat is the same element reached again, not another one drawn at the same place."""
-    batched, focused = walk_both(TWINS)
+    batched, focused = walk_both(chromium, TWINS)
     assert stops(batched) == stops(focused) == [("a", ""), ("a", ""), ("button", "after")]
     assert visible(batched)["after"] and visible(focused)["after"]
 
 
-def test_the_walk_goes_into_a_shadow_root_and_out_again() -> None:
+def test_the_walk_goes_into_a_shadow_root_and_out_again(chromium: AsyncChromium) -> None:
     """Each button of the component is a stop of its own, measured on its own box; a button
     without a ring of its own after the component is still reached."""
-    batched, focused = walk_both(SHADOW)
+    batched, focused = walk_both(chromium, SHADOW)
     expected = [("button", "first"), ("button", "second"), ("button", "after")]
     assert stops(batched) == stops(focused) == expected
     assert visible(batched) == visible(focused) == {"first": True, "second": True, "after": False}
