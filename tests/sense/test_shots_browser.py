@@ -5,18 +5,27 @@ frames gets Playwright's own screenshot; the page is left as it was."""
 
 from __future__ import annotations
 
-import asyncio
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 import pytest
-from playwright.async_api import Page, async_playwright
+from playwright.async_api import Browser, Page
 
 from argus.diff.png import decode_png
-from argus.sense import discover_browser, launch_args
 from argus.sense._shots import Shooter, Shot, playwright_options
+from tests.support.chromium import AsyncChromium
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[AsyncChromium]:
+    """One browser for the module; each test's shots are taken in a new context of it."""
+    browser = AsyncChromium()
+    yield browser
+    browser.close()
+
 
 # Green at rest; red to blue while animated (never green), so a shot taken while an animation
 # runs can never match one taken with it stopped.
@@ -48,27 +57,23 @@ FRAMED = """<!doctype html><html><body style="margin:0">
 </body></html>"""
 
 
-def _shots(html: str, full_page: bool = False) -> dict[str, Any]:
-    async def run() -> dict[str, Any]:
-        async with async_playwright() as playwright:
-            browser = await playwright.chromium.launch(
-                executable_path=discover_browser(), args=launch_args(), headless=True
-            )
-            context = await browser.new_context(
-                viewport={"width": 640, "height": 480}, device_scale_factor=1
-            )
-            page = await context.new_page()
-            session = await context.new_cdp_session(page)
-            await page.set_content(html)
-            shoot = Shooter(page, session, full_page)
-            fast = await shoot()
-            again = await shoot()
-            playwright_png = await page.screenshot(**playwright_options(full_page))
-            after = await _left_as_it_was(page)
-            await browser.close()
-            return {"fast": fast, "again": again, "playwright": playwright_png, "after": after}
+def _shots(chromium: AsyncChromium, html: str, full_page: bool = False) -> dict[str, Any]:
+    async def run(browser: Browser) -> dict[str, Any]:
+        context = await browser.new_context(
+            viewport={"width": 640, "height": 480}, device_scale_factor=1
+        )
+        page = await context.new_page()
+        session = await context.new_cdp_session(page)
+        await page.set_content(html)
+        shoot = Shooter(page, session, full_page)
+        fast = await shoot()
+        again = await shoot()
+        playwright_png = await page.screenshot(**playwright_options(full_page))
+        after = await _left_as_it_was(page)
+        await context.close()
+        return {"fast": fast, "again": again, "playwright": playwright_png, "after": after}
 
-    return asyncio.run(run())
+    return chromium.run(run)
 
 
 async def _left_as_it_was(page: Page) -> dict[str, Any]:
@@ -87,8 +92,10 @@ def _pixels(png: bytes) -> Any:
     return decode_png(png, "shot")
 
 
-def test_a_fast_shot_holds_playwrights_pixels_with_animations_stopped_and_carets_hidden() -> None:
-    shots = _shots(MOVING)
+def test_a_fast_shot_holds_playwrights_pixels_with_animations_stopped_and_carets_hidden(
+    chromium: AsyncChromium,
+) -> None:
+    shots = _shots(chromium, MOVING)
     fast, again = shots["fast"], shots["again"]
     assert isinstance(fast, Shot) and fast.fast and again.fast
     assert np.array_equal(_pixels(fast.png), _pixels(shots["playwright"]))
@@ -98,21 +105,21 @@ def test_a_fast_shot_holds_playwrights_pixels_with_animations_stopped_and_carets
     assert tuple(_pixels(fast.png)[50, 100][:3]) == (0, 128, 0)
 
 
-def test_a_fast_shot_leaves_the_page_as_it_was() -> None:
-    after = _shots(MOVING)["after"]
+def test_a_fast_shot_leaves_the_page_as_it_was(chromium: AsyncChromium) -> None:
+    after = _shots(chromium, MOVING)["after"]
     # The infinite animations run again (the finite one was finished, as Playwright does),
     # the caret's inline style is back to none, and no cleanup hook is left in the page.
     assert after == {"running": 2, "plainCaret": "", "cleanup": False}
 
 
-def test_a_full_page_fast_shot_is_playwrights_full_page_shot() -> None:
-    shots = _shots(TALL, full_page=True)
+def test_a_full_page_fast_shot_is_playwrights_full_page_shot(chromium: AsyncChromium) -> None:
+    shots = _shots(chromium, TALL, full_page=True)
     fast = _pixels(shots["fast"].png)
     assert shots["fast"].fast and fast.shape[0] > 480
     assert np.array_equal(fast, _pixels(shots["playwright"]))
 
 
-def test_a_page_with_child_frames_gets_playwrights_own_screenshot() -> None:
-    shots = _shots(FRAMED)
+def test_a_page_with_child_frames_gets_playwrights_own_screenshot(chromium: AsyncChromium) -> None:
+    shots = _shots(chromium, FRAMED)
     assert shots["fast"].fast is False
     assert shots["fast"].png == shots["playwright"]
