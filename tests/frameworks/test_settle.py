@@ -5,6 +5,9 @@ framework, once the socket's frames stopped."""
 from __future__ import annotations
 
 import asyncio
+import json
+import shutil
+import subprocess
 import time
 from collections.abc import Callable
 from typing import Any
@@ -288,3 +291,41 @@ def test_a_frame_during_a_slow_check_is_counted_though_the_socket_is_quiet_by_it
     page.during = [lambda: socket.listeners["framereceived"]("delta")] * 3
     assert asyncio.run(settle.wait(30.0)) is True
     assert len(page.scripts) == 4  # settled on the first check no frame came during
+
+
+def _check_in_node(check: str, idle: str) -> list[object]:
+    """The page's check (an async function's source) run by Node, ``window.idle`` answering
+    ``idle`` (JavaScript: a function of how many times it was read, 1 first) and each
+    requestAnimationFrame drawing its frame on the next turn: [the check's answer, frames
+    asked, reads of ``window.idle``]."""
+    program = (
+        "let frames = 0, reads = 0;\n"
+        "globalThis.requestAnimationFrame = (draw) => { frames += 1; setTimeout(draw, 0); };\n"
+        f"globalThis.window = {{ get idle() {{ reads += 1; return ({idle})(reads); }} }};\n"
+        f"({check})().then((answer) => console.log(JSON.stringify([answer, frames, reads])));\n"
+    )
+    node = shutil.which("node")
+    assert node is not None
+    done = subprocess.run(
+        [node, "-e", program], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return list(json.loads(done.stdout))
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is absent (Lighthouse needs it)")
+@pytest.mark.parametrize(
+    ("idle", "outcome"),
+    [
+        ("(n) => true", [True, 2, 2]),  # ready, and still ready two frames later
+        ("(n) => false", [False, 0, 1]),  # not ready: no frames waited for
+        ("(n) => n === 1", [False, 2, 2]),  # ready, then not once two frames were drawn
+        ("(n) => 'idle'", [True, 2, 2]),  # a truthy answer held is true itself
+    ],
+)
+def test_the_check_the_page_runs_asks_the_function_again_two_frames_later(
+    idle: str, outcome: list[object]
+) -> None:
+    page = FakePage([True])
+    asyncio.run(FrameworkSettle(page, _framework(websocket=False)).wait(1.0))  # type: ignore[arg-type]
+    assert _check_in_node(page.scripts[0], idle) == outcome
