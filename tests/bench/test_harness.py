@@ -31,6 +31,11 @@ def _bench(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+# The smoke run's tests share one worker under ``make test`` (--dist loadgroup): spread over
+# both, each worker ran the harness again for its own copy of the module fixture.
+ONE_SMOKE_RUN = pytest.mark.xdist_group("tests/bench/test_harness.py::smoke")
+
+
 @pytest.fixture(scope="module")
 def smoke(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, str, str]:
     tmp = tmp_path_factory.mktemp("bench")
@@ -43,6 +48,7 @@ def smoke(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, str, str]:
     return json.loads((tmp / "latest.json").read_text()), readme.read_text(), proc.stdout
 
 
+@ONE_SMOKE_RUN
 def test_latest_json_has_machine_versions_and_areas(smoke: tuple[Any, str, str]) -> None:
     results, _, _ = smoke
     assert results["version"] == 1
@@ -60,6 +66,7 @@ def test_latest_json_has_machine_versions_and_areas(smoke: tuple[Any, str, str])
         assert key in results
 
 
+@ONE_SMOKE_RUN
 def test_smoke_run_measures_the_smallest_diff_only(smoke: tuple[Any, str, str]) -> None:
     results, _, stdout = smoke
     row = results["scaling"]["diff"]["720p"]
@@ -71,6 +78,7 @@ def test_smoke_run_measures_the_smallest_diff_only(smoke: tuple[Any, str, str]) 
     assert "Scaling, diff" in stdout
 
 
+@ONE_SMOKE_RUN
 def test_readme_table_replaced_between_markers_only(smoke: tuple[Any, str, str]) -> None:
     _, readme, _ = smoke
     assert "old table" not in readme
@@ -90,6 +98,7 @@ def test_readme_without_markers_is_left_alone_with_a_note(tmp_path: Path) -> Non
     assert "no <!-- bench:start --> / <!-- bench:end --> markers" in proc.stderr
 
 
+@ONE_SMOKE_RUN
 def test_from_results_rewrites_the_readme_without_measuring(
     smoke: tuple[Any, str, str], tmp_path: Path
 ) -> None:
