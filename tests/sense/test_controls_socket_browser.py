@@ -5,6 +5,7 @@ message held (it never reaches the server)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,10 +13,14 @@ from typing import Any
 
 import pytest
 
+from argus.config import ProjectConfig
 from argus.sense import Sensor
+from argus.sense._controls import SocketHold
+from argus.sense.controls_choice import LOOP
 from argus.spec import View, load_spec
 from tests.sense.test_web_sensor import make_web_repo
 from tests.support.fixtures import static_server
+from tests.support.habits import REPO_ROOT
 from tests.support.websocket import SocketRecorder
 
 pytestmark = pytest.mark.browser
@@ -100,6 +105,32 @@ def test_a_control_is_activated_only_once_the_copys_socket_is_open(
     open, so the control's message is sent (and held), not thrown away as still connecting."""
     recorder.handshake_s = 0.15
     controls = _sense(tmp_path, warm_sensor, SEND_ONLY)
+    (archive,) = controls["controls"]
+    assert (archive["outcome"], archive["effects"]) == ("live", ["message"]), controls
+    assert recorder.received == []
+
+
+def test_a_message_the_route_hears_late_still_counts_for_its_control(
+    tmp_path: Path, recorder: type[SocketRecorder], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The route hears of a page's message through Playwright's driver, not in order with
+    the world's answer: here each reaches it 300 ms late, long after the control's effects
+    were read. The world says how many the page sent, and the watch waits for them."""
+    route = SocketHold.route
+
+    def late(self: SocketHold, socket: Any) -> None:
+        on_message = socket.on_message
+
+        def delayed(handler: Any) -> None:
+            loop = asyncio.get_running_loop()
+            on_message(lambda message: loop.call_later(0.3, handler, message))
+
+        socket.on_message = delayed
+        route(self, socket)
+
+    monkeypatch.setattr(SocketHold, "route", late)
+    with Sensor(ProjectConfig(root=REPO_ROOT), workers=1, controls=LOOP) as sensor:
+        controls = _sense(tmp_path, sensor, SEND_ONLY)
     (archive,) = controls["controls"]
     assert (archive["outcome"], archive["effects"]) == ("live", ["message"]), controls
     assert recorder.received == []

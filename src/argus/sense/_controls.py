@@ -120,6 +120,23 @@ EFFECTS_INIT_JS = """(() => {
 })();""".replace("MAX_HELD_SENDS", str(MAX_HELD_SENDS))
 
 
+# In the copy only, after Playwright's websocket stand-in is in place (its init script comes
+# after EFFECTS_INIT_JS): each message the page hands one of its sockets is told to the world,
+# which counts those sent while it watches (``sent`` in its effects). The route hears of them
+# through Playwright's driver, not in order with the world's answer, so the probe waits until
+# it has heard as many (``_Held.caught_up``); a send that throws (a socket not open) is not told.
+SENT_NOTE_JS = """(() => {
+  const proto = globalThis.WebSocket && WebSocket.prototype;
+  const send = proto && proto.send;
+  if (typeof send !== "function") return;
+  proto.send = function (...args) {
+    const done = send.apply(this, args);
+    try { document.dispatchEvent(new Event("argus-sent")); } catch (e) {}
+    return done;
+  };
+})();"""
+
+
 # A message as remembered: its digest, and for text with digits in it the digest of its
 # shape (each run of digits one ``#``): a heartbeat that carries a counter or a time.
 MessageKey = tuple[str, str | None]
@@ -265,6 +282,10 @@ class _Held:
     navigating: bool = False
     navigated: bool = False
     stopped: bool = False
+    # Messages the world saw the page send while it watched, and those the route has heard
+    # of since the watch began (a message sent just before it may be among them).
+    sent: int = 0
+    heard_sent: int = 0
     heard: asyncio.Event = field(default_factory=asyncio.Event)
 
     def later(self, work: Awaitable[Any]) -> None:
@@ -278,11 +299,17 @@ class _Held:
         self.dialogs = self.pages = 0
         self.started.clear()
         self.navigating = self.navigated = self.stopped = False
+        self.sent = self.heard_sent = 0
 
     def caught_up(self) -> bool:
         """Whether the route has heard of all the renderer said it set out to do (a
-        navigation the page cancelled never reaches it)."""
-        return not self.started and (self.navigated or self.stopped or not self.navigating)
+        navigation the page cancelled never reaches it) and of every message the world saw
+        the page send."""
+        return (
+            not self.started
+            and (self.navigated or self.stopped or not self.navigating)
+            and self.heard_sent >= self.sent
+        )
 
 
 class SocketHold:
@@ -302,6 +329,8 @@ class SocketHold:
         def from_page(message: str | bytes) -> None:
             held = self.held
             if held is not None and held.watching:
+                held.heard_sent += 1
+                held.heard.set()
                 if not keep_alive(url, message) and len(held.messages) < MAX_HELD:
                     held.messages.append(message_key(message))
             elif held is not None and not held.spent:
@@ -383,6 +412,7 @@ class _Copy:
         if warm.socket_hold is None:
             warm.socket_hold = SocketHold()
             await warm.context.route_web_socket(re.compile(r"^wss?://"), warm.socket_hold.route)
+            await warm.context.add_init_script(SENT_NOTE_JS)
         warm.socket_hold.held = held
         await warm.context.route("**/*", route)
         warm.page.on("dialog", self._on_dialog)
@@ -683,6 +713,7 @@ async def _activate(copy: _Copy, index: int | None) -> tuple[str, _Seen]:
             await warm.page.evaluate(SETTLE_JS)
         found = await _call(copy, "__argusControls.effects()")
         held.counting = False
+        held.sent = int(found.get("sent", 0))
         seen.kinds = [str(k) for k in found["kinds"]]
         seen.dom = None if found["dom"] is None else [str(d) for d in found["dom"]]
         await _caught_up(held, copy.view.timeout_s)
@@ -709,7 +740,8 @@ async def _activate(copy: _Copy, index: int | None) -> tuple[str, _Seen]:
 async def _caught_up(held: _Held, timeout_s: float) -> None:
     """Wait until the route has heard of every request the renderer said it started while the
     activation was watched (each is over: held ones are aborted only once the route has heard
-    of them) and of a navigation, when it asked for one.
+    of them), of a navigation, when it asked for one, and of every websocket message the world
+    saw the page send (SENT_NOTE_JS).
 
     The route hears of a request from the browser, which tells it beside the renderer's own
     answers, not in their order: on a loaded machine a request a control sent could reach the

@@ -4,8 +4,9 @@
 //   __argusControls.arm(i)     start watching: DOM mutations, focus, URL, scroll, validation,
 //                              effects
 //   __argusControls.activate(i) click it (a select: choose its next option)
-//   __argusControls.effects()  what changed since arm(), and stop watching: {kinds, dom}
-//                              (dom: the shapes of the mutations, null when too many)
+//   __argusControls.effects()  what changed since arm(), and stop watching: {kinds, dom,
+//                              sent} (dom: the shapes of the mutations, null when too many;
+//                              sent: the websocket messages the copy's init script told of)
 //   __argusControls.start(i)   arm(i) then activate(i): one call
 //   __argusControls.neutral()  the same for the body itself: what any click on the page does
 globalThis.__argusControls = (() => {
@@ -24,6 +25,7 @@ globalThis.__argusControls = (() => {
   for (const kind of ["storage", "clipboard", "print"]) {
     document.addEventListener(`argus-effect:${kind}`, () => reported.add(kind), true);
   }
+  document.addEventListener("argus-sent", () => { if (watch) watch.sent += 1; }, true);
 
   function* all(root) {
     for (const el of root.querySelectorAll("*")) {
@@ -130,7 +132,7 @@ globalThis.__argusControls = (() => {
     // The copy's init script bounds what the document may send from here on.
     document.dispatchEvent(new Event("argus-arm"));
     const state = { mutations: 0, focus: document.activeElement, href: location.href,
-                    scroll: [scrollX, scrollY], el, value: valueOf(el) };
+                    scroll: [scrollX, scrollY], el, value: valueOf(el), sent: 0 };
     state.shapes = new Set();
     state.observer = new MutationObserver((records) => note(state, records));
     state.observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
@@ -169,7 +171,8 @@ globalThis.__argusControls = (() => {
     if (location.href !== state.href && location.href !== `${state.href}#`) found.push("url");
     if (scrollX !== state.scroll[0] || scrollY !== state.scroll[1]) found.push("scroll");
     for (const kind of [...reported].sort()) found.push(kind);
-    return { kinds: found, dom: state.shapes === null ? null : [...state.shapes].sort() };
+    return { kinds: found, dom: state.shapes === null ? null : [...state.shapes].sort(),
+             sent: state.sent };
   }
   function start(i) {
     arm(controls[i]);
