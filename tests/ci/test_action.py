@@ -169,20 +169,13 @@ def _git(root: Path, *args: str) -> str:
     return done.stdout.strip()
 
 
-def test_review_landed_reviews_the_merged_pr_of_the_event_and_never_fails_the_job(
-    tmp_path: Path,
-) -> None:
+def _feature_repo(tmp_path: Path, reviewer_source: str) -> Path:
+    """A repository with a review task and ``reviewer_source`` as its review command, whose
+    feature branch wraps alerts (checked out: feature, one commit past main's base)."""
     root = tmp_path / "repo"
     (root / "argus" / "tasks").mkdir(parents=True)
     reviewer = tmp_path / "reviewer.py"
-    reviewer.write_text(
-        "import json, sys\nprompt = sys.stdin.read()\n"
-        "ok = 'wrapped in brackets' in prompt and \"return f'[{a}]'\" in prompt\n"
-        "ok = ok and 'other.py' not in prompt  # another PR's change is not this one's\n"
-        "print(json.dumps({'verdict': 'partial' if ok else 'unmet', 'confidence': 0.6,"
-        " 'rationale': 'saw the task and the diff' if ok else 'blind',"
-        " 'missing_acceptance': []}))\n"
-    )
+    reviewer.write_text(reviewer_source)
     (root / "argus.toml").write_text(
         f'[review]\nbackend = "command"\ncommand = "{sys.executable} {reviewer}"\n'
     )
@@ -196,6 +189,21 @@ def test_review_landed_reviews_the_merged_pr_of_the_event_and_never_fails_the_jo
     _git(root, "checkout", "-qb", "feature")
     (root / "alerts.py").write_text("def fmt(a):\n    return f'[{a}]'\n")
     _git(root, "commit", "-qam", "wrap alerts")
+    return root
+
+
+def test_review_landed_reviews_the_merged_pr_of_the_event_and_never_fails_the_job(
+    tmp_path: Path,
+) -> None:
+    root = _feature_repo(
+        tmp_path,
+        "import json, sys\nprompt = sys.stdin.read()\n"
+        "ok = 'wrapped in brackets' in prompt and \"return f'[{a}]'\" in prompt\n"
+        "ok = ok and 'other.py' not in prompt  # another PR's change is not this one's\n"
+        "print(json.dumps({'verdict': 'partial' if ok else 'unmet', 'confidence': 0.6,"
+        " 'rationale': 'saw the task and the diff' if ok else 'blind',"
+        " 'missing_acceptance': []}))\n",
+    )
     _git(root, "checkout", "-q", "main")
     (root / "other.py").write_text("x = 1\n")  # landed on main by someone else meanwhile
     _git(root, "add", "other.py")
@@ -243,28 +251,13 @@ SEEN = {"first": "return f'[{a}]'", "second": "def test_fmt", "other": "x = 1"}
 
 def _pr_of_two_commits(tmp_path: Path) -> Path:
     """A repository whose feature branch has two commits while another PR lands on main."""
-    root = tmp_path / "repo"
-    (root / "argus" / "tasks").mkdir(parents=True)
-    reviewer = tmp_path / "reviewer.py"
-    reviewer.write_text(
+    root = _feature_repo(
+        tmp_path,
         "import json, sys\nprompt = sys.stdin.read()\n"
         f"seen = [k for k, v in {SEEN!r}.items() if v in prompt]\n"
         "print(json.dumps({'verdict': 'partial', 'confidence': 0.6,"
-        " 'rationale': 'saw ' + '+'.join(seen), 'missing_acceptance': []}))\n"
+        " 'rationale': 'saw ' + '+'.join(seen), 'missing_acceptance': []}))\n",
     )
-    (root / "argus.toml").write_text(
-        f'[review]\nbackend = "command"\ncommand = "{sys.executable} {reviewer}"\n'
-    )
-    (root / "argus/tasks/ARGUS-1.toml").write_text(
-        'acceptance = "- alerts are wrapped in brackets"\n'
-    )
-    _git(root, "init", "-q", "-b", "main")
-    (root / "alerts.py").write_text("def fmt(a):\n    return a\n")
-    _git(root, "add", ".")
-    _git(root, "commit", "-qm", "base")
-    _git(root, "checkout", "-qb", "feature")
-    (root / "alerts.py").write_text("def fmt(a):\n    return f'[{a}]'\n")
-    _git(root, "commit", "-qam", "wrap alerts")
     (root / "test_alerts.py").write_text("def test_fmt():\n    pass\n")
     _git(root, "add", "test_alerts.py")
     _git(root, "commit", "-qm", "test the wrapping")
