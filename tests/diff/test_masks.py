@@ -1,4 +1,5 @@
-"""Mask selectors resolved against probe.json elements, painted identically in both images."""
+"""Mask selectors resolved to boxes: the boxes the sensor recorded in the page (probe.json
+``masks``), else, for an older probe, its elements; painted identically in both images."""
 
 from __future__ import annotations
 
@@ -64,9 +65,69 @@ def test_unmatched_or_invisible_selectors_are_reported(selector: str) -> None:
 
 
 @pytest.mark.parametrize("selector", ["div > span", ".card", "a:hover"])
-def test_unsupported_selectors_are_an_input_error(selector: str) -> None:
-    with pytest.raises(InputError, match="unsupported selector"):
+def test_a_selector_an_old_probe_cannot_answer_asks_for_a_fresh_sense(selector: str) -> None:
+    # An older probe (no recorded masks) has only its element dump: a class or a combinator
+    # cannot be matched there, and the mask is never dropped in silence.
+    with pytest.raises(InputError, match="sense the view again") as caught:
         resolve_masks([selector], PROBE)
+    assert repr(selector) in str(caught.value) and "\n" not in str(caught.value)
+
+
+RECORDED = {
+    **PROBE,
+    "masks": {
+        ".ticker": [{"x": 1, "y": 2, "width": 30, "height": 10}],
+        "section.news > p": [
+            {"x": 0, "y": 40, "width": 200, "height": 20},
+            {"x": 0, "y": 64, "width": 200, "height": 20},
+        ],
+        ".gone": [],
+        "#clock": [{"x": 7, "y": 7, "width": 3, "height": 3}],
+    },
+}
+
+
+def test_recorded_boxes_answer_any_css_selector() -> None:
+    resolved = resolve_masks([".ticker", "section.news > p"], RECORDED)
+    assert list(resolved.boxes) == [
+        Box(1, 2, 30, 10),
+        Box(0, 40, 200, 20),  # every match of one selector
+        Box(0, 64, 200, 20),
+    ]
+    assert resolved.unresolved == ()
+
+
+def test_a_recorded_selector_wins_over_the_element_dump() -> None:
+    # The page's own answer, taken beside the render, not the dump's #clock (5, 5, 20, 8).
+    assert resolve_masks(["#clock"], RECORDED).boxes == (Box(7, 7, 3, 3),)
+
+
+def test_a_recorded_selector_with_no_box_is_reported_as_matching_nothing() -> None:
+    resolved = resolve_masks([".gone"], RECORDED)
+    assert resolved.boxes == () and resolved.unresolved == (".gone",)
+
+
+def test_a_selector_added_since_the_sense_falls_back_or_asks_for_a_fresh_one() -> None:
+    # Not recorded (the spec gained it after the sense): the dump answers what it can ...
+    assert resolve_masks(["avatar"], RECORDED).boxes == (Box(50, 5, 16, 16),)
+    # ... and anything else needs the view sensed again.
+    with pytest.raises(InputError, match="sense the view again"):
+        resolve_masks([".new-banner"], RECORDED)
+
+
+@pytest.mark.parametrize(
+    "masks",
+    [
+        [".ticker"],
+        {".ticker": {"x": 1}},
+        {".ticker": [{"x": 1, "y": 2, "width": 3}]},
+        {".ticker": [{"x": "1", "y": 2, "width": 3, "height": 4}]},
+        {".ticker": [{"x": True, "y": 2, "width": 3, "height": 4}]},
+    ],
+)
+def test_a_broken_record_is_an_input_error(masks: object) -> None:
+    with pytest.raises(InputError, match=r"probe\.json: 'masks'"):
+        resolve_masks([".ticker"], {**PROBE, "masks": masks})
 
 
 def test_probe_without_elements_is_an_input_error() -> None:

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -140,6 +141,38 @@ def test_masked_change_passes(habits_inputs: MakeInputs) -> None:
     outcome = gate(dataclasses.replace(inputs, target=target))
     assert outcome.status is GateStatus.PASS
     assert outcome.data["masks_unresolved"] == ["#gone"]
+
+
+def _masked(inputs: GateInputs, *masks: str, recorded: dict[str, object] | None) -> GateInputs:
+    """``inputs`` with the target's masks set and probe.json's recorded ``masks`` (None: an
+    older probe without them)."""
+    if recorded is not None:
+        probe = json.loads(inputs.sensed.probe.read_text(encoding="utf-8"))
+        inputs.sensed.probe.write_text(json.dumps({**probe, "masks": recorded}), encoding="utf-8")
+    snapshot = dataclasses.replace(inputs.target.snapshot, masks=masks)
+    return dataclasses.replace(inputs, target=dataclasses.replace(inputs.target, snapshot=snapshot))
+
+
+def test_a_class_mask_paints_the_boxes_the_sensor_recorded(habits_inputs: MakeInputs) -> None:
+    gate(snapshot_inputs(habits_inputs))
+    changed = snapshot_inputs(habits_inputs, change=True)
+    recorded = {".clock-face": [CLOCK], "main .none": []}
+    outcome = gate(_masked(changed, ".clock-face", "main .none", recorded=recorded))
+    assert outcome.status is GateStatus.PASS
+    assert outcome.data["masks_unresolved"] == ["main .none"]
+    # Without the mask the same change is a diff: the pass is the mask's doing.
+    assert gate(_masked(changed, recorded=recorded)).status is GateStatus.DIFF
+
+
+def test_a_class_mask_on_an_older_probe_asks_for_a_fresh_sense(habits_inputs: MakeInputs) -> None:
+    gate(snapshot_inputs(habits_inputs))
+    changed = snapshot_inputs(habits_inputs, change=True)
+    outcome = gate(_masked(changed, "#clock", ".clock-face", recorded=None))
+    # Never a pass with the mask dropped: the gate could not run, and says what to do.
+    assert outcome.status is GateStatus.ERROR
+    assert "'.clock-face'" in outcome.summary and "sense the view again" in outcome.summary
+    # The forms the element dump answers still resolve on it.
+    assert gate(_masked(changed, "#clock", recorded=None)).status is GateStatus.PASS
 
 
 def test_missing_render_is_an_input_error(habits_inputs: MakeInputs) -> None:

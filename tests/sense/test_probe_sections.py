@@ -5,11 +5,13 @@ when the page returned none."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
+from argus.diff.masks import MaskSelectorError
 from argus.errors import SensorError
-from argus.sense.probe import assemble_probe, read_probe
+from argus.sense.probe import assemble_probe, located_mask_error, read_probe
 from argus.sense.views import ViewPlan
 from argus.spec import View, Viewport
 
@@ -42,3 +44,35 @@ def test_a_probe_that_threw_is_a_sensor_error() -> None:
     thrown = {"exceptionDetails": {"exception": {"description": "TypeError: boom"}}}
     with pytest.raises(SensorError, match="TypeError: boom"):
         read_probe(thrown)
+
+
+def test_the_mask_boxes_reach_probe_json_as_the_page_returned_them() -> None:
+    masks = {".ticker": [{"x": 1, "y": 2, "width": 3, "height": 4}], "#gone": []}
+    _elements, _fonts, sections = read_probe(answer(masks=masks))
+    assert assemble_probe(PLAN, "http://x/", [], "", sections=sections)["masks"] == masks
+
+
+def test_a_mask_selector_the_page_could_not_parse_is_named() -> None:
+    refused = {"div[": "Failed to execute 'querySelectorAll' on 'Document': not a valid selector"}
+    with pytest.raises(MaskSelectorError) as caught:
+        read_probe(answer(masks={}, mask_errors=refused))
+    assert (caught.value.selector, caught.value.reason) == ("div[", refused["div["])
+
+
+def test_an_unparsable_mask_is_located_in_the_spec_or_the_preset(tmp_path: Path) -> None:
+    from argus.spec import load_spec
+    from tests.support.habits import HABITS_SPEC, copy_habits
+
+    root = copy_habits(tmp_path)
+    path = root / HABITS_SPEC
+    data = json.loads(path.read_text())
+    data["targets"][0]["snapshot"] = {"masks": ["#clock", "div["]}
+    path.write_text(json.dumps(data))
+    spec = load_spec(path)
+    target = spec.targets[0].id
+    err = MaskSelectorError("div[", "not a valid selector")
+    line = str(located_mask_error(err, spec, target, ""))
+    assert line.startswith(f"{spec.path}: $.targets[0].snapshot.masks[1] 'div['")
+    assert "not a valid selector" in line and "\n" not in line
+    preset = str(located_mask_error(MaskSelectorError(".x[", "bad"), spec, target, "dash"))
+    assert "mask preset of framework 'dash'" in preset and "'.x['" in preset

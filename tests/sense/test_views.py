@@ -119,3 +119,20 @@ def test_other_appearances_are_not_emulated(spec_root: Path) -> None:
     path.write_text(json.dumps(data))
     plan = plan_view(load_spec(path), View("habits", "list", "empty", "high-contrast"), _config())
     assert plan.color_scheme is None
+
+
+def test_the_probe_is_asked_the_targets_masks_then_the_frameworks_preset(spec_root: Path) -> None:
+    import json
+
+    from argus.frameworks import get_framework
+
+    path = spec_root / HABITS_SPEC
+    data = json.loads(path.read_text())
+    preset = get_framework("dash").masks
+    data["targets"][0]["snapshot"] = {"masks": [".clock", preset[0]]}
+    path.write_text(json.dumps(data))
+    view = View("habits", "list", "populated", "light")
+    plan = plan_view(load_spec(path), view, _config(framework="dash"))
+    # Each selector once, the target's first: the probe records what the comparison paints.
+    assert plan.masks == (".clock", *preset)
+    assert plan_view(load_spec(path), view, _config()).masks == (".clock", preset[0])

@@ -30,7 +30,9 @@ PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</t
 .card {{ background: #f4f5f7; padding: 8px; }}</style></head>
 <body><main class="card"><svg width="200" height="80" role="img" aria-label="Sales">
 <rect x="10" y="10" width="60" height="60" fill="{fill}"></rect></svg>
-<div id="clock" style="background: {clock}; width: 40px; height: 20px"></div></main></body></html>
+<div id="clock" style="background: {clock}; width: 40px; height: 20px"></div>
+<p class="ticker" style="background: {clock}; width: 40px; height: 10px; margin: 0"></p>
+</main></body></html>
 """
 
 TESTS = """
@@ -55,8 +57,10 @@ SPEC = {
             "route": "/",
             "states": ["default"],
             "gates": ["snapshot"],
-            # A volatile element, masked: each surface paints it the same way or they disagree.
-            "snapshot": {"masks": ["clock"]},
+            # Volatile elements, masked: each surface paints them the same way or they
+            # disagree. The ticker has only a class: its box is the one the probe recorded in
+            # the page (probe.json masks), which every surface reads.
+            "snapshot": {"masks": ["clock", "main > .ticker"]},
         }
     ],
 }
@@ -97,7 +101,7 @@ def test_the_plugin_the_gate_and_the_review_page_count_the_same_pixels(
     card = review_card(root, VIEW, sensed)
     assert card.snapshot is not None
 
-    bar = 60 * 60  # every pixel of the bar, nothing of the masked clock
+    bar = 60 * 60  # every pixel of the bar, nothing of the masked clock and ticker
     assert plugin["mismatch"] == gate["data"]["mismatch"] == card.snapshot.mismatch == bar
     assert plugin["ok"] is False and plugin["status"] == "failed"
     assert (code, gate["status"]) == (1, "diff")

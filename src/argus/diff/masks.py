@@ -1,8 +1,14 @@
 """Masks: regions painted one identical colour in both images before they are compared.
 
-A spec names masks as CSS selectors or element ids; they are resolved against the elements
-the probe recorded (probe.json) to boxes in CSS pixels, scaled to image pixels by the device
-pixel ratio, and painted in Playwright's default mask colour.
+A spec names masks as CSS selectors (any selector ``querySelectorAll`` takes; a bare word names
+an element id or data-testid first, then a tag, as Argus always read it). The web sensor
+resolves them in the page, on the render the screenshot shows, and records every drawn match's
+box in probe.json (``masks``: selector -> boxes, CSS pixels of the render); those boxes are
+scaled to image pixels by the device pixel ratio and painted in Playwright's default mask
+colour. A probe without that record (sensed before Argus kept it, or by an adapter), or one
+sensed before the selector was added, is matched against its element dump instead, which
+answers ``#id``, ``[data-testid=x]`` and a bare id, test id or tag; any other selector there
+needs the view sensed again.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from argus.errors import InputError
 from argus.spec.selectors import ID as _ID
 from argus.spec.selectors import TESTID as _TESTID
 from argus.spec.selectors import WORD as _WORD
+from argus.spec.selectors import supported_selector
 
 MASK_RGBA = (255, 0, 255, 255)  # Playwright's default maskColor, #FF00FF
 
@@ -48,6 +55,18 @@ class Box:
 class MaskResolution:
     boxes: tuple[Box, ...]
     unresolved: tuple[str, ...]  # selectors that matched no visible element
+
+
+class MaskSelectorError(InputError):
+    """A mask selector the page could not parse (its SyntaxError's message in ``reason``)."""
+
+    def __init__(self, selector: str, reason: str) -> None:
+        self.selector = selector
+        self.reason = reason
+        super().__init__(
+            f"snapshot mask {selector!r} is not a CSS selector the browser can parse "
+            f"({reason}); fix it in the spec's snapshot.masks"
+        )
 
 
 def _matches(selector: str, element: Mapping[str, Any]) -> bool:
@@ -105,18 +124,61 @@ def select_elements(
     return hits, tuple(unresolved)
 
 
-def resolve_masks(selectors: Iterable[str], probe: Mapping[str, Any]) -> MaskResolution:
-    """Boxes of the visible probe elements each selector names.
+def recorded_masks(probe: Mapping[str, Any]) -> dict[str, tuple[Box, ...]] | None:
+    """The boxes the sensor recorded per mask selector (probe.json ``masks``); None when the
+    probe has no such record. InputError when the record is not selector -> list of boxes."""
+    raw = probe.get("masks")
+    if raw is None:
+        return None
+    broken = InputError("probe.json: 'masks' is not selector -> boxes; sense the view again")
+    if not isinstance(raw, Mapping):
+        raise broken
+    found: dict[str, tuple[Box, ...]] = {}
+    for selector, boxes in raw.items():
+        if not isinstance(boxes, list):
+            raise broken
+        found[str(selector)] = tuple(_recorded_box(box, broken) for box in boxes)
+    return found
 
-    Supported: ``#id``, ``[data-testid=x]`` (quotes optional), and a bare word, which names
-    elements whose id or data-testid is that word, or failing those, elements of that tag.
-    Any other selector is an InputError (the probe holds no full DOM to match it against).
+
+def _recorded_box(raw: object, broken: InputError) -> Box:
+    if not isinstance(raw, Mapping):
+        raise broken
+    try:
+        values = [raw[key] for key in ("x", "y", "width", "height")]
+    except KeyError:
+        raise broken from None
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+        raise broken
+    return Box(*(float(v) for v in values))
+
+
+def resolve_masks(selectors: Iterable[str], probe: Mapping[str, Any]) -> MaskResolution:
+    """The boxes of what each selector masks in the probe's render.
+
+    A selector the sensor resolved in the page (probe.json ``masks``): the boxes it recorded.
+    Otherwise (an older probe, an adapter's, or a selector added to the spec since the view
+    was sensed) the visible probe elements it names: ``#id``, ``[data-testid=x]`` (quotes
+    optional), and a bare word, which names elements whose id or data-testid is that word, or
+    failing those, elements of that tag. Any other selector is then an InputError saying to
+    sense the view again (the element dump holds no DOM to match it against).
     """
+    recorded = recorded_masks(probe)
     boxes: list[Box] = []
     unresolved: list[str] = []
     for raw in selectors:
-        hits, _ = select_elements([raw], probe)
-        found = [box for box in (_box(e) for e in hits) if box is not None]
+        if recorded is not None and raw in recorded:
+            found = [box for box in recorded[raw] if not box.empty]
+        elif supported_selector(raw):
+            hits, _ = select_elements([raw], probe)
+            found = [box for box in (_box(e) for e in hits) if box is not None]
+        else:
+            raise InputError(
+                f"snapshot mask {raw!r}: probe.json has no boxes recorded for it (sensed "
+                "before the mask was added, by an older Argus, or by an adapter), and its "
+                "element dump answers only #id, [data-testid=x], an element id or a tag name; "
+                "sense the view again (argus sense, or argus gates --sense)"
+            )
         if not found:
             unresolved.append(raw)
         boxes.extend(found)

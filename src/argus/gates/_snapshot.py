@@ -1,9 +1,10 @@
 """snapshot: the render against its committed baseline (argus.diff), with the target's masks.
 
-Masks (CSS selectors or element ids from the target's ``snapshot.masks``) are resolved to
-boxes through the probe. Status is ``pass``, ``diff`` (moved beyond the tolerance; the diff
-image is written next to the render) or ``skip`` (no baseline to compare with; with
-``update = "missing"`` the render becomes the baseline). Findings name each changed region
+Masks (CSS selectors from the target's ``snapshot.masks``, and the framework's preset) are
+the boxes the sensor recorded for them in the page (probe.json ``masks``; argus.diff.masks).
+Status is ``pass``, ``diff`` (moved beyond the tolerance; the diff image is written next to
+the render) or ``skip`` (no baseline to compare with; with ``update = "missing"`` the render
+becomes the baseline). Findings name each changed region
 and the element under it. The tolerance and the masks are the view's comparison options
 (argus.gates.comparison), the same the pytest plugin and the review page compare with.
 """

@@ -14,9 +14,10 @@ would let a swap between neighbouring tokens, or an off-palette chart bar, throu
 Only without a view (an assertion naming no spec target) or without a palette for its
 appearance is the threshold pixelmatch's default. The masks are the target's
 ``snapshot.masks`` and the mask preset of the project's ``framework`` (argus.frameworks: its
-spinners, toolbar, deploy button), resolved through the render's probe and painted in both
-images; a preset mask that matches nothing is not reported, as the framework shows those parts
-only at times.
+spinners, toolbar, deploy button), CSS selectors the sensor resolved in the page beside the
+render (probe.json ``masks``; an older probe's element dump otherwise: argus.diff.masks) and
+painted in both images; a preset mask that matches nothing is not reported, as the framework
+shows those parts only at times.
 """
 
 from __future__ import annotations
@@ -85,15 +86,16 @@ class Comparison:
         )
 
     def mask_boxes(self, probe: Mapping[str, Any]) -> MaskResolution:
-        """The masks' boxes (CSS pixels) among the probe's elements; only the target's own
-        masks are reported when they match nothing."""
+        """The masks' boxes (CSS pixels) the probe recorded (argus.diff.resolve_masks); only
+        the target's own masks are reported when they match nothing. InputError for a selector
+        the probe cannot answer (sensed before it was added, by an older Argus)."""
         found = resolve_masks(self.all_masks, probe)
         unresolved = tuple(m for m in found.unresolved if m not in self.preset_masks)
         return MaskResolution(found.boxes, unresolved)
 
     def masks_on(self, render: Path, probe: Mapping[str, Any]) -> tuple[tuple[Box, ...], float]:
-        """The masks' boxes among the probe's elements and the render's image pixels per CSS
-        pixel, as ``compare_to_baseline`` takes them (nothing to paint without masks)."""
+        """The masks' boxes in the probe and the render's image pixels per CSS pixel, as
+        ``compare_to_baseline`` takes them (nothing to paint without masks)."""
         if not self.all_masks:
             return (), 1.0
         return self.mask_boxes(probe).boxes, device_pixel_ratio(render, viewport_width(probe))

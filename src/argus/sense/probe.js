@@ -1,9 +1,11 @@
 // Argus probe: one pass over the rendered DOM, returned as ONE JSON string (returning objects
 // through the protocol is about ten times slower): the elements, and the representatives the
-// fonts lookup (fonts.py) asks Chromium about. Runs as `page.evaluate(source, args)`, so it is
-// an arrow function expression taking {properties, budget: {max_elements, per_shape, keep_ids}},
-// the sampler's factory (sample.js) and the graphics reader's (graphics.js); probe.py joins them.
-({ properties, budget }, makeSampler, makeGraphics) => {
+// fonts lookup (fonts.py) asks Chromium about, and the boxes of the view's snapshot masks. Runs
+// as `page.evaluate(source, args)`, so it is an arrow function expression taking {properties,
+// budget: {max_elements, per_shape, keep_ids}, masks: {selectors, full_page} (absent: none
+// asked)}, the sampler's factory (sample.js) and the graphics reader's (graphics.js); probe.py
+// joins them.
+({ properties, budget, masks }, makeSampler, makeGraphics) => {
   const INPUT_ROLES = {
     button: "button", submit: "button", reset: "button", image: "button", checkbox: "checkbox",
     radio: "radio", range: "slider", number: "spinbutton", search: "searchbox",
@@ -507,5 +509,58 @@
   });
   const fonts = { picked: Array.from(fontPicks.values()), webfonts };
   const graphics = makeGraphics({ clean, rectJson, flatParent, nameOf })(svgs, canvases, indexOf);
-  return JSON.stringify({ elements, fonts, graphics, sampling: sampler.stats() });
+  // The view's snapshot masks (argus.diff.masks), any CSS selector: every match in the document
+  // and in each open shadow root (searched on its own, as querySelectorAll searches), on the
+  // render the screenshots beside this probe show. Boxes are in the render's CSS pixels: the
+  // viewport's, or the document's for a full-page render (the viewport's plus the scroll). A
+  // match that is not drawn gives no box, as for `visible` above: display: none, zero size,
+  // visibility: hidden, opacity 0 (Gradio keeps an idle status tracker over its whole component
+  // at opacity 0). A selector the browser cannot parse is named in `mask_errors`. One reading
+  // is Argus's, not CSS's, as masks were always read: a bare word (`clock`) names the elements
+  // whose id or data-testid it is, and only failing those the elements of that tag.
+  const WORD = /^[A-Za-z][A-Za-z0-9_-]*$/;
+  const maskBoxesOf = ({ selectors, full_page }) => {
+    if (!selectors.length) return { masks: {} };
+    const roots = [];
+    const collect = (top) => {
+      roots.push(top);
+      const walker = document.createTreeWalker(top, NodeFilter.SHOW_ELEMENT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (node.shadowRoot) collect(node.shadowRoot);
+      }
+    };
+    collect(document);
+    const dx = full_page ? scrollX : 0, dy = full_page ? scrollY : 0;
+    const all = (css) => roots.flatMap((top) => Array.from(top.querySelectorAll(css)));
+    const matchesOf = (selector) => {
+      const word = selector.trim();
+      const named = WORD.test(word) ? all(`[id="${word}"], [data-testid="${word}"]`) : [];
+      return named.length ? named : all(selector);
+    };
+    const found = new Map(), errors = new Map();
+    for (const selector of selectors) {
+      if (found.has(selector) || errors.has(selector)) continue;
+      const boxes = [];
+      try {
+        for (const el of matchesOf(selector)) {
+          const r = el.getBoundingClientRect();
+          if (r.width > 0 && r.height > 0 &&
+              el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) {
+            boxes.push(rectJson({ x: r.x + dx, y: r.y + dy, width: r.width, height: r.height }));
+          }
+        }
+      } catch (err) {
+        errors.set(selector, clean(err && err.message ? err.message : String(err)));
+        continue;
+      }
+      found.set(selector, boxes);
+    }
+    // Object.fromEntries: a selector such as "__proto__" stays a key like any other.
+    const out = { masks: Object.fromEntries(found) };
+    if (errors.size) out.mask_errors = Object.fromEntries(errors);
+    return out;
+  };
+  const dumped = { elements, fonts, graphics, sampling: sampler.stats() };
+  if (masks) Object.assign(dumped, maskBoxesOf(masks));
+  return JSON.stringify(dumped);
 }

@@ -2,6 +2,8 @@
 
 The element dump runs in the page (probe.js) and comes back as one JSON string. The format is
 the one docs/internals.md fixes for probe.json; ``truncate_probe`` is applied before it is saved.
+The same evaluation resolves the view's snapshot masks (any CSS selector) in the page and
+returns each one's boxes, saved as probe.json's ``masks`` (argus.diff.masks reads them).
 """
 
 from __future__ import annotations
@@ -15,9 +17,12 @@ from typing import Any
 from playwright.async_api import CDPSession, Page
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 
+from argus.diff.masks import MaskSelectorError
+from argus.errors import InputError
 from argus.sense.truncate import truncate_probe
 from argus.sense.views import ViewPlan
 from argus.sense.world import isolated_world, returned_string
+from argus.spec.model import Spec
 
 PROBE_VERSION = 1
 STYLE_PROPERTIES = (
@@ -72,12 +77,18 @@ def probe_script() -> str:
 
 @dataclass(frozen=True)
 class ProbeBudget:
-    """How much of a huge page the probe dumps (``[sense]`` in argus.toml, docs/sense.md)."""
+    """How much of a huge page the probe dumps (``[sense]`` in argus.toml, docs/sense.md), and
+    what of the view it records whatever the page's size."""
 
     max_elements: int = 5000
     per_shape: int = 20
     aria_timeout_s: float = 10.0
     keep_ids: tuple[str, ...] = ()  # the view's a11y-id contract: always dumped
+    # The view's snapshot mask selectors (the target's, then its framework's preset), resolved
+    # in the page; None: none asked (probe.json then has no ``masks``). ``full_page``: the
+    # render is the whole document, so the boxes are the document's, not the viewport's.
+    masks: tuple[str, ...] | None = None
+    full_page: bool = False
 
     def to_js(self) -> dict[str, Any]:
         return {
@@ -92,7 +103,9 @@ PROBE_WORLD = "argus-probe"
 
 def probe_request(context_id: int, budget: ProbeBudget) -> dict[str, Any]:
     """Runtime.evaluate parameters that run the probe in the isolated world ``context_id``."""
-    args = {"properties": list(STYLE_PROPERTIES), "budget": budget.to_js()}
+    args: dict[str, Any] = {"properties": list(STYLE_PROPERTIES), "budget": budget.to_js()}
+    if budget.masks is not None:
+        args["masks"] = {"selectors": list(budget.masks), "full_page": budget.full_page}
     return {
         "expression": f"({probe_script()})({json.dumps(args)})",
         "contextId": context_id,
@@ -101,19 +114,44 @@ def probe_request(context_id: int, budget: ProbeBudget) -> dict[str, Any]:
 
 
 # The probe's top-level sections besides the elements, saved in probe.json as they come:
-# what was sampled (absent when the page was dumped whole) and the SVG/canvas graphics.
-SECTIONS = ("sampling", "graphics")
+# what was sampled (absent when the page was dumped whole), the SVG/canvas graphics and the
+# snapshot masks' boxes (absent when none were asked).
+SECTIONS = ("sampling", "graphics", "masks")
 Dumped = tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]]
 
 
 def read_probe(answer: dict[str, Any]) -> Dumped:
     """The element list, the text's font representatives for ``FontProbe.used``, and the
-    other sections the probe returned (``SECTIONS``)."""
+    other sections the probe returned (``SECTIONS``). MaskSelectorError when the page could
+    not parse a mask selector (the caller says where the selector came from)."""
     dumped = json.loads(returned_string(answer, "the element probe"))
+    refused = dumped.get("mask_errors")
+    if isinstance(refused, dict) and refused:
+        selector, reason = next(iter(refused.items()))
+        raise MaskSelectorError(str(selector), str(reason))
     elements: list[dict[str, Any]] = dumped["elements"]
     picks: dict[str, Any] = dumped["fonts"]
     sections = {key: dumped[key] for key in SECTIONS if dumped.get(key) is not None}
     return elements, picks, sections
+
+
+def located_mask_error(
+    err: MaskSelectorError, spec: Spec, target_id: str, framework: str
+) -> InputError:
+    """``err`` as one line naming where the selector came from: the spec file and the mask's
+    place in it, or the project's framework preset."""
+    for i, target in enumerate(spec.targets):
+        if target.id == target_id and err.selector in target.snapshot.masks:
+            j = target.snapshot.masks.index(err.selector)
+            return InputError(
+                f"{spec.path}: $.targets[{i}].snapshot.masks[{j}] {err.selector!r} is not a CSS "
+                f"selector the browser can parse ({err.reason}); fix it (any selector "
+                "document.querySelectorAll takes) or remove it"
+            )
+    return InputError(
+        f"the mask preset of framework {framework!r} has {err.selector!r}, which the browser "
+        f'cannot parse ({err.reason}); set framework = "" in argus.toml and report it'
+    )
 
 
 async def dump_elements(session: CDPSession, budget: ProbeBudget) -> Dumped:

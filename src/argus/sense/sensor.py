@@ -28,6 +28,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from argus.closing import Closing
 from argus.config import ProjectConfig
+from argus.diff.masks import MaskSelectorError
 from argus.errors import SensorError
 from argus.io import atomic_write_json, read_json
 from argus.sense._controls import TakePage, copies_for
@@ -50,6 +51,7 @@ from argus.sense.controls_choice import (
     controls_record,
 )
 from argus.sense.page_state import watch_sockets
+from argus.sense.probe import located_mask_error
 from argus.sense.result import CONTROLS, META, SenseResult
 from argus.sense.server import web_server
 from argus.sense.truncate import truncate_probe
@@ -259,6 +261,11 @@ class Sensor(Closing):
         except SensorError as err:
             await asyncio.to_thread(fail_attempt, out_dir, attempt, str(err))
             return SenseResult(view=plan.view, out_dir=out_dir, error=str(err))
+        except MaskSelectorError as err:
+            # Bad input, not a failed render: the command stops with this one line (exit 2).
+            bad = located_mask_error(err, spec, plan.view.target, self.config.framework)
+            await asyncio.to_thread(fail_attempt, out_dir, attempt, str(bad))
+            raise bad from None
         await asyncio.to_thread(seal_attempt, out_dir, attempt)
         return result
 
@@ -403,9 +410,15 @@ class Sensor(Closing):
                     on_done(outcome)
                 return outcome
 
-            return list(
-                await asyncio.gather(*(one(p, d) for p, d in zip(plans, dirs, strict=True)))
+            # A view that raises (bad input: an unparsable mask selector) does not leave the
+            # others running unwatched: every view ends first, then the first error is raised.
+            ended = await asyncio.gather(
+                *(one(p, d) for p, d in zip(plans, dirs, strict=True)), return_exceptions=True
             )
+            for item in ended:
+                if isinstance(item, BaseException):
+                    raise item
+            return [item for item in ended if isinstance(item, SenseResult)]
 
         return self._call(run_all())
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from argus.config import ProjectConfig
 from argus.errors import ConfigError, InputError
+from argus.frameworks import framework_masks
 from argus.spec.model import Spec, View, Viewport
 from argus.spec.paths import baseline_path
 from argus.spec.steps import Step
@@ -35,6 +36,9 @@ class ViewPlan:
     focus_trap: FocusTrap | None = None  # the state's focus_trap expectation: walk it
     keep_ids: tuple[str, ...] = ()  # the a11y-id contract: a sampled probe still dumps these
     baseline: Path | None = None  # the view's snapshot baseline: a first shot equal to it settles
+    # The snapshot mask selectors the probe resolves in the page: the target's, then the
+    # framework's preset (argus.gates.comparison paints the same ones).
+    masks: tuple[str, ...] = ()
 
     @property
     def color_scheme(self) -> str | None:
@@ -126,4 +130,10 @@ def plan_view(
             view.appearance,
             config.gates.snapshot.platform_suffix,
         ),
+        masks=view_masks(target.snapshot.masks, config.framework),
     )
+
+
+def view_masks(masks: tuple[str, ...], framework: str) -> tuple[str, ...]:
+    """The target's ``masks``, then the ``framework``'s preset ones it does not name."""
+    return (*masks, *(m for m in framework_masks(framework) if m not in masks))

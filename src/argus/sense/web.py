@@ -152,7 +152,14 @@ async def _none() -> None:
 
 def probe_budget(plan: ViewPlan, config: ProjectConfig) -> ProbeBudget:
     sense = config.sense
-    return ProbeBudget(sense.max_elements, sense.per_shape, sense.aria_timeout, plan.keep_ids)
+    return ProbeBudget(
+        sense.max_elements,
+        sense.per_shape,
+        sense.aria_timeout,
+        plan.keep_ids,
+        masks=plan.masks,
+        full_page=plan.full_page,
+    )
 
 
 def expected_images(plan: ViewPlan, out_dir: Path) -> tuple[bytes, ...]:

@@ -70,7 +70,7 @@ class Reference:
 class SnapshotSettings:
     """Per-target snapshot options; None means "use the project config"."""
 
-    masks: tuple[str, ...] = ()
+    masks: tuple[str, ...] = ()  # CSS selectors, resolved in the page (argus.diff.masks)
     max_diff_pixels: int | None = None
     max_diff_pixel_ratio: float | None = None
     max_window_density: float | None = None
@@ -113,8 +113,8 @@ class Expectation:
 
 @dataclass(frozen=True)
 class HierarchyOptions:
-    """What the hierarchy check measures as headings or as figures (data), by selector (as for
-    snapshot masks), over its own reading of the page (argus.judge.metric.figures)."""
+    """What the hierarchy check measures as headings or as figures (data), by element selector
+    (argus.spec.selectors), over its own reading of the page (argus.judge.metric.figures)."""
 
     headings: tuple[str, ...] = ()
     figures: tuple[str, ...] = ()
@@ -142,7 +142,7 @@ class Target:
     gates: tuple[str, ...] | None  # None: the project's gate list applies
     # State -> interaction steps run after load, before capture (argus.spec.steps).
     steps: Mapping[str, tuple[Step, ...]] = field(default_factory=dict)
-    # Elements whose text may be cut short (selectors as for snapshot masks).
+    # Elements whose text may be cut short (element selectors: argus.spec.selectors).
     allow_truncation: tuple[str, ...] = ()
     # The author declares the expectations check what the prose criteria say about function.
     expectations_cover_prose: bool = False

@@ -1,7 +1,10 @@
-"""The element selectors a spec names (snapshot masks, allow_truncation, inert controls):
-``#id``, ``[data-testid=x]`` (quotes optional) or a bare word, an element id, data-testid or
-tag name. Argus matches them against what its sensor recorded (ids, test ids, tags), never
-against a live DOM, so no other CSS is accepted."""
+"""The element selectors a spec names (allow_truncation, inert controls, hierarchy and colour
+roles): ``#id``, ``[data-testid=x]`` (quotes optional) or a bare word, an element id,
+data-testid or tag name. Argus matches them against the elements its sensor recorded (ids, test
+ids, tags), never against a live DOM, so no other CSS is accepted there.
+
+Snapshot masks take any CSS selector: the sensor resolves them in the page (argus.diff.masks).
+A probe without that record falls back to these forms (``supported_selector``)."""
 
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ from playwright.sync_api import Locator, Page
 
 from argus.config import ProjectConfig
 from argus.diff import SnapshotOutcome, compare_to_baseline
-from argus.diff.masks import Box
+from argus.diff.masks import Box, MaskSelectorError
 from argus.diff.snapshot import COMPARE_IF_PRESENT
 from argus.diff.snapshot import UpdateMode as DiffUpdateMode
 from argus.gates.base import GateOutcome, GateStatus
@@ -34,6 +34,7 @@ from argus.gates.inputs import gate_inputs
 from argus.gates.runner import run_gates
 from argus.io import atomic_write_bytes, read_json
 from argus.sense.framework_settle import settle_framework_sync
+from argus.sense.probe import located_mask_error
 from argus.sense.web import readable_images
 from argus.spec.model import Spec, View
 from argus.testing._capture import sense_page, stable_render
@@ -167,17 +168,23 @@ def check_view(
     else:
         sensed = where.out_dir / f"{name}-sensed"
         names, _ = page_gates_for(target_view)
-        sense_page(
-            page,
-            target_view.view,
-            sensed,
-            target_view.config,
-            gates=names,
-            full_page=settings.full_page,
-            mask=settings.mask,
-        )
+        try:
+            sense_page(
+                page,
+                target_view.view,
+                sensed,
+                target_view.config,
+                gates=names,
+                full_page=settings.full_page,
+                mask=settings.mask,
+                masks=settings.comparison.all_masks,
+            )
+        except MaskSelectorError as err:
+            spec, view = target_view.spec, target_view.view
+            raise located_mask_error(err, spec, view.target, settings.framework) from None
         atomic_write_bytes(render_path, (sensed / "render.png").read_bytes())
-        # The target's masks as the snapshot gate paints them: resolved through the probe.
+        # The target's masks as the snapshot gate paints them: resolved in the page by the
+        # probe (probe.json's masks).
         probe = read_json(sensed / "probe.json", what="probe.json")
         boxes, scale = settings.comparison.masks_on(render_path, probe)
         inputs = gate_inputs(target_view.spec, target_view.view, sensed, config=target_view.config)

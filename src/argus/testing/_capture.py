@@ -26,7 +26,7 @@ from playwright.sync_api import Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from argus.config import ProjectConfig
-from argus.errors import SensorError
+from argus.errors import InputError, SensorError
 from argus.io import atomic_write_json
 from argus.sense import result as files
 from argus.sense.attempt import begin_attempt, fail_attempt, seal_attempt
@@ -63,10 +63,11 @@ def stable_render(
     probe: bool = False,
     walk_focus: bool = False,
     expected: Collection[bytes] = (),
+    budget: ProbeBudget | None = None,
 ) -> Render:
     """Screenshots until two in a row are identical (at most MAX_ATTEMPTS), with the probe
-    taken between the last two when ``probe``, then the focus walk when ``walk_focus``;
-    SensorError when the browser fails.
+    (``budget``: its size and the mask selectors it resolves) taken between the last two when
+    ``probe``, then the focus walk when ``walk_focus``; SensorError when the browser fails.
 
     Without the probe, a first screenshot byte-identical to one of ``expected`` (the baseline)
     ends the capture there, as the sensor's does (argus.sense.web.stable_capture) and as
@@ -74,7 +75,7 @@ def stable_render(
     page reached that rest."""
     try:
         with _frozen(page):
-            render = _until_identical(page, full_page, list(mask), probe, expected)
+            render = _until_identical(page, full_page, list(mask), probe, expected, budget)
             if not walk_focus:
                 return render
             # The walk compares each stop with the page unfocused: the render, unless masks
@@ -119,7 +120,12 @@ def _shot(page: Page, full_page: bool, mask: list[Locator]) -> bytes:
 
 
 def _until_identical(
-    page: Page, full_page: bool, mask: list[Locator], probe: bool, expected: Collection[bytes]
+    page: Page,
+    full_page: bool,
+    mask: list[Locator],
+    probe: bool,
+    expected: Collection[bytes],
+    budget: ProbeBudget | None = None,
 ) -> Render:
     def shot() -> bytes:
         return _shot(page, full_page, mask)
@@ -130,7 +136,7 @@ def _until_identical(
     probed = None
     for attempt in range(2, MAX_ATTEMPTS + 1):
         if probe:
-            probed = _probe(page)
+            probed = _probe(page, budget)
         current = shot()
         if current == previous:
             return Render(current, True, attempt, probed)
@@ -199,8 +205,11 @@ def sense_page(
     gates: tuple[str, ...],
     full_page: bool = False,
     mask: Sequence[Locator] = (),
+    masks: Sequence[str] = (),
 ) -> Render:
-    """The page's render plus the files the gates read, in the sensor's format, in ``out_dir``."""
+    """The page's render plus the files the gates read, in the sensor's format, in ``out_dir``.
+    ``masks``: the view's snapshot mask selectors, resolved in the page and recorded in
+    probe.json (argus.diff.masks); MaskSelectorError for one the page cannot parse."""
     started = time.perf_counter()
     size = page.viewport_size or {"width": config.viewport.width, "height": config.viewport.height}
     plan = ViewPlan(
@@ -217,7 +226,12 @@ def sense_page(
     try:
         settle_framework_sync(page, config.framework, config.browser.timeout)
         render = stable_render(
-            page, full_page=full_page, mask=mask, probe=True, walk_focus="focus_visible" in gates
+            page,
+            full_page=full_page,
+            mask=mask,
+            probe=True,
+            walk_focus="focus_visible" in gates,
+            budget=ProbeBudget(masks=tuple(masks), full_page=full_page),
         )
         axe = run_axe_sync(page, config) if "axe" in gates else None
         console = console_record(page)
@@ -226,7 +240,7 @@ def sense_page(
         error = SensorError(f"reading {page.url} failed: {_first_line(exc)}")
         fail_attempt(out_dir, attempt, str(error))
         raise error from exc
-    except SensorError as exc:
+    except (SensorError, InputError) as exc:
         fail_attempt(out_dir, attempt, str(exc))
         raise
     capture = WebCapture(

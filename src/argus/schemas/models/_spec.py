@@ -35,6 +35,9 @@ GateName = TypeAliasType(
         Field(description="A gate's name: a built-in's, or an installed plug-in's."),
     ],
 )
+# At most 256 characters: every string a probe records is held to that (argus.sense.truncate),
+# and probe.json keys each mask's boxes by its selector.
+MaskSelector = Annotated[str, StringConstraints(min_length=1, max_length=256)]
 ElementSelectors = TypeAliasType(
     "ElementSelectors", Annotated[list[Text], Field(json_schema_extra=UNIQUE_ITEMS)]
 )
@@ -100,9 +103,12 @@ class Snapshot(Closed):
     """Snapshot (visual regression) settings for this target; unset values come from the
     project config."""
 
-    masks: list[Text] | Absent = Field(
+    masks: list[MaskSelector] | Absent = Field(
         default=None,
-        description="CSS selectors or element ids whose boxes are painted over before comparing.",
+        description="CSS selectors (any that document.querySelectorAll takes; a bare word "
+        "names an element id or data-testid first, then a tag): the boxes of every match the "
+        "page draws are painted over in both images before comparing. The sensor resolves "
+        "them in the page when it senses the view.",
     )
     max_diff_pixels: Annotated[int, Field(ge=0)] | Absent = None
     max_diff_pixel_ratio: Ratio | Absent = None
