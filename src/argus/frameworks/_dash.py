@@ -31,7 +31,10 @@ DASH = Framework(
     ),
     fixture_input="dcc.Location(id='url') and a callback on its 'search' "
     "(urllib.parse.parse_qs(search)['argus_fixture'])",
-    # dash-renderer's own chrome (the dev-tools menu, shown only with debug=True) has no id or
-    # test id to select: run the app without debug, as the command does.
-    masks=(),
+    # dash-renderer's dev tools, shown with debug=True (dash-renderer's DebugMenu): the bar
+    # fixed at the bottom right (its server status changes as the hot reloader polls), the
+    # errors and callback-graph popup above it (absolutely positioned, outside the bar's box),
+    # and the menu pill of older dash-renderers (Dash 2), whose style Dash 4 still ships.
+    # Classes only: none of them has an id or test id.
+    masks=(".dash-debug-menu__outer", ".dash-debug-menu__popup", ".dash-debug-menu"),
 )

@@ -59,6 +59,8 @@ class Framework:
     # How the sensor's fixture reaches the app (the default url_template's query parameters,
     # read the framework's way), in one line for argus init and the docs.
     fixture_input: str
-    # Selectors (argus.spec.selectors: #id, [data-testid=x], a bare id/test id/tag) of the
-    # framework's volatile chrome, masked in every snapshot comparison of the project.
+    # CSS selectors of the framework's volatile chrome, masked in every snapshot comparison of
+    # the project (resolved in the page by the sensor, argus.diff.masks). Keep to #id,
+    # [data-testid=x] or a tag where the chrome has one: a probe sensed before masks were
+    # resolved in the page still answers those.
     masks: tuple[str, ...] = ()

@@ -32,5 +32,7 @@ PANEL = Framework(
         markers="Bokeh.documents all is_idle, no .pn-loading",
     ),
     fixture_input="pn.state.session_args.get('argus_fixture') (a list of bytes)",
-    masks=("#pn-busy",),
+    # The templates' busy indicator (a spinner while a callback runs): every template puts it
+    # in <div class="pn-busy-container">, with no id.
+    masks=(".pn-busy-container",),
 )
