@@ -7,21 +7,20 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from argus.config import ProjectConfig
-from argus.sense import Sensor
-from argus.sense._controls import SocketHold
+from argus.sense import Sensor, _controls
+from argus.sense._controls import MAX_HELD_SENDS, SocketHold
 from argus.sense.controls_choice import LOOP
 from argus.spec import View, load_spec
 from tests.sense.test_web_sensor import make_web_repo
 from tests.support.fixtures import static_server
 from tests.support.habits import REPO_ROOT
-from tests.support.websocket import SocketRecorder
+from tests.support.websocket import SocketRecorder, fresh_recorder
 
 pytestmark = pytest.mark.browser
 
@@ -50,17 +49,17 @@ HEARTBEAT = """<!doctype html><html><head><meta charset="utf-8"><title>h</title>
 
 
 @pytest.fixture
-def recorder() -> Iterator[type[SocketRecorder]]:
-    SocketRecorder.received = []
-    yield SocketRecorder
-    SocketRecorder.handshake_s = 0.0
+def recorder() -> type[SocketRecorder]:
+    return fresh_recorder()
 
 
-def _sense(tmp_path: Path, warm_sensor: Sensor, page: str = HEARTBEAT) -> dict[str, Any]:
+def _sense(
+    tmp_path: Path, warm_sensor: Sensor, recorder: type[SocketRecorder], page: str = HEARTBEAT
+) -> dict[str, Any]:
     root = make_web_repo(tmp_path, {"beat.html": page}, {"beat": "/beat.html"})
     spec = load_spec(root / "argus/specs/demo/spec.json")
     out = tmp_path / "out"
-    with static_server(root, SocketRecorder) as base_url:
+    with static_server(root, recorder) as base_url:
         result = warm_sensor.sense(
             spec, View("demo", "beat", "default", "light"), out, base_url=base_url
         )
@@ -72,7 +71,7 @@ def _sense(tmp_path: Path, warm_sensor: Sensor, page: str = HEARTBEAT) -> dict[s
 def test_a_heartbeat_keeps_a_dead_button_dead_and_a_real_message_counts(
     tmp_path: Path, warm_sensor: Sensor, recorder: type[SocketRecorder]
 ) -> None:
-    controls = _sense(tmp_path, warm_sensor)
+    controls = _sense(tmp_path, warm_sensor, recorder)
     by_id = {c["testid"]: c for c in controls["controls"]}
     assert {k: c["outcome"] for k, c in by_id.items()} == {
         "dead": "dead",
@@ -104,7 +103,7 @@ def test_a_control_is_activated_only_once_the_copys_socket_is_open(
     """The server takes its time to open the socket: each copy is at rest only once it is
     open, so the control's message is sent (and held), not thrown away as still connecting."""
     recorder.handshake_s = 0.15
-    controls = _sense(tmp_path, warm_sensor, SEND_ONLY)
+    controls = _sense(tmp_path, warm_sensor, recorder, SEND_ONLY)
     (archive,) = controls["controls"]
     assert (archive["outcome"], archive["effects"]) == ("live", ["message"]), controls
     assert recorder.received == []
@@ -130,7 +129,42 @@ def test_a_message_the_route_hears_late_still_counts_for_its_control(
 
     monkeypatch.setattr(SocketHold, "route", late)
     with Sensor(ProjectConfig(root=REPO_ROOT), workers=1, controls=LOOP) as sensor:
-        controls = _sense(tmp_path, sensor, SEND_ONLY)
+        controls = _sense(tmp_path, sensor, recorder, SEND_ONLY)
     (archive,) = controls["controls"]
     assert (archive["outcome"], archive["effects"]) == ("live", ["message"]), controls
     assert recorder.received == []
+
+
+# One click sends far more messages than the probe would hold: a loop, then a timer.
+SOCKET_FLOOD = """<!doctype html><html><head><meta charset="utf-8"><title>f</title></head><body>
+<button type="button" data-testid="flood">Flood</button>
+<script>
+  const socket = new WebSocket(`ws://${location.host}/ws`);
+  document.querySelector('[data-testid="flood"]').addEventListener("click", () => {
+    let n = 0;
+    for (; n < 1000; n++) socket.send(`flood ${n}`);
+    setInterval(() => socket.send(`flood ${n++}`), 1);
+  });
+</script></body></html>"""
+
+
+def test_a_control_that_floods_its_socket_is_judged_on_a_bounded_number_of_messages(
+    tmp_path: Path, warm_sensor: Sensor, recorder: type[SocketRecorder],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    """Once activated, the copy's document may send at most MAX_HELD_SENDS messages: the
+    rest do nothing in the page, so the route never has to hear of them."""
+    heard: list[str | bytes] = []
+    keep_alive = _controls.keep_alive
+
+    def counted(url: str, message: str | bytes) -> bool:  # asked of each message heard watching
+        heard.append(message)
+        return keep_alive(url, message)
+
+    monkeypatch.setattr(_controls, "keep_alive", counted)
+    controls = _sense(tmp_path, warm_sensor, recorder, SOCKET_FLOOD)
+    (flood,) = controls["controls"]
+    assert (flood["outcome"], flood["effects"]) == ("live", ["message"]), controls
+    flooded = [m for m in heard if isinstance(m, str) and m.startswith("flood")]
+    assert 0 < len(flooded) <= MAX_HELD_SENDS, len(flooded)
+    assert not any(str(m).startswith("flood") for m in recorder.received)

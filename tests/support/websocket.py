@@ -1,10 +1,11 @@
 """A static file server that also takes websockets (RFC 6455, the part a browser uses): every
 text message a page sends on ``/ws`` is remembered, none is answered.
 
-    with static_server(root, SocketRecorder) as base_url:  # tests.support.fixtures
+    recorder = fresh_recorder()                   # a class of its own for each test
+    with static_server(root, recorder) as base_url:  # tests.support.fixtures
         ...  # the page opens new WebSocket(`ws://${location.host}/ws`)
-    SocketRecorder.received                               # what reached the server, in order
-    SocketRecorder.handshake_s = 0.3                      # a server slow to open a socket
+    recorder.received                             # what reached the server, in order
+    recorder.handshake_s = 0.3                    # a server slow to open a socket
 """
 
 from __future__ import annotations
@@ -52,6 +53,12 @@ class SocketRecorder(http.server.SimpleHTTPRequestHandler):
         self.close_connection = True
         for message in _text_messages(self.rfile):
             type(self).received.append(message)
+
+
+def fresh_recorder() -> type[SocketRecorder]:
+    """A SocketRecorder with a list of its own: a socket an earlier test's page still holds
+    open (its server's thread reads until the page lets go) never adds to it."""
+    return type("SocketRecorder", (SocketRecorder,), {"received": [], "handshake_s": 0.0})
 
 
 def _text_messages(stream: BinaryIO) -> Iterator[str]:

@@ -102,9 +102,11 @@ EFFECTS_INIT_JS = """(() => {
   wrap(Document.prototype, "execCommand", "clipboard");
   wrap(window, "print", "print");
   // From each activation on (the world's arm event) the document may send at most
-  // MAX_HELD_SENDS requests and messages through fetch, XMLHttpRequest, sendBeacon and
-  // WebSocket; beyond that they fail here, as a held one fails anyway, never asking Argus:
-  // a control that starts a timer sending every millisecond cannot flood the probe.
+  // MAX_HELD_SENDS requests through fetch, XMLHttpRequest and sendBeacon; beyond that they
+  // fail here, as a held one fails anyway, never asking Argus: a control that starts a timer
+  // sending every millisecond cannot flood the probe. Its websocket messages have a budget
+  // of their own in SENT_NOTE_JS: Playwright's stand-in replaces the WebSocket class after
+  // this script, so a wrapper of the native send here would never run.
   let budget = Infinity;
   document.addEventListener("argus-arm", () => { budget = MAX_HELD_SENDS; }, true);
   const spend = () => { if (budget <= 0) return false; budget -= 1; return true; };
@@ -116,7 +118,6 @@ EFFECTS_INIT_JS = """(() => {
   refuse(window, "fetch", () => Promise.reject(new TypeError("Failed to fetch")));
   refuse(XMLHttpRequest.prototype, "send", (xhr) => { xhr.abort(); });
   refuse(Navigator.prototype, "sendBeacon", () => false);
-  refuse(window.WebSocket && WebSocket.prototype, "send", () => undefined);
 })();""".replace("MAX_HELD_SENDS", str(MAX_HELD_SENDS))
 
 
@@ -125,16 +126,22 @@ EFFECTS_INIT_JS = """(() => {
 # which counts those sent while it watches (``sent`` in its effects). The route hears of them
 # through Playwright's driver, not in order with the world's answer, so the probe waits until
 # it has heard as many (``_Held.caught_up``); a send that throws (a socket not open) is not told.
+# From each activation on, the document may send at most MAX_HELD_SENDS messages; beyond that
+# a send does nothing and is not told, so a flood of messages never reaches the route.
 SENT_NOTE_JS = """(() => {
   const proto = globalThis.WebSocket && WebSocket.prototype;
   const send = proto && proto.send;
   if (typeof send !== "function") return;
+  let budget = Infinity;
+  document.addEventListener("argus-arm", () => { budget = MAX_HELD_SENDS; }, true);
   proto.send = function (...args) {
+    if (budget <= 0) return undefined;
+    budget -= 1;
     const done = send.apply(this, args);
     try { document.dispatchEvent(new Event("argus-sent")); } catch (e) {}
     return done;
   };
-})();"""
+})();""".replace("MAX_HELD_SENDS", str(MAX_HELD_SENDS))
 
 
 # A message as remembered: its digest, and for text with digits in it the digest of its
