@@ -123,6 +123,23 @@ def test_a_canvas_total_below_the_canvases_read_is_raised_to_their_count() -> No
     assert read(doc(canvases=(canvas, canvas), canvases_total=0)).canvases_total == 2
 
 
+def test_what_the_caps_left_out_is_counted_and_said() -> None:
+    mark = read(doc(rect(0, 0, 1, 1))).marks[0]
+    chart = read(doc(charts=({"svg": 1},))).charts[0]
+    full = Graphics(True, (mark,), 3, (chart,), 5, (), 2)
+    assert (full.charts_left_out, full.canvases_left_out) == (4, 2)
+    assert full.left_out() == (
+        "2 SVG mark(s), 4 SVG chart(s), 2 canvas chart(s) past the probe's cap not read"
+    )
+    assert full.left_out(canvases=False) == (
+        "2 SVG mark(s), 4 SVG chart(s) past the probe's cap not read"
+    )
+    assert Graphics(True, (), 0, (chart,), 1, (), 2).left_out() == (
+        "2 canvas chart(s) past the probe's cap not read"
+    )
+    assert Graphics(True, (mark, mark), 1, (chart, chart), 1).left_out() == ""
+
+
 def test_marks_left_out_is_never_negative() -> None:
     mark = read(doc(rect(0, 0, 1, 1))).marks[0]
     assert Graphics(True, (mark, mark), marks_total=1).marks_left_out == 0

@@ -292,10 +292,18 @@ def test_a_probe_without_graphics_says_svg_was_not_read(tokens: Tokens) -> None:
     assert "SVG and canvas not read" in outcome.summary
 
 
-def test_marks_past_the_cap_are_counted(tokens: Tokens) -> None:
+def test_marks_charts_and_canvases_past_the_caps_are_counted(tokens: Tokens) -> None:
     doc = chart_doc(mark())
     doc["graphics"]["marks_total"] = 900
-    assert "899 SVG mark(s) past the probe's cap not read" in check(tokens, doc).summary
+    assert "; 899 SVG mark(s) past the probe's cap not read" in check(tokens, doc).summary
+    doc["graphics"] |= {"charts_total": 41, "canvases_total": 50}
+    outcome = check(tokens, doc)
+    assert (
+        "; 899 SVG mark(s), 41 SVG chart(s), 50 canvas chart(s) past the probe's cap not read"
+        in outcome.summary
+    )
+    charts = outcome.data["charts"]
+    assert (charts["charts_left_out"], charts["canvases_left_out"]) == (41, 50)
 
 
 @pytest.mark.parametrize(
@@ -454,6 +462,8 @@ def test_every_declared_canvas_is_read_past_one_that_cannot_be(
         "marks_checked": 0,
         "canvas_colours": 4,
         "marks_left_out": 0,
+        "charts_left_out": 0,
+        "canvases_left_out": 0,
         "canvases_checked": 2,
         "legend_items": 0,
         "legend_unmatched": 0,

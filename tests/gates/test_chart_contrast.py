@@ -552,6 +552,8 @@ def test_the_counts_and_summary_of_text_and_charts_in_full() -> None:
         "fields": 0,
         "level": "AA",
         "worst_ratio": 2.85,
+        "marks_left_out": 0,
+        "charts_left_out": 0,
     }
     assert outcome.summary == (
         "2 text(s): 1 below WCAG AA, 0 not measurable (0 measured from the render); charts: "
@@ -575,3 +577,18 @@ def test_svg_text_on_a_transparent_page_is_measured_on_the_canvas_the_probe_name
     (finding,) = run(doc).findings  # near-black text on the black canvas
     assert (finding.element, finding.value) == ("#t", "1.18:1")
     assert "on #000000" in finding.message
+
+
+def test_marks_and_charts_past_the_probes_caps_are_said_unchecked() -> None:
+    """A mark of a chart the probe did not list is no chart's, so it is not measured: a page
+    of sparklines past the cap would pass with their contrast never looked at."""
+    doc = chart_doc(mark(fill=MID))
+    doc["graphics"] |= {"marks_total": 650, "charts_total": 45, "canvases_total": 3}
+    outcome = run(doc)
+    assert outcome.status is GateStatus.PASS
+    assert outcome.summary.endswith(
+        "; 649 SVG mark(s), 44 SVG chart(s) past the probe's cap not read (their contrast "
+        "unchecked)"
+    )
+    assert (outcome.data["marks_left_out"], outcome.data["charts_left_out"]) == (649, 44)
+    assert "past the probe's cap" not in run(chart_doc(mark(fill=MID))).summary

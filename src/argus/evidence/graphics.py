@@ -152,6 +152,28 @@ class Graphics:
     def marks_left_out(self) -> int:
         return max(0, self.marks_total - len(self.marks))
 
+    @property
+    def charts_left_out(self) -> int:
+        """SVG charts past the probe's cap: their marks are no chart's, so none is checked as
+        one (colours, legends, non-text contrast)."""
+        return max(0, self.charts_total - len(self.charts))
+
+    @property
+    def canvases_left_out(self) -> int:
+        """Declared canvas charts past the probe's cap: their pixels are not read."""
+        return max(0, self.canvases_total - len(self.canvases))
+
+    def left_out(self, *, canvases: bool = True) -> str:
+        """What the probe's caps left out, for a gate's summary ("" when nothing); without
+        the canvas charts for a gate that never reads them."""
+        counts = (
+            (self.marks_left_out, "SVG mark(s)"),
+            (self.charts_left_out, "SVG chart(s)"),
+            (self.canvases_left_out if canvases else 0, "canvas chart(s)"),
+        )
+        listed = [f"{count} {what}" for count, what in counts if count]
+        return f"{', '.join(listed)} past the probe's cap not read" if listed else ""
+
     def chart_of(self, mark: Mark) -> Chart | None:
         for chart in self.charts:
             if chart.svg == mark.svg:

@@ -61,6 +61,8 @@ class ChartReport:
             "marks_checked": self.marks_checked,
             "canvas_colours": self.canvas_colours,
             "marks_left_out": graphics.marks_left_out,
+            "charts_left_out": graphics.charts_left_out,
+            "canvases_left_out": graphics.canvases_left_out,
             "canvases_checked": self.canvases_checked,
             "legend_items": self.legend_items,
             "legend_unmatched": self.legend_unmatched,

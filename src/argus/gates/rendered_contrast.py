@@ -504,6 +504,8 @@ def check_rendered_contrast(
         "fields": sum(1 for r in results if r.kind != "text"),
         "level": level,
         "worst_ratio": round(min(ratios), 2) if ratios else None,
+        "marks_left_out": graphics.marks_left_out if graphics else 0,
+        "charts_left_out": graphics.charts_left_out if graphics else 0,
     }
     summary = (
         f"{len(results)} text(s): {len(failed)} below WCAG {level}, "
@@ -515,6 +517,9 @@ def check_rendered_contrast(
             f"{data['legend_swatches']} legend swatch(es): {len(chart_failed)} below their "
             f"minimum, {len(chart_unmeasurable)} not measurable"
         )
+    # Canvas charts are not this gate's: their pixels are read for colours, not contrast.
+    if graphics is not None and (left_out := graphics.left_out(canvases=False)):
+        summary += f"; {left_out} (their contrast unchecked)"
     hidden = skipped.hidden + invisible + skipped.unseen
     exempt = hidden + skipped.inactive + skipped.decorative
     if exempt:

@@ -237,8 +237,8 @@ def chart_summary(probe: Probe, graphics: Graphics, charts: ChartReport) -> str:
             f"{graphics.canvases_undeclared} <canvas> not declared as a chart (role=img with a "
             "name, or data-argus-chart): its pixels not read"
         )
-    if graphics.marks_left_out:
-        parts.append(f"{graphics.marks_left_out} SVG mark(s) past the probe's cap not read")
+    if left_out := graphics.left_out():
+        parts.append(left_out)
     if charts.unmeasured:
         more = len(charts.unmeasured) - 2
         listed = "; ".join(charts.unmeasured[:2]) + (f"; and {more} more" if more > 0 else "")
