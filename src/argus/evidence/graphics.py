@@ -20,7 +20,6 @@ from argus.evidence.probe import Probe
 
 # Shapes whose fill paints nothing (a line is all stroke).
 FILL_LESS = frozenset({"line"})
-TEXT_TAGS = frozenset({"text", "tspan"})
 
 
 @dataclass(frozen=True)
