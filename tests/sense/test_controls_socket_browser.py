@@ -135,6 +135,29 @@ def test_a_message_the_route_hears_late_still_counts_for_its_control(
     assert recorder.received == []
 
 
+def test_a_copys_socket_the_route_connects_late_is_waited_for(
+    tmp_path: Path, recorder: type[SocketRecorder], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The browser makes a copy's real socket only when Argus's route connects it, and the
+    route hears of the socket through Playwright's driver: here 300 ms late. Until then the
+    renderer has nothing in flight, yet the page is not at rest: its socket is connecting."""
+    route = SocketHold.route
+
+    def late(self: SocketHold, socket: Any) -> Any:
+        async def connect() -> None:
+            await asyncio.sleep(0.3)
+            route(self, socket)
+
+        return connect()
+
+    monkeypatch.setattr(SocketHold, "route", late)
+    with Sensor(ProjectConfig(root=REPO_ROOT), workers=1, controls=LOOP) as sensor:
+        controls = _sense(tmp_path, sensor, recorder, SEND_ONLY)
+    (archive,) = controls["controls"]
+    assert (archive["outcome"], archive["effects"]) == ("live", ["message"]), controls
+    assert recorder.received == []
+
+
 # One click sends far more messages than the probe would hold: a loop, then a timer.
 SOCKET_FLOOD = """<!doctype html><html><head><meta charset="utf-8"><title>f</title></head><body>
 <button type="button" data-testid="flood">Flood</button>

@@ -105,7 +105,7 @@ EFFECTS_INIT_JS = """(() => {
   // MAX_HELD_SENDS requests through fetch, XMLHttpRequest and sendBeacon; beyond that they
   // fail here, as a held one fails anyway, never asking Argus: a control that starts a timer
   // sending every millisecond cannot flood the probe. Its websocket messages have a budget
-  // of their own in SENT_NOTE_JS: Playwright's stand-in replaces the WebSocket class after
+  // of their own in COPY_SOCKETS_JS: Playwright's stand-in replaces the WebSocket class after
   // this script, so a wrapper of the native send here would never run.
   let budget = Infinity;
   document.addEventListener("argus-arm", () => { budget = MAX_HELD_SENDS; }, true);
@@ -122,14 +122,20 @@ EFFECTS_INIT_JS = """(() => {
 
 
 # In the copy only, after Playwright's websocket stand-in is in place (its init script comes
-# after EFFECTS_INIT_JS): each message the page hands one of its sockets is told to the world,
-# which counts those sent while it watches (``sent`` in its effects). The route hears of them
-# through Playwright's driver, not in order with the world's answer, so the probe waits until
-# it has heard as many (``_Held.caught_up``); a send that throws (a socket not open) is not told.
-# From each activation on, the document may send at most MAX_HELD_SENDS messages; beyond that
-# a send does nothing and is not told, so a flood of messages never reaches the route.
-SENT_NOTE_JS = """(() => {
-  const proto = globalThis.WebSocket && WebSocket.prototype;
+# after EFFECTS_INIT_JS):
+# - each message the page hands one of its sockets is told to the world, which counts those
+#   sent while it watches (``sent`` in its effects). The route hears of them through
+#   Playwright's driver, not in order with the world's answer, so the probe waits until it has
+#   heard as many (``_Held.caught_up``); a send that throws (a socket not open) is not told;
+# - from each activation on, the document may send at most MAX_HELD_SENDS messages; beyond
+#   that a send does nothing and is not told, so a flood of messages never reaches the route;
+# - every socket the page makes is kept, and SOCKETS_OPEN_JS waits until none is still
+#   connecting. A stand-in socket opens only once Argus's route has connected it and the
+#   server answered, and the browser makes the real socket only when the route connects it,
+#   so the renderer's own events cannot tell the copy is waiting for one before then.
+COPY_SOCKETS_JS = """(() => {
+  const Socket = globalThis.WebSocket;
+  const proto = Socket && Socket.prototype;
   const send = proto && proto.send;
   if (typeof send !== "function") return;
   let budget = Infinity;
@@ -141,7 +147,30 @@ SENT_NOTE_JS = """(() => {
     try { document.dispatchEvent(new Event("argus-sent")); } catch (e) {}
     return done;
   };
+  let connecting = [];
+  globalThis.WebSocket = new Proxy(Socket, {
+    construct(target, args, newTarget) {
+      const socket = Reflect.construct(target, args, newTarget);
+      connecting.push(socket);
+      return socket;
+    },
+  });
+  Object.defineProperty(globalThis, "__argusSocketsOpen", {
+    value: () => new Promise((resolve) => {
+      let waited = false;
+      const check = () => {
+        connecting = connecting.filter((socket) => socket.readyState === 0);
+        if (!connecting.length) { resolve(waited); return; }
+        waited = true;
+        setTimeout(check, 5);
+      };
+      check();
+    }),
+  });
 })();""".replace("MAX_HELD_SENDS", str(MAX_HELD_SENDS))
+# In the copy's main world: whether it had to wait for a socket (False at once when none is
+# connecting); absent (null) on a document the init script did not run in.
+SOCKETS_OPEN_JS = "() => globalThis.__argusSocketsOpen ? globalThis.__argusSocketsOpen() : false"
 
 
 # A message as remembered: its digest, and for text with digits in it the digest of its
@@ -419,7 +448,7 @@ class _Copy:
         if warm.socket_hold is None:
             warm.socket_hold = SocketHold()
             await warm.context.route_web_socket(re.compile(r"^wss?://"), warm.socket_hold.route)
-            await warm.context.add_init_script(SENT_NOTE_JS)
+            await warm.context.add_init_script(COPY_SOCKETS_JS)
         warm.socket_hold.held = held
         await warm.context.route("**/*", route)
         warm.page.on("dialog", self._on_dialog)
@@ -677,19 +706,34 @@ async def _load(warm: WarmPage, view: CopyView, held: _Held) -> None:
         if response is not None and response.status >= 400:
             raise SensorError(f"{what} answered HTTP {response.status}")
         await page.evaluate(FONTS_READY_JS)
-        if not await network.wait_idle(view.timeout_s):
-            raise SensorError(f"{what} kept loading")
+        await _at_rest(page, network, view.timeout_s, f"{what} kept loading")
         await settle_framework(framework, network, view.timeout_s, what)
         if view.steps:
             await run_steps(page, view.steps, view.slug)
-            if not await network.wait_idle(view.timeout_s):
-                raise SensorError(f"{what} kept loading after its steps")
+            await _at_rest(page, network, view.timeout_s, f"{what} kept loading after its steps")
             await settle_framework(framework, network, view.timeout_s, what)
     finally:
         held.prompted = False
         network.detach()
         if framework is not None:
             framework.detach()
+
+
+async def _at_rest(page: Page, network: NetworkMonitor, timeout_s: float, failure: str) -> None:
+    """A quiet network and no socket of the page still connecting, then quiet again after
+    any socket the copy waited for (what opened it may fetch more); SensorError(failure)
+    when that does not come within ``timeout_s``."""
+    deadline = asyncio.get_running_loop().time() + timeout_s
+    while True:
+        left = deadline - asyncio.get_running_loop().time()
+        if left <= 0 or not await network.wait_idle(left):
+            raise SensorError(failure)
+        try:
+            waited = await asyncio.wait_for(page.evaluate(SOCKETS_OPEN_JS), left)
+        except TimeoutError:
+            raise SensorError(f"{failure} (a websocket never opened)") from None
+        if not waited:
+            return
 
 
 @cache
@@ -748,7 +792,7 @@ async def _caught_up(held: _Held, timeout_s: float) -> None:
     """Wait until the route has heard of every request the renderer said it started while the
     activation was watched (each is over: held ones are aborted only once the route has heard
     of them), of a navigation, when it asked for one, and of every websocket message the world
-    saw the page send (SENT_NOTE_JS).
+    saw the page send (COPY_SOCKETS_JS).
 
     The route hears of a request from the browser, which tells it beside the renderer's own
     answers, not in their order: on a loaded machine a request a control sent could reach the
