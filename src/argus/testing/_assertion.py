@@ -158,10 +158,13 @@ def check_view(
     scale = 1.0
     if target_view is None:
         settle_framework_sync(page, settings.framework, settings.settle_timeout)
+        # No target: the project's framework preset (all_masks holds only it) masks as the
+        # test's own locators do, in the screenshot.
+        preset = tuple(page.locator(selector) for selector in settings.comparison.all_masks)
         render = stable_render(
             page,
             full_page=settings.full_page,
-            mask=settings.mask,
+            mask=(*settings.mask, *preset),
             expected=readable_images([where.baseline]),
         )
         atomic_write_bytes(render_path, render.png)
