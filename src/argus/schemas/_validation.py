@@ -1,7 +1,8 @@
 """The JSON Schemas of Argus's files, and validating documents against them.
 
 Every schema is generated from its file's pydantic model (``argus.schemas.models``), never
-written beside it; ``argus schema NAME`` prints it.
+written beside it; ``argus schema NAME`` prints it. A process reads a schema an earlier one
+generated from the package's bytecode cache when its key still holds (``_cache``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
 from argus.errors import InputError
+from argus.schemas._cache import cached_schema
 
 SCHEMA_NAMES: tuple[str, ...] = (
     "spec",
@@ -37,9 +39,7 @@ def _check_name(name: str) -> None:
 
 @functools.cache
 def _schema(name: str) -> dict[str, Any]:
-    from argus.schemas.models import generated_schema  # pydantic only when a schema is needed
-
-    return generated_schema(name)
+    return cached_schema(name)
 
 
 @functools.cache
