@@ -35,6 +35,9 @@ WORKDIR /opt/argus
 COPY pyproject.toml README.md ./
 COPY src ./src
 RUN pip install . pytest pytest-playwright pytest-xdist
+# The schemas generated once, into the package's bytecode cache beside the .pyc files pip
+# compiled (argus.schemas._cache): what a container writes there is lost when it ends.
+RUN python -c "import argus.schemas as s; [s.schema(name) for name in s.SCHEMA_NAMES]"
 
 # Runs as root, so Argus launches Chromium with --no-sandbox (a container is the sandbox).
 WORKDIR /work

@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from argus.diff import save_png
+from argus.schemas import load_rubric
 
 # Heavy modules none of these commands needs: the browser driver, the JSON Schema validator
 # and its reference resolver, pydantic (argus.config's models), YAML, the spec's model and
@@ -120,6 +121,30 @@ def test_help_of_a_light_command_imports_nothing_heavy(
     code, modules = imported(*command, "--help", cwd=tmp_path)
     assert code == 0
     assert heavy(modules, BROWSER_AND_SCHEMAS | IMAGES) == set()
+
+
+def test_verdict_check_reads_its_schemas_without_pydantic(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rubric = load_rubric(None)
+    verdict = {
+        "iteration": 1,
+        "feature": "habits",
+        "target": "list",
+        "dimensions": {
+            name: {"score": 1, "anchor": dim.anchor, "evidence": "measured"}
+            for name, dim in rubric.dimensions.items()
+        },
+        "all_pass": True,
+        "failed_dimensions": [],
+    }
+    (tmp_path / "verdict.json").write_text(json.dumps(verdict))
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
+    imported("verdict", "check", "verdict.json", cwd=tmp_path)  # keeps the schemas if none are
+    code, modules = imported("verdict", "check", "verdict.json", cwd=tmp_path)
+    assert code == 0
+    assert {"argus.verdict", "jsonschema"} <= modules  # it validated
+    assert heavy(modules, frozenset({"pydantic", "pydantic_core", "argus.config"})) == set()
 
 
 def test_config_models_are_built_on_first_use_not_at_import() -> None:
