@@ -97,8 +97,8 @@ def test_without_a_target_the_frameworks_preset_masks_its_chrome(
     project: pytest.Pytester,
 ) -> None:
     """A Flask debug toolbar (the server-rendered preset's #flDebug) changes between runs: with
-    the framework in argus.toml it is masked as the test's own locators are (the baseline holds
-the mask, not the toolbar)."""
+        the framework in argus.toml it is masked as the test's own locators are (the baseline holds
+    the mask, not the toolbar)."""
     toolbar = '<div id="flDebug" style="height: 20px">{}</div></body>'
 
     def page(text: str) -> None:
