@@ -153,6 +153,36 @@ def test_masks_hide_a_change_in_both_images_and_reach_the_baseline(
     assert load_png(baseline)[41, 41].tolist() == [255, 0, 255, 255]
 
 
+def test_masks_that_newly_hide_much_of_what_the_baseline_shows_are_a_diff(
+    files: tuple[Path, Path],
+) -> None:
+    """A page may put an element matching a mask over the view: both images painted with
+    its box, every change under it would pass. Past 5 % of the view newly hidden it is a diff."""
+    render_path, baseline = files
+    small = [Box(10, 20, 20, 16)]  # over the blue box: 320 of 3072 pixels
+    save_png(render_path, page())
+    compare_to_baseline(render_path, baseline, Tolerance(), small, "missing")
+    save_png(render_path, changed(page(), y=24, x=14))
+    assert compare_to_baseline(render_path, baseline, Tolerance(), small, "none").status == "pass"
+    grown = [Box(10, 20, 22, 16)]  # 2 px wider: 32 pixels newly hidden, about 1 %
+    assert compare_to_baseline(render_path, baseline, Tolerance(), grown, "none").status == "pass"
+    # Up to 5 % passes: 153 newly hidden pixels of 3072 (the limit is 153.6); 156 do not.
+    edge = [*small, Box(0, 0, 51, 3)]
+    assert compare_to_baseline(render_path, baseline, Tolerance(), edge, "none").status == "pass"
+    over = [*small, Box(0, 0, 52, 3)]
+    assert compare_to_baseline(render_path, baseline, Tolerance(), over, "none").status == "diff"
+    cover = [Box(0, 0, 64, 48)]
+    save_png(render_path, changed(page(), y=4, x=4, size=8))  # the dark bar changed
+    outcome = compare_to_baseline(render_path, baseline, Tolerance(), cover, "none")
+    assert (outcome.status, outcome.mismatch) == ("diff", 3072 - 320)
+    assert outcome.message.startswith("the masks cover 2752 pixels (89.6% of the view) that")
+    assert "update the baseline (--update-snapshots=changed)" in outcome.message
+    assert load_png(baseline)[4, 4].tolist() == [20, 20, 20, 255]  # not rewritten
+    # Updating on purpose writes the baseline with the masks painted: then it passes.
+    compare_to_baseline(render_path, baseline, Tolerance(), cover, "changed")
+    assert compare_to_baseline(render_path, baseline, Tolerance(), cover, "none").status == "pass"
+
+
 # 16 differing pixels in a 4x4 square on a 64x48 page (3072 pixels).
 @pytest.mark.parametrize(
     ("tolerance", "passes"),

@@ -20,8 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+import numpy as np
+
+from argus.diff.arrays import U8
 from argus.diff.comparison import DiffResult, compare
-from argus.diff.masks import Box, paint_masks
+from argus.diff.masks import MASK_RGBA, Box, paint_masks
 from argus.diff.png import MAX_PNG_BYTES, check_png, decode_png, load_png, save_png
 from argus.diff.regions import Region
 from argus.diff.tolerance import Tolerance
@@ -38,6 +41,13 @@ Status = Literal["pass", "diff", "skip"]
 Action = Literal["none", "written", "updated"]
 # The last 12 bytes of every whole PNG: the empty IEND chunk and its CRC.
 PNG_END = b"\x00\x00\x00\x00IEND\xaeB`\x82"
+# The most of the view the masks may newly hide: pixels the baseline shows (not painted in
+# the mask colour when it was written) that the render's masks cover. Both images are
+# painted with the render's masks, so past this a page could hide any change under an element
+# that matches a mask (a framework preset's id on a box over the whole view); below it, a
+# masked clock or toast that grew with its text is still masked, not a difference. (A mask
+# that moved shows the baseline's painted box where it was: a difference either way.)
+MAX_NEWLY_MASKED = 0.05
 
 
 def diff_image_path(render: Path) -> Path:
@@ -137,7 +147,6 @@ def compare_to_baseline(
         )
 
     expected = load_png(baseline)
-    paint_masks(expected, masks_boxes, scale)
     rewrite = update_mode in ("all", "changed")
     if expected.shape != actual.shape:
         if rewrite:
@@ -149,6 +158,23 @@ def compare_to_baseline(
             f"size changed: baseline {expected.shape[1]}x{expected.shape[0]}, "
             f"render {actual.shape[1]}x{actual.shape[0]}",
         )
+    hidden = _newly_masked(expected, masks_boxes, scale)
+    total = expected.shape[0] * expected.shape[1]
+    if hidden > MAX_NEWLY_MASKED * total:
+        if rewrite:
+            write_baseline()
+        return SnapshotOutcome(
+            "diff",
+            "updated" if rewrite else "none",
+            baseline,
+            f"the masks cover {hidden} pixels ({hidden / total:.1%} of the view) that the "
+            f"baseline shows, over the {MAX_NEWLY_MASKED:.0%} a moved mask may: an element "
+            "matching a mask now hides what the baseline showed; if the masks changed on "
+            "purpose, update the baseline (--update-snapshots=changed)",
+            mismatch=hidden,
+            ratio=hidden / total,
+        )
+    paint_masks(expected, masks_boxes, scale)
 
     result = compare(
         expected, actual, threshold=settings.threshold, window=settings.window, diff_image=True
@@ -173,6 +199,20 @@ def compare_to_baseline(
         result.density_ratio,
         result.regions,
     )
+
+
+def _newly_masked(baseline: U8, boxes: Sequence[Box], scale: float) -> int:
+    """The baseline's pixels the boxes (CSS pixels x ``scale``) cover that it shows: not
+    already painted in the mask colour when it was written."""
+    if not boxes:
+        return 0
+    height, width = baseline.shape[:2]
+    covered = np.zeros((height, width), dtype=bool)
+    for box in boxes:
+        x, y, w, h = box.to_pixels(scale)
+        covered[max(y, 0) : max(y + h, 0), max(x, 0) : max(x + w, 0)] = True
+    painted = (baseline == np.asarray(MASK_RGBA, dtype=baseline.dtype)).all(axis=2)
+    return int(np.count_nonzero(covered & ~painted))
 
 
 def _identical(render_bytes: bytes, baseline: Path, window: int) -> DiffResult | None:
