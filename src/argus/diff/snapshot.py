@@ -158,7 +158,7 @@ def compare_to_baseline(
             f"size changed: baseline {expected.shape[1]}x{expected.shape[0]}, "
             f"render {actual.shape[1]}x{actual.shape[0]}",
         )
-    hidden = _newly_masked(expected, masks_boxes, scale)
+    hidden = newly_masked(expected, masks_boxes, scale)
     total = expected.shape[0] * expected.shape[1]
     if hidden > MAX_NEWLY_MASKED * total:
         if rewrite:
@@ -167,10 +167,7 @@ def compare_to_baseline(
             "diff",
             "updated" if rewrite else "none",
             baseline,
-            f"the masks cover {hidden} pixels ({hidden / total:.1%} of the view) that the "
-            f"baseline shows, over the {MAX_NEWLY_MASKED:.0%} a moved mask may: an element "
-            "matching a mask now hides what the baseline showed; if the masks changed on "
-            "purpose, update the baseline (--update-snapshots=changed)",
+            newly_masked_message(hidden, total),
             mismatch=hidden,
             ratio=hidden / total,
         )
@@ -201,7 +198,17 @@ def compare_to_baseline(
     )
 
 
-def _newly_masked(baseline: U8, boxes: Sequence[Box], scale: float) -> int:
+def newly_masked_message(hidden: int, total: int) -> str:
+    """Why masks that newly hide ``hidden`` of ``total`` pixels are a difference."""
+    return (
+        f"the masks cover {hidden} pixels ({hidden / total:.1%} of the view) that the "
+        f"baseline shows, over the {MAX_NEWLY_MASKED:.0%} a grown mask may: an element "
+        "matching a mask now hides what the baseline showed; if the masks changed on "
+        "purpose, update the baseline (--update-snapshots=changed)"
+    )
+
+
+def newly_masked(baseline: U8, boxes: Sequence[Box], scale: float) -> int:
     """The baseline's pixels the boxes (CSS pixels x ``scale``) cover that it shows: not
     already painted in the mask colour when it was written."""
     if not boxes:

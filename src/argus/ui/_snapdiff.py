@@ -20,6 +20,7 @@ from argus.diff import compare, load_png
 from argus.diff.masks import Box, paint_masks
 from argus.diff.png import encode_png
 from argus.diff.regions import Region
+from argus.diff.snapshot import MAX_NEWLY_MASKED, newly_masked, newly_masked_message
 from argus.errors import ArgusError
 from argus.gates.comparison import Comparison
 from argus.io import read_json
@@ -85,6 +86,7 @@ def _compute(render: Path, against: Path, comparison: Comparison) -> SnapDiff:
     tolerance = comparison.tolerance
     ours, theirs = load_png(render), load_png(against)
     boxes, scale = _masks(render, comparison)
+    hidden = newly_masked(theirs, boxes, scale) if ours.shape == theirs.shape else 0
     paint_masks(ours, boxes, scale)
     paint_masks(theirs, boxes, scale)
     width = max(ours.shape[1], theirs.shape[1])
@@ -97,6 +99,9 @@ def _compute(render: Path, against: Path, comparison: Comparison) -> SnapDiff:
         diff_image=True,
     )
     ok, why = tolerance.judge(result)
+    total = ours.shape[0] * ours.shape[1]
+    if hidden > MAX_NEWLY_MASKED * total:  # as the snapshot gate: the masks hide the view
+        ok, why = False, newly_masked_message(hidden, total)
     size_note = ""
     if ours.shape != theirs.shape:
         ok = False
