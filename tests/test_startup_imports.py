@@ -82,6 +82,10 @@ def test_hook_stop_with_no_open_run_imports_nothing_heavy(tmp_path: Path) -> Non
     assert code == 0
     assert "argus.contract.hook" in modules  # the hook really ran
     assert heavy(modules, BROWSER_AND_SCHEMAS | IMAGES) == set()
+    # With no run to read: neither the run store (SQLite, the hash chain) nor a contract.
+    run_only = {"sqlite3", "argus.store.runstore", "argus.store.chain", "argus.contract.model"}
+    assert modules & run_only == set()
+    assert "argus.contract._open_run" not in modules
 
 
 def test_diff_imports_the_kernel_but_no_browser_or_schema(tmp_path: Path) -> None:
