@@ -20,7 +20,7 @@ if _typing.TYPE_CHECKING:
     from argus.diff.comparison import compare, compare_files
     from argus.diff.masks import MASK_RGBA, Box, MaskResolution, paint_masks, resolve_masks
     from argus.diff.png import decode_png, encode_png, load_png, load_png_pair, save_png
-    from argus.diff.regions import Region
+    from argus.diff.region import Region
     from argus.diff.result import DiffResult
     from argus.diff.snapshot import (
         UPDATE_MODES,
@@ -44,7 +44,7 @@ _SOURCES = {
     "load_png": "argus.diff.png",
     "load_png_pair": "argus.diff.png",
     "save_png": "argus.diff.png",
-    "Region": "argus.diff.regions",
+    "Region": "argus.diff.region",
     "MASK_RGBA": "argus.diff.masks",
     "Box": "argus.diff.masks",
     "MaskResolution": "argus.diff.masks",

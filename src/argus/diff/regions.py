@@ -8,32 +8,12 @@ Labelling works on runs of occupied cells row by row with a small union-find (no
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from argus.diff.arrays import Index, Mask
-
-
-@dataclass(frozen=True)
-class Region:
-    """A changed region in image pixels: top-left corner, size, and its differing pixels."""
-
-    x: int
-    y: int
-    width: int
-    height: int
-    pixels: int
-
-    def to_json(self) -> dict[str, int]:
-        return {
-            "x": self.x,
-            "y": self.y,
-            "width": self.width,
-            "height": self.height,
-            "pixels": self.pixels,
-        }
+from argus.diff.region import Region as Region
 
 
 def _cell_runs(occupied: npt.NDArray[np.bool_]) -> tuple[Index, Index, Index]:

@@ -13,7 +13,7 @@ from argus.diff.pngcheck import check_png_intact
 
 if TYPE_CHECKING:
     from argus.diff.arrays import U8
-    from argus.diff.regions import Region
+    from argus.diff.region import Region
 
 DEFAULT_WINDOW = 16
 
