@@ -12,7 +12,8 @@ pixels and lets Pillow decode each span of rows that differ, given as a small PN
 row is the decoded row above the span (filter None) and whose other rows are the second
 image's filtered bytes as they are. A span whose
 last row still differs is extended (a row below may hold the same filtered bytes over
-different pixels), doubling, until the rows meet again.
+different pixels), doubling, until the rows meet again (``argus.diff._rowspans``, whose walk
+``argus diff``'s path without numpy shares).
 
 Only what Pillow decodes exactly this way is taken: 8-bit RGB or RGBA, not interlaced, no
 tRNS, no animation, one header (the first chunk) and the same in both, the image data one run
@@ -31,6 +32,9 @@ from types import ModuleType
 
 import numpy as np
 
+from argus.diff._rowspans import BLOCK_ROWS as BLOCK_ROWS
+from argus.diff._rowspans import GROW as GROW
+from argus.diff._rowspans import differing_rows, walk_spans
 from argus.diff.arrays import U8
 from argus.diff.pngcheck import _CHUNK_HEAD as _CHUNK
 from argus.diff.pngcheck import _CRC, _IHDR, PNG_SIGNATURE
@@ -46,14 +50,9 @@ except ImportError:  # a speed-up only: without it, both files are decoded whole
 MAX_INFLATED = 64 * 1024 * 1024
 # Decode the second image whole when more than this share of its rows differ.
 MAX_SHARE = 0.5
-# Rows compared at once before they are compared one by one.
-BLOCK_ROWS = 32
-# Rows decoded at first below a span that still differs (doubled each time it still does).
-GROW = 8
 
 _CHANNELS = {2: 3, 6: 4}  # colour type: truecolour, truecolour with alpha
 _REFUSED = (b"tRNS", b"acTL", b"fcTL", b"fdAT")
-_NO_ABOVE = (0, 1)  # filter types None and Sub: a row that does not read the row above
 
 Decoder = Callable[[bytes], U8]
 
@@ -144,27 +143,6 @@ def plan_pair(a: Filtered | None, b: Filtered | None) -> PairPlan | None:
     return PairPlan(a, b, frozenset(differing))
 
 
-def differing_rows(first: bytes, second: bytes, length: int, limit: int) -> list[int]:
-    """The rows (of ``length`` bytes) in which two equally long buffers differ: blocks of
-    rows compared whole (one memcmp each), and the rows of a differing block one by one;
-    the search stops once more than ``limit`` are found."""
-    view = memoryview(second)
-    rows = len(first) // length
-    found: list[int] = []
-    for block in range(0, rows, BLOCK_ROWS):
-        start, end = block * length, min(rows, block + BLOCK_ROWS) * length
-        if first.startswith(view[start:end], start):
-            continue
-        found.extend(
-            row
-            for row in range(block, min(rows, block + BLOCK_ROWS))
-            if not first.startswith(view[row * length : (row + 1) * length], row * length)
-        )
-        if len(found) > limit:
-            break
-    return found
-
-
 def decode_second(plan: PairPlan, first_pixels: U8, decode: Decoder) -> U8 | None:
     """The second image's pixels (H x W x 4), built from ``first_pixels`` (the first image
     decoded) and the second's differing rows decoded by ``decode`` (PNG bytes to RGBA); None
@@ -175,32 +153,16 @@ def decode_second(plan: PairPlan, first_pixels: U8, decode: Decoder) -> U8 | Non
     if first_pixels.shape != (height, a.width, 4):
         return None
     pixels = first_pixels.copy()
-    budget = int(height * MAX_SHARE)
-    row = 0
-    above_differs = False  # the second image's decoded row above `row` differs from the first's
-    grow = GROW
-    while row < height:
-        if row not in differing and (not above_differs or a.rows[row * length] in _NO_ABOVE):
-            above_differs = False  # the same bytes over the same row above, or no row above
-            row += 1
-            continue
-        end = row + 1
-        while end in differing:
-            end += 1
-        if above_differs:  # same bytes over a different row above: decode further down
-            end = max(end, min(height, row + grow))
-            grow *= 2
-        else:
-            grow = GROW
-        budget -= end - row
-        if budget < 0:
+
+    def span(start: int, end: int) -> bool | None:
+        decoded = _decode_span(plan, pixels, start, end, decode)
+        if decoded is None:
             return None
-        span = _decode_span(plan, pixels, row, end, decode)
-        if span is None:
-            return None
-        pixels[row:end] = span
-        above_differs = not np.array_equal(pixels[end - 1], first_pixels[end - 1])
-        row = end
+        pixels[start:end] = decoded
+        return not np.array_equal(pixels[end - 1], first_pixels[end - 1])
+
+    if not walk_spans(a.rows, length, differing, int(height * MAX_SHARE), span):
+        return None
     return pixels
 
 
