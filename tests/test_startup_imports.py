@@ -95,7 +95,14 @@ def test_diff_imports_the_kernel_but_no_browser_or_schema(tmp_path: Path) -> Non
     save_png(tmp_path / "a.png", a)
     save_png(tmp_path / "b.png", b)
     code, modules = imported("diff", "a.png", "b.png", cwd=tmp_path)
-    assert code == 1  # 8 pixels differ: the comparison really ran
+    assert code == 1  # 8 pixels differ: compared without numpy (argus.diff.sparse)
+    assert "argus.diff.sparse" in modules and {"numpy", "PIL.Image"} & modules == set()
+    assert heavy(modules, BROWSER_AND_SCHEMAS) == set()
+    # Many changed pixels (4,800, over argus.diff.sparse.MAX_CHANGED): the kernel.
+    save_png(tmp_path / "many.png", np.zeros((60, 80, 4), dtype=np.uint8))
+    save_png(tmp_path / "white.png", np.full((60, 80, 4), 255, dtype=np.uint8))
+    code, modules = imported("diff", "white.png", "many.png", cwd=tmp_path)
+    assert code == 1
     assert "argus.diff._kernel" in modules
     assert heavy(modules, BROWSER_AND_SCHEMAS) == set()
     # The snapshot gate's half of argus.diff stays unloaded.

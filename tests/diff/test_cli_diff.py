@@ -137,7 +137,9 @@ def test_the_kernel_loads_without_collections_and_stays_frozen(tmp_path: Path) -
     a, b = pair(tmp_path, change=True)
     listing = tmp_path / "pairs.jsonl"
     listing.write_text(json.dumps({"expected": str(a), "actual": str(b)}) + "\n")
-    for args in (["diff", str(a), str(b)], ["diff", "--pairs", str(listing)]):
+    # --out: the kernel runs (a small change is otherwise answered without it, test_sparse).
+    kernel = ["diff", str(a), str(b), "--out", str(tmp_path / "d.png")]
+    for args in (kernel, ["diff", "--pairs", str(listing)]):
         proc = subprocess.run(
             [sys.executable, "-c", _WATCH_COLLECTIONS, *args],
             capture_output=True,

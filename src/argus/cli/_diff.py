@@ -1,9 +1,10 @@
 """`argus diff A.png B.png`: the pixelmatch count of two PNG files, with density and regions;
 `argus diff --pairs FILE|-`: many pairs in one process, one JSON line each.
 
-Only the light modules load up front: two byte-identical files, and two files whose image data
-inflate to the same rows, are answered without numpy or Pillow (argus.diff.result.same_bytes,
-argus.diff.samepixels), and the kernel loads when a pair needs it.
+Only the light modules load up front: two byte-identical files, two files whose image data
+inflate to the same rows, and two in which few pixels differ are answered without numpy or
+Pillow's image module (argus.diff.result.same_bytes, argus.diff.samepixels,
+argus.diff.sparse), and the kernel loads when a pair needs it.
 """
 
 from __future__ import annotations
@@ -101,21 +102,21 @@ def _run_one(args: argparse.Namespace) -> int:
 
 
 def _compare_one(args: argparse.Namespace) -> DiffResult:
-    """The pair's result; without --out, byte-identical files and files proved to hold the
-    same pixels (argus.diff.samepixels) are answered before numpy and Pillow load (the first
-    thing the kernel's import costs a process)."""
+    """The pair's result; without --out, byte-identical files, files proved to hold the
+    same pixels (argus.diff.samepixels) and pairs in which few pixels differ
+    (argus.diff.sparse) are answered before numpy and Pillow's image module load (most of
+    what the kernel costs a process)."""
     from argus.diff.pngcheck import read_png_bytes
-    from argus.diff.samepixels import same_without_decoding
 
     started = time.perf_counter()
     first, second = read_png_bytes(args.a), read_png_bytes(args.b)
     read_ms = (time.perf_counter() - started) * 1000
-    same = None
-    if args.out is None:  # --out draws the first image: decode it
-        same = same_without_decoding(first, second, args.a, args.window)
-    if same is not None:
-        same.timings_ms["read"] = read_ms
-        return same
+    answer = None
+    if args.out is None:  # --out draws the diff image: the kernel's arrays are needed
+        answer = _answer_without_kernel(first, second, args)
+    if answer is not None:
+        answer.timings_ms["read"] = read_ms
+        return answer
     with _loading():
         from argus.diff.comparison import compare_pngs
         from argus.diff.png import save_png
@@ -136,6 +137,24 @@ def _compare_one(args: argparse.Namespace) -> DiffResult:
         save_png(args.out, result.diff_image, compress_level=1)
         result.timings_ms["write"] = (time.perf_counter() - started) * 1000
     return result
+
+
+def _answer_without_kernel(
+    first: bytes, second: bytes, args: argparse.Namespace
+) -> DiffResult | None:
+    """The result of byte-identical files, of a plain RGB or RGBA pair of the same pixels
+    or of few differing pixels (argus.diff.sparse, which inflates each file once for both
+    answers), or of files of the same pixels in another format (argus.diff.samepixels)."""
+    from argus.diff.result import same_bytes
+    from argus.diff.samepixels import same_pixels
+    from argus.diff.sparse import sparse_compare
+
+    answer = same_bytes(first, second, args.a, args.window)
+    if answer is None:
+        answer = sparse_compare(
+            first, second, threshold=args.threshold, include_aa=args.include_aa, window=args.window
+        )
+    return answer if answer is not None else same_pixels(first, second, args.window)
 
 
 def _run_pairs(args: argparse.Namespace) -> int:

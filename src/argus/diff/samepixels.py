@@ -64,7 +64,7 @@ except ImportError:  # a speed-up only
     import zlib as _zlib
 
 
-class _Image(NamedTuple):
+class PngParts(NamedTuple):
     """What decides a PNG's pixels, besides its inflated image data."""
 
     ihdr: bytes
@@ -73,6 +73,11 @@ class _Image(NamedTuple):
     data: bytes  # the IDAT chunks' contents, joined
     size: int  # the inflated data's length the header declares
     rows: tuple[tuple[int, int, int], ...]  # each pass's (offset, row length, rows)
+
+
+def zlib_module() -> ModuleType:
+    """zlib-ng's zlib-compatible module where it is installed (a speed-up only), else zlib."""
+    return _zlib
 
 
 def same_without_decoding(
@@ -88,17 +93,17 @@ def same_pixels(first: bytes, second: bytes, window: int) -> DiffResult | None:
     """The result of two PNGs whose pixels are proved the same without decoding them (no
     pixel differs), or None when that is not proved: decode them (see the module)."""
     started = time.perf_counter()
-    a = _image(first)
+    a = png_parts(first)
     if a is None:
         return None
-    b = _image(second)
+    b = png_parts(second)
     if b is None or (a.ihdr, a.palette, a.transparency) != (b.ihdr, b.palette, b.transparency):
         return None
-    rows = _inflated(a)
+    rows = inflated(a)
     if rows is None:
         return None
     compared = time.perf_counter()
-    if not (_inflates_to(b, rows) and _filters_valid(rows, a.rows)):
+    if not (_inflates_to(b, rows) and filters_valid(rows, a.rows)):
         return None
     width, height = _IHDR.unpack(a.ihdr)[:2]
     timings = {
@@ -108,7 +113,7 @@ def same_pixels(first: bytes, second: bytes, window: int) -> DiffResult | None:
     return DiffResult(width, height, 0, window, 0, (), timings)
 
 
-def _image(data: bytes) -> _Image | None:
+def png_parts(data: bytes) -> PngParts | None:
     """The parts of a PNG that decide its pixels, or None when the file is not one this
     module answers for."""
     try:
@@ -168,7 +173,7 @@ def _image(data: bytes) -> _Image | None:
         length = 1 + (columns * channels + 7) // 8
         rows.append((offset, length, count))
         offset += length * count
-    return _Image(ihdr, palette, transparency, b"".join(idat), offset, tuple(rows))
+    return PngParts(ihdr, palette, transparency, b"".join(idat), offset, tuple(rows))
 
 
 def _colour_chunks_valid(colour: int, palette: bytes | None, transparency: bytes | None) -> bool:
@@ -184,7 +189,7 @@ def _colour_chunks_valid(colour: int, palette: bytes | None, transparency: bytes
     return transparency is None or len(transparency) == _TRNS_LENGTH.get(colour)
 
 
-def _inflated(image: _Image) -> bytes | None:
+def inflated(image: PngParts) -> bytes | None:
     """The image data inflated, when its zlib stream ends exactly after the declared rows."""
     try:
         inflater = _zlib.decompressobj()
@@ -196,7 +201,7 @@ def _inflated(image: _Image) -> bytes | None:
     return rows
 
 
-def _inflates_to(image: _Image, rows: bytes) -> bool:
+def _inflates_to(image: PngParts, rows: bytes) -> bool:
     """Whether the image data inflates to exactly ``rows``, its zlib stream ending there;
     inflated a piece at a time, it stops at the first difference."""
     try:
@@ -214,7 +219,7 @@ def _inflates_to(image: _Image, rows: bytes) -> bool:
     return not rest and inflater.eof and not inflater.unused_data
 
 
-def _filters_valid(rows: bytes, layout: tuple[tuple[int, int, int], ...]) -> bool:
+def filters_valid(rows: bytes, layout: tuple[tuple[int, int, int], ...]) -> bool:
     """Whether every row's filter type is one Pillow's decoder knows (0 to 4)."""
     for offset, length, count in layout:
         if max(rows[offset : offset + length * count : length]) > _MAX_FILTER:

@@ -1,0 +1,112 @@
+"""Two plain PNGs' pixels decoded where they can differ, by Pillow's decoder, without numpy.
+
+For ``argus diff``'s path without numpy (``argus.diff.sparse``), given the rows the two files
+differ in (``argus.diff._pairrows``): the second image's rows that can decode differently
+are decoded over the first's (``argus.diff._rowspans.walk_spans``), and the first image only
+over the rows the comparison reads (from two rows above the first differing row, which
+pixelmatch reads around a pixel, to two below the last). The first is decoded from the
+nearest row above those that does not read the row above it (filter None or Sub, which an
+encoder picks for a row now and then: 9 to 10 % of the rows of the bench's pages and of
+Chromium's screenshots), not from the top.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from argus.diff._coredecode import decode_rows
+from argus.diff._pairrows import PlainPair
+from argus.diff._rowspans import NO_ABOVE, walk_spans
+
+FOLLOW = 2  # rows around a changed pixel that pixelmatch reads (its neighbours', for flat areas)
+
+Pixels = list[Sequence[int]]
+
+
+class PairPixels:
+    """The decoded rows of both images (each a row of pixels: RGBA as a little-endian
+    uint32), where decoded, and the rows of the second decoded apart from the first's."""
+
+    def __init__(self, core: Any, pair: PlainPair) -> None:
+        self.core, self.pair = core, pair
+        self.stride = pair.width * 4
+        self.first = bytearray()  # rows `top` to `decoded` of the first image, decoded
+        self.top = self.decoded = 0
+        self.second: dict[int, memoryview] = {}  # the second image's decoded rows
+        self.differing = sorted(pair.second)
+
+    def decode(self) -> bool:
+        """Decode what the comparison reads; False when the decoder refused a span."""
+        pair = self.pair
+        if not self.differing:
+            return True
+        differing = frozenset(self.differing)
+        if not walk_spans(pair.first, pair.length, differing, pair.height, self._span):
+            return False
+        return self._first_to(max(self.second) + 1 + FOLLOW)
+
+    def rows(self) -> tuple[Pixels, Pixels]:
+        """Both images' rows of pixels: decoded ones, and empty rows above the first
+        decoded row of the first image (the comparison never reads them)."""
+        pixels = memoryview(self.first).cast("I")
+        width, top = self.pair.width, self.top
+        first: Pixels = [()] * top
+        first.extend(
+            pixels[(row - top) * width : (row - top + 1) * width]
+            for row in range(top, self.decoded)
+        )
+        second = list(first)
+        for row, decoded in self.second.items():
+            second[row] = decoded
+        return first, second
+
+    def _first_row(self, row: int) -> bytes:
+        start = (row - self.top) * self.stride
+        return bytes(self.first[start : start + self.stride])
+
+    def _first_to(self, end: int) -> bool:
+        """Decode the first image down to row ``end``, and over the rows around the
+        differing rows that the comparison reads (``FOLLOW`` above the first, below the
+        last: a changed pixel's neighbours, and theirs for the flat-area test)."""
+        pair = self.pair
+        end = min(pair.height, max(end, self.differing[-1] + 1 + FOLLOW))
+        if end <= self.decoded:
+            return True
+        length = pair.length
+        above = None
+        if self.decoded:
+            start = self.decoded
+            above = self._first_row(start - 1)
+        else:  # the first rows decoded: from one that does not read the row above
+            start = max(0, self.differing[0] - FOLLOW)
+            while start and pair.first[start * length] not in NO_ABOVE:
+                start -= 1
+            self.top = start
+        view = memoryview(pair.first)[start * length : end * length]
+        rows = decode_rows(self.core, pair.channels, pair.width, view, above)
+        if rows is None:
+            return False
+        self.first += rows
+        self.decoded = end
+        return True
+
+    def _span(self, start: int, end: int) -> bool | None:
+        """Decode the second image's rows ``start`` to ``end``; whether its last row
+        differs from the first image's, or None when the decoder refused them."""
+        if not self._first_to(end):
+            return None
+        above = None
+        if start:
+            previous = self.second.get(start - 1)
+            above = bytes(previous) if previous is not None else self._first_row(start - 1)
+        pair = self.pair
+        rows = decode_rows(
+            self.core, pair.channels, pair.width, pair.second_rows(start, end), above
+        )
+        if rows is None:
+            return None
+        view, width = rows.cast("I"), pair.width
+        for row in range(start, end):
+            self.second[row] = view[(row - start) * width : (row - start + 1) * width]
+        return rows[(end - start - 1) * self.stride :] != self._first_row(end - 1)
