@@ -301,7 +301,7 @@ def test_the_rows_two_away_from_a_change_are_decoded(band: str, filters: list[in
         assert fast.mismatch == int(include_aa)  # anti-aliasing, found from the band's rows
     pair = plain_pair(first, second)
     assert pair is not None and 5 in pair.second
-    pixels = PairPixels(_coredecode.pillow_core(), pair)
+    pixels = PairPixels(_coredecode.pillow_core(), pair, sparse.MAX_CHANGED)
     assert pixels.decode()
     if filters != [2, 0, 4]:  # rows that do not read the row above: from two above the change
         assert sorted(pair.second) == [5]
@@ -392,13 +392,33 @@ def test_more_changed_pixels_than_the_limit_are_left_to_the_kernel(
     assert sparse_compare(*many, threshold=0.05, include_aa=False, window=16) is None
 
 
-def test_a_span_the_decoder_refuses_leaves_the_pair_to_the_kernel(
+def test_without_pillow_or_when_it_refuses_a_span_the_kernel_runs(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from argus.diff import _pairpixels
+
     first, second = conformance("3a.png", "3b.png")
-    monkeypatch.setattr(_coredecode, "pillow_core", lambda: None)
-    monkeypatch.setattr(sparse, "pillow_core", lambda: None)
-    assert sparse_compare(first, second, threshold=0.05, include_aa=False, window=16) is None
+    options: dict[str, Any] = {"threshold": 0.05, "include_aa": False, "window": 16}
+    assert sparse_compare(first, second, **options) is not None
+    with monkeypatch.context() as patch:
+        patch.setattr(_coredecode, "pillow_core", lambda: None)
+        assert sparse_compare(first, second, **options) is None
+    monkeypatch.setattr(_pairpixels, "decode_rows", lambda *args: None)
+    assert sparse_compare(first, second, **options) is None
+
+
+def test_a_pair_that_differs_everywhere_stops_within_its_first_rows() -> None:
+    from argus.diff._pairpixels import CHUNK_ROWS, PairPixels
+    from argus.diff._pairrows import plain_pair
+
+    noise = np.random.default_rng(5).integers(0, 256, (300, 200, 4), dtype=np.uint8)
+    first, second = encode(noise), encode(255 - noise)
+    pair = plain_pair(first, second)
+    assert pair is not None and len(pair.second) == 300  # every row, one span
+    pixels = PairPixels(_coredecode.pillow_core(), pair, sparse.MAX_CHANGED)
+    assert not pixels.decode()
+    assert len(pixels.second) <= CHUNK_ROWS and pixels.decoded < 300  # not the whole images
+    assert sparse_compare(first, second, threshold=0.1, include_aa=False, window=16) is None
 
 
 def test_the_decoder_refusing_rows_is_none() -> None:

@@ -20,6 +20,9 @@ from argus.diff._pairrows import PlainPair
 from argus.diff._rowspans import NO_ABOVE, walk_spans
 
 FOLLOW = 2  # rows around a changed pixel that pixelmatch reads (its neighbours', for flat areas)
+# Rows of a span decoded at a time: a pair of many changes stops within the first few.
+CHUNK_ROWS = 32
+BLOCK = 64  # pixels of a changed row compared at once
 
 Pixels = list[Sequence[int]]
 
@@ -28,16 +31,18 @@ class PairPixels:
     """The decoded rows of both images (each a row of pixels: RGBA as a little-endian
     uint32), where decoded, and the rows of the second decoded apart from the first's."""
 
-    def __init__(self, core: Any, pair: PlainPair) -> None:
-        self.core, self.pair = core, pair
+    def __init__(self, core: Any, pair: PlainPair, limit: int) -> None:
+        self.core, self.pair, self.limit = core, pair, limit
         self.stride = pair.width * 4
         self.first = bytearray()  # rows `top` to `decoded` of the first image, decoded
         self.top = self.decoded = 0
         self.second: dict[int, memoryview] = {}  # the second image's decoded rows
         self.differing = sorted(pair.second)
+        self.changed: list[tuple[int, int]] = []  # (x, y) of the pixels whose values differ
 
     def decode(self) -> bool:
-        """Decode what the comparison reads; False when the decoder refused a span."""
+        """Decode what the comparison reads and find the changed pixels, row after row;
+        False when the decoder refused a span or more than ``limit`` pixels changed."""
         pair = self.pair
         if not self.differing:
             return True
@@ -70,7 +75,7 @@ class PairPixels:
         differing rows that the comparison reads (``FOLLOW`` above the first, below the
         last: a changed pixel's neighbours, and theirs for the flat-area test)."""
         pair = self.pair
-        end = min(pair.height, max(end, self.differing[-1] + 1 + FOLLOW))
+        end = min(pair.height, end)
         if end <= self.decoded:
             return True
         length = pair.length
@@ -92,8 +97,17 @@ class PairPixels:
         return True
 
     def _span(self, start: int, end: int) -> bool | None:
-        """Decode the second image's rows ``start`` to ``end``; whether its last row
-        differs from the first image's, or None when the decoder refused them."""
+        """Decode the second image's rows ``start`` to ``end``, ``CHUNK_ROWS`` at a time;
+        whether its last row differs from the first image's, or None when the decoder
+        refused them or more than ``limit`` pixels changed."""
+        differs: bool | None = False
+        for low in range(start, end, CHUNK_ROWS):
+            differs = self._chunk(low, min(end, low + CHUNK_ROWS))
+            if differs is None:
+                return None
+        return differs
+
+    def _chunk(self, start: int, end: int) -> bool | None:
         if not self._first_to(end):
             return None
         above = None
@@ -107,6 +121,23 @@ class PairPixels:
         if rows is None:
             return None
         view, width = rows.cast("I"), pair.width
+        differs = False
         for row in range(start, end):
-            self.second[row] = view[(row - start) * width : (row - start + 1) * width]
-        return rows[(end - start - 1) * self.stride :] != self._first_row(end - 1)
+            decoded = self.second[row] = view[(row - start) * width : (row - start + 1) * width]
+            differs = self._find_changes(row, decoded)
+            if len(self.changed) > self.limit:
+                return None
+        return differs
+
+    def _find_changes(self, row: int, decoded: memoryview) -> bool:
+        """Add the pixels of a decoded row of the second image that differ from the first's
+        (blocks of pixels compared whole, then pixel by pixel); whether any do."""
+        first = memoryview(self._first_row(row)).cast("I")
+        if first == decoded:
+            return False
+        width = len(first)
+        for x0 in range(0, width, BLOCK):
+            x1 = min(width, x0 + BLOCK)
+            if first[x0:x1] != decoded[x0:x1]:
+                self.changed.extend((x, row) for x in range(x0, x1) if first[x] != decoded[x])
+        return True

@@ -8,17 +8,17 @@ the density and the regions; the ratio, the exit code and every printed field fo
 them), and returns None for any pair it cannot prove it answers exactly, which the caller
 then hands to the kernel:
 
-1. Both files must be plain 8-bit RGB or RGBA PNGs that Pillow decodes without complaint
-   (``argus.diff.samepixels.png_parts``: every chunk whole with its CRC, only chunks whose
-   contents Pillow reads), not interlaced, without PLTE or tRNS, with the same header, their
-   image data inflating to exactly their rows, every filter type 0 to 4.
-2. Their filtered rows are compared (``argus.diff._rowspans.differing_rows``).
-3. The first image is decoded by Pillow's own decoder down to the rows the comparison needs,
-   and the second's rows that can differ over it (``_rowspans.walk_spans``,
-   ``argus.diff._coredecode``): the pixels Pillow decodes, with numpy or without it.
-4. The pixels whose values differ are found row by row (a memcmp of blocks of pixels, then
-   pixel by pixel in the blocks that differ): more than ``MAX_CHANGED`` and the kernel runs.
-5. pixelmatch's arithmetic on them, in plain Python (``argus.diff._pixelwise``), then the
+1. Both files must be plain 8-bit RGB or RGBA PNGs that Pillow decodes without complaint,
+   of the same header (``argus.diff._pairrows``, which compares their filtered rows,
+   inflating each file once: two files of the same rows get ``argus.diff.samepixels``'s
+   answer from it).
+2. The first image is decoded by Pillow's own decoder over the rows the comparison reads,
+   and the second's rows that can differ over it (``argus.diff._pairpixels``): the pixels
+   Pillow decodes, with numpy or without it.
+3. The pixels whose values differ are found as the rows are decoded (a memcmp of blocks of
+   pixels, then pixel by pixel in the blocks that differ): past ``MAX_CHANGED`` the
+   kernel runs, a few rows into a pair that differs everywhere.
+4. pixelmatch's arithmetic on them, in plain Python (``argus.diff._pixelwise``), then the
    density and the regions of the counted pixels (``argus.diff._pointstats``).
 """
 
@@ -27,19 +27,15 @@ from __future__ import annotations
 import sys
 import time
 
-from argus.diff._coredecode import pillow_core
-from argus.diff._pairpixels import PairPixels, Pixels
 from argus.diff._pairrows import plain_pair
-from argus.diff._pixelwise import counted
-from argus.diff._pointstats import changed_regions, window_density
 from argus.diff.result import DiffResult
 
-# Above this many pixels whose values differ, the kernel runs: measured (docs/bench.md,
-# "Session 38"), the plain-Python path costs about ... a pixel, and loading numpy and Pillow
-# with the kernel's work about ... ms.
+# Above this many pixels whose values differ, the kernel runs. Measured as processes
+# (docs/bench.md, "Session 38"): at 4,000 changed pixels of random colour (each one tested
+# for anti-aliasing in both images, the costliest kind) this path took 117 ms of CPU against
+# the kernel's 194; at 8,000, 186 against 224; at 16,000, 503 against 312.
 MAX_CHANGED = 4096
 REGION_CELL = 8  # argus.diff.comparison.compare's default
-_BLOCK = 64  # pixels of a differing row compared at once
 
 
 def sparse_compare(
@@ -55,15 +51,19 @@ def sparse_compare(
     if not pair.second:  # the same filtered rows: argus.diff.samepixels's answer and timings
         timings = {"decode": (time.perf_counter() - started) * 1000, "diff": 0.0}
         return DiffResult(width, height, 0, window, 0, (), timings)
+    # Loaded only for a pair that differs (a tenth of the same-pixels answer's process).
+    from argus.diff._coredecode import pillow_core
+    from argus.diff._pairpixels import PairPixels
+    from argus.diff._pixelwise import counted
+    from argus.diff._pointstats import changed_regions, window_density
+
     core = pillow_core()
-    pixels = PairPixels(core, pair) if core is not None else None
+    pixels = PairPixels(core, pair, MAX_CHANGED) if core is not None else None
     if pixels is None or not pixels.decode():
         return None
     rows_a, rows_b = pixels.rows()
     decoded = time.perf_counter()
-    changed = _changed_pixels(rows_a, rows_b, sorted(pixels.second))
-    if changed is None:
-        return None
+    changed = pixels.changed
     found = counted(
         rows_a, rows_b, (width, height), changed, threshold=threshold, include_aa=include_aa
     )
@@ -76,23 +76,3 @@ def sparse_compare(
         "analysis": (time.perf_counter() - compared) * 1000,
     }
     return DiffResult(width, height, len(found), window, density, regions, timings)
-
-
-def _changed_pixels(
-    rows_a: Pixels, rows_b: Pixels, span_rows: list[int]
-) -> list[tuple[int, int]] | None:
-    """The pixels (x, y) whose values differ, row by row, or None past ``MAX_CHANGED``."""
-    changed: list[tuple[int, int]] = []
-    for y in span_rows:
-        a, b = rows_a[y], rows_b[y]
-        if a == b:
-            continue
-        width = len(a)
-        for x0 in range(0, width, _BLOCK):
-            x1 = min(width, x0 + _BLOCK)
-            if a[x0:x1] == b[x0:x1]:
-                continue
-            changed.extend((x, y) for x in range(x0, x1) if a[x] != b[x])
-        if len(changed) > MAX_CHANGED:
-            return None
-    return changed
