@@ -6,8 +6,8 @@ are decoded over the first's (``argus.diff._rowspans.walk_spans``), and the firs
 over the rows the comparison reads (from two rows above the first differing row, which
 pixelmatch reads around a pixel, to two below the last). The first is decoded from the
 nearest row above those that does not read the row above it (filter None or Sub, which an
-encoder picks for a row now and then: 9 to 10 % of the rows of the bench's pages and of
-Chromium's screenshots), not from the top.
+encoder picks for a row now and then: 10 % of the rows of the bench's pages, 4 to 5 % of
+Chromium's screenshots of the example apps), not from the top.
 """
 
 from __future__ import annotations
