@@ -12,14 +12,12 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from argus.diff._constants import OFFSETS
 from argus.diff.arrays import U32, Index, Mask
 from argus.diff.yiq import brightness, channel_differences
 
 Counts = npt.NDArray[np.uint8]
 
-# Neighbour offsets (dx, dy) in pixelmatch's visiting order (x outer, y inner): the order
-# decides which of two equally dark (or bright) neighbours counts as the darkest.
-OFFSETS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 DX = np.array([dx for dx, _ in OFFSETS], dtype=np.intp)[:, None]
 DY = np.array([dy for _, dy in OFFSETS], dtype=np.intp)[:, None]
 

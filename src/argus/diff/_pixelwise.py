@@ -18,17 +18,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from argus.diff._constants import (
+    I_B,
+    I_G,
+    I_R,
+    MAX_YIQ_DELTA,
+    OFFSETS,
+    PHI,
+    PHI_SQUARED,
+    Q_B,
+    Q_G,
+    Q_R,
+    Y_B,
+    Y_G,
+    Y_R,
+)
+
 Rows = Sequence[Sequence[int]]
 
-MAX_YIQ_DELTA = 35215.0
-Y_R, Y_G, Y_B = 0.29889531, 0.58662247, 0.11448223
-I_R, I_G, I_B = 0.59597799, 0.27417610, 0.32180189
-Q_R, Q_G, Q_B = 0.21147017, 0.52261711, 0.31114694
-PHI = 1.618033988749895
-PHI_SQUARED = 2.618033988749895
-# Neighbours in pixelmatch's visiting order (x outer, y inner): it decides which of two
-# equally dark (or bright) neighbours is the darkest.
-OFFSETS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 _OPAQUE = 0xFF000000
 
 

@@ -92,10 +92,10 @@ def changed_regions(
             # The previous row's runs touching this one, diagonals included.
             for j in range(p0, p1):
                 if runs[j][2] >= start and runs[j][1] <= end:
-                    a, b = _find(parent, i), _find(parent, j)
+                    a, b = find_root(parent, i), find_root(parent, j)
                     if a != b:
                         parent[a] = b
-    labels = [_find(parent, i) for i in range(len(runs))]
+    labels = [find_root(parent, i) for i in range(len(runs))]
     pixels: dict[int, int] = {}
     for label, (row, start, end) in zip(labels, runs, strict=True):
         pixels[label] = pixels.get(label, 0) + sum(counts[row, c] for c in range(start, end))
@@ -132,7 +132,8 @@ def _runs(cells: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
     return runs
 
 
-def _find(parent: list[int], i: int) -> int:
+def find_root(parent: list[int], i: int) -> int:
+    """The root of ``i`` in a union-find forest, halving the path to it on the way."""
     while parent[i] != i:
         parent[i] = parent[parent[i]]
         i = parent[i]

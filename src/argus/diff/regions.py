@@ -12,6 +12,7 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
+from argus.diff._pointstats import find_root
 from argus.diff.arrays import Index, Mask
 from argus.diff.region import Region as Region
 
@@ -48,13 +49,6 @@ def cell_counts(mask2d: npt.NDArray[np.bool_], cell: int) -> npt.NDArray[np.int6
         axis=(1, 3), dtype=np.int64
     )
     return summed
-
-
-def _find(parent: list[int], i: int) -> int:
-    while parent[i] != i:
-        parent[i] = parent[parent[i]]
-        i = parent[i]
-    return i
 
 
 def changed_regions(
@@ -120,10 +114,10 @@ def band_regions(
         hi = np.searchsorted(run_start[p0:p1], run_end[i0:i1], side="right") + p0
         for i, j0, j1 in zip(range(i0, i1), lo.tolist(), hi.tolist(), strict=True):
             for j in range(j0, j1):
-                a, b = _find(parent, i), _find(parent, j)
+                a, b = find_root(parent, i), find_root(parent, j)
                 if a != b:
                     parent[a] = b
-    labels = np.array([_find(parent, i) for i in range(run_row.size)], dtype=np.intp)
+    labels = np.array([find_root(parent, i) for i in range(run_row.size)], dtype=np.intp)
 
     # Label cells through their runs; pixel counts per label come from the cell counts.
     cell_label = np.full((grid_h, grid_w), -1, dtype=np.intp)

@@ -11,21 +11,10 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from argus.diff._constants import I_B, I_G, I_R, PHI, PHI_SQUARED, Q_B, Q_G, Q_R, Y_B, Y_G, Y_R
+from argus.diff._constants import MAX_YIQ_DELTA as MAX_YIQ_DELTA  # re-exported for the kernel
 from argus.diff.arrays import F64, U32, Index
 from argus.diff.arrays import U8 as U8  # re-exported: argus.report imports it from here
-
-# The largest possible YIQ delta (black against white): thresholds scale it quadratically.
-MAX_YIQ_DELTA = 35215.0
-
-Y_R, Y_G, Y_B = 0.29889531, 0.58662247, 0.11448223
-I_R, I_G, I_B = 0.59597799, 0.27417610, 0.32180189
-Q_R, Q_G, Q_B = 0.21147017, 0.52261711, 0.31114694
-
-# Semi-transparent pixels are composited over a background before comparing. pixelmatch 7
-# derives a per-pixel "checkerboard" from the pixel's byte offset k (always a multiple of 4,
-# so the red term is constant) and the golden ratio; 255 (white) when the option is off.
-PHI = 1.618033988749895
-PHI_SQUARED = 2.618033988749895
 
 # A channel difference: exact small integers for opaque pixels, blended floats otherwise.
 # Either converts exactly to float64 in the YIQ products, so both give the same deltas.
