@@ -22,6 +22,13 @@ from argus.cli import main
 from argus.spec import View
 from argus.ui._catalog import ViewCard, feature_runs
 
+# The plug-ins every inner pytest run leaves out. pytest-playwright's cannot load twice in one
+# process. Dash's (the frameworks extra) is left out as the project's own addopts leave it out
+# (pyproject.toml): an inner run in a pytester directory does not read those, so each one
+# imported all of Dash and rewrote its modules' asserts (1.3 s of a 1.9 s inner run, profiled),
+# and pytester drops what an inner run imported, so the next one paid again.
+INNER_PLUGINS_OFF = ("-p", "no:playwright", "-p", "no:dash", "-p", "no:cacheprovider")
+
 # The inner project's conftest: one Chromium as Argus launches it, a page at ``viewport``.
 CONFTEST = """
 import pytest
@@ -57,9 +64,7 @@ def write_plugin_project(root: Path, *, tests: str, viewport: tuple[int, int]) -
 def plugin_record(project: pytest.Pytester, *args: str) -> dict[str, object]:
     """Run the inner pytest in this process; its one argus_snapshot assertion's record."""
     report = project.path / "argus-report.json"
-    project.runpytest_inprocess(
-        "-p", "no:playwright", "-p", "no:cacheprovider", "--argus-report", str(report), *args
-    )
+    project.runpytest_inprocess(*INNER_PLUGINS_OFF, "--argus-report", str(report), *args)
     (record,) = json.loads(report.read_text())["assertions"]
     assert isinstance(record, dict)
     return record

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.one_comparison import CONFTEST as INNER_CONFTEST
+from tests.support.one_comparison import INNER_PLUGINS_OFF
 
 PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title>
 <style>body {{ margin: 0; font-family: "DejaVu Sans"; background: #ffffff; color: #111114; }}
@@ -57,7 +58,7 @@ def new_project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> p
 def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     """An inner run in this process (no interpreter start-up); plugins of the outer environment
     that would change node ids stay out."""
-    return pytester.runpytest_inprocess("-p", "no:playwright", "-p", "no:cacheprovider", *args)
+    return pytester.runpytest_inprocess(*INNER_PLUGINS_OFF, *args)
 
 
 def retitle(pytester: pytest.Pytester, title: str) -> None:

@@ -12,13 +12,14 @@ import pytest
 
 from argus.shard.outcomes import collection
 from tests.conftest import RunArgus
+from tests.support.one_comparison import INNER_PLUGINS_OFF
 
 TESTS = "\n".join(f"def test_{name}():\n    pass\n" for name in "abcdefg")
 
 
 def _run(suite: pytest.Pytester, *args: str) -> pytest.RunResult:
-    # In process (fast); pytest-playwright's plugin cannot load twice in one process.
-    return suite.runpytest("-p", "no:playwright", "-p", "no:cacheprovider", *args)
+    # In process (fast), without the plug-ins no inner run loads (INNER_PLUGINS_OFF).
+    return suite.runpytest(*INNER_PLUGINS_OFF, *args)
 
 
 def _ran(result: pytest.RunResult) -> set[str]:
