@@ -146,8 +146,14 @@ class Corpus:
             spec = self.spec(variant)
             out = self.workdir / "sensed" / variant / slug
             relative = root.relative_to(self.workdir).as_posix()
+            # The mock is read for its render.png alone (design_mock): captured only, with no
+            # probe, fonts, axe, focus walk or dead-control probe, none of which touch the render.
             result = self.sensor.sense(
-                spec, view_of(slug, spec), out, base_url=f"{self.base_url}/{relative}"
+                spec,
+                view_of(slug, spec),
+                out,
+                base_url=f"{self.base_url}/{relative}",
+                capture_only=variant == "mock",
             )
             if not result.ok:
                 raise AssertionError(f"{variant} {slug}: {result.error}")
