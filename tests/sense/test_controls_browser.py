@@ -219,11 +219,25 @@ def test_a_remove_button_that_does_nothing_is_dead_and_a_working_one_is_not(
 
 
 def test_the_number_of_controls_is_bounded_and_the_cap_is_said(
-    tmp_path: Path, warm_sensor: Sensor, recorder: type[_Recorder]
+    tmp_path: Path, warm_sensor: Sensor, recorder: type[_Recorder], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # Only the controls within the limit are described and sent over from the copy; the rest
+    # are counted there (on a page of 20,000 rows the whole list was 10 MB of JSON).
+    listed: list[Any] = []
+    call = _controls._call
+
+    async def recorded(copy: Any, expression: str) -> Any:
+        answer = await call(copy, expression)
+        if "__argusControls.list(" in expression:
+            listed.append(answer)
+        return answer
+
+    monkeypatch.setattr(_controls, "_call", recorded)
     controls = _sense(tmp_path, warm_sensor, recorder, "list", max_controls=2)
     assert controls["capped"] is True and controls["found"] == 9 and controls["limit"] == 2
     assert [c["testid"] for c in controls["controls"]] == ["save", "remove-a"]
+    assert listed and all(len(answer["described"]) == 2 for answer in listed), listed
+    assert all(answer["found"] == 9 for answer in listed), listed
 
 
 def test_the_state_s_steps_are_replayed_in_the_copy(

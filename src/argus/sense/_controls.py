@@ -550,10 +550,13 @@ class _Copy:
         self.loaded = True
         return self
 
-    async def controls(self) -> list[dict[str, Any]]:
-        """The copy's controls (``__argusControls.list()``), the world's script defined first
-        in the same call when this document's world has none yet."""
-        return list(await _call(self, _list_js()))
+    async def controls(self, limit: int) -> tuple[int, list[dict[str, Any]]]:
+        """How many controls the copy has, and the first ``limit`` of them described
+        (``__argusControls.list``), the world's script defined first in the same call when
+        this document's world has none yet. Only those can be activated, so only they are
+        described and sent over: on a page of 20,000 rows the whole list was 10 MB of JSON."""
+        listed = await _call(self, _list_js(limit))
+        return int(listed["found"]), list(listed["described"])
 
 
 async def probe_controls(
@@ -598,8 +601,7 @@ class _Probe:
 
     async def run(self, limit: int) -> dict[str, Any]:
         copy = await (await self._new_copy()).load(first=True)
-        found = await copy.controls()
-        chosen = found[:limit]
+        found, chosen = await copy.controls(limit)
         # The loads after the first only read, and start once it is over (its writes done).
         for _ in range(min(self.copies, len(chosen)) - 1):
             self.ready.append(asyncio.ensure_future(self._fresh()))
@@ -614,14 +616,14 @@ class _Probe:
             fresh = ambient is None or not ambient.kinds
             copy.held.spent = not fresh
         controls: list[dict[str, Any]] = []
-        listed = found  # the controls of the copy in use
+        listed = chosen  # the controls of the copy in use (its first ``limit``)
         for index, control in enumerate(chosen):
             if not fresh:
                 # The spent copy loads again behind those ahead of it, when it will be needed.
                 if len(self.ready) < min(self.copies, len(chosen) - index):
                     self.ready.append(asyncio.ensure_future(copy.load(first=False)))
                 copy = await self.ready.popleft()
-                listed, fresh = await copy.controls(), True
+                listed, fresh = (await copy.controls(limit))[1], True
             if index >= len(listed) or _ident(listed[index]) != _ident(control):
                 controls.append({**control, "outcome": "not_found", "effects": []})
                 continue
@@ -640,9 +642,9 @@ class _Probe:
         return {
             "version": CONTROLS_VERSION,
             "url": self.view.url,
-            "found": len(found),
+            "found": found,
             "limit": limit,
-            "capped": len(found) > limit,
+            "capped": found > limit,
             "ambient": _ambient_record(ambient),
             "controls": controls,
         }
@@ -737,12 +739,12 @@ async def _at_rest(page: Page, network: NetworkMonitor, timeout_s: float, failur
 
 
 @cache
-def _list_js() -> str:
-    """``__argusControls.list()``, defining the world's script first (controls_world.js) in
-    a world that has none yet (a new document's): one call for both."""
+def _list_js(limit: int) -> str:
+    """``__argusControls.list(limit)``, defining the world's script first (controls_world.js)
+    in a world that has none yet (a new document's): one call for both."""
     source = resources.files("argus.sense").joinpath("controls_world.js").read_text("utf-8")
     define = f"if (!globalThis.__argusControls) {{\n{source}\n}}"
-    return f"(() => {{\n{define}\nreturn __argusControls.list();\n}})()"
+    return f"(() => {{\n{define}\nreturn __argusControls.list({int(limit)});\n}})()"
 
 
 async def _activate(copy: _Copy, index: int | None) -> tuple[str, _Seen]:

@@ -1,6 +1,8 @@
 // The dead-control probe's helper (argus.sense._controls), defined in an isolated world of a
 // throw-away copy of the page: it shares the copy's DOM, not its JavaScript globals.
-//   __argusControls.list()     every enabled, shown control, in document order (described)
+//   __argusControls.list(n)    every enabled, shown control, in document order: how many
+//                              there are (found) and the first n described (described); only
+//                              those are ever activated, so only they cross to Argus
 //   __argusControls.arm(i)     start watching: DOM mutations, focus, URL, scroll, validation,
 //                              effects
 //   __argusControls.activate(i) click it (a select: choose its next option)
@@ -93,9 +95,9 @@ globalThis.__argusControls = (() => {
       chain,
     };
   }
-  function list() {
+  function list(limit) {
     controls = [...all(document)].filter((el) => isControl(el) && shown(el) && enabled(el));
-    return controls.map(describe);
+    return { found: controls.length, described: controls.slice(0, limit).map(describe) };
   }
   // A form control's own state: a checkbox that can be checked is not dead without a handler.
   function valueOf(el) {
