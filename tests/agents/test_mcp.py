@@ -17,7 +17,7 @@ from argus.agents import build_server
 from tests.conftest import PERSON_PASSPHRASE
 from tests.contract.conftest import ledger_rows, tamper, write_contract
 from tests.review.test_diff import file_diff
-from tests.support.cli import code_under_test
+from tests.support.cli import code_under_test, run_in_process
 from tests.support.habits import copy_habits
 
 READERS = {"contract_status", "contract_stop_evaluate", "contract_verify"}
@@ -78,6 +78,13 @@ async def calls(
         return out
 
 
+def start_contract(root: Path) -> None:
+    """`argus contract start contract.json` in ``root``, in this process (tests/support/cli.py):
+    a set-up step, which needs no process of its own (the tools under test start theirs)."""
+    done = run_in_process(("contract", "start", "contract.json"), root, None)
+    assert done.returncode == 0, done.stderr
+
+
 def test_the_tools_run_argus_in_the_repository(tmp_path: Path) -> None:
     root = copy_habits(tmp_path)
     names, linted = asyncio.run(calls(build_server(root), ("lint", {})))
@@ -90,12 +97,7 @@ def test_the_tools_run_argus_in_the_repository(tmp_path: Path) -> None:
 
 def test_contract_tools_only_drive_stages_they_never_take_an_outcome(repo: Path) -> None:
     write_contract(repo)
-    subprocess.run(
-        [sys.executable, "-m", "argus", "contract", "start", "contract.json"],
-        cwd=repo,
-        check=True,
-        capture_output=True,
-    )
+    start_contract(repo)
     (repo / "done.txt").write_text("done")
     _, advanced, graded, status = asyncio.run(
         calls(
@@ -214,12 +216,7 @@ def test_an_argument_is_never_an_option(
     other.mkdir()
     (other / "argus.toml").write_text("")
     write_contract(other)
-    subprocess.run(
-        [sys.executable, "-m", "argus", "contract", "start", "contract.json"],
-        cwd=other,
-        check=True,
-        capture_output=True,
-    )
+    start_contract(other)
     arguments = {k: v.replace("OTHER", str(other)) for k, v in arguments.items()}
     _, answer = asyncio.run(calls(build_server(repo), (tool, arguments)))
     result = result_of(answer)
