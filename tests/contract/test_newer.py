@@ -253,8 +253,9 @@ def test_session_start_briefs_and_never_resumes(repo: Path) -> None:
 
 
 def _argus(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    # A process: in this one `contract doctor` judged a pinned contract's edited grader
-    # differently (not looked into; see docs/testing.md, Session 38).
+    # A process: in this one the package's autouse fixture (tests/contract/conftest.py) pins
+    # every contract a check asks about first, so `contract doctor` would never see an
+    # edited contract as unpinned; a process sees only the pins the person made.
     return subprocess.run(
         [sys.executable, "-m", "argus", *args, "--root", str(repo)],
         capture_output=True,
