@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -42,31 +41,16 @@ def habits(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return copy_habits(tmp_path_factory.mktemp("choice"))
 
 
-# The view sensed once by each command, for every test that reads it (a probed sense is most
-# of this module's time); a test that writes into one works on a copy of its own.
-@pytest.fixture(scope="module")
-def sensed(habits: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[int, Path]:
-    """`argus sense` of the view: its exit code and its files."""
-    out = tmp_path_factory.mktemp("sensed")
-    return main(["sense", *VIEW, "--root", str(habits), "--out", str(out)]), out
-
-
-@pytest.fixture(scope="module")
-def gated(habits: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[int, Path]:
-    """`argus gates --sense` of the view: its exit code and its files."""
-    out = tmp_path_factory.mktemp("gated")
-    return main(["gates", *VIEW, "--root", str(habits), "--sense", "--out", str(out)]), out
-
-
-def test_argus_sense_runs_the_probe(sensed: tuple[int, Path]) -> None:
-    code, out = sensed
-    assert code == 0
+def test_argus_sense_runs_the_probe(habits: Path, tmp_path: Path) -> None:
+    out = tmp_path / "sensed"
+    assert main(["sense", *VIEW, "--root", str(habits), "--out", str(out)]) == 0
     record, written = _controls(out)
     assert record["ran"] is True and written, record
 
 
-def test_gates_sensing_one_view_leaves_the_probe_out(gated: tuple[int, Path]) -> None:
-    code, out = gated
+def test_gates_sensing_one_view_leaves_the_probe_out(habits: Path, tmp_path: Path) -> None:
+    out = tmp_path / "gated"
+    code = main(["gates", *VIEW, "--root", str(habits), "--sense", "--out", str(out)])
     assert code in (0, 1)
     record, written = _controls(out)
     assert record == {"ran": False, "why": "no reader: gates only (argus gates)"}
@@ -98,18 +82,15 @@ def _functional(root: Path, sensed: Path, run_dir: Path) -> Measured:
     ]
 
 
-def test_a_view_gated_without_the_probe_is_judged_unverified(
-    habits: Path, gated: tuple[int, Path], sensed: tuple[int, Path], tmp_path: Path
-) -> None:
-    code, off = gated
-    assert code == 0
+def test_a_view_gated_without_the_probe_is_judged_unverified(habits: Path, tmp_path: Path) -> None:
+    off = tmp_path / "off"
+    assert main(["gates", *VIEW, "--root", str(habits), "--sense", "--out", str(off)]) == 0
     skipped = _functional(habits, off, tmp_path / "run-off")
     assert skipped.score is None, skipped.evidence
     assert "dead-control probe did not run (no reader: gates only" in skipped.evidence
     # The same view sensed with the probe (argus sense), gated and judged: as before.
-    code, probed = sensed
-    assert code == 0
-    on = shutil.copytree(probed, tmp_path / "on")  # gated below: the shared files stay as sensed
+    on = tmp_path / "on"
+    assert main(["sense", *VIEW, "--root", str(habits), "--out", str(on)]) == 0
     assert main(["gates", *VIEW, "--root", str(habits), "--sensed", str(on), "--out", str(on)]) == 0
     judged = _functional(habits, on, tmp_path / "run-on")
     assert judged.score == 1, judged.evidence
