@@ -64,3 +64,14 @@ def one_thread_while_numpy_loads() -> None:
         return
     os.environ[VARIABLE] = "1"
     sys.meta_path.insert(0, _Finder())
+
+
+def numpy_not_needed() -> None:
+    """The command is over without having loaded numpy (``argus diff`` of a sparse pair): the
+    variable set for its import goes, with the finder waiting for it."""
+    finders = [finder for finder in sys.meta_path if isinstance(finder, _Finder)]
+    if not finders:
+        return
+    for finder in finders:
+        sys.meta_path.remove(finder)
+    os.environ.pop(VARIABLE, None)

@@ -16,7 +16,7 @@ import typing
 from collections.abc import Sequence
 
 from argus import __version__
-from argus._blas import one_thread_while_numpy_loads
+from argus._blas import numpy_not_needed, one_thread_while_numpy_loads
 from argus._lazy import lazy_attributes
 from argus.errors import ArgusError
 
@@ -118,6 +118,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if argv is None:
             _quiet_exit()
         return 130
+    finally:
+        numpy_not_needed()
 
 
 def _quiet_exit() -> None:
