@@ -11,8 +11,10 @@ import pytest
 
 from argus.config import load_config
 from argus.diff import load_png
+from argus.diff.masks import Box, paint_masks
 from argus.diff.png import save_png
 from argus.gates.base import GateStatus
+from argus.gates.comparison import device_pixel_ratio, viewport_width
 from argus.gates.inputs import gate_inputs
 from argus.gates.runner import run_gates
 from argus.spec import View, load_spec
@@ -93,6 +95,9 @@ def test_the_dash_preset_masks_the_debug_menu(tmp_path: Path, run_argus: Any) ->
     image = load_png(sensed / "render.png")
     x0, y0 = int(box["x"]), int(box["y"])
     image[y0 : y0 + int(box["height"]), x0 : x0 + int(box["width"]), :3] ^= 0xFF
+    # Written as the gate writes a baseline: with the masks painted in.
+    boxes = [Box(**b) for found in probe["masks"].values() for b in found]
+    paint_masks(image, boxes, device_pixel_ratio(sensed / "render.png", viewport_width(probe)))
     baseline = baseline_path(spec_dir, VIEW.target, VIEW.state, VIEW.appearance)
     baseline.parent.mkdir(parents=True)
     save_png(baseline, image)

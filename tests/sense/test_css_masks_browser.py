@@ -5,7 +5,6 @@ only by a class, an attribute or a combinator are masked."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +13,11 @@ import pytest
 
 from argus.cli import main
 from argus.config import load_config
-from argus.diff import load_png
+from argus.diff import load_png, save_png
+from argus.diff.masks import Box, paint_masks
 from argus.frameworks import KNOWN
 from argus.gates.base import GateStatus
+from argus.gates.comparison import device_pixel_ratio, viewport_width
 from argus.gates.inputs import gate_inputs
 from argus.gates.runner import run_gates
 from argus.sense import Sensor
@@ -143,11 +144,15 @@ def test_class_attribute_and_combinator_masks_hide_what_changed(
     assert recorded["section.news > p"] == paragraphs and len(paragraphs) == 2
     assert len(recorded["[data-role='stamp']"]) == 1
 
-    # The first render is the baseline, as committed (unpainted: the gate paints both).
+    # The first render is the baseline, as the gate writes one: its masks painted in.
     spec_dir = root / "argus/specs/demo"
     baseline = baseline_path(spec_dir, VIEW.target, VIEW.state, VIEW.appearance, None)
     baseline.parent.mkdir(parents=True)
-    shutil.copyfile(tmp_path / "before" / "render.png", baseline)
+    first = tmp_path / "before" / "render.png"
+    image = load_png(first)
+    boxes = [Box(**b) for found in before["masks"].values() for b in found]
+    paint_masks(image, boxes, device_pixel_ratio(first, viewport_width(before)))
+    save_png(baseline, image)
     status, data = _snapshot(root, tmp_path / "after")
     assert status is GateStatus.PASS and data["mismatch"] == 0, data
     assert data["masks_unresolved"] == []
