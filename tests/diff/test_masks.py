@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from argus.diff import MASK_RGBA, Box, paint_masks, resolve_masks
+from argus.diff.masks import newly_masked
 from argus.errors import InputError
 
 
@@ -145,3 +146,13 @@ def test_paint_clips_to_the_image() -> None:
     paint_masks(img, [Box(8, 8, 5, 5), Box(-3, -3, 4, 4)], scale=1.0)
     assert (img[8:, 8:] == MASK_RGBA).all() and (img[:1, :1] == MASK_RGBA).all()
     assert int((img == MASK_RGBA).all(axis=2).sum()) == 4 + 1
+
+
+def test_newly_masked_counts_the_covered_pixels_the_baseline_shows_clipped_to_it() -> None:
+    baseline = np.zeros((10, 10, 4), np.uint8)
+    baseline[0, 0] = MASK_RGBA  # painted when the baseline was written: not newly hidden
+    boxes = [Box(-3, -3, 4, 4), Box(8, 8, 5, 5), Box(20, 20, 5, 5)]  # one wholly outside
+    assert newly_masked(baseline, boxes, scale=1.0) == 4
+    assert newly_masked(baseline, boxes[:1], scale=1.0) == 0
+    assert newly_masked(baseline, [Box(0, 0, 2, 1)], scale=2.0) == 8 - 1
+    assert newly_masked(baseline, [], scale=1.0) == 0

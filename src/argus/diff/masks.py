@@ -14,9 +14,11 @@ needs the view sensed again.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from argus.diff.arrays import U8
 from argus.errors import InputError
@@ -187,10 +189,31 @@ def resolve_masks(selectors: Iterable[str], probe: Mapping[str, Any]) -> MaskRes
 
 def paint_masks(img: U8, boxes: Sequence[Box], scale: float = 1.0) -> None:
     """Fill each box (CSS pixels x ``scale``), clipped to the image, with the mask colour."""
-    height, width = img.shape[:2]
+    for y0, y1, x0, x1 in _clipped(boxes, scale, img.shape[0], img.shape[1]):
+        img[y0:y1, x0:x1] = MASK_RGBA
+
+
+def newly_masked(baseline: U8, boxes: Sequence[Box], scale: float) -> int:
+    """The baseline's pixels the boxes (CSS pixels x ``scale``) cover that it shows: not
+    already painted in the mask colour when it was written."""
+    height, width = baseline.shape[:2]
+    covered = np.zeros((height, width), dtype=bool)
+    for y0, y1, x0, x1 in _clipped(boxes, scale, height, width):
+        covered[y0:y1, x0:x1] = True
+    if not covered.any():
+        return 0
+    painted = (baseline == np.asarray(MASK_RGBA, dtype=baseline.dtype)).all(axis=2)
+    return int(np.count_nonzero(covered & ~painted))
+
+
+def _clipped(
+    boxes: Sequence[Box], scale: float, height: int, width: int
+) -> Iterator[tuple[int, int, int, int]]:
+    """Each box's rows and columns in image pixels (y0, y1, x0, x1), clipped to the image;
+    a box wholly outside it yields nothing."""
     for box in boxes:
         x, y, w, h = box.to_pixels(scale)
         x0, y0 = max(x, 0), max(y, 0)
         x1, y1 = min(x + w, width), min(y + h, height)
         if x1 > x0 and y1 > y0:
-            img[y0:y1, x0:x1] = MASK_RGBA
+            yield y0, y1, x0, x1

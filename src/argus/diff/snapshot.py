@@ -20,11 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-import numpy as np
-
-from argus.diff.arrays import U8
 from argus.diff.comparison import DiffResult, compare
-from argus.diff.masks import MASK_RGBA, Box, paint_masks
+from argus.diff.masks import Box, newly_masked, paint_masks
 from argus.diff.png import MAX_PNG_BYTES, check_png, decode_png, load_png, save_png
 from argus.diff.regions import Region
 from argus.diff.tolerance import Tolerance
@@ -146,31 +143,26 @@ def compare_to_baseline(
             "skip", "written", baseline, f"baseline written to {baseline}; nothing to compare yet"
         )
 
-    expected = load_png(baseline)
-    rewrite = update_mode in ("all", "changed")
-    if expected.shape != actual.shape:
+    def refused(message: str, hidden: int | None = None) -> SnapshotOutcome:
+        """A difference found before any pixel is compared; the baseline rewritten when the
+        update mode rewrites what differs."""
+        rewrite = update_mode in ("all", "changed")
         if rewrite:
             write_baseline()
-        return SnapshotOutcome(
-            "diff",
-            "updated" if rewrite else "none",
-            baseline,
+        ratio = None if hidden is None else hidden / (actual.shape[0] * actual.shape[1])
+        action: Action = "updated" if rewrite else "none"
+        return SnapshotOutcome("diff", action, baseline, message, mismatch=hidden, ratio=ratio)
+
+    expected = load_png(baseline)
+    if expected.shape != actual.shape:
+        return refused(
             f"size changed: baseline {expected.shape[1]}x{expected.shape[0]}, "
-            f"render {actual.shape[1]}x{actual.shape[0]}",
+            f"render {actual.shape[1]}x{actual.shape[0]}"
         )
     hidden = newly_masked(expected, masks_boxes, scale)
     total = expected.shape[0] * expected.shape[1]
     if hidden > MAX_NEWLY_MASKED * total:
-        if rewrite:
-            write_baseline()
-        return SnapshotOutcome(
-            "diff",
-            "updated" if rewrite else "none",
-            baseline,
-            newly_masked_message(hidden, total),
-            mismatch=hidden,
-            ratio=hidden / total,
-        )
+        return refused(newly_masked_message(hidden, total), hidden)
     paint_masks(expected, masks_boxes, scale)
 
     result = compare(
@@ -206,20 +198,6 @@ def newly_masked_message(hidden: int, total: int) -> str:
         "matching a mask now hides what the baseline showed; if the masks changed on "
         "purpose, update the baseline (--update-snapshots=changed)"
     )
-
-
-def newly_masked(baseline: U8, boxes: Sequence[Box], scale: float) -> int:
-    """The baseline's pixels the boxes (CSS pixels x ``scale``) cover that it shows: not
-    already painted in the mask colour when it was written."""
-    if not boxes:
-        return 0
-    height, width = baseline.shape[:2]
-    covered = np.zeros((height, width), dtype=bool)
-    for box in boxes:
-        x, y, w, h = box.to_pixels(scale)
-        covered[max(y, 0) : max(y + h, 0), max(x, 0) : max(x + w, 0)] = True
-    painted = (baseline == np.asarray(MASK_RGBA, dtype=baseline.dtype)).all(axis=2)
-    return int(np.count_nonzero(covered & ~painted))
 
 
 def _identical(render_bytes: bytes, baseline: Path, window: int) -> DiffResult | None:

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from argus.diff import compare, load_png
-from argus.diff.masks import Box, paint_masks
+from argus.diff.masks import Box, newly_masked, paint_masks
 from argus.diff.png import encode_png
 from argus.diff.regions import Region
-from argus.diff.snapshot import MAX_NEWLY_MASKED, newly_masked, newly_masked_message
+from argus.diff.snapshot import MAX_NEWLY_MASKED, newly_masked_message
 from argus.errors import ArgusError
 from argus.gates.comparison import Comparison
 from argus.io import read_json
