@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -97,16 +98,32 @@ SEND_ONLY = """<!doctype html><html><head><meta charset="utf-8"><title>s</title>
 </script></body></html>"""
 
 
+def _archive_is_live_and_held(controls: dict[str, Any], recorder: type[SocketRecorder]) -> None:
+    """SEND_ONLY's one control counted live by its message, which never reached the server."""
+    (archive,) = controls["controls"]
+    assert (archive["outcome"], archive["effects"]) == ("live", ["message"]), controls
+    assert recorder.received == []
+
+
+def _send_only_with_route(
+    tmp_path: Path,
+    recorder: type[SocketRecorder],
+    monkeypatch: pytest.MonkeyPatch,
+    route: Callable[[SocketHold, Any], Any],
+) -> None:
+    """SEND_ONLY sensed on a sensor of its own whose copies' sockets go through ``route``."""
+    monkeypatch.setattr(SocketHold, "route", route)
+    with Sensor(ProjectConfig(root=REPO_ROOT), workers=1, controls=LOOP) as sensor:
+        _archive_is_live_and_held(_sense(tmp_path, sensor, recorder, SEND_ONLY), recorder)
+
+
 def test_a_control_is_activated_only_once_the_copys_socket_is_open(
     tmp_path: Path, warm_sensor: Sensor, recorder: type[SocketRecorder]
 ) -> None:
     """The server takes its time to open the socket: each copy is at rest only once it is
     open, so the control's message is sent (and held), not thrown away as still connecting."""
     recorder.handshake_s = 0.15
-    controls = _sense(tmp_path, warm_sensor, recorder, SEND_ONLY)
-    (archive,) = controls["controls"]
-    assert (archive["outcome"], archive["effects"]) == ("live", ["message"]), controls
-    assert recorder.received == []
+    _archive_is_live_and_held(_sense(tmp_path, warm_sensor, recorder, SEND_ONLY), recorder)
 
 
 def test_a_message_the_route_hears_late_still_counts_for_its_control(
@@ -127,12 +144,7 @@ def test_a_message_the_route_hears_late_still_counts_for_its_control(
         socket.on_message = delayed
         route(self, socket)
 
-    monkeypatch.setattr(SocketHold, "route", late)
-    with Sensor(ProjectConfig(root=REPO_ROOT), workers=1, controls=LOOP) as sensor:
-        controls = _sense(tmp_path, sensor, recorder, SEND_ONLY)
-    (archive,) = controls["controls"]
-    assert (archive["outcome"], archive["effects"]) == ("live", ["message"]), controls
-    assert recorder.received == []
+    _send_only_with_route(tmp_path, recorder, monkeypatch, late)
 
 
 def test_a_copys_socket_the_route_connects_late_is_waited_for(
@@ -150,12 +162,7 @@ def test_a_copys_socket_the_route_connects_late_is_waited_for(
 
         return connect()
 
-    monkeypatch.setattr(SocketHold, "route", late)
-    with Sensor(ProjectConfig(root=REPO_ROOT), workers=1, controls=LOOP) as sensor:
-        controls = _sense(tmp_path, sensor, recorder, SEND_ONLY)
-    (archive,) = controls["controls"]
-    assert (archive["outcome"], archive["effects"]) == ("live", ["message"]), controls
-    assert recorder.received == []
+    _send_only_with_route(tmp_path, recorder, monkeypatch, late)
 
 
 # One click sends far more messages than the probe would hold: a loop, then a timer.
