@@ -67,3 +67,37 @@ def test_a_probed_capture_goes_on_until_two_shots_agree(monkeypatch: pytest.Monk
     )
     assert png == b"moved" and settled and attempts == 3 and probed is not None
     assert calls.count("probe") == 2 and calls.count("shot") == 2
+
+
+def test_a_probe_that_throws_cancels_the_shot_beside_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The error goes on only once the paired shot is stopped: nothing is left running on a
+    page the sensor is about to reset or close."""
+    shot_ended: list[str] = []
+
+    async def failing_probe(page: object, session: object, budget: object) -> Any:
+        await asyncio.sleep(0)
+        raise RuntimeError("the probe's evaluation threw")
+
+    async def slow_shot() -> Shot:
+        try:
+            await asyncio.sleep(5)
+        except asyncio.CancelledError:
+            shot_ended.append("cancelled")
+            raise
+        shot_ended.append("finished")
+        return Shot(PNG, True)
+
+    monkeypatch.setattr(web, "_probe", failing_probe)
+
+    async def run() -> list[str]:
+        with pytest.raises(RuntimeError, match="threw"):
+            await web.stable_capture(
+                slow_shot,
+                page=None,  # type: ignore[arg-type]
+                probe_with=object(),  # type: ignore[arg-type]
+                expected=(),
+                first=Shot(PNG, True),
+            )
+        return list(shot_ended)  # as the error arrived, before asyncio.run's own clean-up
+
+    assert asyncio.run(run()) == ["cancelled"]

@@ -57,6 +57,8 @@ COUNT_ELEMENTS_JS = "() => document.getElementsByTagName('*').length"
 MAX_EXPECTED_BYTES = 64 * 1024 * 1024
 MAX_CONSOLE_MESSAGES = 200
 T = TypeVar("T")
+A = TypeVar("A")
+B = TypeVar("B")
 # Pages of their own for the dead-control probe's throw-away copies of the view (never the
 # page the render comes from: the probe adds an init script and routes to their contexts):
 # the context manager gives a function that takes one more, and takes them all back after.
@@ -140,9 +142,7 @@ async def _probe(
     probe.json says it is missing and the judge's template check abstains."""
     huge = await page.evaluate(COUNT_ELEMENTS_JS) > budget.max_elements
     aria = _none() if huge else aria_snapshot(page, budget.aria_timeout_s)
-    (elements, picks, sections), snapshot = await asyncio.gather(
-        dump_elements(session, budget), aria
-    )
+    (elements, picks, sections), snapshot = await together(dump_elements(session, budget), aria)
     return (elements, snapshot, sections), picks
 
 
@@ -256,7 +256,7 @@ async def stable_capture(
         if warmed is not None:
             await warmed
         if probe_with is not None:
-            previous, probed = await asyncio.gather(
+            previous, probed = await together(
                 shoot(), _probe(page, probe_with, budget or ProbeBudget())
             )
         else:
@@ -269,7 +269,7 @@ async def stable_capture(
             await warmed
     for attempt in range(2, MAX_ATTEMPTS + 1):
         if probe_with is not None:
-            current, probed = await asyncio.gather(
+            current, probed = await together(
                 shoot(), _probe(page, probe_with, budget or ProbeBudget())
             )
         else:
@@ -427,6 +427,21 @@ async def _run_loaded(
     warm: WarmPage, loading: Awaitable[LoadedAxe], config: ProjectConfig, budget: ProbeBudget
 ) -> dict[str, Any]:
     return await run_axe(warm.session, await loading, config.gates.axe, budget)
+
+
+async def together(first: Awaitable[A], second: Awaitable[B]) -> tuple[A, B]:
+    """Both awaited side by side, as ``asyncio.gather`` does, except that when one fails the
+    other is cancelled and waited for before the error goes on: a probe that throws never
+    leaves its paired screenshot running on the page the caller is about to leave."""
+    tasks = (asyncio.ensure_future(first), asyncio.ensure_future(second))
+    try:
+        done = await asyncio.gather(*tasks)
+    except BaseException:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
+    return done[0], done[1]
 
 
 async def _abandon(*tasks: asyncio.Future[Any] | None) -> None:
