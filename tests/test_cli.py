@@ -115,3 +115,30 @@ def test_ctrl_c_anywhere_is_one_line_and_130(
     assert argus.cli.main(["lint"]) == 130
     assert capsys.readouterr().err == "argus: interrupted\n"
     assert sys.unraisablehook is hook
+
+
+# KeyboardInterrupt raised as argus.cli is imported, as a Ctrl-C in a command's first
+# milliseconds would be; the entry point is the installed `argus` script's own.
+INTERRUPTED_IMPORT = """
+import importlib.metadata, runpy, sys
+class Interrupt:
+    def find_spec(self, name, path=None, target=None):
+        if name == "argus.cli":
+            raise KeyboardInterrupt
+sys.meta_path.insert(0, Interrupt())
+if sys.argv[1:] == ["-m"]:
+    runpy.run_module("argus", run_name="__main__")
+(entry,) = importlib.metadata.entry_points(group="console_scripts", name="argus")
+sys.exit(entry.load()())
+"""
+
+
+@pytest.mark.process
+@pytest.mark.parametrize("how", [[], ["-m"]], ids=["script", "python -m"])
+def test_ctrl_c_while_argus_cli_imports_is_one_line_and_130(how: list[str]) -> None:
+    import subprocess
+    import sys
+
+    program = [sys.executable, "-c", INTERRUPTED_IMPORT, *how]
+    result = subprocess.run(program, capture_output=True, text=True)
+    assert (result.returncode, result.stderr) == (130, "argus: interrupted\n")

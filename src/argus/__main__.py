@@ -1,3 +1,3 @@
-from argus.cli import main
+from argus._main import main
 
 raise SystemExit(main())
