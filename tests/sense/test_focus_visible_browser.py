@@ -81,6 +81,13 @@ PAGES = {
 <div class="row" style="top:200px">
   <button id="inrow" style="left:20px;top:14px">in row</button></div>
 """,
+    # Focusing far shows a hint at the left edge of plain's area, the left edge of the
+    # group's: the neighbours looked for within the group's bounds still include it.
+    "edge": """
+<button id="plain" style="left:20px;top:20px">plain</button>
+<button id="far" class="tip ring" style="left:300px;top:20px">far</button>
+<div class="hint" style="left:4px;top:16px;width:20px"></div>
+""",
 }
 
 # What a person sees when each stop holds the keyboard focus.
@@ -90,6 +97,7 @@ VISIBLE = {
     "adjacent": {"a": True, "b": False, "c": True, "d": True},
     "hidden": {"ring": True, "none": False},
     "around": {"tip": True, "plain": False, "inrow": True},
+    "edge": {"plain": False, "far": True},
 }
 
 
@@ -174,6 +182,8 @@ def test_a_change_drawn_beside_the_stop_is_not_credited_to_a_neighbour(
     batched, _ = walk_both(chromium, PAGES["around"])
     assert methods(batched)["plain"] == "focused"
     assert methods(batched)["tip"] == "forced"
+    batched, _ = walk_both(chromium, PAGES["edge"])
+    assert methods(batched) == {"plain": "focused", "far": "forced"}
 
 
 def test_a_page_hiding_the_focus_from_its_scripts_is_walked_all_the_same(
@@ -371,3 +381,92 @@ def test_a_session_with_its_domains_on_is_not_asked_to_enable_them_again(
     assert visible(walk) == VISIBLE["ghost"]
     assert "CSS.forcePseudoState" in sent
     assert "DOM.enable" not in sent and "CSS.enable" not in sent
+
+
+class Batches:
+    """A CDP session that numbers its batches (a call sent while another is unanswered is of
+    that call's batch) and keeps every answered CSS.forcePseudoState: (batch, node, forced).
+    ``refuse_unforce`` refuses the first call letting a state go, as a browser might."""
+
+    def __init__(self, session: Any, refuse_unforce: bool = False) -> None:
+        self.session = session
+        self.refuse_unforce = refuse_unforce
+        self.waiting = 0
+        self.batch = 0
+        self.forced: list[tuple[int, int, bool]] = []
+
+    async def send(self, method: str, params: Any = None) -> Any:
+        if self.waiting == 0:
+            self.batch += 1
+        batch = self.batch
+        self.waiting += 1
+        try:
+            letting_go = method == "CSS.forcePseudoState" and not params["forcedPseudoClasses"]
+            if letting_go and self.refuse_unforce:
+                self.refuse_unforce = False
+                raise PlaywrightError("CSS.forcePseudoState: refused")
+            answer = await self.session.send(method, params)
+            if method == "CSS.forcePseudoState":
+                forcing = bool(params["forcedPseudoClasses"])
+                self.forced.append((batch, params["nodeId"], forcing))
+            return answer
+        finally:
+            self.waiting -= 1
+
+    def batches(self) -> list[tuple[set[int], set[int]]]:
+        """Per batch of forced states, in order: the nodes let go and the nodes forced."""
+        order: dict[int, tuple[set[int], set[int]]] = {}
+        for batch, node, forcing in self.forced:
+            order.setdefault(batch, (set(), set()))[1 if forcing else 0].add(node)
+        return list(order.values())
+
+    def left_forced(self) -> set[int]:
+        state: dict[int, bool] = {}
+        for _, node, forcing in self.forced:
+            state[node] = forcing
+        return {node for node, forcing in state.items() if forcing}
+
+
+def walk_batches(chromium: AsyncChromium, refuse_unforce: bool) -> tuple[dict[str, Any], Batches]:
+    """The walk of PAGES["adjacent"] (two forced groups: a, c, d and b) on a Batches session."""
+
+    async def run(browser: Browser) -> tuple[dict[str, Any], Batches]:
+        context = await browser.new_context(
+            viewport={"width": 640, "height": 480}, device_scale_factor=1
+        )
+        page = await context.new_page()
+        session = Batches(await context.new_cdp_session(page), refuse_unforce)
+        await page.set_content(f"<!doctype html>{STYLE}<body>{PAGES['adjacent']}</body>")
+        await page.add_style_tag(content=FREEZE_CSS)
+        render = await page.screenshot(animations="disabled", caret="hide")
+        walk = await focus_visibility(page, render, session)
+        await context.close()
+        return walk, session
+
+    return chromium.run(run)
+
+
+def test_one_groups_states_are_let_go_in_the_batch_that_forces_the_next(
+    chromium: AsyncChromium,
+) -> None:
+    """Each change of forced states costs Chromium a style pass over the whole document: the
+    first group's states go in the batch that forces the second's (one pass, not two), and
+    the last group's are let go at the end. The verdicts are real focus's."""
+    walk, session = walk_batches(chromium, refuse_unforce=False)
+    assert methods(walk) == {"a": "forced", "b": "focused", "c": "forced", "d": "forced"}
+    assert visible(walk) == VISIBLE["adjacent"]
+    batches = session.batches()
+    assert len(batches) == 3
+    (none, first), (let_go, second), (last, none_after) = batches
+    assert not none and not none_after and let_go == first and last == second
+    assert len(first) == 3 and len(second) == 1 and not first & second
+    assert not session.left_forced()
+
+
+def test_a_refused_call_between_groups_leaves_no_state_forced(chromium: AsyncChromium) -> None:
+    """The batch letting the first group go and forcing the second fails on one call: every
+    stop of both groups is let go, and every stop is measured with real focus instead."""
+    walk, session = walk_batches(chromium, refuse_unforce=True)
+    assert not session.left_forced()
+    assert set(methods(walk).values()) == {"focused"}
+    assert visible(walk) == VISIBLE["adjacent"]

@@ -71,10 +71,26 @@ globalThis.__argusFocus = (() => {
   const related = (stop, other) => other === stop || other.contains(stop) || stop.contains(other);
   const inClip = (r, c) => r.width > 0 && r.height > 0 && r.right > c.x && r.bottom > c.y &&
     r.x < c.x + c.width && r.y < c.y + c.height;
-  // Every element of the document with its box, read once for all the clips of a call (on a
-  // page of many elements, a box read per element and clip was most of the walk's time).
-  const everything = () => Array.from(document.getElementsByTagName("*"),
-    (el) => [el, el.getBoundingClientRect()]);
+  // The elements of the document whose box meets the bounds of a call's clips, with their
+  // boxes: every box read once for all the clips (on a page of many elements, a box read per
+  // element and clip was most of the walk's time), and each clip then looks among these few,
+  // not among every element (a box that meets a clip meets the bounds around all of them).
+  const within = (clips) => {
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const c of clips) {
+      if (!c) continue;
+      x0 = Math.min(x0, c.x); y0 = Math.min(y0, c.y);
+      x1 = Math.max(x1, c.x + c.width); y1 = Math.max(y1, c.y + c.height);
+    }
+    const found = [];
+    for (const el of document.getElementsByTagName("*")) {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && r.height > 0 && r.right > x0 && r.bottom > y0 && r.x < x1 && r.y < y1) {
+        found.push([el, r]);
+      }
+    }
+    return found;
+  };
   const neighbourhood = (stop, clip, all) => {
     const parts = [];
     for (const [el, r] of all) if (inClip(r, clip) && !related(stop, el)) parts.push(style(el), box(el));
@@ -139,13 +155,13 @@ globalThis.__argusFocus = (() => {
     },
     elements() { return state.stops.map((s) => s.el); },
     neighbours(clips) {
-      const all = everything();
+      const all = within(clips);
       state.clips = clips;
       state.near = clips.map((c, i) => (c ? neighbourhood(state.stops[i].el, c, all) : null));
       state.own = clips.map((c, i) => (c ? own(state.stops[i].el) : null));
     },
     check(indices) {
-      const all = everything();
+      const all = within(indices.map((i) => state.clips[i]));
       return indices.map((i) => {
         const stop = state.stops[i];
         const same = stop.signature !== null && signature(stop.el) === stop.signature &&
