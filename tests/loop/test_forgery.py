@@ -36,6 +36,7 @@ from tests.loop.fakeapp import (
     set_defects,
 )
 from tests.support.processes import running
+from tests.support.warm_runner import run_module
 
 HASHED, SANDBOXED, LANDLOCKED = "hash-checked only", "sandboxed: bubblewrap", "sandboxed: landlock"
 SPEC_DIR = Path("argus") / "specs" / FEATURE
@@ -66,14 +67,11 @@ def _protections(root: Path) -> set[str]:
 
 def _drive(root: Path, *flags: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "ARGUS_TEST_KILL_AT"}
-    return subprocess.run(
+    return run_module(  # a process of its own, forked warm (tests/support/warm_runner.py)
         [sys.executable, "-m", "tests.loop.drive_fake_loop", str(root), "headless", *flags],
         cwd=REPO_ROOT,
         env=env,
-        capture_output=True,
-        text=True,
         timeout=120,
-        check=False,
     )
 
 

@@ -1,5 +1,8 @@
 """Durability: a loop SIGKILLed at any point resumes to the same end, with no sign-off lost or
-written twice and a consistent run store. Also: two loops on one feature at once."""
+written twice and a consistent run store. Also: two loops on one feature at once.
+
+Each drive is a process of its own, forked by a warm parent that has the loop's imports
+(tests/support/warm_runner.py), so a SIGKILL ends it as it ends a new interpreter."""
 
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ from argus.loop.records.signoff import load_records
 from argus.store.runstore import RunStore
 from tests.conftest import REPO_ROOT
 from tests.loop.fakeapp import FEATURE, make_repo
+from tests.support.warm_runner import run_module
 
 DEFECTS = [
     {"name": "bad-id", "kind": "gate", "target": "a11y_ids", "fixable": True},
@@ -28,14 +32,11 @@ def _drive(root: Path, kill_at: str | None = None, mode: str = "headless") -> in
     env = {k: v for k, v in os.environ.items() if k != "ARGUS_TEST_KILL_AT"}
     if kill_at:
         env["ARGUS_TEST_KILL_AT"] = kill_at
-    proc = subprocess.run(
+    proc = run_module(
         [sys.executable, "-m", "tests.loop.drive_fake_loop", str(root), mode],
         cwd=REPO_ROOT,
         env=env,
-        capture_output=True,
-        text=True,
         timeout=120,
-        check=False,
     )
     assert proc.returncode in (-signal.SIGKILL, 0, 1, 2, 3), proc.stderr
     return proc.returncode
@@ -107,14 +108,11 @@ def test_kill_during_a_tampering_edit_is_still_caught(tmp_path: Path) -> None:
     spec_md = root / "argus" / "specs" / FEATURE / "spec.md"
     original = spec_md.read_text()
     env = dict(os.environ, ARGUS_TEST_KILL_AT="after_implement:2")
-    proc = subprocess.run(
+    proc = run_module(
         [sys.executable, "-m", "tests.loop.drive_fake_loop", str(root), "headless", "--tamper"],
         cwd=REPO_ROOT,
         env=env,
-        capture_output=True,
-        text=True,
         timeout=120,
-        check=False,
     )
     assert proc.returncode == -signal.SIGKILL
     # Put back as soon as the implementer returned, before the loop was killed; a kill during

@@ -105,3 +105,11 @@ def gates_sensor() -> Iterator[Sensor]:
 
     with Sensor(ProjectConfig(root=REPO_ROOT), workers=2, controls=GATES) as sensor:
         yield sensor
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The warm parents that forked ``python -m`` runs (tests/support/warm_runner.py) end with
+    the session that started them."""
+    from tests.support import warm_runner
+
+    warm_runner.shutdown()
