@@ -3,14 +3,16 @@ reference: the approved ``candidate`` render, a ``design`` mock, or none (``abse
 
     corpus = Corpus(sensor, workdir)                # one browser, one static server
     run = corpus.run("wrong_sort", mode="design")   # sensed once per variant, then cached
-    run.red_gates, run.verdict.failed_dimensions
+    run.red_gates, run.verdict.failed_dimensions    # each run on first read, then cached
 
 Each variant is a copy of examples/dashboard with a defect (or a refactor) applied, served by
 one in-process static server and sensed with the caller's sensor, only in the views it needs.
 The gates are the example's own list (``argus.toml``); the snapshot gate runs only with an
 approved render (candidate mode: the clean app's render is the baseline). The judge runs on
 its own: its gate result comes from a page-blind gate over the same render, so what the judge
-finds is the judge's, not the gates'.
+finds is the judge's, not the gates'. The gates and the judge of a variant's view under a mode
+each run when a test first reads them, once per corpus (the same files give the same answer):
+a test that reads only a dimension runs no gate, one that reads only the gates runs no judge.
 
 The design mock of a view is the clean app rendered as a mock-up tool would draw it, never
 pixel-equal to a render: another font (DejaVu Sans for Inter, both installed with the
@@ -27,7 +29,7 @@ import shutil
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -68,13 +70,21 @@ TYPED_KEYS = ("numeric_columns", "formats", "sort", "shown", "focus_trap")
 
 @dataclass(frozen=True)
 class Run:
-    """One variant's view through the gates and the metric judge under one mode."""
+    """One variant's view through the gates and the metric judge under one mode; each of the
+    two is run on first read (Corpus.red_gates, Corpus.verdict)."""
 
     variant: str
     view: str
     mode: Mode
-    red_gates: frozenset[str]
-    verdict: NormalizedVerdict
+    corpus: Corpus = field(repr=False, compare=False)
+
+    @property
+    def red_gates(self) -> frozenset[str]:
+        return self.corpus.red_gates(self.variant, self.view, self.mode)
+
+    @property
+    def verdict(self) -> NormalizedVerdict:
+        return self.corpus.verdict(self.variant, self.view, self.mode)
 
     def dimension(self, name: str) -> str:
         """pass, fail or unverified."""
@@ -109,6 +119,8 @@ class Corpus:
         self.refactors = {r.name: r for r in load_dashboard_refactors()}
         self._roots: dict[str, Path] = {}
         self._sensed: dict[tuple[str, str], Path] = {}
+        self._gates: dict[tuple[str, str, Mode], frozenset[str]] = {}
+        self._verdicts: dict[tuple[str, str, Mode], NormalizedVerdict] = {}
 
     @property
     def variants(self) -> list[str]:
@@ -182,24 +194,37 @@ class Corpus:
         return None
 
     def run(self, variant: str, mode: Mode, slug: str | None = None) -> Run:
-        slug = slug or self.view_for(variant)
-        sensed = self.sensed(variant, slug)
-        spec = self.spec(variant)
-        view = view_of(slug, spec)
-        config = load_config(spec.root)
-        names = config.gates.for_target(spec.target(view.target).gates)
-        baseline = spec.spec_dir / "__snapshots__" / f"{slug}.png"
-        if mode == "candidate":
-            baseline.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(self.sensed("clean", slug) / "render.png", baseline)
-        else:  # nobody approved a render: there is no baseline to hold the view to
-            baseline.unlink(missing_ok=True)
-            names = tuple(n for n in names if n != "snapshot")
-        inputs = gate_inputs(spec, view, sensed, config=config, run_dir=sensed)
-        gates = run_gates(inputs, names, record=False)
-        return Run(
-            variant, slug, mode, frozenset(gates.red_gates), self._judge(spec, view, sensed, mode)
-        )
+        return Run(variant, slug or self.view_for(variant), mode, self)
+
+    def red_gates(self, variant: str, slug: str, mode: Mode) -> frozenset[str]:
+        """The example's gates on the view, once per corpus: the snapshot gate against the
+        clean app's render in candidate mode, left out otherwise (no approved render)."""
+        key = (variant, slug, mode)
+        if key not in self._gates:
+            sensed = self.sensed(variant, slug)
+            spec = self.spec(variant)
+            view = view_of(slug, spec)
+            config = load_config(spec.root)
+            names = config.gates.for_target(spec.target(view.target).gates)
+            baseline = spec.spec_dir / "__snapshots__" / f"{slug}.png"
+            if mode == "candidate":
+                baseline.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(self.sensed("clean", slug) / "render.png", baseline)
+            else:  # nobody approved a render: there is no baseline to hold the view to
+                baseline.unlink(missing_ok=True)
+                names = tuple(n for n in names if n != "snapshot")
+            inputs = gate_inputs(spec, view, sensed, config=config, run_dir=sensed)
+            self._gates[key] = frozenset(run_gates(inputs, names, record=False).red_gates)
+        return self._gates[key]
+
+    def verdict(self, variant: str, slug: str, mode: Mode) -> NormalizedVerdict:
+        """The metric judge's verdict on the view under ``mode``, once per corpus."""
+        key = (variant, slug, mode)
+        if key not in self._verdicts:
+            sensed = self.sensed(variant, slug)
+            spec = self.spec(variant)
+            self._verdicts[key] = self._judge(spec, view_of(slug, spec), sensed, mode)
+        return self._verdicts[key]
 
     def _judge(self, spec: Spec, view: View, sensed: Path, mode: Mode) -> NormalizedVerdict:
         chosen = self.reference(view.slug, mode)
