@@ -7,6 +7,10 @@ dimension defects.json names; each refactor must sign off. The same defects are 
 with no approved render: against a design mock (another font, a 2x export, a nudged title),
 and with no reference at all, where only measurements that need no pixels can refuse.
 
+A defect whose dimension is not functional_correctness is sensed without the dead-control
+probe (``gates_sensor``): of such a defect these tests read only its gates and its own
+dimension, and neither reads controls.json. The rest are sensed as the loop senses.
+
 Detection that is not on main yet is marked ``xfail(strict=True)`` with the missing piece in
 the reason, so the test turns red (XPASS) when that piece lands and the mark must go.
 """
@@ -37,8 +41,11 @@ PENDING: dict[tuple[str, str], str] = {}
 
 
 @pytest.fixture(scope="session")
-def corpus(warm_sensor: Sensor, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Corpus]:
-    with dashboard_corpus(warm_sensor, tmp_path_factory.mktemp("dashboard-corpus")) as found:
+def corpus(
+    warm_sensor: Sensor, gates_sensor: Sensor, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Corpus]:
+    workdir = tmp_path_factory.mktemp("dashboard-corpus")
+    with dashboard_corpus(warm_sensor, workdir, unprobed=gates_sensor) as found:
         yield found
 
 

@@ -14,6 +14,12 @@ finds is the judge's, not the gates'. The gates and the judge of a variant's vie
 each run when a test first reads them, once per corpus (the same files give the same answer):
 a test that reads only a dimension runs no gate, one that reads only the gates runs no judge.
 
+Every view is sensed as the loop senses (``sensor``, the dead-control probe included), except,
+when the caller passes an ``unprobed`` sensor, a defect whose rubric dimension is not
+functional_correctness: only that dimension reads controls.json (argus.judge.metric.controls),
+no gate does, and a caller that passes one reads of such a defect only its gates and its own
+dimension.
+
 The design mock of a view is the clean app rendered as a mock-up tool would draw it, never
 pixel-equal to a render: another font (DejaVu Sans for Inter, both installed with the
 browser), another scale (the whole page redrawn 2% larger, then cropped back) and a
@@ -110,8 +116,17 @@ def view_of(slug: str, spec: Spec) -> View:
 class Corpus:
     """The dashboard's variants, sensed on demand with one sensor and one server."""
 
-    def __init__(self, sensor: Sensor, workdir: Path, base_url: str, *, typed: bool = True) -> None:
+    def __init__(
+        self,
+        sensor: Sensor,
+        workdir: Path,
+        base_url: str,
+        *,
+        typed: bool = True,
+        unprobed: Sensor | None = None,
+    ) -> None:
         self.sensor = sensor
+        self.unprobed = unprobed  # see the module docstring: which defects it senses
         self.typed = typed  # False: the spec's typed checks removed (what they add, measured)
         self.workdir = workdir
         self.base_url = base_url
@@ -151,6 +166,13 @@ class Corpus:
     def spec(self, variant: str) -> Spec:
         return load_spec(self.root(variant) / DASHBOARD_SPEC)
 
+    def sensor_for(self, variant: str) -> Sensor:
+        """``unprobed`` for a defect no reader asks controls.json of (the module docstring)."""
+        defect = self.defects.get(variant)
+        if self.unprobed is not None and defect and defect.dimension != "functional_correctness":
+            return self.unprobed
+        return self.sensor
+
     def sensed(self, variant: str, slug: str) -> Path:
         key = (variant, slug)
         if key not in self._sensed:
@@ -160,7 +182,7 @@ class Corpus:
             relative = root.relative_to(self.workdir).as_posix()
             # The mock is read for its render.png alone (design_mock): captured only, with no
             # probe, fonts, axe, focus walk or dead-control probe, none of which touch the render.
-            result = self.sensor.sense(
+            result = self.sensor_for(variant).sense(
                 spec,
                 view_of(slug, spec),
                 out,
@@ -262,7 +284,9 @@ def without_typed_checks(spec_path: Path) -> None:
 
 
 @contextmanager
-def dashboard_corpus(sensor: Sensor, workdir: Path, *, typed: bool = True) -> Iterator[Corpus]:
+def dashboard_corpus(
+    sensor: Sensor, workdir: Path, *, typed: bool = True, unprobed: Sensor | None = None
+) -> Iterator[Corpus]:
     """A corpus whose copies are served from ``workdir`` by one in-process static server."""
     workdir.mkdir(parents=True, exist_ok=True)
     handler = functools.partial(_Quiet, directory=str(workdir))
@@ -271,7 +295,7 @@ def dashboard_corpus(sensor: Sensor, workdir: Path, *, typed: bool = True) -> It
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         base_url = f"http://127.0.0.1:{server.server_address[1]}"
-        yield Corpus(sensor, workdir, base_url, typed=typed)
+        yield Corpus(sensor, workdir, base_url, typed=typed, unprobed=unprobed)
     finally:
         server.shutdown()
         server.server_close()

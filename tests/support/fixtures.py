@@ -20,7 +20,8 @@ Loaded for every test package by ``pytest_plugins`` in tests/conftest.py, so jus
 pass ``base_url=`` to aim it at the app you served. It senses as the loop does, the dead-control
 probe included (controls.json, read by the judge's functional_correctness). ``gates_sensor`` is
 the same without that probe, as ``argus gates`` senses: for tests that read neither controls.json
-nor a judge's verdict (the probe loads the view once more per control, most of a sense's time).
+nor a judge's functional_correctness (which then says "unverified"; the probe loads the view once
+more per control, most of a sense's time).
 """
 
 from __future__ import annotations
