@@ -37,9 +37,9 @@ pytestmark = pytest.mark.browser
 
 
 def test_the_clean_page_fails_nothing_and_says_what_it_could_not_see(
-    metric_variants: Variants, tmp_path: Path
+    metric_variants: Variants,
 ) -> None:
-    verdict = verdict_of(metric_variants, "clean", tmp_path=tmp_path)
+    verdict = verdict_of(metric_variants, "clean")
     assert verdict.failed_dimensions == (), [
         (d.name, d.evidence) for d in verdict.dimensions if d.status != "pass"
     ]
@@ -57,9 +57,9 @@ def test_the_clean_page_fails_nothing_and_says_what_it_could_not_see(
 
 @pytest.mark.parametrize("view", [("populated", "dark"), ("empty", "light"), ("empty", "dark")])
 def test_other_clean_views_fail_nothing_and_say_what_they_could_not_see(
-    metric_variants: Variants, tmp_path: Path, view: tuple[str, str]
+    metric_variants: Variants, view: tuple[str, str]
 ) -> None:
-    verdict = verdict_of(metric_variants, "clean", *view, tmp_path=tmp_path)
+    verdict = verdict_of(metric_variants, "clean", *view)
     assert verdict.failed_dimensions == ()
     # No reference exists for these views: composition is unverified, never passed.
     assert verdict.unverified_dimensions == ("visual_fidelity", *PROSE)
@@ -67,10 +67,8 @@ def test_other_clean_views_fail_nothing_and_say_what_they_could_not_see(
 
 
 @pytest.mark.parametrize("name", [d.name for d in LATER_DEFECTS])
-def test_each_defect_fails_its_dimension(
-    metric_variants: Variants, tmp_path: Path, name: str
-) -> None:
-    assert_defect_fails_its_dimension(metric_variants, tmp_path, name)
+def test_each_defect_fails_its_dimension(metric_variants: Variants, name: str) -> None:
+    assert_defect_fails_its_dimension(metric_variants, name)
 
 
 @pytest.mark.parametrize(
@@ -81,9 +79,9 @@ def test_each_defect_fails_its_dimension(
     ],
 )
 def test_a_regression_names_what_changed_and_where(
-    metric_variants: Variants, tmp_path: Path, name: str, kind: str, under: str
+    metric_variants: Variants, name: str, kind: str, under: str
 ) -> None:
-    visual = verdict_of(metric_variants, name, tmp_path=tmp_path).dimension("visual_fidelity")
+    visual = verdict_of(metric_variants, name).dimension("visual_fidelity")
     assert visual.score == 0.5, visual.evidence
     regions = visual.extra["measurements"]["regions"]
     assert regions[0]["kind"] == kind, regions
@@ -91,18 +89,16 @@ def test_a_regression_names_what_changed_and_where(
 
 
 def test_against_a_human_reference_design2code_fails_only_a_composition_change(
-    metric_variants: Variants, tmp_path: Path
+    metric_variants: Variants,
 ) -> None:
     # The example's reference is an approved candidate; labelled "human", the same image takes
     # the lenient Design2Code path (block match, position, colour): a mockup is not the render,
     # so a 2 px offset or a neighbouring fill is not a departure from it; a moved region is.
     # (The earlier defects: test_metric_variants_browser.py.)
-    clean = verdict_of(metric_variants, "clean", tmp_path=tmp_path / "clean", labelled="human")
+    clean = verdict_of(metric_variants, "clean", labelled="human")
     visual = clean.dimension("visual_fidelity")
     assert visual.score == 1 and "block_match" in visual.extra["measurements"], visual.evidence
-    assert_human_reference_fails_only_composition(
-        metric_variants, tmp_path, [d.name for d in LATER_DEFECTS]
-    )
+    assert_human_reference_fails_only_composition(metric_variants, [d.name for d in LATER_DEFECTS])
 
 
 def test_cli_on_the_clean_page_fails_nothing(

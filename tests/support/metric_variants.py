@@ -6,7 +6,8 @@ full default evidence and the dead-control probe (the judge's functional_correct
 by the ``metric_variants`` fixture (tests/judge/conftest.py). The two modules that read them
 (tests/judge/test_metric_browser.py and test_metric_variants_browser.py) each sense only the
 variants their own tests read, so ``--dist loadfile`` can put them on two workers; on one
-worker they share the clean app.
+worker they share the clean app. The metric judge's verdict on a view (``verdict_of``) is
+judged once per worker too, on first use: the same files and spec give the same verdict.
 """
 
 from __future__ import annotations
@@ -95,7 +96,8 @@ def _changes() -> dict[str, Callable[[Path], None]]:
 
 class Variants:
     """``variants.dir(variant, state, appearance)``: the sense directory of that view of that
-    variant, sensed on first use; ``variants.root(variant)``: the variant's copy of the app."""
+    variant, sensed on first use; ``variants.root(variant)``: the variant's copy of the app;
+    ``variants.verdict(...)``: the metric judge's verdict on that view, judged on first use."""
 
     def __init__(self, sensor: Sensor, base: Path) -> None:
         self._sensor = sensor
@@ -104,6 +106,7 @@ class Variants:
         self._roots: dict[str, Path] = {}
         self._urls: dict[str, str] = {}
         self._dirs: dict[tuple[str, str, str], Path] = {}
+        self._verdicts: dict[tuple[str, str, str, str | None], NormalizedVerdict] = {}
         self._servers: list[http.server.ThreadingHTTPServer] = []
 
     def root(self, variant: str) -> Path:
@@ -131,6 +134,16 @@ class Variants:
             self._dirs[key] = result.out_dir
         return self._dirs[key]
 
+    def verdict(
+        self, variant: str, state: str, appearance: str, labelled: str | None
+    ) -> NormalizedVerdict:
+        """The metric judge's verdict on one sensed view (``verdict_of``), once per worker."""
+        key = (variant, state, appearance, labelled)
+        if key not in self._verdicts:
+            where = self._base / f"judged-{len(self._verdicts) + 1}"
+            self._verdicts[key] = _judge(self, variant, state, appearance, where, labelled)
+        return self._verdicts[key]
+
     def close(self) -> None:
         for server in self._servers:
             server.shutdown()
@@ -143,10 +156,20 @@ def verdict_of(
     state: str = "populated",
     appearance: str = "light",
     *,
-    tmp_path: Path,
     labelled: str | None = None,
 ) -> NormalizedVerdict:
-    """The metric judge's verdict on one sensed view of ``variant``."""
+    """The metric judge's verdict on one sensed view of ``variant``, judged on first use."""
+    return sensed.verdict(variant, state, appearance, labelled)
+
+
+def _judge(
+    sensed: Variants,
+    variant: str,
+    state: str,
+    appearance: str,
+    where: Path,
+    labelled: str | None,
+) -> NormalizedVerdict:
     root = sensed.root(variant)
     seen = sensed.dir(variant, state, appearance)
     spec = load_spec(root / HABITS_SPEC)
@@ -157,12 +180,12 @@ def verdict_of(
             raw["targets"][0]["references"][0]["source"] = labelled
             spec.path.write_text(json.dumps(raw))
             spec = load_spec(spec.path)
-        tmp_path.mkdir(parents=True, exist_ok=True)
+        where.mkdir(parents=True, exist_ok=True)
         view = View("habits", "list", state, appearance)
-        gates = tmp_path / "gate-result.json"
+        gates = where / "gate-result.json"
         gates.write_text(json.dumps(derived_gate_result(spec, view, seen)))
         packet = packet_for_view(
-            spec, view, sensed=seen, gate_result=gates, run_dir=tmp_path / "run", iteration=1
+            spec, view, sensed=seen, gate_result=gates, run_dir=where / "run", iteration=1
         )
     finally:  # the variant's copy is shared by every test: leave its spec as it was
         spec.path.write_text(original)
@@ -179,12 +202,12 @@ def pixels_differ(sensed: Variants, variant: str) -> bool:
     return ours.shape != clean.shape or not np.array_equal(ours, clean)
 
 
-def assert_defect_fails_its_dimension(sensed: Variants, tmp_path: Path, name: str) -> None:
+def assert_defect_fails_its_dimension(sensed: Variants, name: str) -> None:
     """Against the example's approved candidate reference: the defect's own dimension fails,
     and visual_fidelity fails too exactly when the render's pixels are not the approved ones
     (the regression check lists what a person comparing the two would see)."""
     item = next(d for d in DEFECTS if d.name == name)
-    verdict = verdict_of(sensed, item.name, tmp_path=tmp_path)
+    verdict = verdict_of(sensed, item.name)
     if item.gate == "source_tokens":
         # The render is identical; only a scan of the source can see this. The judge does
         # not, so it must not claim to: the gate owns this defect. (A removed focus ring or a
@@ -205,12 +228,10 @@ def assert_defect_fails_its_dimension(sensed: Variants, tmp_path: Path, name: st
         assert regions and all(r["elements"] and r["kind"] for r in regions), visual.evidence
 
 
-def assert_human_reference_fails_only_composition(
-    sensed: Variants, tmp_path: Path, names: list[str]
-) -> None:
+def assert_human_reference_fails_only_composition(sensed: Variants, names: list[str]) -> None:
     """Labelled "human", the example's reference takes the lenient Design2Code path: of the
     defects ``names``, only a composition change fails visual_fidelity."""
     for name in names:
-        verdict = verdict_of(sensed, name, tmp_path=tmp_path / name, labelled="human")
+        verdict = verdict_of(sensed, name, labelled="human")
         failed_visual = "visual_fidelity" in verdict.failed_dimensions
         assert failed_visual == (name == "composition_change"), name
