@@ -61,6 +61,11 @@ class QuietServer(http.server.ThreadingHTTPServer):
     in-process CLI call captures ``sys.stderr`` for its own one line while this server's
     threads run beside it. Anything else goes to the real standard error."""
 
+    def serve_forever(self, poll_interval: float = 0.05) -> None:
+        # ``shutdown`` waits for the loop's next poll: 0.5 s by default, idled at the end of
+        # every test that serves an app, about 0.25 s each.
+        super().serve_forever(poll_interval)
+
     def handle_error(self, request: Any, client_address: Any) -> None:
         caught = sys.exc_info()[1]
         if isinstance(caught, ConnectionError):
