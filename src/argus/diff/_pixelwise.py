@@ -86,12 +86,20 @@ class _Image:
     """One image's rows and what has been learnt of them: opaque pairs' brightness deltas
     and which pixels sit in a flat area (three or more equal neighbours, the border one)."""
 
-    def __init__(self, rows: Rows, width: int, height: int, checkerboard: bool) -> None:
+    def __init__(
+        self,
+        rows: Rows,
+        width: int,
+        height: int,
+        checkerboard: bool,
+        brightness: dict[int, dict[int, float]] | None = None,
+    ) -> None:
         self.rows, self.width, self.height = rows, width, height
         self.checkerboard = checkerboard
         self._flat: dict[int, bool] = {}
-        # The brightness deltas of opaque pixels, by the centre pixel, then its neighbour.
-        self._brightness: dict[int, dict[int, float]] = {}
+        # The brightness deltas of opaque pixels, by the centre pixel, then its neighbour:
+        # the same in either image, so both images share them.
+        self._brightness = {} if brightness is None else brightness
 
     def around(self, x: int, y: int) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
         """The border count (pixelmatch counts one equal neighbour for a pixel on the
@@ -205,8 +213,9 @@ def counted(
     anti-aliasing in neither image."""
     width, height = size
     max_delta = MAX_YIQ_DELTA * threshold * threshold
-    a = _Image(first, width, height, checkerboard)
-    b = _Image(second, width, height, checkerboard)
+    brightness: dict[int, dict[int, float]] = {}
+    a = _Image(first, width, height, checkerboard, brightness)
+    b = _Image(second, width, height, checkerboard, brightness)
     deltas: dict[int, float] = {}
     found: list[int] = []
     for x, y in changed:

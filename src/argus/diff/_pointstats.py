@@ -19,7 +19,9 @@ the same too.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Sequence
+from itertools import accumulate
 
 from argus.diff.region import Region
 
@@ -38,8 +40,10 @@ def window_density(positions: Sequence[int], width: int, height: int, window: in
     start = end = 0  # the points in rows top to top + win_h
     for top in sorted({min(y, last_y) for y in rows}):
         start = bisect_left(rows, top, start)
-        end = bisect_left(rows, top + win_h, end)
-        if end - start > best:
+        reached, end = end, bisect_left(rows, top + win_h, end)
+        # No point below the last band's: this band's points are some of the last band's,
+        # and none of its windows holds more than the last band's best one.
+        if end > reached and end - start > best:
             best = max(best, _densest_columns(positions[start:end], width, win_w, last_x))
     return best
 
@@ -47,14 +51,9 @@ def window_density(positions: Sequence[int], width: int, height: int, window: in
 def _densest_columns(positions: Sequence[int], width: int, win_w: int, last_x: int) -> int:
     """Most of ``positions`` whose columns fall in any ``win_w`` columns starting at or
     before ``last_x``."""
-    counts: dict[int, int] = {}
-    for pos in positions:
-        x = pos % width
-        counts[x] = counts.get(x, 0) + 1
+    counts = Counter([pos % width for pos in positions])
     columns = sorted(counts)
-    totals = [0]  # totals[i]: the points in columns[:i]
-    for x in columns:
-        totals.append(totals[-1] + counts[x])
+    totals = [0, *accumulate([counts[x] for x in columns])]  # totals[i]: in columns[:i]
     best = lo = hi = 0
     for x in columns:
         left = min(x, last_x)
