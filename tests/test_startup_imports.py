@@ -112,6 +112,24 @@ def test_diff_imports_the_kernel_but_no_browser_or_schema(tmp_path: Path) -> Non
     assert {"PIL.JpegImagePlugin", "PIL.GifImagePlugin", "PIL.BmpImagePlugin"} & modules == set()
 
 
+def test_diff_of_a_sparse_pair_imports_neither_typing_nor_shutil(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Each was a few % of this process: typing for the light path's NamedTuples (collections'
+    # at run time), shutil for argparse's help formatter (argus.cli gives it the width).
+    # Without the person's passphrase, as a user's shell runs it (with it, argus.cli loads
+    # argus.person, which needs more).
+    monkeypatch.delenv("ARGUS_PERSON_KEY", raising=False)
+    a = np.full((40, 60, 4), 255, dtype=np.uint8)
+    b = a.copy()
+    b[10:12, 10:14, :3] = 0
+    save_png(tmp_path / "a.png", a)
+    save_png(tmp_path / "b.png", b)
+    code, modules = imported("diff", "a.png", "b.png", cwd=tmp_path)
+    assert code == 1 and "argus.diff._pointstats" in modules  # the sparse path ran
+    assert {"typing", "shutil"} & modules == set()
+
+
 def test_diff_of_byte_identical_files_loads_neither_numpy_nor_pillow(tmp_path: Path) -> None:
     a = np.full((40, 60, 4), 255, dtype=np.uint8)
     save_png(tmp_path / "a.png", a)

@@ -18,8 +18,8 @@ import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, cast
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy takes it as True)
 if TYPE_CHECKING:
     from importlib.abc import Loader
 
@@ -51,6 +51,8 @@ class _Finder:
         if spec is None or spec.loader is None:
             os.environ.pop(VARIABLE, None)
             return spec
+        from typing import cast  # numpy is loading: it imports typing itself
+
         spec.loader = cast("Loader", _Loader(spec.loader))
         return spec
 

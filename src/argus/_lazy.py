@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping, MutableMapping
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy takes it as True)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def lazy_attributes(

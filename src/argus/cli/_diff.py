@@ -16,12 +16,15 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
 
 from argus.cli import one_line
 from argus.cli._types import count, unit
 from argus.diff.result import DEFAULT_WINDOW, DiffResult
 from argus.errors import InputError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy takes it as True)
+if TYPE_CHECKING:
+    from typing import IO, Any
 
 
 def register(subparsers: Any) -> None:

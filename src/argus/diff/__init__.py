@@ -11,11 +11,10 @@ Every name loads on first use (PEP 562): importing a light submodule (``pngcheck
 without them, and it never imports the spec package and its JSON Schema validator.
 """
 
-import typing as _typing
-
 from argus._lazy import lazy_attributes as _lazy_attributes
 
-if _typing.TYPE_CHECKING:
+_TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if _TYPE_CHECKING:
     from argus.diff._kernel import pixelmatch
     from argus.diff.comparison import compare, compare_files
     from argus.diff.masks import MASK_RGBA, Box, MaskResolution, paint_masks, resolve_masks

@@ -18,10 +18,13 @@ about the user's file.
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Any
 
 from argus.diff._preinflate import _BLOCK_HEADER, _LENGTH, _blocks
 from argus.diff.samepixels import zlib_module
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy takes it as True)
+if TYPE_CHECKING:
+    from typing import Any
 
 # The modes of 8-bit truecolour PNGs, by their channels: Pillow's mode and raw mode agree.
 MODES = {3: "RGB", 4: "RGBA"}

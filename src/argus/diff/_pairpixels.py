@@ -13,11 +13,14 @@ Chromium's screenshots of the example apps), not from the top.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from argus.diff._coredecode import decode_rows
 from argus.diff._pairrows import PlainPair
 from argus.diff._rowspans import NO_ABOVE, walk_spans
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy takes it as True)
+if TYPE_CHECKING:
+    from typing import Any
 
 FOLLOW = 2  # rows around a changed pixel that pixelmatch reads (its neighbours', for flat areas)
 # Rows of a span decoded at a time: a pair of many changes stops within the first few.

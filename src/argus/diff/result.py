@@ -7,11 +7,13 @@ for byte-identical files without loading the kernel (see ``same_bytes``).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from argus.diff.pngcheck import check_png_intact
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy takes it as True)
 if TYPE_CHECKING:
+    from typing import Any
+
     from argus.diff.arrays import U8
     from argus.diff.region import Region
 
