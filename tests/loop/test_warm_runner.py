@@ -147,3 +147,47 @@ def test_shutdown_ends_the_servers(tmp_path: Path) -> None:
     assert not Path(f"/proc/{server}").exists()  # ended and reaped
     again = _surroundings(run_module(PROBE, cwd=REPO_ROOT, env=_env(tmp_path), timeout=60))
     assert again["ppid"] != server  # a new one, started when needed
+
+
+def test_input_reaches_the_run_s_stdin_as_subprocess_gives_it(tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    args = [*PROBE, "read"]
+    text = "first line\nsecond, é\n" + "x" * 200_000  # more than a pipe holds
+    warm = run_module(args, cwd=REPO_ROOT, env=env, timeout=60, input=text)
+    fresh = subprocess.run(
+        args, cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=60, input=text
+    )
+    assert warm.returncode == fresh.returncode == 0
+    assert json.loads(warm.stdout.splitlines()[1]) == json.loads(fresh.stdout.splitlines()[1])
+    assert json.loads(warm.stdout.splitlines()[1]) == text
+    assert _surroundings(warm)["stdin"] is False  # a pipe, not /dev/null
+    empty = run_module(args, cwd=REPO_ROOT, env=env, timeout=60, input="")
+    assert json.loads(empty.stdout.splitlines()[1]) == ""
+    assert _surroundings(empty)["stdin"] is False
+    unread = run_module([*PROBE, "exit", "5"], cwd=REPO_ROOT, env=env, timeout=60, input=text)
+    assert unread.returncode == 5  # a child that never reads its stdin does not hold the run up
+
+
+def test_a_preloading_server_serves_every_working_directory(tmp_path: Path) -> None:
+    pythonpath = os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")])
+    one, two = tmp_path / "one", tmp_path / "two"
+    one.mkdir(), two.mkdir()
+    env = _env(tmp_path, PYTHONPATH=pythonpath)
+    preload = ("argus.diff",)
+    runs = [
+        _surroundings(run_module(PROBE, cwd=cwd, env=env, timeout=60, preload=preload))
+        for cwd in (one, two)
+    ]
+    fresh = _surroundings(_fresh(PROBE, two, env))
+    assert runs[0]["ppid"] == runs[1]["ppid"] != os.getpid()  # one server for both
+    assert [run["cwd"] for run in runs] == [str(one), str(two)]
+    assert runs[1]["path"] == fresh["path"]
+    assert (runs[1]["argv"], runs[1]["orig_argv"]) == (fresh["argv"], fresh["orig_argv"])
+    (two / "numpy").mkdir()  # a directory without __init__.py is no package: numpy still wins
+    run_module(PROBE, cwd=two, env=env, timeout=60, preload=preload)
+    (two / "numpy" / "__init__.py").write_text("")
+    with pytest.raises(RuntimeError, match="holds numpy, which a new interpreter"):
+        run_module(PROBE, cwd=two, env=env, timeout=60, preload=preload)
+    (one / "json.py").write_text("")
+    with pytest.raises(RuntimeError, match="holds json"):
+        run_module(PROBE, cwd=one, env=env, timeout=60, preload=preload)

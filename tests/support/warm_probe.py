@@ -1,10 +1,10 @@
 """A process that says what it was started with, for tests/loop/test_warm_runner.py:
 
-    python -m tests.support.warm_probe [exit N | kill | raise | message | sleep]
+    python -m tests.support.warm_probe [exit N | kill | raise | message | sleep | read]
 
 prints one JSON line (argv, working directory, environment, sys.path, its descriptors, the
 account's state home, the temporary directory, random numbers, its pid and its parent's),
-then exits as told.
+then exits as told (``read``: prints what its stdin held as a second JSON line).
 """
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ def main() -> None:
         sys.exit("exited with a message")
     if what == ["sleep"]:
         time.sleep(60)
+    if what == ["read"]:
+        print(json.dumps(sys.stdin.read()))
 
 
 if __name__ == "__main__":

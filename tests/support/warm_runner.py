@@ -11,7 +11,14 @@ server (tests/support/warm_server.py) that has imported what MODULE imports. The
 run's argv, working directory and whole environment, fresh stdout and stderr, /dev/null as
 stdin; the result is a ``subprocess.CompletedProcess`` whose return code is subprocess's
 (``-signal.SIGKILL`` when killed), and a timeout kills the child and raises
-``subprocess.TimeoutExpired``.
+``subprocess.TimeoutExpired``. ``input`` is ``subprocess.run``'s: the child's stdin is then a
+pipe holding it, closed after it, in place of /dev/null.
+
+``preload`` names modules the server imports as well (``python -m argus``'s package imports
+next to nothing; the commands import the rest): the server is then shared by every working
+directory (it is started in an empty one, and each child changes to its run's), and a run is
+refused when its working directory holds a module that would come first on the child's
+``sys.path`` (a ``json.py``, a ``numpy/__init__.py``) with the name of one the server imported.
 
 The server is never the pytest worker (xdist's threads make forking it unsafe): it is a small
 process of its own, started on the first run, one per module, working directory and start-up
@@ -33,6 +40,7 @@ with ``subprocess``.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import locale
 import os
@@ -51,13 +59,15 @@ from tests.support.warm_server import ANY_VARIABLE, MESSAGE_LIMIT
 # it starts: a server is started for each set of values a run has.
 _AT_START_PREFIXES = (
     *("PYTHON", "_PYTHON", "LC_", "COVERAGE_"),
-    *("OPENBLAS_", "OMP_", "GOTO", "MKL_", "NPY_", "NUMPY_", "PILLOW_"),
+    *("OPENBLAS_", "OMP_", "GOTO", "MKL_", "NPY_", "NUMPY_", "PILLOW_", "PYDANTIC_"),
 )
 _AT_START_NAMES = frozenset({"LANG", "LANGUAGE", "TZ", "HOME", "SETUPTOOLS_USE_DISTUTILS"})
 
-_Key = tuple[str, str, tuple[tuple[str, str], ...]]
+_CHECKOUT = Path(__file__).resolve().parents[2]
+_Key = tuple[str, tuple[str, ...], str, tuple[tuple[str, str], ...]]
 _servers: dict[_Key, _Server] = {}
 _lock = threading.Lock()
+_neutral: list[tempfile.TemporaryDirectory[str]] = []  # the one empty directory of shared servers
 
 
 def read_at_start(name: str) -> bool:
@@ -66,22 +76,31 @@ def read_at_start(name: str) -> bool:
 
 
 def run_module(
-    args: list[str], *, cwd: Path | str, env: Mapping[str, str] | None, timeout: float
+    args: list[str],
+    *,
+    cwd: Path | str,
+    env: Mapping[str, str] | None,
+    timeout: float,
+    input: str | None = None,
+    preload: tuple[str, ...] = (),
 ) -> subprocess.CompletedProcess[str]:
     """``subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True,
-    timeout=timeout, check=False)`` for ``args = [sys.executable, "-m", MODULE, *ARGS]``, forked
-    from a warm server."""
+    timeout=timeout, check=False, input=input)`` for ``args = [sys.executable, "-m", MODULE,
+    *ARGS]``, forked from a warm server (one that imported ``preload`` too)."""
     if args[:2] != [sys.executable, "-m"] or len(args) < 3:
         raise ValueError(f"warm runner: not [sys.executable, '-m', MODULE, ...]: {args}")
     run_env = dict(os.environ if env is None else env)
     start = tuple(sorted((k, v) for k, v in run_env.items() if read_at_start(k)))
-    key = (args[2], str(Path(cwd).resolve()), start)
+    run_cwd = Path(cwd).resolve()
     with _lock:
+        where = _neutral_directory() if preload else run_cwd
+        key = (args[2], preload, str(where), start)
         server = _servers.get(key)
         if server is None:
-            server = _servers[key] = _Server(args[2], Path(key[1]), dict(start))
+            server = _servers[key] = _Server(args[2], preload, where, dict(start))
+        server.check_shadows(run_cwd)
         try:
-            return server.run(args, run_env, timeout)
+            return server.run(args, run_cwd, run_env, timeout, input)
         except _ServerGone:
             del _servers[key]
             raise
@@ -92,6 +111,14 @@ def shutdown() -> None:
     with _lock:
         while _servers:
             _servers.popitem()[1].close()
+        while _neutral:
+            _neutral.pop().cleanup()
+
+
+def _neutral_directory() -> Path:
+    if not _neutral:
+        _neutral.append(tempfile.TemporaryDirectory(prefix="warm-server-"))
+    return Path(_neutral[0].name).resolve()
 
 
 class _ServerGone(RuntimeError):
@@ -99,15 +126,22 @@ class _ServerGone(RuntimeError):
 
 
 class _Server:
-    def __init__(self, module: str, cwd: Path, env: dict[str, str]) -> None:
+    def __init__(
+        self, module: str, preload: tuple[str, ...], cwd: Path, env: dict[str, str]
+    ) -> None:
         self.module = module
+        self.cwd = cwd
         self._sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         # The server's stderr (a traceback if it fails), open as long as the server runs.
         self._log = tempfile.TemporaryFile()  # noqa: SIM115
-        code = "from tests.support.warm_server import main; main()"
+        # The tests' package from this checkout, not on the child's sys.path once imported.
+        code = (
+            f"import sys; sys.path.insert(0, {str(_CHECKOUT)!r}); "
+            "from tests.support.warm_server import main; del sys.path[0]; main()"
+        )
         with theirs:
             self._process = subprocess.Popen(
-                [sys.executable, "-c", code, str(theirs.fileno()), module],
+                [sys.executable, "-c", code, str(theirs.fileno()), module, *preload],
                 cwd=cwd,
                 env=env,
                 stdin=subprocess.DEVNULL,
@@ -124,6 +158,20 @@ class _Server:
         # What the interpreter's start-up adds to its environment (PEP 538's LC_CTYPE), which
         # depends only on the start-up variables, so on this server: each child gets it too.
         self._started = {k: v for k, v in ready["environ"].items() if env.get(k) != v}
+        self._imported = frozenset(ready["imported"])
+
+    def check_shadows(self, cwd: Path) -> None:
+        """Refuse a run whose working directory (first on its ``sys.path``) holds a module of a
+        name the server imported from elsewhere: a new interpreter would import that one."""
+        if cwd == self.cwd:
+            return  # the server imported with the same directory first
+        found = {_module_name(entry) for entry in cwd.iterdir()} & self._imported
+        if found:
+            raise RuntimeError(
+                f"warm runner: {cwd} holds {', '.join(sorted(found))}, which a new interpreter "
+                f"would import from there and the server of {self.module} imported from "
+                "elsewhere: run it with subprocess"
+            )
 
     def _check(self, ready: dict[str, Any]) -> None:
         if "error" in ready:
@@ -142,12 +190,16 @@ class _Server:
             )
 
     def run(
-        self, args: list[str], env: dict[str, str], timeout: float
+        self, args: list[str], cwd: Path, env: dict[str, str], timeout: float, data: str | None
     ) -> subprocess.CompletedProcess[str]:
         env = {**env, **self._started}
-        request = {"module": self.module, "args": args[3:], "env": env}
+        request = {"module": self.module, "args": args[3:], "env": env, "cwd": str(cwd)}
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-            self._send(request, [out.fileno(), err.fileno()])
+            fds = [out.fileno(), err.fileno()]
+            if data is None:
+                self._send(request, fds)
+            else:
+                self._send_with_input(request, fds, data)
             self._receive()  # {"pid"}: the child runs
             try:
                 status = self._receive(timeout)["status"]
@@ -157,6 +209,27 @@ class _Server:
                 raise subprocess.TimeoutExpired(args, timeout, _text(out), _text(err)) from None
             code = os.waitstatus_to_exitcode(status)
             return subprocess.CompletedProcess(args, code, _text(out), _text(err))
+
+    def _send_with_input(self, request: dict[str, Any], fds: list[int], data: str) -> None:
+        """Send the request with the read end of a pipe for the child's stdin, and write
+        ``data`` into it from a thread (as ``subprocess.run`` writes it), closing it after."""
+        read_end, write_end = os.pipe()
+        try:
+            self._send(request, [*fds, read_end])
+        finally:
+            os.close(read_end)
+        encoded = data.encode(locale.getpreferredencoding(False))
+
+        def write() -> None:
+            rest = memoryview(encoded)
+            try:
+                with contextlib.suppress(BrokenPipeError):  # the child exited without reading
+                    while rest:
+                        rest = rest[os.write(write_end, rest) :]
+            finally:
+                os.close(write_end)
+
+        threading.Thread(target=write, daemon=True).start()
 
     def _send(self, message: dict[str, Any], fds: list[int] | None = None) -> None:
         data = json.dumps(message).encode()
@@ -182,6 +255,14 @@ class _Server:
             self._process.kill()
             self._process.wait()
         self._log.close()
+
+
+def _module_name(entry: Path) -> str:
+    """The top-level module an entry of a ``sys.path`` directory provides ("" for none)."""
+    if entry.is_dir():
+        return entry.name if (entry / "__init__.py").is_file() else ""
+    name, _, suffix = entry.name.partition(".")
+    return name if suffix == "py" or suffix == "so" or suffix.endswith(".so") else ""
 
 
 def _text(stream: IO[bytes]) -> str:

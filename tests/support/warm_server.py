@@ -1,14 +1,16 @@
 """The warm parent of tests/support/warm_runner.py: it imports a module's dependencies once,
 then forks a child for each run, which becomes ``python -m MODULE ARGS`` as a new process would.
 
-Started by the runner as ``python -c 'from tests.support.warm_server import main; main()' FD
-MODULE`` with only the start-up part of the environment (``warm_runner.read_at_start``). FD is
-its end of a SOCK_SEQPACKET socket pair; each message is JSON. The server first answers with
-what a child could inherit that it should not: the environment variables its import read, its
-open descriptors and its threads. Then, per run: a request (arguments, environment, and the
-run's stdout and stderr files as descriptors) → ``{"pid"}`` → ``{"status"}``, the raw wait
-status; ``{"kill"}`` from the runner meanwhile (its timeout) SIGKILLs the child. The server
-ends when the runner closes its end; a child still running is killed first.
+Started by the runner as ``python -c '...from tests.support.warm_server import main; main()' FD
+MODULE [PRELOAD...]`` with only the start-up part of the environment
+(``warm_runner.read_at_start``). FD is its end of a SOCK_SEQPACKET socket pair; each message is
+JSON. The server first answers with what a child could inherit that it should not: the
+environment variables its imports read, its open descriptors and its threads, and the top-level
+modules it imported. Then, per run: a request (arguments, working directory, environment, and
+the run's stdout and stderr files, and the read end of its stdin's pipe if it has one, as
+descriptors) → ``{"pid"}`` → ``{"status"}``, the raw wait status; ``{"kill"}`` from the runner
+meanwhile (its timeout) SIGKILLs the child. The server ends when the runner closes its end; a
+child still running is killed first.
 
 It does nothing else: no files, databases or threads of its own, and it never writes to its
 standard streams, so a child starts with empty buffers.
@@ -34,24 +36,27 @@ ANY_VARIABLE = "*"  # the whole environment was read (iterated or copied)
 
 def main() -> None:
     sock = socket.socket(fileno=int(sys.argv[1]))
-    module = sys.argv[2]
+    module, preload = sys.argv[2], sys.argv[3:]
     environ = dict(os.environ)  # as the interpreter's start-up left it (locale coercion)
     try:
-        read = _preload(module)
+        read = _preload(module, preload)
     except BaseException:
         _send(sock, {"error": traceback.format_exc()})
         raise SystemExit(1) from None
     others = [fd for fd in _open_fds() if fd not in (0, 1, 2, sock.fileno())]
     threads = threading.active_count()
-    _send(sock, {"environ": environ, "read": read, "open": others, "threads": threads})
+    imported = sorted({name.partition(".")[0] for name in _imported_from_files()})
+    ready = {"environ": environ, "read": read, "open": others, "threads": threads}
+    _send(sock, {**ready, "imported": imported})
     job = _serve(sock)
     if job is not None:  # in a forked child: from here on, the run's own process
         _become(*job)
 
 
-def _preload(module: str) -> list[str]:
+def _preload(module: str, preload: list[str]) -> list[str]:
     """Import what ``module`` imports (the module itself is run afresh in each child, as ``-m``
-    runs it), and return the environment variables read meanwhile."""
+    runs it; a package's ``__main__`` was never imported) and the modules ``preload`` names, and
+    return the environment variables read meanwhile."""
     read: set[str] = set()
     environ = type(os.environ)
     getitem, iterate = environ.__getitem__, environ.__iter__
@@ -66,14 +71,25 @@ def _preload(module: str) -> list[str]:
 
     environ.__getitem__, environ.__iter__ = spied_getitem, spied_iter  # type: ignore[method-assign]
     try:
-        importlib.import_module(module)
+        for name in (module, *preload):
+            importlib.import_module(name)
     finally:
         environ.__getitem__, environ.__iter__ = getitem, iterate  # type: ignore[method-assign]
-    parent, _, name = module.rpartition(".")
-    del sys.modules[module]
-    if parent:
-        delattr(sys.modules[parent], name)
+    if not hasattr(sys.modules[module], "__path__"):
+        parent, _, name = module.rpartition(".")
+        del sys.modules[module]
+        if parent:
+            delattr(sys.modules[parent], name)
     return sorted(read)
+
+
+def _imported_from_files() -> list[str]:
+    """The modules imported from a file (built-in and frozen ones are found before sys.path)."""
+    return [
+        name
+        for name, loaded in list(sys.modules.items())
+        if getattr(getattr(loaded, "__spec__", None), "has_location", False)
+    ]
 
 
 def _open_fds() -> list[int]:
@@ -126,12 +142,14 @@ def _wait(sock: socket.socket, pid: int) -> tuple[int, bool]:
 
 
 def _become(request: dict[str, Any], fds: list[int]) -> None:
-    """Turn this forked child into ``python -m MODULE ARGS`` started with the request's
-    environment, stdout and stderr (its stdin is the server's, /dev/null, as a test process's
-    is), then run the module; its exit is the interpreter's own."""
-    for target, fd in zip((1, 2), fds, strict=True):
+    """Turn this forked child into ``python -m MODULE ARGS`` started with the request's working
+    directory, environment, stdout and stderr (its stdin is the pipe sent with them, or else
+    the server's /dev/null, as a test process's is), then run the module; its exit is the
+    interpreter's own."""
+    for target, fd in zip((1, 2, 0), fds, strict=False):
         os.dup2(fd, target)
         os.close(fd)
+    os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
     _forget_the_server()
@@ -167,7 +185,7 @@ def _send(sock: socket.socket, message: dict[str, Any], fds: list[int] | None = 
 
 def _receive(sock: socket.socket) -> tuple[dict[str, Any] | None, list[int]]:
     """The next message and the descriptors sent with it; None once the other end closed."""
-    data, fds, flags, _ = socket.recv_fds(sock, MESSAGE_LIMIT, 2)
-    if flags & socket.MSG_TRUNC:
+    data, fds, flags, _ = socket.recv_fds(sock, MESSAGE_LIMIT, 3)
+    if flags & (socket.MSG_TRUNC | socket.MSG_CTRUNC):
         raise ValueError("warm runner message truncated")
     return (json.loads(data) if data else None), fds
