@@ -85,6 +85,7 @@ def start_contract(root: Path) -> None:
     assert done.returncode == 0, done.stderr
 
 
+@pytest.mark.fresh_tool_calls  # the tools' command as a new interpreter, through subprocess.run
 def test_the_tools_run_argus_in_the_repository(tmp_path: Path) -> None:
     root = copy_habits(tmp_path)
     names, linted = asyncio.run(calls(build_server(root), ("lint", {})))

@@ -56,6 +56,7 @@ def test_a_go_in_the_last_round_passes_through_the_cli(
     assert run["phase"] == "verifying"
 
 
+@pytest.mark.usefixtures("warm_tool_calls")  # its tool calls forked warm (tests/agents too)
 def test_rounds_spent_on_no_go_block_the_run_through_the_mcp(
     verifying: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

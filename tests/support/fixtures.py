@@ -119,3 +119,39 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     from tests.support import warm_runner
 
     warm_runner.shutdown()
+
+
+# What the MCP tools' commands import (their CLI modules and what those import as they run),
+# imported once by the warm parent that forks them.
+TOOL_COMMANDS = (
+    *(
+        f"argus.cli._{name}"
+        for name in ("args", "lint", "contract", "referee", "diff", "approve", "review_pr", "loop")
+    ),
+    *("argus.contract.run", "argus.gates", "argus.loop.human.decisions", "argus.review.flow"),
+)
+
+
+def fork_tool_calls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The MCP tools' ``python -m argus`` children (argus.agents._mcp_call.run_child) forked
+    from a warm parent (tests/support/warm_runner.py) with the same argv, working directory,
+    environment, stdin and timeout, instead of started as new interpreters."""
+    import subprocess
+
+    from argus.agents import _mcp_call
+    from tests.support.warm_runner import run_module
+
+    def forked(
+        argv: list[str], cwd: Path, env: dict[str, str], timeout: float, stdin: str
+    ) -> subprocess.CompletedProcess[str]:
+        return run_module(
+            argv, cwd=cwd, env=env, timeout=timeout, input=stdin, preload=TOOL_COMMANDS
+        )
+
+    monkeypatch.setattr(_mcp_call, "run_child", forked)
+
+
+@pytest.fixture
+def warm_tool_calls(monkeypatch: pytest.MonkeyPatch) -> None:
+    """See ``fork_tool_calls``."""
+    fork_tool_calls(monkeypatch)

@@ -69,17 +69,9 @@ def run_argus(
     returns it, with ``json`` the parsed document (``json_lines``: the list of one object a
     line). The command never inherits the person passphrase from the server."""
     env = {k: v for k, v in os.environ.items() if k != SECRET_ENV}
+    argv = [sys.executable, "-m", "argus", *args]
     try:
-        done = subprocess.run(
-            [sys.executable, "-m", "argus", *args],
-            cwd=root,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
-            input=stdin if stdin is not None else "",
-        )
+        done = run_child(argv, root, env, timeout, stdin if stdin is not None else "")
     except subprocess.TimeoutExpired:
         return {"exit_code": 2, "stdout": "", "stderr": f"argus {args[0]}: timed out"}
     result: dict[str, Any] = {
@@ -95,6 +87,24 @@ def run_argus(
         with contextlib.suppress(json.JSONDecodeError, ValueError, RecursionError):
             result["json"] = json.loads(text)
     return result
+
+
+def run_child(
+    argv: list[str], cwd: Path, env: dict[str, str], timeout: float, stdin: str
+) -> subprocess.CompletedProcess[str]:
+    """The one process a tool call starts: ``argv`` in ``cwd`` with exactly ``env``, ``stdin``
+    on its standard input, its output captured as text (the tests fork it from a warm parent,
+    tests/support/warm_runner.py)."""
+    return subprocess.run(
+        argv,
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        input=stdin,
+    )
 
 
 def tool_result(result: dict[str, Any]) -> CallToolResult:
