@@ -32,6 +32,7 @@ LAYERS: tuple[tuple[str, frozenset[str]], ...] = (
             {
                 "argus",  # the package root: only __version__
                 "_blas",
+                "_interrupt",  # a Ctrl-C Python swallowed, raised again
                 "_malloc",  # malloc thresholds for many-pairs processes
                 "_readfile",  # a user's file read whole (argus.io re-exports it)
                 "_lazy",

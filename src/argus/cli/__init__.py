@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from argus import __version__
 from argus._blas import numpy_not_needed, one_thread_while_numpy_loads
+from argus._interrupt import interrupts, raise_if_interrupted
 from argus._lazy import lazy_attributes
 from argus.errors import ArgusError
 
@@ -151,7 +152,10 @@ def one_line(message: str) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        return _run(argv)
+        with interrupts():
+            code = _run(argv)
+            raise_if_interrupted()  # a Ctrl-C that landed where Python drops its error
+            return code
     except KeyboardInterrupt:
         # Anywhere: while commands import, while one runs, while it cleans up. Each resource
         # closes on the way out (a sensor ends its browser's tasks first, argus.sense.sensor),

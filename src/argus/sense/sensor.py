@@ -26,6 +26,7 @@ from typing import Any, Self, TypeVar
 from playwright.async_api import Browser, Playwright
 from playwright.async_api import Error as PlaywrightError
 
+from argus._interrupt import raise_if_interrupted
 from argus.closing import Closing
 from argus.config import ProjectConfig
 from argus.diff.masks import MaskSelectorError
@@ -106,7 +107,7 @@ class Sensor(Closing):
     def close(self) -> None:
         try:
             if self._loop is not None:
-                self._call(self._wind_down())
+                self._wait(self._wind_down())
         finally:
             if self._loop is not None:
                 self._loop.call_soon_threadsafe(self._loop.stop)
@@ -118,6 +119,13 @@ class Sensor(Closing):
             self._server_up = False
 
     def _call(self, work: Coroutine[Any, Any, T]) -> T:
+        done = self._wait(work)
+        raise_if_interrupted()  # a Ctrl-C while it ran, dropped by Python (argus._interrupt)
+        return done
+
+    def _wait(self, work: Coroutine[Any, Any, T]) -> T:
+        """``work`` run on the sensor's loop, waited for (``close`` winds down with this, so
+        the Ctrl-C it may be cleaning up after is not raised again there)."""
         if self._loop is None:
             work.close()
             raise RuntimeError("use Sensor as a context manager: with Sensor(config) as sensor")
