@@ -88,12 +88,17 @@ def test_hook_stop_with_no_open_run_imports_nothing_heavy(tmp_path: Path) -> Non
     assert "argus.contract._open_run" not in modules
 
 
-def test_diff_imports_the_kernel_but_no_browser_or_schema(tmp_path: Path) -> None:
+def sparse_pair(folder: Path) -> None:
+    """a.png and b.png in ``folder``: 8 pixels differ, so argus.diff.sparse answers."""
     a = np.full((40, 60, 4), 255, dtype=np.uint8)
     b = a.copy()
     b[10:12, 10:14, :3] = 0
-    save_png(tmp_path / "a.png", a)
-    save_png(tmp_path / "b.png", b)
+    save_png(folder / "a.png", a)
+    save_png(folder / "b.png", b)
+
+
+def test_diff_imports_the_kernel_but_no_browser_or_schema(tmp_path: Path) -> None:
+    sparse_pair(tmp_path)
     code, modules = imported("diff", "a.png", "b.png", cwd=tmp_path)
     assert code == 1  # 8 pixels differ: compared without numpy (argus.diff.sparse)
     assert "argus.diff.sparse" in modules and {"numpy", "PIL.Image"} & modules == set()
@@ -120,11 +125,7 @@ def test_diff_of_a_sparse_pair_imports_neither_typing_nor_shutil(
     # Without the person's passphrase, as a user's shell runs it (with it, argus.cli loads
     # argus.person, which needs more).
     monkeypatch.delenv("ARGUS_PERSON_KEY", raising=False)
-    a = np.full((40, 60, 4), 255, dtype=np.uint8)
-    b = a.copy()
-    b[10:12, 10:14, :3] = 0
-    save_png(tmp_path / "a.png", a)
-    save_png(tmp_path / "b.png", b)
+    sparse_pair(tmp_path)
     code, modules = imported("diff", "a.png", "b.png", cwd=tmp_path)
     assert code == 1 and "argus.diff._pointstats" in modules  # the sparse path ran
     assert {"typing", "shutil"} & modules == set()
