@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -92,3 +94,31 @@ def test_detection_prefers_bubblewrap_then_landlock_and_says_why(
     monkeypatch.setenv("ARGUS_SANDBOX", "landlock")
     monkeypatch.setattr(detect_module, "abi_version", lambda: 3)
     assert detect().protection == LANDLOCK  # bubblewrap skipped on request
+
+
+def test_a_file_right_in_tmp_is_shown_alone_and_a_virtualenv_whole(tmp_path: Path) -> None:
+    """What the command and its environment name in the host's /tmp is bound back, read-only,
+    folders shallower first; a script right in /tmp alone, never the whole of /tmp; a
+    virtualenv's bin folder on PATH with its virtualenv."""
+    folder = Path(tempfile.mkdtemp(prefix="argus-named-", dir="/tmp"))
+    try:
+        script = folder.with_suffix(".sh")
+        script.write_text("true\n")
+        (folder / "venv" / "bin").mkdir(parents=True)
+        (folder / "venv" / "pyvenv.cfg").write_text("home = /usr/bin\n")
+        (folder / "home").mkdir()
+        env = {
+            "PATH": f"{folder / 'venv' / 'bin'}:/usr/bin",
+            "PYTHONPATH": str(folder),
+            "HOME": str(folder / "home"),
+        }
+        argv = bwrap.argv(Policy("grader", (tmp_path,)), tmp_path, ["sh", str(script)], env)
+        shown = [argv[i + 2] for i, word in enumerate(argv) if word == "--ro-bind"][1:]
+        wanted = {str(folder), str(script), str(folder / "venv"), str(folder / "home")}
+        assert wanted <= set(shown), shown
+        assert str(folder / "venv" / "bin") not in shown and "/tmp" not in shown
+        depths = [len(Path(path).parts) for path in shown]
+        assert depths == sorted(depths)
+    finally:
+        script.unlink(missing_ok=True)
+        shutil.rmtree(folder, ignore_errors=True)

@@ -5,8 +5,11 @@ otherwise differ), and the shell's own "not found" is read back for a compound l
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -134,3 +137,56 @@ def test_an_environment_without_path_looks_in_the_default_path_not_ours(
     check_program("only-here-argus", tmp_path, {"PATH": str(tmp_path)})  # found on its PATH
     with pytest.raises(ProgramNotFound):
         check_program("only-here-argus", tmp_path, {})  # the command's own environment
+
+
+@pytest.fixture
+def in_host_tmp() -> Iterator[Path]:
+    """A folder right under the host's /tmp, which bubblewrap's private /tmp hides (pytest's
+    own tmp_path may lie elsewhere, as TMPDIR says)."""
+    folder = Path(tempfile.mkdtemp(prefix="argus-named-", dir="/tmp"))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_program_found_on_a_path_folder_in_tmp_runs(
+    tmp_path: Path, in_host_tmp: Path, confinement: Confinement
+) -> None:
+    """The program Argus found on PATH (check_program) is the one that runs: a PATH folder
+    in the host's /tmp is shown inside the private one."""
+    tool = in_host_tmp / "argus-tool-x7"
+    tool.write_text("#!/bin/sh\necho from-tmp\n")
+    tool.chmod(0o755)
+    env = {**os.environ, "PATH": f"{in_host_tmp}{os.pathsep}{os.environ.get('PATH', '')}"}
+    with popen_confined(
+        "argus-tool-x7",
+        Policy("test", (tmp_path,)),
+        cwd=tmp_path,
+        env=env,
+        confinement=confinement,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        out, err = process.communicate()
+    assert (process.returncode, out.strip()) == (0, b"from-tmp"), err
+
+
+@pytest.mark.skipif(sys.prefix == sys.base_prefix, reason="the suite runs outside a virtualenv")
+def test_a_virtualenv_in_tmp_reached_through_a_symlink_is_the_same_inside(
+    tmp_path: Path, in_host_tmp: Path, confinement: Confinement
+) -> None:
+    """A virtualenv's interpreter named by a path in the host's /tmp that resolves elsewhere
+    (a symlinked virtualenv): the same interpreter with the same packages runs inside."""
+    venv = in_host_tmp / "venv"
+    venv.symlink_to(sys.prefix, target_is_directory=True)
+    with popen_confined(
+        [str(venv / "bin" / "python"), "-c", "import sys, argus; print(sys.prefix)"],
+        Policy("test", (tmp_path,)),
+        cwd=tmp_path,
+        confinement=confinement,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        out, err = process.communicate()
+    assert (process.returncode, out.decode().strip()) == (0, str(venv)), err

@@ -8,8 +8,11 @@ of the program (nor any interpreter start-up) runs outside. What it gets:
   read-only mount refuses writes and metadata changes alike (chmod, utime, xattrs, ``chattr``),
   and a bound file cannot be replaced, renamed or removed;
 - a private ``/tmp`` (a tmpfs, ``TMPDIR=/tmp``), fresh ``/proc`` and ``/dev``; the host's
-  ``/tmp`` is hidden, but for what the command names (its program, a script, its working
-  folder), bound back read-only;
+  ``/tmp`` is hidden, but for what the command and its environment name (its program, a
+  script, its working folder, the folders of ``PATH``, ``PYTHONPATH`` and ``VIRTUAL_ENV``,
+  ``HOME``),
+  bound back read-only where they are named, symlinks and all: a virtualenv's interpreter
+  with its whole virtualenv, so that it is the same program inside as outside;
 - its own user namespace with every capability dropped (run as root, bwrap would otherwise
   keep root's capabilities, and a remount would make the root writable again);
 - its own PID namespace: bwrap is its init, so when the program ends, or bwrap is killed,
@@ -26,7 +29,7 @@ import os
 import shlex
 import shutil
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from argus.confine._policy import Policy
@@ -66,33 +69,63 @@ def program() -> str | None:
     return shutil.which("bwrap")
 
 
-def _hidden_but_named(cwd: Path, command: Sequence[str]) -> list[str]:
-    """Existing paths under the host's ``/tmp`` (hidden by the private one) that the command
-    names, or its working folder: bound back read-only so that it can run."""
+# Variables naming folders a program is looked up or imported from, or reads its settings
+# from (as anywhere else on the host, read-only).
+_SEARCHED = ("PATH", "PYTHONPATH", "VIRTUAL_ENV", "HOME")
+
+
+def _words(cwd: Path, command: Sequence[str], env: Mapping[str, str]) -> list[str]:
+    """The paths the command may reach by name: its working folder, its words (a shell
+    command line split), and the folders of the environment's search paths."""
     words = [str(cwd)]
     for word in command:
         try:
             words += shlex.split(word) if " " in word else [word]
         except ValueError:
             words.append(word)
+    for name in _SEARCHED:
+        words += [part for part in env.get(name, "").split(os.pathsep) if part]
+    return words
+
+
+def _shown(path: str) -> str:
+    """The folder to show for ``path``: a file's own folder (a script's siblings too), and
+    for a virtualenv's ``bin`` (or anything in it) the virtualenv, whose ``pyvenv.cfg`` and
+    packages its interpreter needs; a file right in ``/tmp`` alone."""
+    if os.path.isdir(path):
+        folder = path
+    elif (folder := os.path.dirname(path)) == "/tmp":
+        return path  # a file right in /tmp: itself, not the whole of it
+    above = os.path.dirname(folder)
+    if above != "/tmp" and os.path.isfile(os.path.join(above, "pyvenv.cfg")):
+        return above
+    return folder
+
+
+def _hidden_but_named(cwd: Path, command: Sequence[str], env: Mapping[str, str]) -> list[str]:
+    """Existing folders under the host's ``/tmp`` (hidden by the private one) that the
+    command or its environment names, as named and as resolved (a symlink under ``/tmp`` to
+    a virtualenv elsewhere is reached by its name): bound back read-only so that it runs."""
     found: list[str] = []
-    for word in words:
-        if not word.startswith("/tmp/"):
+    for word in _words(cwd, command, env):
+        if not word.startswith("/tmp/") or not os.path.exists(word):
             continue
-        real = os.path.realpath(word)
-        if os.path.isfile(real) and os.path.dirname(real) != "/tmp":
-            real = os.path.dirname(real)  # a script's own folder: its siblings too
-        if real.startswith("/tmp/") and os.path.exists(real) and real not in found:
-            found.append(real)
-    return found
+        for path in (os.path.abspath(word), os.path.realpath(word)):
+            folder = _shown(path)
+            if folder.startswith("/tmp/") and folder not in found:
+                found.append(folder)
+    return sorted(found, key=lambda folder: len(Path(folder).parts))
 
 
-def argv(policy: Policy, cwd: Path, command: Sequence[str]) -> list[str]:
-    """The argv running ``command`` in ``cwd`` under ``policy``."""
+def argv(
+    policy: Policy, cwd: Path, command: Sequence[str], env: Mapping[str, str] | None = None
+) -> list[str]:
+    """The argv running ``command`` in ``cwd`` with ``env`` (None: this process's) under
+    ``policy``."""
     bwrap = program() or "bwrap"
     binds: list[str] = []
-    for real in _hidden_but_named(cwd, command):
-        binds += ["--ro-bind", real, real]
+    for folder in _hidden_but_named(cwd, command, os.environ if env is None else env):
+        binds += ["--ro-bind", os.path.realpath(folder), folder]
     # Shallower first, so a deeper bind lands on top: a read-only folder inside the writable
     # workspace, or a writable output folder inside a read-only one.
     layered = [(p, "--bind") for p in policy.writable] + [

@@ -91,7 +91,7 @@ class _Prepared:
         words = [SHELL, "-c", command] if isinstance(command, str) else list(command)
         if self.confinement.backend != "bubblewrap":
             return words
-        return bwrap.argv(self.policy, self.cwd, words)
+        return bwrap.argv(self.policy, self.cwd, words, self.env)
 
     def preexec(self) -> Callable[[], None] | None:
         ruleset, cgroup = self.ruleset, self.cgroup
