@@ -6,18 +6,19 @@ no reader has to remember to. A duplicate key (where the last would silently win
 longer than ``MAX_INT_DIGITS`` (Python's own limit makes ``int()`` raise), ``NaN``,
 ``Infinity`` and a number that overflows to infinity are all a ``JsonContentError``, which
 is a ``json.JSONDecodeError``: every caller that handles malformed JSON handles these too.
+
+The writers import ``tempfile``, ``shutil`` and ``ctypes`` where they use them: a command that
+only reads (``argus hook stop`` with no run open, on every stop of an agent's session) never
+loads them.
 """
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import json
 import math
 import os
-import shutil
 import stat
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -141,6 +142,8 @@ def _write_atomically(path: Path, data: bytes, durable: bool) -> None:
     if path.is_dir():
         raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         os.fchmod(fd, _default_mode())
@@ -198,6 +201,9 @@ def staged_directory(directory: Path) -> Iterator[Path]:
     came between the two renames. An error in the block removes the staging folder and leaves
     ``directory`` as it was.
     """
+    import shutil
+    import tempfile
+
     check_writes(directory)
     directory.parent.mkdir(parents=True, exist_ok=True)
     aside = directory.parent / f".{directory.name}.replaced"
@@ -228,6 +234,8 @@ def _remove_abandoned_staging(directory: Path) -> None:
     """Remove the staging folders of ``directory`` whose writer was killed: each is named
     ``.NAME.PID.RANDOM`` after the process that made it, and one whose process is gone is
     abandoned. A live writer's (this process's own included) is left alone."""
+    import shutil
+
     prefix = f".{directory.name}."
     try:
         siblings = list(os.scandir(directory.parent))
@@ -257,6 +265,8 @@ _RENAME_EXCHANGE = 2
 
 def _exchange(a: Path, b: Path) -> bool:
     """Swap two paths atomically; False when the system or file system cannot."""
+    import ctypes
+
     try:
         renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
     except AttributeError:  # not glibc 2.28+ (or not Linux)

@@ -21,7 +21,6 @@ user cannot reach (a known limit, docs/security.md).
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 from collections.abc import Iterable
 from pathlib import Path
@@ -69,6 +68,8 @@ class Registry:
         return [home / self.folder for home in state_homes()]
 
     def _entries(self, root: Path, name: str) -> list[Path]:
+        import hashlib  # only for a write: the Stop hook's read of open runs never hashes
+
         key = hashlib.sha256(f"{root.resolve()}\0{name}".encode()).hexdigest()[:32]
         return [directory / f"{key}.json" for directory in self.dirs()]
 
