@@ -150,6 +150,28 @@ def in_host_tmp() -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def _output(
+    command: str | list[str],
+    cwd: Path,
+    confinement: Confinement,
+    env: dict[str, str] | None = None,
+) -> tuple[int, str, str]:
+    """The exit code, standard output and error of ``command`` run under a policy that may
+    write ``cwd`` only."""
+    with popen_confined(
+        command,
+        Policy("test", (cwd,)),
+        cwd=cwd,
+        env=env,
+        confinement=confinement,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as process:
+        out, err = process.communicate()
+    return process.returncode, out, err
+
+
 def test_a_program_found_on_a_path_folder_in_tmp_runs(
     tmp_path: Path, in_host_tmp: Path, confinement: Confinement
 ) -> None:
@@ -159,17 +181,8 @@ def test_a_program_found_on_a_path_folder_in_tmp_runs(
     tool.write_text("#!/bin/sh\necho from-tmp\n")
     tool.chmod(0o755)
     env = {**os.environ, "PATH": f"{in_host_tmp}{os.pathsep}{os.environ.get('PATH', '')}"}
-    with popen_confined(
-        "argus-tool-x7",
-        Policy("test", (tmp_path,)),
-        cwd=tmp_path,
-        env=env,
-        confinement=confinement,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    ) as process:
-        out, err = process.communicate()
-    assert (process.returncode, out.strip()) == (0, b"from-tmp"), err
+    code, out, err = _output("argus-tool-x7", tmp_path, confinement, env)
+    assert (code, out.strip()) == (0, "from-tmp"), err
 
 
 @pytest.mark.skipif(sys.prefix == sys.base_prefix, reason="the suite runs outside a virtualenv")
@@ -180,13 +193,6 @@ def test_a_virtualenv_in_tmp_reached_through_a_symlink_is_the_same_inside(
     (a symlinked virtualenv): the same interpreter with the same packages runs inside."""
     venv = in_host_tmp / "venv"
     venv.symlink_to(sys.prefix, target_is_directory=True)
-    with popen_confined(
-        [str(venv / "bin" / "python"), "-c", "import sys, argus; print(sys.prefix)"],
-        Policy("test", (tmp_path,)),
-        cwd=tmp_path,
-        confinement=confinement,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    ) as process:
-        out, err = process.communicate()
-    assert (process.returncode, out.decode().strip()) == (0, str(venv)), err
+    argv = [str(venv / "bin" / "python"), "-c", "import sys, argus; print(sys.prefix)"]
+    code, out, err = _output(argv, tmp_path, confinement)
+    assert (code, out.strip()) == (0, str(venv)), err
