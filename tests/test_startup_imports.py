@@ -92,7 +92,7 @@ def test_hook_stop_with_no_open_run_imports_nothing_heavy(
     assert modules & run_only == set()
     assert "argus.contract._open_run" not in modules
     # What only a write needs (argus.io's temporary files, folder swaps and removals; the
-    # registry's entry names): a quarter of this process's CPU before they were left out.
+    # registry's entry names): about a fifth of this process's CPU before they were left out.
     assert modules & {"tempfile", "shutil", "ctypes", "hashlib"} == set()
 
 

@@ -138,12 +138,12 @@ def atomic_write_bytes(path: Path, data: bytes, *, durable: bool = True) -> None
 
 
 def _write_atomically(path: Path, data: bytes, durable: bool) -> None:
+    import tempfile
+
     check_writes(path)  # a folder this process locked must still be the one it locked
     if path.is_dir():
         raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
-    import tempfile
-
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         os.fchmod(fd, _default_mode())
