@@ -436,11 +436,16 @@ def test_prose_criteria_in_spec_md(
         assert result.score == 1 and "partial" not in result.numbers
 
 
-@pytest.mark.parametrize(("n", "said"), [(1, "1 component contract"), (2, "2 component contracts")])
-def test_component_contracts_are_prose(make_packet: PacketFactory, n: int, said: str) -> None:
+@pytest.mark.parametrize(
+    ("n", "said", "verb"), [(1, "1 component contract", "is"), (2, "2 component contracts", "are")]
+)
+def test_component_contracts_are_prose(
+    make_packet: PacketFactory, n: int, said: str, verb: str
+) -> None:
     contracts = [{"state": "populated", "expects": f"part {i}"} for i in range(n)]
     result = functional(make_packet, expectations=counts(BUTTONS), component_contracts=contracts)
     assert result.score is None and result.numbers["unmeasured"] == [said]
+    assert f"the {said} {verb} prose: not measured here" in result.evidence
 
 
 def test_prose_is_only_weighed_against_expectations(make_packet: PacketFactory) -> None:
@@ -492,6 +497,7 @@ def test_a_failure_with_prose_keeps_its_score_and_says_what_was_left(
     )
     assert result.score == 0.5
     assert result.numbers["unmeasured"] == ["spec.md acceptance criteria", "1 component contract"]
+    assert "criteria and 1 component contract are prose: not measured" in result.evidence
 
 
 def test_a_text_may_run_across_shown_elements_in_document_order(

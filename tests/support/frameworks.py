@@ -59,14 +59,38 @@ def sign_off(run_argus: Any, root: Path) -> dict[str, Any]:
     result = run_argus(
         "loop", "--feature", FEATURE, "--mode", "headless", cwd=root, env=server_env(), timeout=600
     )
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "status: DONE (exit 0)" in result.stdout
+    done = result.returncode == 0 and "status: DONE (exit 0)" in result.stdout
+    assert done, result.stdout + result.stderr + _judged(root)
     (record,) = load_records(root / f"argus/specs/{FEATURE}/.argus-runs/signoff.json")
     assert not record.get("concerns"), record.get("concerns")
     # Every dimension measured and passed by the metric judge: none abstained.
     scores = {k: v["score"] for k, v in record["final_verdict"]["dimensions"].items()}
     assert scores and all(score == 1 for score in scores.values()), scores
     return record
+
+
+def _judged(root: Path) -> str:
+    """What each iteration's judge said of a dimension it did not pass, and the dead-control
+    probe's outcomes, for a sign-off that did not come: a run on a loaded CI machine leaves
+    nothing else behind to read."""
+    lines = []
+    runs = root / f"argus/specs/{FEATURE}/.argus-runs"
+    for verdict_path in sorted(runs.glob("*/iteration-*/verdict.json")):
+        where = verdict_path.parent.relative_to(runs)
+        verdict = json.loads(verdict_path.read_text())
+        for name, dimension in verdict.get("dimensions", {}).items():
+            if dimension.get("score") != 1:
+                lines.append(
+                    f"{where} {name} {dimension.get('score')}: {dimension.get('evidence')}"
+                )
+        controls = verdict_path.with_name("controls.json")
+        if controls.exists():
+            found = json.loads(controls.read_text())
+            outcomes = [
+                (c.get("name"), c.get("outcome"), c.get("effects")) for c in found["controls"]
+            ]
+            lines.append(f"{where} controls: {outcomes} ambient {found.get('ambient')}")
+    return "\n" + "\n".join(lines)
 
 
 def sensed(root: Path, view: str) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from argus.spec._checks import Issue
-from argus.spec.prose import prose_criteria
+from argus.spec.prose import are_prose, prose_criteria
 
 if TYPE_CHECKING:
     from argus.config import ProjectConfig
@@ -102,7 +102,7 @@ def signoff_warnings(data: dict[str, Any], spec_dir: Path) -> Iterator[Issue]:
                 yield Issue(
                     f"$.targets[{i}].expectations_cover_prose",
                     f"{view} cannot sign off under the metric judge alone: its "
-                    f"{' and '.join(prose)} are prose no machine expectation covers, so "
+                    f"{are_prose(prose)} no machine expectation covers, so "
                     "functional_correctness abstains; add expectations that check each "
                     'criterion and set "expectations_cover_prose": true, or configure a '
                     'model judge ([judge] backend = "composite" with a model or command)',

@@ -24,3 +24,10 @@ def prose_criteria(spec_md: str, component_contracts: Sequence[Any]) -> list[str
     if count:
         parts.append(f"{count} component contract{'' if count == 1 else 's'}")
     return parts
+
+
+def are_prose(parts: Sequence[str]) -> str:
+    """``parts`` (``prose_criteria``) said to be prose, the verb agreeing: "1 component
+    contract is prose", "spec.md acceptance criteria and 2 component contracts are prose"."""
+    one = len(parts) == 1 and parts[0].startswith("1 ")
+    return f"{' and '.join(parts)} {'is' if one else 'are'} prose"

@@ -42,7 +42,7 @@ from argus.judge._aria import TextPattern, collapse, first_unmatched, parse_aria
 from argus.judge.metric._context import Measured, MetricContext, Node
 from argus.judge.metric.checks import typed_checks
 from argus.judge.metric.controls import dead_controls, unmeasured
-from argus.spec.prose import prose_criteria
+from argus.spec.prose import are_prose, prose_criteria
 
 # A word as the spelling check reads it: letters, with one inner apostrophe (don't).
 WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
@@ -227,7 +227,7 @@ def functional_correctness(ctx: MetricContext) -> Measured:
     rest = ""
     if prose:
         numbers.update(partial=True, unmeasured=prose)
-        rest = f" The {' and '.join(prose)} are prose: not measured here."
+        rest = f" The {are_prose(prose)}: not measured here."
     if not failed:
         summary = "; ".join(label for label, _ in results)
         if skipped is not None:
@@ -250,7 +250,7 @@ def functional_correctness(ctx: MetricContext) -> Measured:
             # here would claim the unmeasured part. Abstain; a model judge takes the prose.
             return Measured.abstain(
                 f"Unverified: the {len(results)} machine check(s) hold ({summary}), but the "
-                f"{' and '.join(prose)} are prose: not measured here.",
+                f"{are_prose(prose)}: not measured here.",
                 **numbers,
             )
         return Measured(1, f"All expectations hold: {summary}.", numbers)
