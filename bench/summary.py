@@ -145,6 +145,21 @@ def view_comparisons(report: Report) -> list[Comparison]:
             if "argus_snapshot_only" in med
             else []
         ),
+        # The same, against a peer as isolated as Argus: each of Argus's views starts on a page
+        # whose cookies, storage, cache and history were cleared, and the peer's equal is a new
+        # context per assertion. Beside the row above, which keeps the target.
+        *(
+            [
+                Comparison(
+                    "view", "snapshot only, each assertion isolated (warm)",
+                    "argus sense --snapshot-only + snapshot gate", med["argus_snapshot_only"],
+                    "Playwright Test, a new context per assertion: goto + toHaveScreenshot",
+                    med["playwright_assert_fresh_context"],
+                )
+            ]
+            if "argus_snapshot_only" in med and "playwright_assert_fresh_context" in med
+            else []
+        ),
         Comparison(
             "view", "capture alone (warm)", "Argus stable capture, no probe",
             med["argus_capture"], "Playwright goto + page.screenshot",

@@ -432,6 +432,8 @@ def _report(
         "capture_vs_screenshot": med["argus_capture"] / med["playwright_screenshot"],
         "snapshot_only_vs_to_have_screenshot": med["argus_snapshot_only"]
         / med["playwright_assert"],
+        "snapshot_only_vs_fresh_context": med["argus_snapshot_only"]
+        / med["playwright_assert_fresh_context"],
         "whole_run": med["argus_whole_run"] / med["playwright_whole_run"],
     }
     from importlib.metadata import version
@@ -467,6 +469,10 @@ def _report(
             "snapshot_only_vs_to_have_screenshot": "per assertion, warm browser: argus sense "
             "--snapshot-only (capture, no probe) + the snapshot gate alone against goto + "
             "toHaveScreenshot",
+            "snapshot_only_vs_fresh_context": "per assertion, warm browser, each isolated: argus "
+            "sense --snapshot-only + the snapshot gate (each view on a page whose cookies, "
+            "storage, cache and history were cleared) against a new context per assertion + "
+            "goto + toHaveScreenshot",
             "capture_vs_screenshot": "per capture, warm browser: Argus stable capture without "
             "the probe against goto + page.screenshot",
             "whole_run": "one process each, start-up included: argus gates --sense (gates "

@@ -151,6 +151,12 @@ def test_the_fair_peer_takes_the_per_view_target_from_the_bare_assertion() -> No
     snapshot = rows["snapshot only, per assertion (warm)"]
     assert (snapshot.target, snapshot.issue, snapshot.status) == (1.0, 28, "met")
     assert snapshot.baseline_ms == 160.0
+    assert "snapshot only, each assertion isolated (warm)" not in rows  # no fresh-context peer
+    medians["playwright_assert_fresh_context"] = 250.0
+    rows = {row.measure: row for row in comparisons("view", {"medians_ms": medians})}
+    isolated = rows["snapshot only, each assertion isolated (warm)"]
+    assert (isolated.baseline_ms, isolated.target) == (250.0, None)
+    assert rows["snapshot only, per assertion (warm)"].target == 1.0  # the target stays there
     slower = {**medians, "playwright_assert_axe": 290.0}
     rows = {row.measure: row for row in comparisons("view", {"medians_ms": slower})}
     assert rows["one view at equal evidence, per assertion (warm)"].status == "missed"
