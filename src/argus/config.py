@@ -379,8 +379,12 @@ class ProjectConfig(_Section):
 
     @property
     def pool_size(self) -> int:
-        """The sense pool size: ``workers`` or the CPU count."""
-        return self.workers or os.cpu_count() or 1
+        """The sense pool size: ``workers``, else one view fewer than the CPUs (at least one).
+        A view keeps about 1.3 to 1.5 cores busy (Chromium's browser, renderer and GPU
+        processes, Playwright's driver, Argus), so one view per core only makes them compete:
+        on 2 cores two views at once sensed no more views a minute than one (docs/bench.md,
+        session 41: 36.6 against 37.7; 11 % fewer on session 40's machine)."""
+        return self.workers or max(1, (os.cpu_count() or 1) - 1)
 
     def with_snapshot_update(self, mode: SnapshotUpdate) -> ProjectConfig:
         """This config with ``[gates.snapshot] update`` replaced (one run's override)."""

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from argus import config as config_module
 from argus.config import DEFAULT_URL_TEMPLATE, load_config
 from argus.errors import ConfigError
 
@@ -21,6 +22,16 @@ def test_defaults_when_no_file(tmp_path: Path) -> None:
     assert "axe" in config.gates.enabled
     assert config.judge.backend == "metric"
     assert config.pool_size >= 1
+
+
+@pytest.mark.parametrize(("cpus", "views"), [(None, 1), (1, 1), (2, 1), (4, 3), (16, 15)])
+def test_the_pool_leaves_a_core_to_the_browser_unless_told(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cpus: int | None, views: int
+) -> None:
+    monkeypatch.setattr(config_module.os, "cpu_count", lambda: cpus)
+    assert load_config(tmp_path).pool_size == views
+    (tmp_path / "argus.toml").write_text("workers = 2\n")
+    assert load_config(tmp_path).pool_size == 2
 
 
 def test_argus_toml_is_read(tmp_path: Path) -> None:
