@@ -77,7 +77,7 @@ def _judged(root: Path) -> str:
     runs = root / f"argus/specs/{FEATURE}/.argus-runs"
     for verdict_path in sorted(runs.glob("*/iteration-*/verdict.json")):
         where = verdict_path.parent.relative_to(runs)
-        verdict = json.loads(verdict_path.read_text())
+        verdict = _read(verdict_path)
         for name, dimension in verdict.get("dimensions", {}).items():
             if dimension.get("score") != 1:
                 lines.append(
@@ -85,12 +85,26 @@ def _judged(root: Path) -> str:
                 )
         controls = verdict_path.with_name("controls.json")
         if controls.exists():
-            found = json.loads(controls.read_text())
+            found = _read(controls)
             outcomes = [
-                (c.get("name"), c.get("outcome"), c.get("effects")) for c in found["controls"]
+                (c.get("name"), c.get("outcome"), c.get("effects"))
+                for c in found.get("controls", [])
             ]
-            lines.append(f"{where} controls: {outcomes} ambient {found.get('ambient')}")
+            lines.append(
+                f"{where} controls: {outcomes} ambient {found.get('ambient')} "
+                f"error {found.get('error')}"
+            )
     return "\n" + "\n".join(lines)
+
+
+def _read(path: Path) -> dict[str, Any]:
+    """A run's JSON file for a failure message: what it holds, or why it could not be read
+    (a message must never hide the failure it reports behind one of its own)."""
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        return {"error": f"unreadable: {exc}"}
+    return data if isinstance(data, dict) else {"error": "not a JSON object"}
 
 
 def sensed(root: Path, view: str) -> dict[str, Any]:
