@@ -78,7 +78,9 @@ def _judged(root: Path) -> str:
     for verdict_path in sorted(runs.glob("*/iteration-*/verdict.json")):
         where = verdict_path.parent.relative_to(runs)
         verdict = _read(verdict_path)
-        for name, dimension in verdict.get("dimensions", {}).items():
+        if "error" in verdict:
+            lines.append(f"{where} verdict: {verdict['error']}")
+        for name, dimension in _entries(verdict.get("dimensions")).items():
             if dimension.get("score") != 1:
                 lines.append(
                     f"{where} {name} {dimension.get('score')}: {dimension.get('evidence')}"
@@ -88,7 +90,7 @@ def _judged(root: Path) -> str:
             found = _read(controls)
             outcomes = [
                 (c.get("name"), c.get("outcome"), c.get("effects"))
-                for c in found.get("controls", [])
+                for c in _entries(found.get("controls")).values()
             ]
             lines.append(
                 f"{where} controls: {outcomes} ambient {found.get('ambient')} "
@@ -105,6 +107,12 @@ def _read(path: Path) -> dict[str, Any]:
     except (OSError, ValueError) as exc:
         return {"error": f"unreadable: {exc}"}
     return data if isinstance(data, dict) else {"error": "not a JSON object"}
+
+
+def _entries(value: Any) -> dict[Any, dict[str, Any]]:
+    """The object entries of a mapping or a list read from a run's file (anything else: none)."""
+    items = value.items() if isinstance(value, dict) else enumerate(value or [])
+    return {key: item for key, item in items if isinstance(item, dict)}
 
 
 def sensed(root: Path, view: str) -> dict[str, Any]:
