@@ -18,6 +18,7 @@ from argus.config import ProjectConfig
 from argus.sense import Sensor
 from argus.sense.controls_choice import LOOP
 from argus.sense.page_state import NetworkMonitor
+from argus.sense.web import _at_rest
 from argus.spec import View, load_spec
 from tests.sense.test_web_sensor import make_web_repo
 from tests.support.fixtures import static_server
@@ -37,6 +38,7 @@ class FakePage:
         self.frames_s = frames_s
         self.during_frames: list[Callable[[], None]] = []
         self.evaluations = 0
+        self.arguments: list[Any] = []
 
     def on(self, event: str, handler: Callable[[Any], None]) -> None:
         self.listeners.setdefault(event, []).append(handler)
@@ -48,8 +50,9 @@ class FakePage:
         for handler in list(self.listeners.get(event, [])):
             handler(request)
 
-    async def evaluate(self, script: str) -> bool:
+    async def evaluate(self, script: str, arg: Any = None) -> bool:
         self.evaluations += 1
+        self.arguments.append(arg)
         if self.during_frames:
             self.during_frames.pop(0)()
         await asyncio.sleep(self.frames_s)
@@ -149,6 +152,37 @@ def test_frames_drawn_across_a_request_are_drawn_again() -> None:
     mark, idle = asyncio.run(run())
     assert mark == 0 and idle
     assert page.evaluations >= 2  # the quiet wait drew its own frames after the request
+
+
+def _settle(in_flight: bool) -> FakePage:
+    """The sensor's settle (argus.sense.web._at_rest) on a page whose load left a request in
+    flight, or none; the request ends 30 ms in."""
+    page = FakePage()
+
+    async def run() -> bool:
+        monitor = NetworkMonitor(page)  # type: ignore[arg-type]
+        if in_flight:
+            request = FakeRequest()
+            page.emit("request", request)
+            asyncio.get_running_loop().call_later(0.03, page.emit, "requestfinished", request)
+        return await _at_rest(page, monitor, 2)  # type: ignore[arg-type]
+
+    assert asyncio.run(run())
+    return page
+
+
+def test_the_settle_draws_its_frames_when_nothing_is_in_flight() -> None:
+    page = _settle(in_flight=False)
+    assert page.arguments[0]["frames"] is True
+    assert page.evaluations == 1  # the quiet wait took the settle's frames as its own
+
+
+def test_the_settle_draws_no_frames_while_a_request_is_in_flight() -> None:
+    """Frames drawn before the request's end could never count: the settle freezes and waits
+    for the fonts only, and the quiet wait draws its two frames after the end."""
+    page = _settle(in_flight=True)
+    assert page.arguments[0]["frames"] is False
+    assert page.evaluations == 2  # the settle's evaluation, then the quiet wait's frames
 
 
 def test_no_mark_while_a_request_is_in_flight() -> None:

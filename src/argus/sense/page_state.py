@@ -30,8 +30,9 @@ TWO_FRAMES_JS = (
 FONTS_READY_JS = "() => document.fonts.ready.then(() => true)"
 # The settle's first steps in one evaluation (one round trip, not three): the freeze
 # stylesheet added as Playwright's add_style_tag adds it (into head, awaited until loaded),
-# fonts ready, then two animation frames drawn after both. Its argument is the stylesheet.
-SETTLE_JS = """async (css) => {
+# fonts ready, then, when ``frames`` is true, two animation frames drawn after both. Its
+# argument is ``{css, frames}``.
+SETTLE_JS = """async ({css, frames}) => {
   const style = document.createElement("style");
   style.type = "text/css";
   style.appendChild(document.createTextNode(css));
@@ -39,7 +40,7 @@ SETTLE_JS = """async (css) => {
   document.head.appendChild(style);
   await loaded;
   await document.fonts.ready;
-  await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  if (frames) await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
   return true;
 }"""
 NETWORK_QUIET_S = 0.05
