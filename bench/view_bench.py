@@ -100,7 +100,8 @@ test('single', async ({ page }) => {
 });
 
 test('loop', async ({ page, browser }) => {
-  const times = { assert: [], assert_axe: [], screenshot: [], assert_fresh_context: [] };
+  const times = { assert: [], assert_axe: [], screenshot: [], assert_fresh_context: [],
+                  screenshot_fresh_context: [] };
   let axeFound = null;
   for (let i = 0; i < job.warmup + job.repeat; i++) {
     const assert = await elapsed(async () => {
@@ -127,13 +128,27 @@ test('loop', async ({ page, browser }) => {
       await expect(other).toHaveScreenshot('view.png');
       await context.close();
     });
+    // The capture's isolated equal: Argus's capture starts on a page whose cookies, storage,
+    // cache and history were cleared; Playwright's way to that is a new context.
+    const freshShot = await elapsed(async () => {
+      const context = await browser.newContext(job.context);
+      const other = await context.newPage();
+      await other.goto(job.url);
+      await other.screenshot(job.screenshot);
+      await context.close();
+    });
     if (i >= job.warmup) {
       times.assert.push(assert);
       times.assert_axe.push(assertAxe);
       times.screenshot.push(screenshot);
       times.assert_fresh_context.push(fresh);
+      times.screenshot_fresh_context.push(freshShot);
     }
   }
+  // Untimed: what the capture row's peer captured, for the check that both sides drew the
+  // same pixels (a peer shooting before the page settled would be doing less work).
+  await page.goto(job.url);
+  await page.screenshot({ ...job.screenshot, path: job.screenshot_file });
   fs.writeFileSync(job.times_file, JSON.stringify({ ...times, axe_found: axeFound }));
 });
 """
@@ -183,11 +198,16 @@ class PlaywrightTest:
             "axe_tags": list(config.gates.axe.tags),
             "output_dir": str(self.dir / "test-results"),
             "times_file": str(self.dir / "times.json"),
+            "screenshot_file": str(self.dir / "screenshot.png"),
             "root": str(root),
         }
 
     def baseline(self) -> Path:
         return self.dir / "__screenshots__" / "view.png"
+
+    def screenshot(self) -> Path:
+        """The capture row's peer screenshot, written untimed after each loop."""
+        return Path(self.base_job["screenshot_file"])
 
     def run(self, grep: str, update: str, **job: Any) -> float:
         """Run ``playwright test --grep grep``; its wall time in ms. RuntimeError on failure."""
@@ -346,6 +366,7 @@ def run(quick: bool = False) -> dict[str, Any]:
                 )
                 baseline_digest = _digest(project.baseline())
                 checks: dict[str, Any] = {}
+                shot_mismatch = 0
                 _argus_capture(capturer, spec, view, work / "capture-warm", base_url)
                 _argus_view(gates_only, spec, view, config, work / "gates-only-warm", base_url)
                 for r in range(rounds):
@@ -355,6 +376,14 @@ def run(quick: bool = False) -> dict[str, Any]:
                     peer_axe = pw["axe_found"]
                     add("playwright_screenshot", pw["screenshot"])
                     add("playwright_assert_fresh_context", pw["assert_fresh_context"])
+                    add("playwright_screenshot_fresh_context", pw["screenshot_fresh_context"])
+                    shot_mismatch = max(
+                        shot_mismatch,
+                        pixelmatch(
+                            load_png(work / "capture-warm" / "render.png"),
+                            load_png(project.screenshot()),
+                        ),
+                    )
                     # Each kind of run in a block of its own, its warm-up first: a probed
                     # sense leaves its copies' resets running in its browser after it returns,
                     # and on two cores a capture measured right after it paid for them.
@@ -406,6 +435,7 @@ def run(quick: bool = False) -> dict[str, Any]:
             project.close()
     checks["playwright_baseline_unchanged"] = compared
     checks["playwright_axe"] = peer_axe
+    checks["capture_pixels_differing"] = shot_mismatch
     report = _report(quick, rounds, repeat, samples, checks, mismatch, executable)
     report["argus_phases_ms"] = {
         key: {phase: _median(values) for phase, values in by_phase.items()}
@@ -430,6 +460,8 @@ def _report(
         "gates_only_no_controls_vs_screenshot_axe": med["argus_gates_only_no_controls"]
         / med["playwright_assert_axe"],
         "capture_vs_screenshot": med["argus_capture"] / med["playwright_screenshot"],
+        "capture_vs_fresh_context": med["argus_capture"]
+        / med["playwright_screenshot_fresh_context"],
         "snapshot_only_vs_to_have_screenshot": med["argus_snapshot_only"]
         / med["playwright_assert"],
         "snapshot_only_vs_fresh_context": med["argus_snapshot_only"]
@@ -475,6 +507,9 @@ def _report(
             "goto + toHaveScreenshot",
             "capture_vs_screenshot": "per capture, warm browser: Argus stable capture without "
             "the probe against goto + page.screenshot",
+            "capture_vs_fresh_context": "per capture, warm browser, each isolated: Argus stable "
+            "capture without the probe (each on a page whose cookies, storage, cache and "
+            "history were cleared) against a new context per capture + goto + page.screenshot",
             "whole_run": "one process each, start-up included: argus gates --sense (gates "
             "only: no dead-control probe since issue 28) against "
             "playwright test with one toHaveScreenshot, each starting the example's server",
@@ -489,6 +524,9 @@ def _report(
             # no timed run rewrote it, so every timed assertion compared.
             "playwright_baseline_unchanged": checks.get("playwright_baseline_unchanged"),
             "render_pixels_differing_argus_vs_playwright": mismatch,
+            # The capture row's two sides drew the same view: 0 unless the peer's
+            # page.screenshot (which waits for nothing after the load) caught it unsettled.
+            "capture_pixels_differing_argus_vs_playwright": checks.get("capture_pixels_differing"),
         },
         "samples_ms": {key: [round(v, 1) for v in values] for key, values in samples.items()},
     }

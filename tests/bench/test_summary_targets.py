@@ -157,6 +157,12 @@ def test_the_fair_peer_takes_the_per_view_target_from_the_bare_assertion() -> No
     isolated = rows["snapshot only, each assertion isolated (warm)"]
     assert (isolated.baseline_ms, isolated.target) == (250.0, None)
     assert rows["snapshot only, per assertion (warm)"].target == 1.0  # the target stays there
+    assert "capture alone, each capture isolated (warm)" not in rows
+    medians["playwright_screenshot_fresh_context"] = 180.0
+    rows = {row.measure: row for row in comparisons("view", {"medians_ms": medians})}
+    isolated_capture = rows["capture alone, each capture isolated (warm)"]
+    assert (isolated_capture.baseline_ms, isolated_capture.target) == (180.0, None)
+    assert rows["capture alone (warm)"].target == 1.1  # the target stays there
     slower = {**medians, "playwright_assert_axe": 290.0}
     rows = {row.measure: row for row in comparisons("view", {"medians_ms": slower})}
     assert rows["one view at equal evidence, per assertion (warm)"].status == "missed"
