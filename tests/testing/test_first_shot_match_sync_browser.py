@@ -37,3 +37,28 @@ def test_a_first_shot_equal_to_the_baseline_ends_the_capture(page: Page) -> None
     # With the probe, the probe must run between two identical shots: no early end.
     probed = stable_render(page, probe=True, expected=[first.png])
     assert probed.attempts == 2 and probed.probed is not None
+
+
+MOVING = """<!doctype html><html><head><style>
+@keyframes spin { to { transform: rotate(360deg); } }
+#spinner { width: 40px; height: 40px; background: #123; animation: spin 1s linear infinite; }
+</style></head><body><div id="spinner"></div><input id="field" value="typed"></body></html>"""
+STATE_JS = """() => ({
+  animations: document.getAnimations().filter(a => a.playState === "running").length,
+  caret: getComputedStyle(document.getElementById("field")).caretColor,
+  styles: document.querySelectorAll("style").length,
+})"""
+
+
+@pytest.mark.browser
+def test_the_capture_freezes_the_page_and_gives_it_back_as_it_was(page: Page) -> None:
+    page.set_content(MOVING)
+    page.focus("#field")
+    before = page.evaluate(STATE_JS)
+    assert before["animations"] == 1 and before["styles"] == 1
+    render = stable_render(page)
+    # Frozen for the capture: an endless spin still gives two identical shots.
+    assert render.settled and render.attempts == 2
+    # Then the page is the test's again: its own stylesheet alone, the spin running, the caret
+    # its own colour.
+    assert page.evaluate(STATE_JS) == before

@@ -43,6 +43,13 @@ SETTLE_JS = """async ({css, frames}) => {
   if (frames) await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
   return true;
 }"""
+# The freeze stylesheet SETTLE_JS added, taken out again (by its text, so no handle has to be
+# kept): for a page that is the caller's, as the pytest plugin's is. Its argument is the css.
+UNFREEZE_JS = """(css) => {
+  for (const style of document.querySelectorAll("style")) {
+    if (style.textContent === css) style.remove();
+  }
+}"""
 NETWORK_QUIET_S = 0.05
 POLL_S = 0.01
 # A websocket's opening handshake, as the renderer tells a CDP session with Network on: from
