@@ -1,6 +1,7 @@
 """The pytest plugin's capture (a test's sync page) ends at a first screenshot equal to the
 baseline, as the sensor's does; a baseline that differs, or a capture with the probe, still
-takes two identical shots."""
+takes two identical shots. It freezes the test's page for the capture only: the page is given
+back as it was."""
 
 from __future__ import annotations
 
