@@ -8,9 +8,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, sync_playwright
 
+from argus.errors import SensorError
 from argus.sense import discover_browser, launch_args
+from argus.testing import _capture
 from argus.testing._capture import stable_render
 
 PAGE = "<!doctype html><html><body><h1 style='color:#123'>Still</h1></body></html>"
@@ -63,3 +66,19 @@ def test_the_capture_freezes_the_page_and_gives_it_back_as_it_was(page: Page) ->
     # Then the page is the test's again: its own stylesheet alone, the spin running, the caret
     # its own colour.
     assert page.evaluate(STATE_JS) == before
+
+
+@pytest.mark.browser
+def test_a_capture_that_fails_still_gives_the_page_back(
+    page: Page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*_: object) -> bytes:
+        raise PlaywrightError("the screenshot failed")
+
+    page.set_content(MOVING)
+    page.focus("#field")
+    before = page.evaluate(STATE_JS)
+    monkeypatch.setattr(_capture, "_shot", broken)
+    with pytest.raises(SensorError, match="the screenshot failed"):
+        stable_render(page)
+    assert page.evaluate(STATE_JS) == before  # the freeze was taken out on the way
